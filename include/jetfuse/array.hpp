@@ -1,0 +1,239 @@
+// jf::array<T>: a dense n-dimensional array handle (shared buffer + shape + strides + offset).
+// Copying an array copies the handle, like numpy's `b = a`; views share the buffer.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <iosfwd>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "jetfuse/buffer.hpp"
+#include "jetfuse/device.hpp"
+#include "jetfuse/dtype.hpp"
+#include "jetfuse/errors.hpp"
+#include "jetfuse/shape.hpp"
+#include "jetfuse/slicing.hpp"
+
+namespace jf {
+
+template <class T> class array;
+template <class E> struct is_lazy_expr;  // defined by the expression front end
+
+// The untyped part of an array: what the IR, the backends and src/ work with.
+class array_base {
+public:
+  array_base() = default;
+  array_base(detail::buffer_ptr buf, jf::dtype dt, shape_t shape, strides_t strides, std::int64_t offset)
+      : buf_(std::move(buf)), dtype_(dt), shape_(shape), strides_(strides), offset_(offset) {}
+
+  jf::dtype dtype() const { return dtype_; }
+  const shape_t& shape() const { return shape_; }
+  const strides_t& strides() const { return strides_; }  // in elements
+  std::int64_t offset() const { return offset_; }        // in elements, into the buffer
+  int ndim() const { return shape_.size(); }
+  std::int64_t size() const { return shape_.product(); }
+  bool is_null() const { return !buf_; }                 // a default-constructed handle
+  jf::device device() const;
+  const detail::buffer_ptr& buffer() const { return buf_; }
+  // Address of element (0, ..., 0): a host pointer, or a device address on jf::cuda.
+  void* raw_data() const;
+  bool is_contiguous() const;  // row-major with no gaps
+
+  // Copies every element (row-major) into host memory of size() * itemsize bytes.
+  void read_into(void* host) const;
+
+protected:
+  detail::buffer_ptr buf_;
+  jf::dtype dtype_ = jf::dtype::float64;
+  shape_t shape_;
+  strides_t strides_;
+  std::int64_t offset_ = 0;
+};
+
+namespace detail {
+// Untyped implementations (src/core/array.cpp).
+array_base make_array(device dev, dtype dt, const shape_t& shape);  // uninitialised, contiguous
+array_base make_from_host(device dev, dtype dt, const shape_t& shape, const void* host);
+array_base slice(const array_base& a, const index_arg* args, int nargs);
+array_base reshape(const array_base& a, shape_t new_shape);  // view when possible, else a copy
+array_base transpose(const array_base& a, const shape_t& axes);
+array_base to_backend(const array_base& a, device dev);  // always a new contiguous array
+array_base fill(device dev, dtype dt, const shape_t& shape, const void* value);  // value: one element
+// Copies src into the existing elements of dst (numpy `dst[...] = src`, with broadcasting).
+void assign(const array_base& dst, const array_base& src);
+void read_element(const array_base& a, const std::int64_t* idx, int n, void* out);
+std::string repr(const array_base& a);
+}  // namespace detail
+
+std::ostream& operator<<(std::ostream& os, const array_base& a);
+
+template <class T> class array : public array_base {
+  static_assert(is_element_v<T>, "jf::array<T>: T must be bool, int32_t, int64_t, float or double");
+
+public:
+  using value_type = T;
+
+  array() { dtype_ = dtype_v<T>; }
+  explicit array(array_base b) : array_base(std::move(b)) {
+    if (!is_null() && dtype_ != dtype_v<T>)
+      throw dtype_error("array of " + std::string(name(dtype_)) + " used as array<" + std::string(name(dtype_v<T>)) + ">");
+    dtype_ = dtype_v<T>;
+  }
+  array(std::initializer_list<T> values, jf::device dev = jf::cpu)
+      : array(detail::make_from_host(dev, dtype_v<T>, {static_cast<std::int64_t>(values.size())}, values.begin())) {}
+  array(std::initializer_list<std::initializer_list<T>> rows, jf::device dev = jf::cpu) {
+    std::vector<T> flat;
+    std::int64_t cols = rows.size() ? static_cast<std::int64_t>(rows.begin()->size()) : 0;
+    for (auto& r : rows) {
+      if (static_cast<std::int64_t>(r.size()) != cols) throw shape_error("ragged nested initializer list");
+      flat.insert(flat.end(), r.begin(), r.end());
+    }
+    *this = array(detail::make_from_host(dev, dtype_v<T>, {static_cast<std::int64_t>(rows.size()), cols}, flat.data()));
+  }
+  explicit array(const std::vector<T>& v, jf::device dev = jf::cpu)
+      : array(v, shape_t{static_cast<std::int64_t>(v.size())}, dev) {}
+  array(const std::vector<T>& v, const shape_t& shape, jf::device dev = jf::cpu) : array(host_vector(v, shape, dev)) {}
+  // Copies shape.product() elements from host memory.
+  array(const T* host, const shape_t& shape, jf::device dev = jf::cpu)
+      : array(detail::make_from_host(dev, dtype_v<T>, shape, host)) {}
+  // Copies an Eigen array, matrix, map or expression (column vectors become 1-d).
+  template <class E>
+    requires requires(const E& e) {
+      typename E::Scalar;
+      e.rows();
+      e.cols();
+      E::IsVectorAtCompileTime;
+    }
+  explicit array(const E& e, jf::device dev = jf::cpu) {
+    const std::int64_t r = e.rows(), c = e.cols();
+    std::vector<T> flat(static_cast<std::size_t>(r * c));
+    for (std::int64_t i = 0; i < r; ++i)
+      for (std::int64_t j = 0; j < c; ++j) flat[static_cast<std::size_t>(i * c + j)] = static_cast<T>(e(i, j));
+    shape_t s = (E::IsVectorAtCompileTime) ? shape_t{r * c} : shape_t{r, c};
+    *this = array(detail::make_from_host(dev, dtype_v<T>, s, flat.data()));
+  }
+  // Adopts device (or host) memory: no copy; `deleter(ptr)` runs when the last handle goes away.
+  static array adopt(T* ptr, const shape_t& shape, jf::device dev, std::function<void(void*)> deleter) {
+    auto buf = detail::adopt(dev, ptr, static_cast<std::size_t>(shape.product()) * sizeof(T), std::move(deleter));
+    return array(array_base(std::move(buf), dtype_v<T>, shape, contiguous_strides(shape), 0));
+  }
+
+  // Evaluates an expression into a new array (defined in eval.hpp).
+  template <class E>
+    requires is_lazy_expr<std::remove_cvref_t<E>>::value
+  array(const E& e);
+
+  // Assignment of handles rebinds (numpy `a = b`); assignment into a view (an rvalue array, as
+  // returned by x(jf::range(...))) writes the elements.
+  array(const array&) = default;
+  array(array&&) noexcept = default;
+  array& operator=(const array&) & = default;
+  array& operator=(array&&) & noexcept = default;
+  array& operator=(const array& src) && {
+    detail::assign(*this, src);
+    return *this;
+  }
+  // Assigning a scalar fills every element.
+  array& operator=(T value) {
+    if (is_null()) throw shape_error("cannot fill a null array; create it with jf::full");
+    detail::assign(*this, detail::fill(device(), dtype_v<T>, shape_t{}, &value));
+    return *this;
+  }
+  // Evaluates an expression into this array's elements (allocating when the handle is null);
+  // the result broadcasts to this shape. Defined in eval.hpp.
+  template <class E>
+    requires is_lazy_expr<std::remove_cvref_t<E>>::value
+  array& operator=(const E& e);
+  template <class E>
+    requires is_lazy_expr<std::remove_cvref_t<E>>::value
+  array& operator=(const E& e) && {
+    return static_cast<array&>(*this) = e;
+  }
+
+  // Element read (all integer arguments) or a numpy basic-slicing view (any range / all).
+  template <class... I>
+    requires(sizeof...(I) > 0 && (std::is_convertible_v<I, index_arg> && ...))
+  auto operator()(I... idx) const {
+    if constexpr ((std::is_integral_v<I> && ...)) {
+      const std::int64_t ix[] = {static_cast<std::int64_t>(idx)...};
+      T v{};
+      detail::read_element(*this, ix, static_cast<int>(sizeof...(I)), &v);
+      return v;
+    } else {
+      const index_arg args[] = {index_arg(idx)...};
+      return array(detail::slice(*this, args, static_cast<int>(sizeof...(I))));
+    }
+  }
+
+  array reshape(const shape_t& s) const { return array(detail::reshape(*this, s)); }
+  array transpose() const { return array(detail::transpose(*this, shape_t{})); }
+  array transpose(const shape_t& axes) const { return array(detail::transpose(*this, axes)); }
+  // A contiguous copy on the same backend.
+  array copy() const { return array(detail::to_backend(*this, device())); }
+
+  std::vector<T> to_vector() const {
+    std::vector<T> out(static_cast<std::size_t>(size()));
+    if constexpr (std::is_same_v<T, bool>) {
+      std::vector<unsigned char> tmp(out.size());
+      read_into(tmp.data());
+      for (std::size_t i = 0; i < out.size(); ++i) out[i] = tmp[i] != 0;
+    } else {
+      read_into(out.data());
+    }
+    return out;
+  }
+  const T* data() const { return static_cast<const T*>(raw_data()); }
+  T* data() { return static_cast<T*>(raw_data()); }
+
+private:
+  static array_base host_vector(const std::vector<T>& v, const shape_t& shape, jf::device dev) {
+    if (static_cast<std::int64_t>(v.size()) != shape.product())
+      throw shape_error("a vector of " + std::to_string(v.size()) + " elements cannot have shape " + to_string(shape));
+    if constexpr (std::is_same_v<T, bool>) {
+      std::vector<unsigned char> tmp(v.begin(), v.end());
+      return detail::make_from_host(dev, dtype::bool_, shape, tmp.data());
+    } else {
+      return detail::make_from_host(dev, dtype_v<T>, shape, v.data());
+    }
+  }
+};
+
+// ---- free functions ----------------------------------------------------------------------------
+inline device backend(const array_base& a) { return a.device(); }
+template <class T> array<T> to_backend(const array<T>& a, device dev) { return array<T>(detail::to_backend(a, dev)); }
+
+template <class T> array<T> empty(const shape_t& s, device dev = cpu) {
+  return array<T>(detail::make_array(dev, dtype_v<T>, s));
+}
+template <class T> array<T> full(const shape_t& s, T value, device dev = cpu) {
+  return array<T>(detail::fill(dev, dtype_v<T>, s, &value));
+}
+template <class T> array<T> zeros(const shape_t& s, device dev = cpu) { return full<T>(s, T(0), dev); }
+template <class T> array<T> ones(const shape_t& s, device dev = cpu) { return full<T>(s, T(1), dev); }
+// numpy.arange(start, stop, step): ceil((stop - start) / step) elements.
+template <class T> array<T> arange(T start, T stop, T step = T(1), device dev = cpu) {
+  if (step == T(0)) throw error("arange: step must not be zero");
+  const double n = std::ceil((static_cast<double>(stop) - static_cast<double>(start)) / static_cast<double>(step));
+  const std::int64_t count = n > 0 ? static_cast<std::int64_t>(n) : 0;
+  std::vector<T> v(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i) v[static_cast<std::size_t>(i)] = static_cast<T>(start + static_cast<T>(i) * step);
+  return array<T>(v, dev);
+}
+template <class T> array<T> arange(T stop, device dev = cpu) { return arange<T>(T(0), stop, T(1), dev); }
+// numpy.linspace(start, stop, num, endpoint).
+template <class T = double>
+array<T> linspace(double start, double stop, std::int64_t num, device dev = cpu, bool endpoint = true) {
+  if (num < 0) throw error("linspace: num must be non-negative");
+  std::vector<T> v(static_cast<std::size_t>(num));
+  const double div = endpoint ? static_cast<double>(num - 1) : static_cast<double>(num);
+  const double step = div > 0 ? (stop - start) / div : 0.0;
+  for (std::int64_t i = 0; i < num; ++i) v[static_cast<std::size_t>(i)] = static_cast<T>(start + static_cast<double>(i) * step);
+  if (endpoint && num > 1) v.back() = static_cast<T>(stop);
+  return array<T>(v, dev);
+}
+
+}  // namespace jf

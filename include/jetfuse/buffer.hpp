@@ -1,0 +1,43 @@
+// A reference-counted block of memory on one backend. Arrays and views share buffers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "jetfuse/device.hpp"
+
+namespace jf::detail {
+
+struct buffer {
+  void* ptr = nullptr;       // host pointer (cpu) or CUdeviceptr cast to void* (cuda)
+  std::size_t bytes = 0;
+  device dev{};
+  std::function<void(void*)> release;  // frees ptr; empty for nothing to free
+
+  buffer() = default;
+  buffer(const buffer&) = delete;
+  buffer& operator=(const buffer&) = delete;
+  ~buffer() {
+    if (release) release(ptr);
+  }
+};
+using buffer_ptr = std::shared_ptr<buffer>;
+
+// Uninitialised memory on a backend: 64-byte aligned on the host, from the stream-ordered pool on
+// a GPU. Throws out_of_memory, no_device.
+buffer_ptr allocate(device dev, std::size_t bytes);
+
+// Takes ownership of memory the user allocated; `deleter` is called when the last array using it
+// goes away (it may be empty for memory the user keeps owning).
+buffer_ptr adopt(device dev, void* ptr, std::size_t bytes, std::function<void(void*)> deleter);
+
+// Byte copies between buffers of any backends (synchronous with respect to the host for host
+// destinations: the data are there on return).
+void copy_bytes(const buffer& dst, std::size_t dst_offset, const buffer& src, std::size_t src_offset,
+                std::size_t bytes);
+void copy_from_host(const buffer& dst, std::size_t dst_offset, const void* src, std::size_t bytes);
+void copy_to_host(void* dst, const buffer& src, std::size_t src_offset, std::size_t bytes);
+
+}  // namespace jf::detail

@@ -1,0 +1,93 @@
+// jf::ir — the run-time DAG one evaluation is lowered to. No YAP and no Eigen here: the front end
+// builds it, the passes rewrite it, the code generator turns it into CUDA C++.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jetfuse/dtype.hpp"
+#include "jetfuse/ops.hpp"
+
+namespace jf::ir {
+
+using node_id = std::int32_t;
+inline constexpr node_id no_node = -1;
+
+// How a kernel operand is addressed from the flat (row-major) index i of the iteration space.
+enum class layout : std::uint8_t {
+  contiguous,  // element i: same shape as the iteration space, row-major, no gaps
+  strided,     // element sum_k idx_k * stride_k, strides given at run time (0 = broadcast axis)
+  scalar,      // one element for every i (all strides 0): loaded once
+};
+
+// A compile-time scalar value (constants from specialisation and folding).
+struct scalar_value {
+  double f = 0;          // for float dtypes
+  std::int64_t i = 0;    // for bool and integer dtypes
+  static scalar_value of(dtype t, double v);  // converts v to t with jf::ops::jf_cast
+  double as_double(dtype t) const { return is_floating(t) ? f : static_cast<double>(i); }
+  friend bool operator==(const scalar_value&, const scalar_value&) = default;
+};
+
+struct node {
+  jf::op code = jf::op::input;
+  dtype type = dtype::float64;          // the result dtype
+  std::array<node_id, 3> args{no_node, no_node, no_node};
+  std::int8_t nargs = 0;
+  std::int32_t index = -1;              // input: index into graph::inputs; param: into graph::params
+  scalar_value value{};                 // constant
+  // Reserved for the roadmap's reductions and per-list loops (axis, list level, ...).
+  std::array<std::int64_t, 2> attr{0, 0};
+};
+
+struct operand_desc {
+  dtype type = dtype::float64;
+  layout lay = layout::contiguous;
+};
+
+struct output_desc {
+  node_id value = no_node;  // the node whose value is stored
+  operand_desc desc{};
+  // An output may share memory with input `same_as_input`, element for element (in place);
+  // codegen then drops __restrict__ for both. -1: no such input.
+  std::int32_t same_as_input = -1;
+};
+
+// One evaluation: operands, nodes in topological order (every node after its arguments), outputs.
+//
+// Kernel ABI (shared by the code generator and the launcher): one struct argument of 8-byte slots:
+//   outputs' pointers, inputs' pointers, params (one slot each, value in the low bytes),
+//   n (the number of elements), shape[ndim], then strides[ndim] for every strided operand
+//   (outputs first, then inputs, in order).
+struct graph {
+  std::vector<node> nodes;
+  std::vector<operand_desc> inputs;
+  std::vector<dtype> params;  // dtype of each run-time scalar
+  std::vector<output_desc> outputs;
+  int ndim = 1;               // rank of the iteration space (its shape is a run-time argument)
+  bool index32 = false;       // every index and offset fits in int32
+  int vector_width = 1;       // elements per 16-byte vector access (1: scalar accesses)
+
+  node_id add(const node& n) {
+    nodes.push_back(n);
+    return static_cast<node_id>(nodes.size() - 1);
+  }
+  node_id add_input(dtype t, layout l);
+  node_id add_param(dtype t);
+  node_id add_constant(dtype t, scalar_value v);
+  node_id add_op(jf::op code, dtype result, std::initializer_list<node_id> args);
+  node_id add_cast(dtype to, node_id a);
+  void add_output(node_id v, layout l, std::int32_t same_as_input = -1);
+
+  // A readable listing ("%3 = add f64 %1, %2"), used by jf::explain and the tests.
+  std::string to_string() const;
+  // Checks arity, argument order and the dtype rules; throws jf::error describing the node.
+  void validate() const;
+};
+
+// The number of strided operands, i.e. the stride arrays in the kernel ABI.
+int num_strided(const graph& g);
+
+}  // namespace jf::ir

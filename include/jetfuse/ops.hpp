@@ -1,0 +1,151 @@
+// The one table of element-wise operations: IR opcode, numpy name, arity and dtype rule.
+// The front end, the IR, the code generator and the Eigen evaluator are all driven by it.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "jetfuse/dtype.hpp"
+
+namespace jf {
+
+// How an operation chooses the dtype its operands are converted to (the compute dtype) and the
+// dtype of its result.
+enum class op_rule : std::uint8_t {
+  same,         // compute = promoted operands, result = compute (bool allowed)
+  no_bool,      // like same, bool operands rejected (numpy would give int8, which jetfuse lacks)
+  bitwise,      // like same, bool and integers only
+  shift,        // like same, integers only
+  float_fn,     // compute = promoted operands made floating (bool -> float32, ints -> float64)
+  true_divide,  // compute = float64 for bool and integers, else the promoted float
+  compare,      // compute = promoted operands, result = bool
+  logical,      // compute = bool, result = bool
+  classify,     // compute = operand, result = bool (isnan, isinf, isfinite)
+  select,       // where(cond, x, y): cond -> bool, values promoted
+  special,      // leaves and casts: handled by hand
+};
+
+// X(opcode, numpy name, arity, rule)
+#define JF_ELEMENTWISE_OPS(X)                  \
+  X(negative, "negative", 1, no_bool)          \
+  X(absolute, "absolute", 1, same)             \
+  X(sqrt, "sqrt", 1, float_fn)                 \
+  X(cbrt, "cbrt", 1, float_fn)                 \
+  X(exp, "exp", 1, float_fn)                   \
+  X(exp2, "exp2", 1, float_fn)                 \
+  X(expm1, "expm1", 1, float_fn)               \
+  X(log, "log", 1, float_fn)                   \
+  X(log2, "log2", 1, float_fn)                 \
+  X(log10, "log10", 1, float_fn)               \
+  X(log1p, "log1p", 1, float_fn)               \
+  X(sin, "sin", 1, float_fn)                   \
+  X(cos, "cos", 1, float_fn)                   \
+  X(tan, "tan", 1, float_fn)                   \
+  X(arcsin, "arcsin", 1, float_fn)             \
+  X(arccos, "arccos", 1, float_fn)             \
+  X(arctan, "arctan", 1, float_fn)             \
+  X(sinh, "sinh", 1, float_fn)                 \
+  X(cosh, "cosh", 1, float_fn)                 \
+  X(tanh, "tanh", 1, float_fn)                 \
+  X(arcsinh, "arcsinh", 1, float_fn)           \
+  X(arccosh, "arccosh", 1, float_fn)           \
+  X(arctanh, "arctanh", 1, float_fn)           \
+  X(rint, "rint", 1, float_fn)                 \
+  X(square, "square", 1, no_bool)              \
+  X(reciprocal, "reciprocal", 1, no_bool)      \
+  X(floor, "floor", 1, same)                   \
+  X(ceil, "ceil", 1, same)                     \
+  X(trunc, "trunc", 1, same)                   \
+  X(sign, "sign", 1, no_bool)                  \
+  X(isnan, "isnan", 1, classify)               \
+  X(isinf, "isinf", 1, classify)               \
+  X(isfinite, "isfinite", 1, classify)         \
+  X(logical_not, "logical_not", 1, logical)    \
+  X(invert, "invert", 1, bitwise)              \
+  X(add, "add", 2, same)                       \
+  X(subtract, "subtract", 2, no_bool)          \
+  X(multiply, "multiply", 2, same)             \
+  X(true_divide, "divide", 2, true_divide)     \
+  X(floor_divide, "floor_divide", 2, no_bool)  \
+  X(remainder, "remainder", 2, no_bool)        \
+  X(power, "power", 2, no_bool)                \
+  X(arctan2, "arctan2", 2, float_fn)           \
+  X(hypot, "hypot", 2, float_fn)               \
+  X(minimum, "minimum", 2, same)               \
+  X(maximum, "maximum", 2, same)               \
+  X(fmin, "fmin", 2, same)                     \
+  X(fmax, "fmax", 2, same)                     \
+  X(bitwise_and, "bitwise_and", 2, bitwise)    \
+  X(bitwise_or, "bitwise_or", 2, bitwise)      \
+  X(bitwise_xor, "bitwise_xor", 2, bitwise)    \
+  X(left_shift, "left_shift", 2, shift)        \
+  X(right_shift, "right_shift", 2, shift)      \
+  X(equal, "equal", 2, compare)                \
+  X(not_equal, "not_equal", 2, compare)        \
+  X(less, "less", 2, compare)                  \
+  X(less_equal, "less_equal", 2, compare)      \
+  X(greater, "greater", 2, compare)            \
+  X(greater_equal, "greater_equal", 2, compare) \
+  X(logical_and, "logical_and", 2, logical)    \
+  X(logical_or, "logical_or", 2, logical)      \
+  X(where, "where", 3, select)
+
+enum class op : std::uint8_t {
+  input,     // a leaf array (kernel argument)
+  param,     // a run-time scalar (kernel argument, never a literal)
+  constant,  // a compile-time scalar (from specialisation or folding), written as a literal
+  cast,      // astype
+#define JF_X(code, name, arity, rule) code,
+  JF_ELEMENTWISE_OPS(JF_X)
+#undef JF_X
+};
+
+struct op_info {
+  std::string_view name;  // numpy's name, also the scalar function jf_<name> in scalar_ops.hpp
+  int arity;
+  op_rule rule;
+};
+
+constexpr op_info info(op o) {
+  switch (o) {
+  case op::input: return {"input", 0, op_rule::special};
+  case op::param: return {"param", 0, op_rule::special};
+  case op::constant: return {"constant", 0, op_rule::special};
+  case op::cast: return {"cast", 1, op_rule::special};
+#define JF_X(code, nm, ar, rl) \
+  case op::code: return {nm, ar, op_rule::rl};
+    JF_ELEMENTWISE_OPS(JF_X)
+#undef JF_X
+  }
+  return {"?", 0, op_rule::special};
+}
+
+// Whether an operation accepts operands promoted to `compute`.
+constexpr bool accepts(op_rule r, dtype compute) {
+  switch (r) {
+  case op_rule::no_bool: return compute != dtype::bool_;
+  case op_rule::bitwise: return !is_floating(compute);
+  case op_rule::shift: return is_integer(compute);
+  default: return true;
+  }
+}
+
+// The dtype the operands of an operation are converted to, given their promoted dtype.
+constexpr dtype compute_dtype(op_rule r, dtype promoted) {
+  switch (r) {
+  case op_rule::float_fn:
+    return promoted == dtype::bool_ ? dtype::float32 : is_integer(promoted) ? dtype::float64 : promoted;
+  case op_rule::true_divide: return is_floating(promoted) ? promoted : dtype::float64;
+  case op_rule::logical: return dtype::bool_;
+  default: return promoted;
+  }
+}
+
+constexpr dtype result_dtype(op_rule r, dtype compute) {
+  switch (r) {
+  case op_rule::compare: case op_rule::logical: case op_rule::classify: return dtype::bool_;
+  default: return compute;
+  }
+}
+
+}  // namespace jf

@@ -1,0 +1,243 @@
+// The meaning of every element-wise operation on one element: numpy's results, including its
+// integer edge cases (division by zero, INT_MIN / -1, shifts past the width, wrapping overflow).
+//
+// This one file is compiled twice: by the host compiler for the Eigen CPU evaluator, and by NVRTC
+// as the prelude of every generated CUDA kernel, so both backends compute the same thing.
+// It must therefore stay self-contained: no includes under NVRTC, no std type traits.
+#pragma once
+
+#ifdef __CUDACC_RTC__
+#define JF_HD __device__ __forceinline__
+#define JF_M(f) ::f
+#else
+#include <cmath>
+#define JF_HD inline
+#define JF_M(f) std::f
+#endif
+
+namespace jf::ops {
+
+template <class T> struct traits { static constexpr bool is_float = false, is_bool = false; };
+template <> struct traits<bool> { static constexpr bool is_float = false, is_bool = true; };
+template <> struct traits<float> { static constexpr bool is_float = true, is_bool = false; };
+template <> struct traits<double> { static constexpr bool is_float = true, is_bool = false; };
+
+// Unsigned twin of an integer type: signed overflow is undefined in C++, numpy wraps.
+template <class T> struct unsigned_of;
+template <> struct unsigned_of<int> { using type = unsigned int; };
+template <> struct unsigned_of<long> { using type = unsigned long; };
+template <> struct unsigned_of<long long> { using type = unsigned long long; };
+template <class T> using uns = typename unsigned_of<T>::type;
+
+template <class T> struct int_limits;
+template <> struct int_limits<int> {
+  static constexpr int min = -2147483647 - 1;
+  static constexpr int bits = 32;
+  static constexpr double lo = -2147483648.0, hi = 2147483648.0;
+};
+template <class T> struct int64_limits {
+  static constexpr T min = -9223372036854775807LL - 1;
+  static constexpr int bits = 64;
+  static constexpr double lo = -9223372036854775808.0, hi = 9223372036854775808.0;
+};
+template <> struct int_limits<long> : int64_limits<long> {};
+template <> struct int_limits<long long> : int64_limits<long long> {};
+
+template <class T> JF_HD bool is_nan(T a) {
+  if constexpr (traits<T>::is_float) return JF_M(isnan)(a);
+  else return false;
+}
+
+// astype: numpy's casts. Float to integer gives the minimum integer for NaN and values out of
+// range (what numpy does on x86-64), instead of undefined behaviour.
+template <class To, class From> JF_HD To jf_cast(From v) {
+  if constexpr (traits<To>::is_bool) return v != From(0);
+  else if constexpr (traits<From>::is_float && !traits<To>::is_float) {
+    if (!(v >= From(int_limits<To>::lo) && v < From(int_limits<To>::hi))) return int_limits<To>::min;
+    return static_cast<To>(v);
+  } else return static_cast<To>(v);
+}
+
+// ---- unary ------------------------------------------------------------------------------------
+template <class T> JF_HD T jf_negative(T a) {
+  if constexpr (traits<T>::is_float) return -a;
+  else return static_cast<T>(uns<T>(0) - static_cast<uns<T>>(a));
+}
+template <class T> JF_HD T jf_absolute(T a) {
+  if constexpr (traits<T>::is_float) return JF_M(fabs)(a);
+  else if constexpr (traits<T>::is_bool) return a;
+  else return a < 0 ? jf_negative(a) : a;
+}
+#define JF_FLOAT_FN(name, fn) \
+  template <class T> JF_HD T jf_##name(T a) { return JF_M(fn)(a); }
+JF_FLOAT_FN(sqrt, sqrt)
+JF_FLOAT_FN(cbrt, cbrt)
+JF_FLOAT_FN(exp, exp)
+JF_FLOAT_FN(exp2, exp2)
+JF_FLOAT_FN(expm1, expm1)
+JF_FLOAT_FN(log, log)
+JF_FLOAT_FN(log2, log2)
+JF_FLOAT_FN(log10, log10)
+JF_FLOAT_FN(log1p, log1p)
+JF_FLOAT_FN(sin, sin)
+JF_FLOAT_FN(cos, cos)
+JF_FLOAT_FN(tan, tan)
+JF_FLOAT_FN(arcsin, asin)
+JF_FLOAT_FN(arccos, acos)
+JF_FLOAT_FN(arctan, atan)
+JF_FLOAT_FN(sinh, sinh)
+JF_FLOAT_FN(cosh, cosh)
+JF_FLOAT_FN(tanh, tanh)
+JF_FLOAT_FN(arcsinh, asinh)
+JF_FLOAT_FN(arccosh, acosh)
+JF_FLOAT_FN(arctanh, atanh)
+JF_FLOAT_FN(rint, rint)
+#undef JF_FLOAT_FN
+
+template <class T> JF_HD T jf_multiply(T a, T b) {
+  if constexpr (traits<T>::is_float) return a * b;
+  else if constexpr (traits<T>::is_bool) return a && b;
+  else return static_cast<T>(static_cast<uns<T>>(a) * static_cast<uns<T>>(b));
+}
+template <class T> JF_HD T jf_square(T a) { return jf_multiply(a, a); }
+template <class T> JF_HD T jf_reciprocal(T a) {
+  if constexpr (traits<T>::is_float) return T(1) / a;
+  else return a == 0 ? int_limits<T>::min : static_cast<T>(1 / a);  // numpy: INT_MIN for 1/0
+}
+#define JF_ROUNDING_FN(name)                                    \
+  template <class T> JF_HD T jf_##name(T a) {                   \
+    if constexpr (traits<T>::is_float) return JF_M(name)(a);    \
+    else return a;                                              \
+  }
+JF_ROUNDING_FN(floor)
+JF_ROUNDING_FN(ceil)
+JF_ROUNDING_FN(trunc)
+#undef JF_ROUNDING_FN
+template <class T> JF_HD T jf_sign(T a) {
+  if constexpr (traits<T>::is_float) return a > T(0) ? T(1) : a < T(0) ? T(-1) : a == T(0) ? T(0) : a;
+  else return static_cast<T>((a > 0) - (a < 0));
+}
+template <class T> JF_HD bool jf_isnan(T a) { return is_nan(a); }
+template <class T> JF_HD bool jf_isinf(T a) {
+  if constexpr (traits<T>::is_float) return JF_M(isinf)(a);
+  else return false;
+}
+template <class T> JF_HD bool jf_isfinite(T a) {
+  if constexpr (traits<T>::is_float) return JF_M(isfinite)(a);
+  else return true;
+}
+JF_HD bool jf_logical_not(bool a) { return !a; }
+template <class T> JF_HD T jf_invert(T a) {
+  if constexpr (traits<T>::is_bool) return !a;
+  else return static_cast<T>(~a);
+}
+
+// ---- binary -----------------------------------------------------------------------------------
+template <class T> JF_HD T jf_add(T a, T b) {
+  if constexpr (traits<T>::is_float) return a + b;
+  else if constexpr (traits<T>::is_bool) return a || b;
+  else return static_cast<T>(static_cast<uns<T>>(a) + static_cast<uns<T>>(b));
+}
+template <class T> JF_HD T jf_subtract(T a, T b) {
+  if constexpr (traits<T>::is_float) return a - b;
+  else return static_cast<T>(static_cast<uns<T>>(a) - static_cast<uns<T>>(b));
+}
+template <class T> JF_HD T jf_true_divide(T a, T b) { return a / b; }
+
+// numpy's npy_divmod for floats: Python's floor semantics, signs of zero included.
+template <class T> JF_HD T float_divmod(T a, T b, T* modulus) {
+  T mod = JF_M(fmod)(a, b);
+  if (!b) {
+    *modulus = mod;
+    return a / b;
+  }
+  T div = (a - mod) / b;
+  if (mod) {
+    if ((b < T(0)) != (mod < T(0))) {
+      mod += b;
+      div -= T(1);
+    }
+  } else {
+    mod = JF_M(copysign)(T(0), b);
+  }
+  T floordiv;
+  if (div) {
+    floordiv = JF_M(floor)(div);
+    if (div - floordiv > T(0.5)) floordiv += T(1);
+  } else {
+    floordiv = JF_M(copysign)(T(0), a / b);
+  }
+  *modulus = mod;
+  return floordiv;
+}
+template <class T> JF_HD T jf_floor_divide(T a, T b) {
+  if constexpr (traits<T>::is_float) {
+    T mod;
+    return float_divmod(a, b, &mod);
+  } else {
+    if (b == 0) return 0;                                      // numpy: 0, with a warning
+    if (a == int_limits<T>::min && b == -1) return a;          // numpy: wraps to INT_MIN
+    T q = a / b;
+    if (((a > 0) != (b > 0)) && q * b != a) --q;
+    return q;
+  }
+}
+template <class T> JF_HD T jf_remainder(T a, T b) {
+  if constexpr (traits<T>::is_float) {
+    T mod;
+    float_divmod(a, b, &mod);
+    return mod;
+  } else {
+    if (b == 0 || b == -1) return 0;
+    T r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+  }
+}
+// Float: pow, with x**2 defined as x*x (numpy's fast path; makes x**2 -> x*x bit-exact).
+// Integer: exact wrapping power by squaring; a negative exponent gives 0 (numpy raises).
+template <class T> JF_HD T jf_power(T a, T b) {
+  if constexpr (traits<T>::is_float) {
+    if (b == T(2)) return a * a;
+    return JF_M(pow)(a, b);
+  } else {
+    if (b < 0) return 0;
+    uns<T> r = 1, x = static_cast<uns<T>>(a);
+    for (uns<T> e = static_cast<uns<T>>(b); e; e >>= 1) {
+      if (e & 1) r *= x;
+      x *= x;
+    }
+    return static_cast<T>(r);
+  }
+}
+template <class T> JF_HD T jf_arctan2(T a, T b) { return JF_M(atan2)(a, b); }
+template <class T> JF_HD T jf_hypot(T a, T b) { return JF_M(hypot)(a, b); }
+// minimum/maximum propagate NaN; fmin/fmax ignore it (numpy).
+template <class T> JF_HD T jf_minimum(T a, T b) { return (a <= b || is_nan(a)) ? a : b; }
+template <class T> JF_HD T jf_maximum(T a, T b) { return (a >= b || is_nan(a)) ? a : b; }
+template <class T> JF_HD T jf_fmin(T a, T b) { return is_nan(b) ? a : is_nan(a) ? b : (a <= b ? a : b); }
+template <class T> JF_HD T jf_fmax(T a, T b) { return is_nan(b) ? a : is_nan(a) ? b : (a >= b ? a : b); }
+template <class T> JF_HD T jf_bitwise_and(T a, T b) { return static_cast<T>(a & b); }
+template <class T> JF_HD T jf_bitwise_or(T a, T b) { return static_cast<T>(a | b); }
+template <class T> JF_HD T jf_bitwise_xor(T a, T b) { return static_cast<T>(a ^ b); }
+// Shifts past the width give 0 (or -1 for a negative a >> n), as numpy's npy_lshift/npy_rshift.
+template <class T> JF_HD T jf_left_shift(T a, T b) {
+  if (static_cast<uns<T>>(b) < static_cast<uns<T>>(int_limits<T>::bits))
+    return static_cast<T>(static_cast<uns<T>>(a) << b);
+  return 0;
+}
+template <class T> JF_HD T jf_right_shift(T a, T b) {
+  if (static_cast<uns<T>>(b) < static_cast<uns<T>>(int_limits<T>::bits)) return static_cast<T>(a >> b);
+  return a < 0 ? T(-1) : T(0);
+}
+template <class T> JF_HD bool jf_equal(T a, T b) { return a == b; }
+template <class T> JF_HD bool jf_not_equal(T a, T b) { return a != b; }
+template <class T> JF_HD bool jf_less(T a, T b) { return a < b; }
+template <class T> JF_HD bool jf_less_equal(T a, T b) { return a <= b; }
+template <class T> JF_HD bool jf_greater(T a, T b) { return a > b; }
+template <class T> JF_HD bool jf_greater_equal(T a, T b) { return a >= b; }
+JF_HD bool jf_logical_and(bool a, bool b) { return a && b; }
+JF_HD bool jf_logical_or(bool a, bool b) { return a || b; }
+template <class T> JF_HD T jf_where(bool c, T a, T b) { return c ? a : b; }
+
+}  // namespace jf::ops

@@ -1,0 +1,32 @@
+// Counters of what the CUDA backend did, for users and tests (jf::stats()).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace jf {
+
+struct stats_t {
+  std::uint64_t launches = 0;            // kernels launched
+  std::uint64_t nvrtc_compiles = 0;      // kernels compiled by NVRTC
+  std::uint64_t memory_cache_hits = 0;   // compiled modules found in this process's cache
+  std::uint64_t disk_cache_hits = 0;     // cubins loaded from $JF_CACHE_DIR
+  std::uint64_t disk_cache_rejects = 0;  // cache files ignored as corrupt, truncated or foreign
+  std::uint64_t temporaries = 0;         // temporary arrays allocated by evaluations
+  std::uint64_t temporary_bytes = 0;     // their bytes
+  std::uint64_t device_allocations = 0;  // all device buffers allocated (from the pool)
+};
+
+stats_t stats();
+void reset_stats();
+std::string to_string(const stats_t& s);
+
+namespace detail {
+enum class counter : int {
+  launches, nvrtc_compiles, memory_cache_hits, disk_cache_hits, disk_cache_rejects, temporaries,
+  temporary_bytes, device_allocations
+};
+void bump(counter c, std::uint64_t n = 1);  // relaxed atomic add (src/core/stats.cpp)
+}  // namespace detail
+
+}  // namespace jf
