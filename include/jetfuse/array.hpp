@@ -147,7 +147,7 @@ public:
   // the result broadcasts to this shape. Defined in eval.hpp.
   template <class E>
     requires is_lazy_expr<std::remove_cvref_t<E>>::value
-  array& operator=(const E& e);
+  array& operator=(const E& e) &;
   template <class E>
     requires is_lazy_expr<std::remove_cvref_t<E>>::value
   array& operator=(const E& e) && {

@@ -1,0 +1,66 @@
+// The non-template evaluation engine (src/core/engine.cpp) and the analysis shared by both
+// backends: broadcasting, effective strides, layouts, aliasing and overlap.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jetfuse/array.hpp"
+#include "jetfuse/expr/walk.hpp"
+#include "jetfuse/ir/graph.hpp"
+
+namespace jf::detail {
+
+enum class eval_mode : std::uint8_t { fused, unfused };
+
+struct eval_options {
+  eval_mode mode = eval_mode::fused;
+  bool fast_math = false;
+};
+
+// ---- analysis ----------------------------------------------------------------------------------
+// The backend of the leaves; throws backend_mismatch naming both when they differ.
+device common_device(const array_base* const* arrays, int n, const array_base* outputs, int nout);
+// The broadcast shape of the leaves; throws shape_error naming the shapes that do not broadcast.
+shape_t broadcast_leaves(const array_base* const* arrays, int n);
+// Strides (in elements) of `a` seen on the iteration space `iter` (0 on broadcast axes).
+strides_t effective_strides(const array_base& a, const shape_t& iter);
+ir::layout classify(const strides_t& eff, const shape_t& iter);
+// Whether the memory of two arrays may overlap (same buffer and intersecting element ranges).
+bool may_overlap(const array_base& a, const array_base& b);
+// Whether two arrays address the same elements in the same order on `iter`.
+bool same_elements(const array_base& a, const array_base& b, const shape_t& iter);
+// Allocates null outputs with `shape`, checks that non-null ones can receive it (numpy's
+// `out[...] = value` broadcasting; shape_error otherwise). Returns the iteration space.
+shape_t prepare_outputs(array_base* outputs, const dtype* out_types, int nout, const shape_t& value_shape,
+                        device dev);
+
+// ---- the CUDA evaluation engine ----------------------------------------------------------------
+// One cache slot per expression type (a function-local static in slot_for<>): its kernel
+// variants keyed by what changes the generated code.
+struct kernel_slot;
+kernel_slot* new_kernel_slot();
+
+// Builds the IR of the expression type(s) for one variant; pushes one root per expression.
+using lower_fn = void (*)(ir::graph& g, const lowering_inputs& in, int num_inputs, std::vector<ir::node_id>& roots);
+
+struct eval_request {
+  kernel_slot* slot = nullptr;
+  lower_fn lower = nullptr;
+  const array_base* const* arrays = nullptr;  // array leaves in walk order
+  int narrays = 0;
+  const scalar_slot* scalars = nullptr;      // scalar leaves in walk order
+  int nscalars = 0;
+  array_base* outputs = nullptr;              // one per expression; null handles are allocated
+  const dtype* out_types = nullptr;           // dtype of each output
+  int nout = 0;
+  eval_options opt{};
+};
+
+// Runs the evaluation on jf::cuda (the caller handles jf::cpu).
+void evaluate_cuda(const eval_request& r);
+// jf::explain: the IR before and after the passes, the plan, and the generated source(s).
+std::string explain(const eval_request& r);
+
+}  // namespace jf::detail

@@ -1,0 +1,86 @@
+// The Boost.YAP expression template of jetfuse. Every node is a jf::expr; operands are captured
+// BY VALUE (array handles are ref-counted, scalars are copied), so `auto e = a + b; return e;` is
+// safe and expression types are canonical (the kernel cache keys on them).
+//
+// Every operation is a YAP `call` node whose first element is a terminal holding a tag:
+// jf::fn<op::add> for the operations of the op table, jf::cast_to<dtype> for astype.
+#pragma once
+
+#include <boost/hana/tuple.hpp>
+#include <boost/yap/algorithm.hpp>
+#include <type_traits>
+
+#include "jetfuse/array.hpp"
+#include "jetfuse/ops.hpp"
+
+namespace jf {
+
+namespace yap = boost::yap;
+namespace hana = boost::hana;
+
+template <yap::expr_kind K, class Tuple> struct expr {
+  static constexpr yap::expr_kind kind = K;
+  Tuple elements;
+};
+
+template <op O> struct fn {
+  static constexpr op code = O;
+};
+template <dtype D> struct cast_to {
+  static constexpr dtype type = D;
+};
+
+template <class T> using term = expr<yap::expr_kind::terminal, hana::tuple<T>>;
+template <class Tag, class... Args> using call_node = expr<yap::expr_kind::call, hana::tuple<term<Tag>, Args...>>;
+
+// ---- traits ------------------------------------------------------------------------------------
+template <class E> struct is_lazy_expr : std::false_type {};
+template <yap::expr_kind K, class Tuple> struct is_lazy_expr<expr<K, Tuple>> : std::true_type {};
+
+template <class T> struct is_array : std::false_type {};
+template <class T> struct is_array<array<T>> : std::true_type {};
+template <class T> inline constexpr bool is_array_v = is_array<std::remove_cvref_t<T>>::value;
+
+template <class T>
+concept scalar_operand = std::is_arithmetic_v<std::remove_cvref_t<T>>;
+// Operands that make an operation lazy: arrays and expressions.
+template <class T>
+concept lazy_operand = is_array_v<T> || is_lazy_expr<std::remove_cvref_t<T>>::value;
+template <class T>
+concept operand = lazy_operand<T> || scalar_operand<T>;
+
+template <class T> struct is_fn_tag : std::false_type {};
+template <op O> struct is_fn_tag<fn<O>> : std::true_type {};
+template <class T> struct is_cast_tag : std::false_type {};
+template <dtype D> struct is_cast_tag<cast_to<D>> : std::true_type {};
+
+// ---- capture -----------------------------------------------------------------------------------
+// Arrays of any element type become terminals holding a handle copy; bool/int/float scalars are
+// normalised to bool / int64_t / double (their NEP 50 weak kind is all that matters; fewer types).
+template <class T> struct capture_type {
+  using D = std::remove_cvref_t<T>;
+  using type = std::conditional_t<
+      is_lazy_expr<D>::value, D,
+      std::conditional_t<is_array<D>::value, term<D>,
+                         std::conditional_t<std::is_same_v<D, bool>, term<bool>,
+                                            std::conditional_t<std::is_integral_v<D>, term<std::int64_t>,
+                                                               term<double>>>>>;
+};
+template <class T> using capture_t = typename capture_type<T>::type;
+
+template <class T> capture_t<T> capture(T&& x) {
+  using D = std::remove_cvref_t<T>;
+  if constexpr (is_lazy_expr<D>::value) return std::forward<T>(x);
+  else if constexpr (is_array<D>::value) return capture_t<T>{hana::tuple<D>(std::forward<T>(x))};
+  else {
+    using V = typename std::remove_cvref_t<decltype(std::declval<capture_t<T>>().elements[hana::llong_c<0>])>;
+    return capture_t<T>{hana::tuple<V>(static_cast<V>(x))};
+  }
+}
+
+template <class Tag, class... A> auto make_call(A&&... a) {
+  return call_node<Tag, capture_t<A>...>{
+      hana::tuple<term<Tag>, capture_t<A>...>(term<Tag>{hana::tuple<Tag>(Tag{})}, capture(std::forward<A>(a))...)};
+}
+
+}  // namespace jf

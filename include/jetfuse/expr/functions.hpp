@@ -1,0 +1,106 @@
+// numpy-named functions (jf::sqrt, jf::where, jf::astype<T>, ...): lazy call nodes.
+#pragma once
+
+#include "jetfuse/expr/expr.hpp"
+
+namespace jf {
+
+#define JF_UNARY_FUNCTION(name, code)                                   \
+  template <lazy_operand A> auto name(A&& a) {                          \
+    return make_call<fn<op::code>>(std::forward<A>(a));                 \
+  }
+#define JF_BINARY_FUNCTION(name, code)                                          \
+  template <operand L, operand R>                                               \
+    requires(lazy_operand<L> || lazy_operand<R>)                                \
+  auto name(L&& l, R&& r) {                                                     \
+    return make_call<fn<op::code>>(std::forward<L>(l), std::forward<R>(r));     \
+  }
+
+JF_UNARY_FUNCTION(negative, negative)
+JF_UNARY_FUNCTION(abs, absolute)
+JF_UNARY_FUNCTION(absolute, absolute)
+JF_UNARY_FUNCTION(sqrt, sqrt)
+JF_UNARY_FUNCTION(cbrt, cbrt)
+JF_UNARY_FUNCTION(exp, exp)
+JF_UNARY_FUNCTION(exp2, exp2)
+JF_UNARY_FUNCTION(expm1, expm1)
+JF_UNARY_FUNCTION(log, log)
+JF_UNARY_FUNCTION(log2, log2)
+JF_UNARY_FUNCTION(log10, log10)
+JF_UNARY_FUNCTION(log1p, log1p)
+JF_UNARY_FUNCTION(sin, sin)
+JF_UNARY_FUNCTION(cos, cos)
+JF_UNARY_FUNCTION(tan, tan)
+JF_UNARY_FUNCTION(arcsin, arcsin)
+JF_UNARY_FUNCTION(arccos, arccos)
+JF_UNARY_FUNCTION(arctan, arctan)
+JF_UNARY_FUNCTION(sinh, sinh)
+JF_UNARY_FUNCTION(cosh, cosh)
+JF_UNARY_FUNCTION(tanh, tanh)
+JF_UNARY_FUNCTION(arcsinh, arcsinh)
+JF_UNARY_FUNCTION(arccosh, arccosh)
+JF_UNARY_FUNCTION(arctanh, arctanh)
+JF_UNARY_FUNCTION(rint, rint)
+JF_UNARY_FUNCTION(square, square)
+JF_UNARY_FUNCTION(reciprocal, reciprocal)
+JF_UNARY_FUNCTION(floor, floor)
+JF_UNARY_FUNCTION(ceil, ceil)
+JF_UNARY_FUNCTION(trunc, trunc)
+JF_UNARY_FUNCTION(sign, sign)
+JF_UNARY_FUNCTION(isnan, isnan)
+JF_UNARY_FUNCTION(isinf, isinf)
+JF_UNARY_FUNCTION(isfinite, isfinite)
+JF_UNARY_FUNCTION(logical_not, logical_not)
+JF_UNARY_FUNCTION(invert, invert)
+JF_UNARY_FUNCTION(bitwise_not, invert)
+
+JF_BINARY_FUNCTION(add, add)
+JF_BINARY_FUNCTION(subtract, subtract)
+JF_BINARY_FUNCTION(multiply, multiply)
+JF_BINARY_FUNCTION(divide, true_divide)
+JF_BINARY_FUNCTION(true_divide, true_divide)
+JF_BINARY_FUNCTION(floor_divide, floor_divide)
+JF_BINARY_FUNCTION(remainder, remainder)
+JF_BINARY_FUNCTION(mod, remainder)
+JF_BINARY_FUNCTION(power, power)
+JF_BINARY_FUNCTION(arctan2, arctan2)
+JF_BINARY_FUNCTION(hypot, hypot)
+JF_BINARY_FUNCTION(minimum, minimum)
+JF_BINARY_FUNCTION(maximum, maximum)
+JF_BINARY_FUNCTION(fmin, fmin)
+JF_BINARY_FUNCTION(fmax, fmax)
+JF_BINARY_FUNCTION(bitwise_and, bitwise_and)
+JF_BINARY_FUNCTION(bitwise_or, bitwise_or)
+JF_BINARY_FUNCTION(bitwise_xor, bitwise_xor)
+JF_BINARY_FUNCTION(left_shift, left_shift)
+JF_BINARY_FUNCTION(right_shift, right_shift)
+JF_BINARY_FUNCTION(equal, equal)
+JF_BINARY_FUNCTION(not_equal, not_equal)
+JF_BINARY_FUNCTION(less, less)
+JF_BINARY_FUNCTION(less_equal, less_equal)
+JF_BINARY_FUNCTION(greater, greater)
+JF_BINARY_FUNCTION(greater_equal, greater_equal)
+JF_BINARY_FUNCTION(logical_and, logical_and)
+JF_BINARY_FUNCTION(logical_or, logical_or)
+#undef JF_UNARY_FUNCTION
+#undef JF_BINARY_FUNCTION
+
+// numpy.where(cond, x, y): cond converted to bool, x and y promoted together.
+template <operand C, operand X, operand Y>
+  requires(lazy_operand<C> || lazy_operand<X> || lazy_operand<Y>)
+auto where(C&& c, X&& x, Y&& y) {
+  return make_call<fn<op::where>>(std::forward<C>(c), std::forward<X>(x), std::forward<Y>(y));
+}
+
+// numpy.clip(x, lo, hi) == minimum(maximum(x, lo), hi): NaN propagates, as in numpy.
+template <lazy_operand X, operand L, operand H> auto clip(X&& x, L&& lo, H&& hi) {
+  return minimum(maximum(std::forward<X>(x), std::forward<L>(lo)), std::forward<H>(hi));
+}
+
+// x.astype(U): numpy's casts (float -> int of NaN or out-of-range values gives INT_MIN, like numpy
+// on x86-64).
+template <class U, lazy_operand A> auto astype(A&& a) {
+  return make_call<cast_to<dtype_v<U>>>(std::forward<A>(a));
+}
+
+}  // namespace jf
