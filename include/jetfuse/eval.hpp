@@ -147,23 +147,39 @@ auto eval(unfused_t, const E&... e) {
 
 // What jetfuse does with an expression on its arrays' backend: the IR before and after the
 // passes, the launch plan and the generated CUDA source. Runs nothing.
-template <class... E>
-  requires(sizeof...(E) > 0 && (lazy_operand<E> && ...))
-std::string explain(const E&... e) {
-  detail::gathered<capture_t<const E&>...> g(capture(e)...);
-  std::array<array_base, sizeof...(E)> outs;
-  const std::array<dtype, sizeof...(E)> types = {type_of_v<capture_t<const E&>>.type...};
-  detail::eval_request r;
-  r.slot = nullptr;
-  r.lower = &detail::lower_all<capture_t<const E&>...>;
+namespace detail {
+template <class... C> std::string explain_captured(const eval_options& opt, const C&... c) {
+  gathered<C...> g(c...);
+  std::array<array_base, sizeof...(C)> outs;
+  const std::array<dtype, sizeof...(C)> types = {type_of_v<C>.type...};
+  eval_request r;
+  r.lower = &lower_all<C...>;
   r.arrays = g.arrays.data();
   r.narrays = g.A;
   r.scalars = g.scalars.data();
   r.nscalars = g.S;
   r.outputs = outs.data();
   r.out_types = types.data();
-  r.nout = static_cast<int>(sizeof...(E));
-  return detail::explain(r);
+  r.nout = static_cast<int>(sizeof...(C));
+  r.opt = opt;
+  return explain(r);
+}
+template <class... E> std::string explain_with(const eval_options& opt, const E&... e) {
+  return explain_captured(opt, capture(e)...);
+}
+}  // namespace detail
+
+template <class... E>
+  requires(sizeof...(E) > 0 && (lazy_operand<E> && ...))
+std::string explain(const E&... e) {
+  return detail::explain_with(detail::eval_options{}, e...);
+}
+template <class... E>
+  requires(sizeof...(E) > 0 && (lazy_operand<E> && ...))
+std::string explain(unfused_t, const E&... e) {
+  detail::eval_options opt;
+  opt.mode = detail::eval_mode::unfused;
+  return detail::explain_with(opt, e...);
 }
 
 // Compound assignment evaluates in place: numpy's `a += e`.

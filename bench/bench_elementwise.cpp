@@ -1,0 +1,314 @@
+// Fused vs unfused vs hand-written CUDA on the seed workloads (quadratic formula in f64,
+// sin(2x+1) in f32), the device copy bandwidth measured in the same run as the roof, the latency of
+// a small cached call, first-call compile time and the disk-cache load time in a new process.
+//
+//   ./bench/bench_elementwise --benchmark_counters_tabular=true
+//
+// Every row reports GB/s and "of_copy": its bandwidth as a fraction of the copy bandwidth measured
+// at the same n in this run. Times are per call: a batch of calls followed by one synchronisation.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+
+#include "cuda/runtime.hpp"
+#include "jetfuse/ir/codegen.hpp"
+#include <jetfuse/jetfuse.hpp>
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+std::map<std::int64_t, double> copy_gbps;  // measured roof per n
+
+template <class T> jf::array<T> device_random(std::int64_t n, double lo, double hi, unsigned seed) {
+  std::mt19937_64 r(seed);
+  std::uniform_real_distribution<double> u(lo, hi);
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = static_cast<T>(u(r));
+  return jf::array<T>(v, jf::cuda);
+}
+
+// Runs `call` `reps` times back to back, then synchronises; sets the manual time per call and
+// returns the mean time per call in seconds.
+double mean_seconds = 0;
+template <class F> void timed_batches(benchmark::State& state, int reps, F&& call) {
+  call();  // warm (compile / load)
+  jf::synchronize();
+  double total = 0;
+  std::int64_t calls = 0;
+  for (auto _ : state) {
+    const auto t0 = clock_type::now();
+    for (int i = 0; i < reps; ++i) call();
+    jf::synchronize();
+    const double s = std::chrono::duration<double>(clock_type::now() - t0).count();
+    state.SetIterationTime(s / reps);
+    total += s;
+    calls += reps;
+  }
+  mean_seconds = calls ? total / static_cast<double>(calls) : 0;
+}
+
+int reps_for(std::int64_t n) { return n >= (1 << 24) ? 5 : n >= (1 << 18) ? 50 : 200; }
+
+// GB/s of the last timed_batches, and its fraction of the copy bandwidth at the same n.
+double report(benchmark::State& state, std::int64_t n, double bytes_per_elem) {
+  const double bytes = bytes_per_elem * static_cast<double>(n);
+  const double gbps = mean_seconds > 0 ? bytes / mean_seconds * 1e-9 : 0;
+  state.counters["GB/s"] = gbps;
+  auto it = copy_gbps.find(n);
+  if (it != copy_gbps.end() && it->second > 0) state.counters["of_copy"] = gbps / it->second;
+  return gbps;
+}
+
+bool need_gpu(benchmark::State& state) {
+  if (jf::cuda_available()) return true;
+  state.SkipWithError("no CUDA GPU on this machine");
+  return false;
+}
+
+// ---- the roof: device-to-device copy ------------------------------------------------------------
+void BM_Copy(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const std::int64_t n = state.range(0);
+  auto src = device_random<double>(n, 0, 1, 1);
+  auto dst = jf::empty<double>({n}, jf::cuda);
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(double);
+  timed_batches(state, reps_for(n), [&] { jf::cuda_rt::copy_dtod(dst.raw_data(), src.raw_data(), bytes); });
+  copy_gbps[n] = report(state, n, 16);
+}
+
+// ---- quadratic formula, f64: 3 loads + 1 store per element --------------------------------------
+auto quadratic(const jf::array<double>& a, const jf::array<double>& b, const jf::array<double>& c) {
+  return (-b + jf::sqrt(b * b - 4 * a * c)) / (2 * a);
+}
+
+struct quad_data {
+  jf::array<double> a, b, c, x;
+  explicit quad_data(std::int64_t n)
+      : a(device_random<double>(n, 1, 2, 2)), b(device_random<double>(n, 3, 6, 3)), c(device_random<double>(n, 1, 2, 4)),
+        x(jf::empty<double>({n}, jf::cuda)) {}
+};
+
+void BM_QuadraticFused(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const std::int64_t n = state.range(0);
+  quad_data d(n);
+  timed_batches(state, reps_for(n), [&] { d.x = quadratic(d.a, d.b, d.c); });
+  report(state, n, 32);
+}
+
+void BM_QuadraticUnfused(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const std::int64_t n = state.range(0);
+  quad_data d(n);
+  timed_batches(state, reps_for(n), [&] { d.x = jf::eval(jf::unfused, quadratic(d.a, d.b, d.c)); });
+  report(state, n, 32);  // useful bytes: what the fused kernel moves
+}
+
+const char* quadratic_source = R"(
+struct quad_args { const double* __restrict__ a; const double* __restrict__ b; const double* __restrict__ c;
+                   double* __restrict__ x; long long n; };
+extern "C" __global__ void hand_quadratic(const quad_args p) {
+  const double* __restrict__ a = p.a; const double* __restrict__ b = p.b; const double* __restrict__ c = p.c;
+  double* __restrict__ x = p.x; const long long n = p.n;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  const long long n2 = n / 2;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n2; i += stride) {
+    const double2 av = reinterpret_cast<const double2*>(a)[i];
+    const double2 bv = reinterpret_cast<const double2*>(b)[i];
+    const double2 cv = reinterpret_cast<const double2*>(c)[i];
+    double2 r;
+    r.x = (-bv.x + sqrt(bv.x * bv.x - 4.0 * av.x * cv.x)) / (2.0 * av.x);
+    r.y = (-bv.y + sqrt(bv.y * bv.y - 4.0 * av.y * cv.y)) / (2.0 * av.y);
+    reinterpret_cast<double2*>(x)[i] = r;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0 && (n & 1)) {
+    const long long i = n - 1;
+    x[i] = (-b[i] + sqrt(b[i] * b[i] - 4.0 * a[i] * c[i])) / (2.0 * a[i]);
+  }
+}
+)";
+
+unsigned grid_for(std::int64_t work) {
+  const auto& p = jf::cuda_rt::props(0);
+  const std::int64_t resident = static_cast<std::int64_t>(p.sm_count) * (p.max_threads_per_sm / 256) * 4;
+  return static_cast<unsigned>(std::max<std::int64_t>(1, std::min<std::int64_t>((work + 255) / 256, resident)));
+}
+
+void BM_QuadraticHandwritten(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const std::int64_t n = state.range(0);
+  quad_data d(n);
+  const auto& k = jf::cuda_rt::get_kernel("hand_quadratic", quadratic_source, {});
+  struct {
+    const void *a, *b, *c;
+    void* x;
+    long long n;
+  } args{d.a.raw_data(), d.b.raw_data(), d.c.raw_data(), d.x.raw_data(), n};
+  timed_batches(state, reps_for(n), [&] { jf::cuda_rt::launch(k, grid_for(n / 2), 256, &args, sizeof(args)); });
+  report(state, n, 32);
+}
+
+// ---- sin(2x + 1), f32: 1 load + 1 store per element --------------------------------------------
+void BM_SinFused(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const std::int64_t n = state.range(0);
+  auto x = device_random<float>(n, -3, 3, 5);
+  auto y = jf::empty<float>({n}, jf::cuda);
+  timed_batches(state, reps_for(n), [&] { y = jf::sin(2 * x + 1); });
+  report(state, n, 8);
+}
+
+void BM_SinUnfused(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const std::int64_t n = state.range(0);
+  auto x = device_random<float>(n, -3, 3, 5);
+  auto y = jf::empty<float>({n}, jf::cuda);
+  timed_batches(state, reps_for(n), [&] { y = jf::eval(jf::unfused, jf::sin(2 * x + 1)); });
+  report(state, n, 8);
+}
+
+const char* sin_source = R"(
+struct sin_args { const float* __restrict__ x; float* __restrict__ y; long long n; };
+extern "C" __global__ void hand_sin(const sin_args p) {
+  const float* __restrict__ x = p.x; float* __restrict__ y = p.y; const long long n = p.n;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  const long long n4 = n / 4;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += stride) {
+    const float4 v = reinterpret_cast<const float4*>(x)[i];
+    reinterpret_cast<float4*>(y)[i] = make_float4(sinf(2.0f * v.x + 1.0f), sinf(2.0f * v.y + 1.0f),
+                                                  sinf(2.0f * v.z + 1.0f), sinf(2.0f * v.w + 1.0f));
+  }
+  for (long long i = 4 * n4 + (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    y[i] = sinf(2.0f * x[i] + 1.0f);
+}
+)";
+
+void BM_SinHandwritten(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const std::int64_t n = state.range(0);
+  auto x = device_random<float>(n, -3, 3, 5);
+  auto y = jf::empty<float>({n}, jf::cuda);
+  const auto& k = jf::cuda_rt::get_kernel("hand_sin", sin_source, {});
+  struct {
+    const void* x;
+    void* y;
+    long long n;
+  } args{x.raw_data(), y.raw_data(), n};
+  timed_batches(state, reps_for(n), [&] { jf::cuda_rt::launch(k, grid_for(n / 4), 256, &args, sizeof(args)); });
+  report(state, n, 8);
+}
+
+// ---- host overhead: a cached fused call on 1000 elements ----------------------------------------
+void BM_SmallCachedCall(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  quad_data d(1000);
+  timed_batches(state, 1000, [&] { d.x = quadratic(d.a, d.b, d.c); });
+}
+
+void BM_SmallCachedCallNewOutput(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  quad_data d(1000);
+  timed_batches(state, 1000, [&] {
+    jf::array<double> x = quadratic(d.a, d.b, d.c);  // allocates its output from the pool
+    benchmark::DoNotOptimize(x);
+  });
+}
+
+// ---- compile time of a new kernel (generate + NVRTC + load), never cached ---------------------------
+void BM_FirstCallCompile(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  quad_data d(1000);
+  const std::string text = jf::explain(quadratic(d.a, d.b, d.c));
+  const std::string base = std::string(jf::ir::scalar_ops_source()) + text.substr(text.find("// ---- kernel"));
+  int nonce = 0;
+  for (auto _ : state) {
+    const auto t0 = clock_type::now();
+    // A unique comment defeats both caches: this is a real NVRTC compile and module load.
+    const std::string src = base + "\n// nonce " + std::to_string(nonce++) + " " +
+                            std::to_string(clock_type::now().time_since_epoch().count()) + "\n";
+    const std::string name = src.substr(src.find("void ") + 5, src.find('(', src.find("void ")) - src.find("void ") - 5);
+    jf::cuda_rt::get_kernel(name, src, {});
+    state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - t0).count());
+  }
+}
+
+// ---- the disk cache seen from a new process ------------------------------------------------------
+std::string self_exe;
+
+void BM_DiskCacheLoadNewProcess(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  double ms = 0;
+  for (auto _ : state) {
+    FILE* p = popen((self_exe + " --child-disk-load").c_str(), "r");
+    char line[256] = {};
+    if (!p || !fgets(line, sizeof line, p)) {
+      state.SkipWithError("child failed");
+      if (p) pclose(p);
+      return;
+    }
+    pclose(p);
+    double t = 0;
+    unsigned long long compiles = 0, hits = 0;
+    if (std::sscanf(line, "first_call_ms=%lf compiles=%llu disk_hits=%llu", &t, &compiles, &hits) != 3 || compiles != 0 ||
+        hits == 0) {
+      state.SkipWithError(("child did not load from disk: " + std::string(line)).c_str());
+      return;
+    }
+    ms = t;
+    state.SetIterationTime(t * 1e-3);
+  }
+  state.counters["first_call_ms"] = ms;
+}
+
+int child_disk_load() {
+  jf::cuda_rt::require();
+  quad_data d(1000);
+  jf::synchronize();
+  jf::reset_stats();
+  const auto t0 = clock_type::now();
+  d.x = quadratic(d.a, d.b, d.c);
+  jf::synchronize();
+  const double ms = std::chrono::duration<double, std::milli>(clock_type::now() - t0).count();
+  const jf::stats_t s = jf::stats();
+  std::printf("first_call_ms=%.3f compiles=%llu disk_hits=%llu\n", ms, static_cast<unsigned long long>(s.nvrtc_compiles),
+              static_cast<unsigned long long>(s.disk_cache_hits));
+  return 0;
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (int e = 10; e <= 27; e += (e < 20 ? 5 : e < 24 ? 2 : 1)) b->Arg(std::int64_t(1) << e);
+  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace
+
+// Registration order: the copy roof first, so every later row can be compared with it.
+BENCHMARK(BM_Copy)->Apply(sizes);
+BENCHMARK(BM_QuadraticFused)->Apply(sizes);
+BENCHMARK(BM_QuadraticUnfused)->Apply(sizes);
+BENCHMARK(BM_QuadraticHandwritten)->Apply(sizes);
+BENCHMARK(BM_SinFused)->Apply(sizes);
+BENCHMARK(BM_SinUnfused)->Apply(sizes);
+BENCHMARK(BM_SinHandwritten)->Apply(sizes);
+BENCHMARK(BM_SmallCachedCall)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SmallCachedCallNewOutput)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FirstCallCompile)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK(BM_DiskCacheLoadNewProcess)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+
+int main(int argc, char** argv) {
+  self_exe = argv[0];
+  if (argc > 1 && std::strcmp(argv[1], "--child-disk-load") == 0) return child_disk_load();
+  if (jf::cuda_available()) {
+    const auto& p = jf::cuda_rt::props(0);
+    std::printf("device: %s, %d SMs, sm_%d%d\n", p.name.c_str(), p.sm_count, p.cc_major, p.cc_minor);
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

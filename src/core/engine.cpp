@@ -1,0 +1,383 @@
+// The CUDA evaluation engine: variant lookup in the per-type slot (the hot path), and on a miss
+// lowering -> passes -> plan -> code generation -> NVRTC / caches.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+#include "core/strided_copy.hpp"
+#include "cuda/runtime.hpp"
+#include "jetfuse/detail/engine.hpp"
+#include "jetfuse/ir/codegen.hpp"
+#include "jetfuse/ir/passes.hpp"
+#include "jetfuse/stats.hpp"
+
+namespace jf::detail {
+
+namespace {
+
+constexpr unsigned block_size = 256;
+constexpr int max_specialised_exponent = 16;
+constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
+
+// Everything about one call that changes the generated code (the variant key), and the run-time
+// facts the launch needs.
+struct call_analysis {
+  shape_t iter;
+  std::int64_t n = 0;
+  std::vector<strides_t> leaf_strides;     // effective strides of each array leaf
+  std::vector<std::int32_t> leaf_input;    // kernel input of each array leaf
+  std::vector<std::int32_t> input_leaf;    // first leaf of each kernel input
+  std::vector<ir::layout> input_layout;
+  std::vector<ir::layout> out_layout;
+  std::vector<std::int32_t> out_same_as;   // input read element for element, or -1
+  std::vector<bool> out_staged;            // output overlaps an input: computed into a temporary
+  std::vector<bool> specialised;           // per scalar leaf
+  bool index32 = true;
+  int vector_width = 1;
+  std::vector<std::int32_t> key;
+};
+
+std::int64_t max_offset(const strides_t& s, const shape_t& iter) {
+  std::int64_t m = 0;
+  for (int k = 0; k < iter.size(); ++k) m += (iter[k] - 1) * (s[k] < 0 ? -s[k] : s[k]);
+  return m;
+}
+
+bool aligned16(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0; }
+
+void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
+  a.iter = iter;
+  a.n = iter.product();
+  a.index32 = a.n < int32_limit;
+  const int na = r.narrays;
+  a.leaf_strides.resize(static_cast<std::size_t>(na));
+  a.leaf_input.assign(static_cast<std::size_t>(na), -1);
+  a.input_leaf.clear();
+  a.input_layout.clear();
+  for (int i = 0; i < na; ++i) {
+    const array_base& x = *r.arrays[i];
+    a.leaf_strides[i] = effective_strides(x, iter);
+    if (max_offset(a.leaf_strides[i], iter) >= int32_limit) a.index32 = false;
+    // Leaves that address the same elements (the same array used twice, or two handles of one
+    // view) become one kernel input: read once.
+    for (std::size_t k = 0; k < a.input_leaf.size(); ++k) {
+      const array_base& y = *r.arrays[a.input_leaf[k]];
+      if (y.raw_data() == x.raw_data() && y.dtype() == x.dtype() && a.leaf_strides[a.input_leaf[k]] == a.leaf_strides[i]) {
+        a.leaf_input[i] = static_cast<std::int32_t>(k);
+        break;
+      }
+    }
+    if (a.leaf_input[i] < 0) {
+      a.leaf_input[i] = static_cast<std::int32_t>(a.input_leaf.size());
+      a.input_leaf.push_back(i);
+      a.input_layout.push_back(classify(a.leaf_strides[i], iter));
+    }
+  }
+  a.out_layout.assign(static_cast<std::size_t>(r.nout), ir::layout::contiguous);
+  a.out_same_as.assign(static_cast<std::size_t>(r.nout), -1);
+  a.out_staged.assign(static_cast<std::size_t>(r.nout), false);
+  for (int o = 0; o < r.nout; ++o) {
+    const array_base& out = r.outputs[o];
+    const strides_t s = effective_strides(out, iter);
+    if (max_offset(s, iter) >= int32_limit) a.index32 = false;
+    a.out_layout[o] = classify(s, iter);
+    if (a.out_layout[o] == ir::layout::scalar) a.out_layout[o] = ir::layout::strided;
+    for (std::size_t k = 0; k < a.input_leaf.size(); ++k) {
+      const array_base& in = *r.arrays[a.input_leaf[k]];
+      if (!may_overlap(out, in)) continue;
+      if (in.raw_data() == out.raw_data() && in.dtype() == out.dtype() && a.leaf_strides[a.input_leaf[k]] == s)
+        a.out_same_as[o] = static_cast<std::int32_t>(k);
+      else
+        a.out_staged[o] = true;
+    }
+    if (a.out_staged[o]) {
+      a.out_same_as[o] = -1;
+      a.out_layout[o] = ir::layout::contiguous;  // the temporary
+    }
+  }
+  a.specialised.assign(static_cast<std::size_t>(r.nscalars), false);
+  for (int s = 0; s < r.nscalars; ++s) {
+    const scalar_slot& sc = r.scalars[s];
+    a.specialised[s] = sc.exponent && sc.value == static_cast<double>(static_cast<std::int64_t>(sc.value)) &&
+                       sc.value >= -max_specialised_exponent && sc.value <= max_specialised_exponent;
+  }
+  // 16-byte vector accesses when every operand is contiguous (or one broadcast element) and aligned.
+  bool vec = a.n > 0;
+  int widest = 1;
+  auto consider = [&](ir::layout l, dtype t, const void* p) {
+    if (l == ir::layout::strided || (l == ir::layout::contiguous && !aligned16(p))) vec = false;
+    if (l == ir::layout::contiguous) widest = std::max(widest, size_of(t));
+  };
+  for (std::size_t k = 0; k < a.input_leaf.size(); ++k)
+    consider(a.input_layout[k], r.arrays[a.input_leaf[k]]->dtype(), r.arrays[a.input_leaf[k]]->raw_data());
+  for (int o = 0; o < r.nout; ++o)
+    consider(a.out_layout[o], r.out_types[o], a.out_staged[o] ? nullptr : r.outputs[o].raw_data());
+  a.vector_width = vec ? 16 / widest : 1;
+
+  // The variant key: everything above that shapes the generated code.
+  const bool any_strided = std::any_of(a.input_layout.begin(), a.input_layout.end(),
+                                       [](ir::layout l) { return l == ir::layout::strided; }) ||
+                           std::any_of(a.out_layout.begin(), a.out_layout.end(),
+                                       [](ir::layout l) { return l == ir::layout::strided; });
+  auto& key = a.key;
+  key.clear();
+  key.push_back(r.outputs[0].device().ordinal);
+  key.push_back(static_cast<std::int32_t>(r.opt.mode) * 2 + (r.opt.fast_math ? 1 : 0));
+  key.push_back(any_strided ? std::max(1, iter.size()) : 1);
+  key.push_back(a.index32 ? 1 : 0);
+  key.push_back(a.vector_width);
+  for (int o = 0; o < r.nout; ++o) {
+    key.push_back(static_cast<std::int32_t>(r.out_types[o]));
+    key.push_back(static_cast<std::int32_t>(a.out_layout[o]));
+    key.push_back(a.out_same_as[o]);
+  }
+  for (int i = 0; i < na; ++i) key.push_back(a.leaf_input[i]);
+  for (auto l : a.input_layout) key.push_back(static_cast<std::int32_t>(l));
+  for (int s = 0; s < r.nscalars; ++s)
+    key.push_back(a.specialised[s] ? static_cast<std::int32_t>(r.scalars[s].value) : 1000);
+}
+
+// Builds the IR of one variant (before the passes).
+ir::graph lower_variant(const eval_request& r, const call_analysis& a) {
+  ir::graph g;
+  for (std::size_t k = 0; k < a.input_leaf.size(); ++k)
+    g.inputs.push_back({r.arrays[a.input_leaf[k]]->dtype(), a.input_layout[k]});
+  std::vector<unsigned char> spec(a.specialised.begin(), a.specialised.end());
+  spec.push_back(0);
+  lowering_inputs in{a.leaf_input.data(), a.input_layout.data(), r.scalars, reinterpret_cast<const bool*>(spec.data())};
+  std::vector<ir::node_id> roots;
+  r.lower(g, in, static_cast<int>(a.input_leaf.size()), roots);
+  g.params.assign(static_cast<std::size_t>(r.nscalars), dtype::int64);
+  for (const auto& n : g.nodes)
+    if (n.code == op::param) g.params[static_cast<std::size_t>(n.index)] = n.type;
+  for (int o = 0; o < r.nout; ++o) {
+    ir::node_id v = roots[static_cast<std::size_t>(o)];
+    if (g.nodes[static_cast<std::size_t>(v)].type != r.out_types[o]) v = g.add_cast(r.out_types[o], v);
+    g.add_output(v, a.out_layout[o], a.out_same_as[o]);
+  }
+  const bool any_strided = std::any_of(g.inputs.begin(), g.inputs.end(), [](const ir::operand_desc& d) { return d.lay == ir::layout::strided; }) ||
+                           std::any_of(g.outputs.begin(), g.outputs.end(), [](const ir::output_desc& d) { return d.desc.lay == ir::layout::strided; });
+  g.ndim = any_strided ? std::max(1, a.iter.size()) : 1;
+  g.index32 = a.index32;
+  g.vector_width = a.vector_width;
+  return g;
+}
+
+}  // namespace
+
+// A compiled variant: the launch plan and one loaded kernel per step.
+struct variant {
+  std::vector<std::int32_t> key;
+  ir::plan plan;
+  std::vector<const cuda_rt::kernel*> kernels;
+};
+
+struct kernel_slot {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<variant>> variants;  // stable addresses
+};
+
+kernel_slot* new_kernel_slot() { return new kernel_slot(); }
+
+namespace {
+
+const variant& find_or_build(const eval_request& r, const call_analysis& a) {
+  kernel_slot& slot = *r.slot;
+  {
+    std::lock_guard<std::mutex> lock(slot.mutex);
+    for (const auto& v : slot.variants)
+      if (v->key == a.key) return *v;
+  }
+  // Miss: build outside the lock (compiles may take a while); the first to finish wins.
+  auto v = std::make_unique<variant>();
+  v->key = a.key;
+  ir::graph g = lower_variant(r, a);
+  ir::pass_options po;
+  po.fast_math = r.opt.fast_math;
+  ir::optimize(g, po);
+  v->plan = ir::make_plan(g, r.opt.mode == eval_mode::fused ? ir::fusion_mode::fused : ir::fusion_mode::unfused);
+  ir::codegen_options co;
+  co.fast_math = r.opt.fast_math;
+  cuda_rt::compile_options ko;
+  ko.fast_math = r.opt.fast_math;
+  for (const auto& step : v->plan.steps) {
+    const ir::kernel_source src = ir::generate_cuda(step.kernel, co);
+    v->kernels.push_back(&cuda_rt::get_kernel(src.name, src.source, ko));
+  }
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  for (const auto& existing : slot.variants)
+    if (existing->key == a.key) return *existing;
+  slot.variants.push_back(std::move(v));
+  return *slot.variants.back();
+}
+
+// Packs one step's argument struct (the ABI of graph.hpp) and launches it.
+struct binding {
+  const void* ptr;
+  const strides_t* strides;  // effective strides on the iteration space (strided operands)
+};
+
+void launch_step(const ir::plan_step& step, const cuda_rt::kernel& k, const eval_request& r, const call_analysis& a,
+                 const std::vector<binding>& in_bind, const std::vector<binding>& out_bind,
+                 const std::vector<binding>& tmp_bind, const strides_t& contiguous) {
+  const ir::graph& g = step.kernel;
+  std::uint64_t slots[512];
+  std::size_t ns = 0;
+  auto put = [&](std::uint64_t v) {
+    if (ns == std::size(slots)) throw error("jetfuse: kernel argument struct too large");
+    slots[ns++] = v;
+  };
+  auto resolve = [&](const ir::operand_ref& ref) -> const binding& {
+    switch (ref.k) {
+    case ir::operand_ref::kind::input: return in_bind[static_cast<std::size_t>(ref.index)];
+    case ir::operand_ref::kind::output: return out_bind[static_cast<std::size_t>(ref.index)];
+    default: return tmp_bind[static_cast<std::size_t>(ref.index)];
+    }
+  };
+  for (const auto& o : step.outputs) put(reinterpret_cast<std::uintptr_t>(resolve(o).ptr));
+  for (const auto& i : step.inputs) put(reinterpret_cast<std::uintptr_t>(resolve(i).ptr));
+  for (auto p : step.params) put(r.scalars[p].bits);
+  put(static_cast<std::uint64_t>(a.n));
+  if (g.ndim == 1 && a.iter.size() != 1) {
+    put(static_cast<std::uint64_t>(a.n));
+  } else {
+    for (int d = 0; d < g.ndim; ++d) put(static_cast<std::uint64_t>(a.iter[d]));
+  }
+  auto put_strides = [&](const binding& b) {
+    const strides_t& s = b.strides ? *b.strides : contiguous;
+    if (g.ndim == 1 && a.iter.size() != 1) {
+      put(static_cast<std::uint64_t>(s.size() ? s[s.size() - 1] : 0));  // rank-0 iteration space
+    } else {
+      for (int d = 0; d < g.ndim; ++d) put(static_cast<std::uint64_t>(s[d]));
+    }
+  };
+  for (std::size_t o = 0; o < g.outputs.size(); ++o)
+    if (g.outputs[o].desc.lay == ir::layout::strided) put_strides(resolve(step.outputs[o]));
+  for (std::size_t i = 0; i < g.inputs.size(); ++i)
+    if (g.inputs[i].lay == ir::layout::strided) put_strides(resolve(step.inputs[i]));
+
+  const cuda_rt::device_props& props = cuda_rt::props(0);
+  const std::int64_t work = (a.n + g.vector_width - 1) / g.vector_width;
+  const std::int64_t resident = static_cast<std::int64_t>(props.sm_count) * (props.max_threads_per_sm / block_size) * 4;
+  const std::int64_t blocks = std::max<std::int64_t>(1, std::min<std::int64_t>((work + block_size - 1) / block_size, resident));
+  cuda_rt::launch(k, static_cast<unsigned>(blocks), block_size, slots, ns * sizeof(std::uint64_t));
+}
+
+}  // namespace
+
+void evaluate_cuda(const eval_request& r) {
+  cuda_rt::require();
+  shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
+  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+  const shape_t iter = prepare_outputs(r.outputs, r.out_types, r.nout, value_shape, dev);
+
+  thread_local call_analysis a;
+  analyse(r, iter, a);
+  const variant& v = find_or_build(r, a);
+  if (a.n == 0) return;
+
+  const strides_t contiguous = contiguous_strides(iter);
+  thread_local std::vector<binding> in_bind, out_bind, tmp_bind;
+  in_bind.clear();
+  out_bind.clear();
+  tmp_bind.clear();
+  for (std::size_t k = 0; k < a.input_leaf.size(); ++k) {
+    const int leaf = a.input_leaf[k];
+    in_bind.push_back({r.arrays[leaf]->raw_data(), &a.leaf_strides[static_cast<std::size_t>(leaf)]});
+  }
+  // Outputs that overlap an input elsewhere than element for element go through a temporary.
+  std::vector<array_base> staged;
+  std::vector<strides_t> out_strides(static_cast<std::size_t>(r.nout));
+  for (int o = 0; o < r.nout; ++o) {
+    if (a.out_staged[o]) {
+      staged.push_back(make_array(dev, r.out_types[o], iter));
+      bump(counter::temporaries);
+      bump(counter::temporary_bytes, static_cast<std::uint64_t>(a.n * size_of(r.out_types[o])));
+      out_bind.push_back({staged.back().raw_data(), nullptr});
+    } else {
+      out_strides[o] = effective_strides(r.outputs[o], iter);
+      out_bind.push_back({r.outputs[o].raw_data(), &out_strides[o]});
+    }
+  }
+  std::vector<array_base> temporaries;
+  temporaries.reserve(v.plan.temporaries.size());
+  for (dtype t : v.plan.temporaries) {
+    temporaries.push_back(make_array(dev, t, iter));
+    bump(counter::temporaries);
+    bump(counter::temporary_bytes, static_cast<std::uint64_t>(a.n * size_of(t)));
+    tmp_bind.push_back({temporaries.back().raw_data(), nullptr});
+  }
+  for (std::size_t s = 0; s < v.plan.steps.size(); ++s)
+    launch_step(v.plan.steps[s], *v.kernels[s], r, a, in_bind, out_bind, tmp_bind, contiguous);
+  // The copies run the engine again (and reuse this thread's analysis): collect the targets first.
+  std::vector<int> staged_outputs;
+  for (int o = 0; o < r.nout; ++o)
+    if (a.out_staged[o]) staged_outputs.push_back(o);
+  for (std::size_t si = 0; si < staged_outputs.size(); ++si) cuda_strided_copy(r.outputs[staged_outputs[si]], staged[si]);
+}
+
+std::string explain(const eval_request& r) {
+  const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
+  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+  // Describe outputs without allocating them: fresh contiguous arrays of the value shape.
+  std::vector<array_base> outs;
+  for (int o = 0; o < r.nout; ++o)
+    outs.push_back(r.outputs[o].is_null() ? array_base(nullptr, r.out_types[o], value_shape, contiguous_strides(value_shape), 0)
+                                          : r.outputs[o]);
+  eval_request rr = r;
+  rr.outputs = outs.data();
+  call_analysis a;
+  analyse(rr, value_shape, a);
+  std::ostringstream os;
+  os << "jetfuse: evaluation of shape " << to_string(value_shape) << " on " << to_string(dev) << "\n";
+  ir::graph g = lower_variant(rr, a);
+  os << "--- IR before the passes ---\n" << g.to_string();
+  ir::pass_options po;
+  po.fast_math = r.opt.fast_math;
+  ir::optimize(g, po);
+  os << "--- IR after the passes ---\n" << g.to_string();
+  const ir::plan p = ir::make_plan(g, r.opt.mode == eval_mode::fused ? ir::fusion_mode::fused : ir::fusion_mode::unfused);
+  os << "--- plan: " << p.steps.size() << " kernel(s), " << p.temporaries.size() << " temporaries ---\n";
+  ir::codegen_options co;
+  co.fast_math = r.opt.fast_math;
+  for (const auto& step : p.steps) {
+    const ir::kernel_source src = ir::generate_cuda(step.kernel, co);
+    const auto pos = src.source.find("// ---- kernel");
+    os << "--- CUDA source of " << src.name << " (prelude jetfuse/scalar_ops.hpp omitted) ---\n"
+       << (pos == std::string::npos ? src.source : src.source.substr(pos));
+  }
+  return os.str();
+}
+
+// dst = src element for element (equal shapes and dtypes), as one generated copy kernel.
+void cuda_strided_copy(const array_base& dst, const array_base& src) {
+  static kernel_slot* const slot = new_kernel_slot();
+  const array_base* leaves[] = {&src};
+  array_base out = dst;
+  const dtype t = dst.dtype();
+  eval_request r;
+  r.slot = slot;
+  r.lower = [](ir::graph& g, const lowering_inputs& in, int, std::vector<ir::node_id>& roots) {
+    ir::node n;
+    n.code = op::input;
+    n.type = g.inputs[0].type;
+    n.index = in.array_input[0];
+    roots.push_back(g.add(n));
+  };
+  r.arrays = leaves;
+  r.narrays = 1;
+  r.outputs = &out;
+  r.out_types = &t;
+  r.nout = 1;
+  evaluate_cuda(r);
+}
+
+}  // namespace jf::detail
+
+namespace jf {
+void synchronize() {
+  if (cuda_rt::available()) cuda_rt::synchronize();
+}
+}  // namespace jf

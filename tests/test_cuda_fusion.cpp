@@ -1,0 +1,208 @@
+// The fusion engine on a GPU: layouts, views, broadcasts, in-place and overlapping assignment,
+// several outputs, kernel counts and temporaries (jf::stats), the caches. Skips without a GPU.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "gpu_test_util.hpp"
+
+extern char** environ;
+
+namespace {
+
+using jf_test::random_array;
+using jf_test::same_values;
+
+jf::array<double> gpu(const jf::array<double>& a) { return jf::to_backend(a, jf::cuda); }
+
+TEST(CudaFusion, QuadraticIsOneKernelWithoutTemporaries) {
+  JF_REQUIRE_GPU();
+  for (std::int64_t n : {std::int64_t(1), std::int64_t(31), std::int64_t((1 << 20) + 3)}) {
+    auto a = random_array<double>({n}, false, 1, 2), c = random_array<double>({n}, false, 1, 2);
+    auto b = random_array<double>({n}, false, 3, 6);
+    auto ag = gpu(a), bg = gpu(b), cg = gpu(c);
+    auto quad = [](const auto& a_, const auto& b_, const auto& c_) { return (-b_ + jf::sqrt(b_ * b_ - 4 * a_ * c_)) / (2 * a_); };
+    const jf::array<double> want = quad(a, b, c);
+    jf::array<double> warm = quad(ag, bg, cg);  // compiles (or loads) the kernel
+    jf::reset_stats();
+    jf::array<double> x = quad(ag, bg, cg);
+    const jf::stats_t s = jf::stats();
+    EXPECT_EQ(s.launches, 1u);
+    EXPECT_EQ(s.temporaries, 0u);
+    EXPECT_EQ(s.nvrtc_compiles, 0u);
+    EXPECT_TRUE(same_values(x.to_vector(), want.to_vector()));
+    EXPECT_TRUE(same_values(warm.to_vector(), want.to_vector()));
+    // Unfused: one kernel per operation, a temporary per intermediate.
+    jf::reset_stats();
+    jf::array<double> u = jf::eval(jf::unfused, quad(ag, bg, cg));
+    EXPECT_GE(jf::stats().launches, 8u);
+    EXPECT_GE(jf::stats().temporaries, 7u);
+    EXPECT_TRUE(same_values(u.to_vector(), want.to_vector()));
+  }
+}
+
+TEST(CudaFusion, SquaresBecomeMultiplications) {
+  JF_REQUIRE_GPU();
+  auto b = gpu(random_array<double>({1000}));
+  const std::string e1 = jf::explain(b * b);
+  const std::string e2 = jf::explain(jf::power(b, 2) + 1.0);
+  const auto kernel_of = [](const std::string& s) { return s.substr(s.find("--- CUDA source")); };
+  EXPECT_EQ(kernel_of(e1).find("jf_power"), std::string::npos) << e1;
+  EXPECT_EQ(kernel_of(e2).find("jf_power"), std::string::npos) << e2;
+  EXPECT_NE(kernel_of(e2).find("jf_multiply"), std::string::npos) << e2;
+  // A non-integral exponent stays a run-time parameter and a call to pow.
+  const std::string e3 = jf::explain(jf::power(b, 2.5));
+  EXPECT_NE(kernel_of(e3).find("jf_power"), std::string::npos) << e3;
+  auto bc = random_array<double>({1000});
+  auto bgc = gpu(bc);
+  jf::array<double> p2 = jf::power(bgc, 2), p3 = jf::power(bgc, 3), p25 = jf::power(bgc, 2.5);
+  jf::array<double> w2 = jf::power(bc, 2), w3 = jf::power(bc, 3), w25 = jf::power(bc, 2.5);
+  EXPECT_TRUE(same_values(p2.to_vector(), w2.to_vector()));
+  EXPECT_TRUE(same_values(p3.to_vector(), w3.to_vector()));
+  EXPECT_TRUE(same_values(p25.to_vector(), w25.to_vector()));
+}
+
+TEST(CudaFusion, ScalarsAreParametersNotRecompiled) {
+  JF_REQUIRE_GPU();
+  auto x = random_array<double>({513});
+  auto xg = gpu(x);
+  jf::array<double> r = xg * 2.0 + 1.0;
+  jf::reset_stats();
+  for (double s : {3.0, -7.5, 0.25}) {
+    jf::array<double> got = xg * s + 1.0;
+    jf::array<double> want = x * s + 1.0;
+    EXPECT_TRUE(same_values(got.to_vector(), want.to_vector()));
+  }
+  EXPECT_EQ(jf::stats().nvrtc_compiles, 0u);
+  EXPECT_EQ(jf::stats().disk_cache_hits, 0u);
+  EXPECT_EQ(jf::stats().launches, 3u);
+}
+
+TEST(CudaFusion, ViewsBroadcastsAndTransposes) {
+  JF_REQUIRE_GPU();
+  auto m = random_array<double>({37, 64});
+  auto row = random_array<double>({64});
+  auto col = random_array<double>({37, 1});
+  auto mg = gpu(m), rowg = gpu(row), colg = gpu(col);
+  auto f = [](const auto& m_, const auto& r_, const auto& c_) { return jf::sin(m_) * r_ + c_; };
+  const jf::array<double> want = f(m, row, col);
+  const jf::array<double> got = f(mg, rowg, colg);
+  EXPECT_EQ(got.shape(), (jf::shape_t{37, 64}));
+  EXPECT_TRUE(same_values(got.to_vector(), want.to_vector()));
+  // Stepped, reversed and transposed views.
+  auto v = [](const auto& m_) { return m_(jf::range(1, -1, 2), jf::range(63, 0, -3)) + 2.0 * m_(jf::range(0, 35, 2), jf::range(0, 63, 3)); };
+  EXPECT_TRUE(same_values(jf::array<double>(v(mg)).to_vector(), jf::array<double>(v(m)).to_vector()));
+  auto t = [](const auto& m_) { return m_.transpose() * 2.0 - 1.0; };
+  EXPECT_TRUE(same_values(jf::array<double>(t(mg)).to_vector(), jf::array<double>(t(m)).to_vector()));
+  // A 0-d array and an array of one element broadcast like scalars.
+  auto one = random_array<double>({1});
+  auto g1 = [](const auto& m_, const auto& o_) { return m_ / o_; };
+  EXPECT_TRUE(same_values(jf::array<double>(g1(mg, gpu(one))).to_vector(), jf::array<double>(g1(m, one)).to_vector()));
+  // Unfused gives the same on views.
+  EXPECT_TRUE(same_values(jf::eval(jf::unfused, v(mg)).to_vector(), jf::array<double>(v(m)).to_vector()));
+}
+
+TEST(CudaFusion, AssignmentInPlaceAndOverlapping) {
+  JF_REQUIRE_GPU();
+  const std::int64_t n = 100001;
+  auto x = random_array<double>({n});
+  auto xg = gpu(x);
+  auto xc = x.copy();
+  // In place, element for element: no temporary.
+  jf::reset_stats();
+  xg += 2.0 * xg;
+  xc += 2.0 * xc;
+  EXPECT_EQ(jf::stats().temporaries, 0u);
+  EXPECT_TRUE(same_values(xg.to_vector(), xc.to_vector()));
+  // Shifted overlap: numpy's answer (all reads before any write).
+  xg(jf::range(1, n)) = xg(jf::range(0, n - 1)) * 0.5 + 1.0;
+  xc(jf::range(1, n)) = xc(jf::range(0, n - 1)) * 0.5 + 1.0;
+  EXPECT_TRUE(same_values(xg.to_vector(), xc.to_vector()));
+  // Reversed overlap.
+  xg = xg(jf::range(n - 1, jf::range::none, -1)) + 0.0;
+  xc = xc(jf::range(n - 1, jf::range::none, -1)) + 0.0;
+  EXPECT_TRUE(same_values(xg.to_vector(), xc.to_vector()));
+  // Writing into a strided view with a broadcast value; the output is poisoned first.
+  auto m = jf::full<double>({8, 10}, std::nan(""), jf::cuda);
+  auto mc = jf::full<double>({8, 10}, std::nan(""), jf::cpu);
+  auto r = random_array<double>({10});
+  m(jf::range(0, 8, 3), jf::all) = gpu(r) * 3.0;
+  mc(jf::range(0, 8, 3), jf::all) = r * 3.0;
+  EXPECT_TRUE(same_values(m.to_vector(), mc.to_vector()));
+  // A value that does not fit the destination.
+  EXPECT_THROW(m(jf::range(0, 2), jf::all) = gpu(random_array<double>({3})) * 1.0, jf::shape_error);
+}
+
+TEST(CudaFusion, SeveralOutputsOfDifferentDtypesInOneKernel) {
+  JF_REQUIRE_GPU();
+  auto x = random_array<double>({4097});
+  auto y = random_array<float>({4097});
+  auto xg = gpu(x);
+  auto yg = jf::to_backend(y, jf::cuda);
+  jf::array<double> warm = xg + 1.0;
+  (void)warm;
+  auto [s, c, big] = jf::eval(jf::sin(xg) * yg, jf::cos(yg), xg > 0.5);
+  jf::reset_stats();
+  auto [s2, c2, big2] = jf::eval(jf::sin(xg) * yg, jf::cos(yg), xg > 0.5);
+  EXPECT_EQ(jf::stats().launches, 1u);
+  auto [ws, wc, wbig] = jf::eval(jf::sin(x) * y, jf::cos(y), x > 0.5);
+  EXPECT_TRUE(same_values(s.to_vector(), ws.to_vector()));
+  EXPECT_TRUE(same_values(c.to_vector(), wc.to_vector()));
+  EXPECT_TRUE(same_values(big.to_vector(), wbig.to_vector()));
+  EXPECT_TRUE(same_values(s2.to_vector(), ws.to_vector()));
+}
+
+TEST(CudaFusion, Errors) {
+  JF_REQUIRE_GPU();
+  auto a = gpu(random_array<double>({10}));
+  auto b = random_array<double>({10});
+  EXPECT_THROW(jf::array<double>(a + b), jf::backend_mismatch);
+  auto c = gpu(random_array<double>({11}));
+  try {
+    jf::array<double> r = a + c;
+    FAIL() << "no shape_error";
+  } catch (const jf::shape_error& e) {
+    EXPECT_NE(std::string(e.what()).find("(10,)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(11,)"), std::string::npos) << e.what();
+  }
+  // Inputs are untouched when an evaluation fails.
+  const auto before = a.to_vector();
+  EXPECT_THROW(a = a + c, jf::shape_error);
+  EXPECT_EQ(a.to_vector(), before);
+  EXPECT_THROW(jf::to_backend(a, jf::cuda)(10), jf::index_error);
+}
+
+// The child half of the disk-cache test: a fresh process evaluates the same expression.
+TEST(CudaDiskCacheChild, LoadsFromDisk) {
+  if (!std::getenv("JF_DISK_CACHE_CHILD")) GTEST_SKIP() << "runs only as the child of CudaDiskCache.SecondProcess";
+  JF_REQUIRE_GPU();
+  auto x = gpu(random_array<double>({1000}));
+  jf::reset_stats();
+  jf::array<double> r = jf::tanh(x) * 0.75 - jf::cbrt(x);
+  r.to_vector();
+  EXPECT_EQ(jf::stats().nvrtc_compiles, 0u);
+  EXPECT_GE(jf::stats().disk_cache_hits, 1u);
+}
+
+TEST(CudaDiskCache, SecondProcess) {
+  JF_REQUIRE_GPU();
+  if (std::getenv("JF_DISABLE_DISK_CACHE")) GTEST_SKIP() << "the disk cache is disabled";
+  // This process compiles the kernel or loads it: either way it is on disk afterwards ...
+  auto x = gpu(random_array<double>({1000}));
+  jf::array<double> r = jf::tanh(x) * 0.75 - jf::cbrt(x);
+  r.to_vector();
+  // ... and a new process must load the kernel from disk.
+  setenv("JF_DISK_CACHE_CHILD", "1", 1);
+  std::string filter = "--gtest_filter=CudaDiskCacheChild.LoadsFromDisk";
+  char* argv[] = {const_cast<char*>("/proc/self/exe"), filter.data(), nullptr};
+  pid_t pid;
+  ASSERT_EQ(posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, environ), 0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  unsetenv("JF_DISK_CACHE_CHILD");
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child failed";
+}
+
+}  // namespace
