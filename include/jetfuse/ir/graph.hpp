@@ -89,5 +89,7 @@ struct graph {
 
 // The number of strided operands, i.e. the stride arrays in the kernel ABI.
 int num_strided(const graph& g);
+// The number of 8-byte slots of the kernel's argument struct (its size is 8 * abi_slots(g)).
+int abi_slots(const graph& g);
 
 }  // namespace jf::ir
