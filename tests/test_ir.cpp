@@ -1,0 +1,221 @@
+// jf::ir::graph: builders, the listing, scalar_value::of and the invariant checker.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "jetfuse/errors.hpp"
+#include "jetfuse/ir/graph.hpp"
+
+using namespace jf;
+using jf::ir::graph;
+using jf::ir::layout;
+using jf::ir::node_id;
+using jf::ir::scalar_value;
+
+TEST(IrGraph, BuildersAndListing) {
+  graph g;
+  g.ndim = 2;
+  const node_id a = g.add_input(dtype::float64, layout::contiguous);
+  const node_id b = g.add_input(dtype::int32, layout::strided);
+  const node_id p = g.add_param(dtype::float64);
+  const node_id c = g.add_constant(dtype::float64, scalar_value{2.5, 0});
+  const node_id bf = g.add_cast(dtype::float64, b);
+  const node_id m = g.add_op(op::multiply, dtype::float64, {a, bf});
+  const node_id s = g.add_op(op::add, dtype::float64, {m, p});
+  const node_id l = g.add_op(op::less, dtype::bool_, {s, c});
+  g.add_output(s, layout::contiguous);
+  g.add_output(l, layout::strided, -1);
+  EXPECT_EQ(a, 0);
+  EXPECT_EQ(l, 7);
+  EXPECT_EQ(g.nodes[static_cast<std::size_t>(b)].index, 1);
+  EXPECT_EQ(g.nodes[static_cast<std::size_t>(p)].index, 0);
+  EXPECT_EQ(g.nodes[static_cast<std::size_t>(m)].nargs, 2);
+  EXPECT_EQ(g.nodes[static_cast<std::size_t>(m)].args[2], ir::no_node);
+  EXPECT_EQ(g.outputs[1].desc.type, dtype::bool_);
+  EXPECT_NO_THROW(g.validate());
+  EXPECT_EQ(g.to_string(),
+            "graph ndim=2 index=int64 vector_width=1\n"
+            "%0 = input #0 f64 contiguous\n"
+            "%1 = input #1 i32 strided\n"
+            "%2 = param #0 f64\n"
+            "%3 = constant f64 2.5\n"
+            "%4 = cast f64 %1\n"
+            "%5 = multiply f64 %0, %4\n"
+            "%6 = add f64 %5, %2\n"
+            "%7 = less bool %6, %3\n"
+            "out #0 <- %6 (f64, contiguous)\n"
+            "out #1 <- %7 (bool, strided)\n");
+  EXPECT_EQ(ir::num_strided(g), 2);
+  EXPECT_EQ(ir::abi_slots(g), 2 + 2 + 1 + 1 + 2 + 2 * 2);
+}
+
+TEST(IrGraph, ScalarValueOfCastsLikeNumpy) {
+  EXPECT_EQ(scalar_value::of(dtype::float32, 0.1).f, static_cast<double>(0.1f));
+  EXPECT_NE(scalar_value::of(dtype::float32, 0.1).f, 0.1);
+  EXPECT_EQ(scalar_value::of(dtype::float64, 0.1).f, 0.1);
+  EXPECT_EQ(scalar_value::of(dtype::int32, -3.7).i, -3);
+  EXPECT_EQ(scalar_value::of(dtype::int32, std::nan("")).i, std::numeric_limits<std::int32_t>::min());
+  EXPECT_EQ(scalar_value::of(dtype::int32, 1e10).i, std::numeric_limits<std::int32_t>::min());
+  EXPECT_EQ(scalar_value::of(dtype::int64, 1e10).i, 10000000000LL);
+  EXPECT_EQ(scalar_value::of(dtype::bool_, 0.5).i, 1);
+  EXPECT_EQ(scalar_value::of(dtype::bool_, -0.0).i, 0);
+  EXPECT_TRUE(std::signbit(scalar_value::of(dtype::float64, -0.0).f));
+  EXPECT_EQ(scalar_value::of(dtype::int64, 7).as_double(dtype::int64), 7.0);
+}
+
+TEST(IrGraph, ListingShowsAliasingAndFlags) {
+  graph g;
+  g.index32 = true;
+  g.vector_width = 2;
+  const node_id a = g.add_input(dtype::float64, layout::contiguous);
+  g.add_output(g.add_op(op::sqrt, dtype::float64, {a}), layout::contiguous, 0);
+  EXPECT_NO_THROW(g.validate());
+  const std::string s = g.to_string();
+  EXPECT_NE(s.find("index=int32 vector_width=2"), std::string::npos) << s;
+  EXPECT_NE(s.find("out #0 <- %1 (f64, contiguous, same as input #0)"), std::string::npos) << s;
+}
+
+namespace {
+graph two_inputs(dtype x, dtype y) {
+  graph g;
+  g.add_input(x, layout::contiguous);
+  g.add_input(y, layout::contiguous);
+  return g;
+}
+}  // namespace
+
+TEST(IrValidate, RejectsBadGraphs) {
+  {  // arguments of different dtypes: a missing cast
+    graph g = two_inputs(dtype::float32, dtype::float64);
+    g.add_output(g.add_op(op::add, dtype::float64, {0, 1}), layout::contiguous);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // result dtype not the compute dtype
+    graph g = two_inputs(dtype::float32, dtype::float32);
+    g.add_output(g.add_op(op::add, dtype::float64, {0, 1}), layout::contiguous);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // float function on integers (the compute dtype would be float64)
+    graph g = two_inputs(dtype::int32, dtype::int32);
+    g.add_output(g.add_op(op::sqrt, dtype::int32, {0}), layout::contiguous);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // shift of floats
+    graph g = two_inputs(dtype::float64, dtype::float64);
+    g.add_output(g.add_op(op::left_shift, dtype::float64, {0, 1}), layout::contiguous);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // negative of bool
+    graph g = two_inputs(dtype::bool_, dtype::bool_);
+    g.add_output(g.add_op(op::negative, dtype::bool_, {0}), layout::contiguous);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // comparison result must be bool
+    graph g = two_inputs(dtype::int64, dtype::int64);
+    g.add_output(g.add_op(op::less, dtype::int64, {0, 1}), layout::contiguous);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // where: condition must be bool
+    graph g = two_inputs(dtype::int64, dtype::int64);
+    g.add_output(g.add_op(op::where, dtype::int64, {0, 1, 1}), layout::contiguous);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // wrong arity
+    graph g = two_inputs(dtype::float64, dtype::float64);
+    g.add_output(g.add_op(op::add, dtype::float64, {0}), layout::contiguous);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // forward reference
+    graph g = two_inputs(dtype::float64, dtype::float64);
+    ir::node n;
+    n.code = op::exp;
+    n.nargs = 1;
+    n.args[0] = 5;
+    g.add_output(g.add(n), layout::contiguous);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // input index out of range
+    graph g;
+    ir::node n;
+    n.code = op::input;
+    n.index = 0;
+    g.add_output(g.add(n), layout::contiguous);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // output dtype differs from its node
+    graph g = two_inputs(dtype::float64, dtype::float64);
+    g.add_output(0, layout::contiguous);
+    g.outputs[0].desc.type = dtype::float32;
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // in place on an input of another dtype
+    graph g = two_inputs(dtype::float64, dtype::float32);
+    g.add_output(0, layout::contiguous, 1);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // vectors with a strided operand, and vectors wider than 16 bytes
+    graph g;
+    g.vector_width = 2;
+    g.add_input(dtype::float64, layout::strided);
+    g.add_output(0, layout::contiguous);
+    EXPECT_THROW(g.validate(), jf::error);
+    g.inputs[0].lay = layout::contiguous;
+    EXPECT_NO_THROW(g.validate());
+    g.vector_width = 4;
+    EXPECT_THROW(g.validate(), jf::error);
+    g.vector_width = 3;
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // scalar outputs make no sense
+    graph g = two_inputs(dtype::float64, dtype::float64);
+    g.add_output(0, layout::scalar);
+    EXPECT_THROW(g.validate(), jf::error);
+  }
+  {  // the message names the node
+    graph g = two_inputs(dtype::float32, dtype::float64);
+    g.add_output(g.add_op(op::hypot, dtype::float64, {0, 1}), layout::contiguous);
+    try {
+      g.validate();
+      FAIL() << "no exception";
+    } catch (const jf::error& e) {
+      EXPECT_NE(std::string(e.what()).find("%2"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("hypot"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(IrValidate, AcceptsEveryOpAtItsComputeDtypes) {
+  struct entry {
+    op code;
+    int arity;
+    op_rule rule;
+  };
+  const entry table[] = {
+#define JF_X(code, nm, ar, rl) {op::code, ar, op_rule::rl},
+      JF_ELEMENTWISE_OPS(JF_X)
+#undef JF_X
+  };
+  int accepted = 0;
+  for (const entry& e : table) {
+    for (int d = 0; d < num_dtypes; ++d) {
+      const auto t = static_cast<dtype>(d);
+      if (!accepts(e.rule, t) || compute_dtype(e.rule, t) != t) continue;
+      graph g;
+      const node_id x = g.add_input(t, layout::contiguous);
+      const node_id c = g.add_input(dtype::bool_, layout::scalar);
+      node_id v;
+      if (e.code == op::where) v = g.add_op(e.code, t, {c, x, x});
+      else if (e.arity == 1) v = g.add_op(e.code, result_dtype(e.rule, t), {x});
+      else v = g.add_op(e.code, result_dtype(e.rule, t), {x, x});
+      g.add_output(v, layout::contiguous);
+      EXPECT_NO_THROW(g.validate()) << info(e.code).name << " " << name(t);
+      // ... and rejects a result of the wrong dtype.
+      g.nodes[static_cast<std::size_t>(v)].type = t == dtype::int32 ? dtype::int64 : dtype::int32;
+      g.outputs[0].desc.type = g.nodes[static_cast<std::size_t>(v)].type;
+      EXPECT_THROW(g.validate(), jf::error) << info(e.code).name << " " << name(t);
+      ++accepted;
+    }
+  }
+  EXPECT_GT(accepted, 150);
+}
