@@ -60,7 +60,8 @@ struct output_desc {
 // Kernel ABI (shared by the code generator and the launcher): one struct argument of 8-byte slots:
 //   outputs' pointers, inputs' pointers, params (one slot each, value in the low bytes),
 //   n (the number of elements), shape[ndim], then strides[ndim] for every strided operand
-//   (outputs first, then inputs, in order).
+//   (outputs first, then inputs, in order). Strides count elements, not bytes; every field is
+//   alignas(8), so the struct is 8 * abi_slots(g) bytes.
 struct graph {
   std::vector<node> nodes;
   std::vector<operand_desc> inputs;
