@@ -93,7 +93,7 @@ template <class E>
   requires is_lazy_expr<std::remove_cvref_t<E>>::value
 array<T>::array(const E& e) {
   dtype_ = dtype_v<T>;
-  const dtype t = dtype_v<T>;
+  const jf::dtype t = dtype_v<T>;
   detail::evaluate_into(this, &t, detail::eval_options{}, e);
 }
 
@@ -101,7 +101,7 @@ template <class T>
 template <class E>
   requires is_lazy_expr<std::remove_cvref_t<E>>::value
 array<T>& array<T>::operator=(const E& e) & {
-  const dtype t = dtype_v<T>;
+  const jf::dtype t = dtype_v<T>;
   detail::evaluate_into(this, &t, detail::eval_options{}, e);
   return *this;
 }
@@ -112,7 +112,7 @@ template <class... E>
   requires(sizeof...(E) > 0 && (lazy_operand<E> && ...))
 auto eval(const E&... e) {
   if constexpr (sizeof...(E) == 1) {
-    return array<value_type_t<capture_t<const E&>>>(capture(e)...);
+    return array<value_type_t<capture_t<const E&>>...>(capture(e)...);
   } else {
     std::tuple<array<value_type_t<capture_t<const E&>>>...> out;
     std::array<array_base, sizeof...(E)> outs;
