@@ -1,0 +1,214 @@
+// Type promotion against numpy: every row of data/promotion_table.csv (written by numpy through
+// data/gen_promotion_table.py) is checked against the run-time rules (promote_types, promote,
+// compute_dtype, result_dtype, accepts) AND against the static dtypes of front-end expressions.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <jetfuse/jetfuse.hpp>
+
+namespace {
+
+struct row {
+  std::string kind, op, a, b, result, note;
+};
+
+std::vector<row> read_table() {
+  std::ifstream in(JF_TEST_DATA_DIR "/promotion_table.csv");
+  std::vector<row> rows;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::stringstream ss(line);
+    row r;
+    std::getline(ss, r.kind, ',');
+    std::getline(ss, r.op, ',');
+    std::getline(ss, r.a, ',');
+    std::getline(ss, r.b, ',');
+    std::getline(ss, r.result, ',');
+    std::getline(ss, r.note, ',');
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+jf::dtype parse(const std::string& s) {
+  for (jf::dtype d : {jf::dtype::bool_, jf::dtype::int32, jf::dtype::int64, jf::dtype::float32, jf::dtype::float64})
+    if (jf::name(d) == s) return d;
+  throw std::runtime_error("unknown dtype " + s);
+}
+
+// The jetfuse op of a numpy ufunc name.
+std::optional<jf::op> op_named(const std::string& numpy_name) {
+  const std::string n = numpy_name == "true_divide" ? "divide" : numpy_name;
+  for (int i = 0; i < 256; ++i) {
+    const auto o = static_cast<jf::op>(i);
+    if (jf::info(o).name == n) return o;
+    if (o == jf::op::where) break;
+  }
+  return std::nullopt;
+}
+
+// What jetfuse says at run time: the result dtype, or nullopt when the op rejects the dtypes.
+std::optional<jf::dtype> runtime_result(jf::op o, const std::string& a, const std::string& b) {
+  const jf::op_rule rule = jf::info(o).rule;
+  const jf::dtype p = b == "-" ? parse(a) : jf::resolve(jf::promote(jf::strong(parse(a)), jf::strong(parse(b))));
+  const jf::dtype c = jf::compute_dtype(rule, p);
+  if (!jf::accepts(rule, c)) return std::nullopt;
+  return jf::result_dtype(rule, c);
+}
+
+// ---- static dtypes of front-end expressions, for every op and dtype pair -------------------------
+using static_key = std::tuple<std::string, jf::dtype, jf::dtype>;  // op name, a, b (b = a for unary)
+using element_types = std::tuple<bool, std::int32_t, std::int64_t, float, double>;
+
+template <jf::op O, class A, class B> void add_static(std::map<static_key, std::optional<jf::dtype>>& m) {
+  constexpr jf::op_rule rule = jf::info(O).rule;
+  constexpr int arity = jf::info(O).arity;
+  constexpr jf::dtype p = arity == 1 ? jf::dtype_v<A> : jf::promote_types(jf::dtype_v<A>, jf::dtype_v<B>);
+  constexpr bool ok = jf::accepts(rule, jf::compute_dtype(rule, p));
+  std::optional<jf::dtype> r;
+  if constexpr (ok) {
+    if constexpr (O == jf::op::where) {
+      r = jf::type_of_v<decltype(jf::where(jf::array<bool>{}, jf::array<A>{}, jf::array<B>{}))>.type;
+    } else if constexpr (arity == 1) {
+      r = jf::type_of_v<decltype(jf::make_call<jf::fn<O>>(jf::array<A>{}))>.type;
+    } else {
+      r = jf::type_of_v<decltype(jf::make_call<jf::fn<O>>(jf::array<A>{}, jf::array<B>{}))>.type;
+    }
+  }
+  m[{std::string(jf::info(O).name), jf::dtype_v<A>, jf::dtype_v<B>}] = r;
+}
+
+template <jf::op O, class A> void add_row(std::map<static_key, std::optional<jf::dtype>>& m) {
+  std::apply([&](auto... b) { (add_static<O, A, decltype(b)>(m), ...); }, element_types{});
+}
+template <jf::op O> void add_all_pairs(std::map<static_key, std::optional<jf::dtype>>& m) {
+  std::apply([&](auto... a) { (add_row<O, decltype(a)>(m), ...); }, element_types{});
+}
+
+template <jf::op... O> std::map<static_key, std::optional<jf::dtype>> static_table() {
+  std::map<static_key, std::optional<jf::dtype>> m;
+  (add_all_pairs<O>(m), ...);
+  return m;
+}
+
+const auto& statics() {
+  using jf::op;
+  static const auto m =
+      static_table<op::negative, op::absolute, op::sqrt, op::exp, op::floor, op::square, op::reciprocal, op::sign,
+                   op::isnan, op::logical_not, op::invert, op::add, op::subtract, op::multiply, op::true_divide,
+                   op::floor_divide, op::remainder, op::power, op::arctan2, op::minimum, op::fmax, op::less,
+                   op::equal, op::logical_and, op::logical_or, op::bitwise_and, op::left_shift, op::where>();
+  return m;
+}
+
+// C++ operators (not make_call) for add, with strong and weak operands on both sides.
+template <class A, class B> jf::dtype static_plus() { return jf::type_of_v<decltype(jf::array<A>{} + jf::array<B>{})>.type; }
+template <class A, class S> jf::dtype static_plus_scalar_right() { return jf::type_of_v<decltype(jf::array<A>{} + S{})>.type; }
+template <class A, class S> jf::dtype static_plus_scalar_left() { return jf::type_of_v<decltype(S{} + jf::array<A>{})>.type; }
+
+template <class A> jf::dtype static_weak(const std::string& kind, bool left) {
+  if (kind == "bool") return left ? static_plus_scalar_left<A, bool>() : static_plus_scalar_right<A, bool>();
+  if (kind == "int") return left ? static_plus_scalar_left<A, int>() : static_plus_scalar_right<A, int>();
+  return left ? static_plus_scalar_left<A, double>() : static_plus_scalar_right<A, double>();
+}
+
+template <class F> auto with_types(jf::dtype a, jf::dtype b, F f) {
+  return jf::visit_dtype(a, [&](auto ta) {
+    return jf::visit_dtype(b, [&](auto tb) { return f(ta, tb); });
+  });
+}
+
+TEST(Promotion, TableIsComplete) {
+  const auto rows = read_table();
+  ASSERT_FALSE(rows.empty()) << "cannot read " JF_TEST_DATA_DIR "/promotion_table.csv";
+  int pairs = 0, weak = 0, ops = 0;
+  for (const auto& r : rows) (r.kind == "pair" ? pairs : r.kind == "weak" ? weak : ops)++;
+  EXPECT_EQ(pairs, 25);
+  EXPECT_EQ(weak, 15);
+  EXPECT_GE(ops, 11 * 5 + 17 * 25);
+}
+
+TEST(Promotion, StrongPairs) {
+  for (const auto& r : read_table()) {
+    if (r.kind != "pair") continue;
+    const jf::dtype a = parse(r.a), b = parse(r.b), want = parse(r.result);
+    EXPECT_EQ(jf::promote_types(a, b), want) << r.a << " + " << r.b;
+    const jf::operand_type p = jf::promote(jf::strong(a), jf::strong(b));
+    EXPECT_FALSE(p.is_weak());
+    EXPECT_EQ(p.type, want) << r.a << " + " << r.b;
+    EXPECT_EQ(with_types(a, b, [](auto ta, auto tb) { return static_plus<typename decltype(ta)::type, typename decltype(tb)::type>(); }), want)
+        << "static dtype of array<" << r.a << "> + array<" << r.b << ">";
+  }
+}
+
+TEST(Promotion, WeakScalars) {
+  for (const auto& r : read_table()) {
+    if (r.kind != "weak") continue;
+    ASSERT_EQ(r.note, "") << r.a << " + " << r.b;
+    const jf::dtype a = parse(r.a), want = parse(r.result);
+    const jf::operand_type w = r.b == "bool" ? jf::weak_operand<bool>() : r.b == "int" ? jf::weak_operand<long>() : jf::weak_operand<double>();
+    EXPECT_EQ(jf::promote(jf::strong(a), w).type, want) << r.a << " + python " << r.b;
+    EXPECT_EQ(jf::promote(w, jf::strong(a)).type, want) << "python " << r.b << " + " << r.a;
+    EXPECT_FALSE(jf::promote(w, jf::strong(a)).is_weak());
+    for (bool left : {false, true}) {
+      const jf::dtype got = jf::visit_dtype(a, [&](auto ta) { return static_weak<typename decltype(ta)::type>(r.b, left); });
+      EXPECT_EQ(got, want) << "static dtype of array<" << r.a << "> + python " << r.b << (left ? " (scalar on the left)" : "");
+    }
+  }
+}
+
+TEST(Promotion, OperationResults) {
+  int checked = 0;
+  for (const auto& r : read_table()) {
+    if (r.kind != "op") continue;
+    const auto o = op_named(r.op);
+    ASSERT_TRUE(o.has_value()) << "no jetfuse op for numpy's " << r.op;
+    const std::string ctx = r.op + "(" + r.a + (r.b == "-" ? "" : ", " + r.b) + ")";
+    const std::optional<jf::dtype> rt = runtime_result(*o, r.a, r.b);
+    const jf::dtype b = r.b == "-" ? parse(r.a) : parse(r.b);
+    const auto it = statics().find({std::string(jf::info(*o).name), parse(r.a), b});
+    ASSERT_NE(it, statics().end()) << ctx;
+    const std::optional<jf::dtype>& st = it->second;
+    if (r.note == "int8" || r.note == "error") {
+      EXPECT_FALSE(rt.has_value()) << ctx << ": numpy gives " << r.note << ", jetfuse must reject it";
+      EXPECT_FALSE(st.has_value()) << ctx;
+    } else {
+      // float16 rows: numpy's float functions of bool; jetfuse documents float32 instead.
+      const jf::dtype want = parse(r.result);
+      ASSERT_TRUE(rt.has_value()) << ctx << " rejected, numpy gives " << r.result;
+      EXPECT_EQ(*rt, want) << ctx;
+      ASSERT_TRUE(st.has_value()) << ctx;
+      EXPECT_EQ(*st, want) << ctx << " (static dtype)";
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 400);
+}
+
+TEST(Promotion, ComputeDtypes) {
+  using jf::dtype;
+  using jf::op_rule;
+  // The dtype operands are converted to (not visible in result dtypes for compare/logical).
+  EXPECT_EQ(jf::compute_dtype(op_rule::compare, jf::promote_types(dtype::int32, dtype::float32)), dtype::float64);
+  EXPECT_EQ(jf::compute_dtype(op_rule::logical, dtype::float64), dtype::bool_);
+  EXPECT_EQ(jf::compute_dtype(op_rule::true_divide, dtype::bool_), dtype::float64);
+  EXPECT_EQ(jf::compute_dtype(op_rule::true_divide, dtype::float32), dtype::float32);
+  EXPECT_EQ(jf::compute_dtype(op_rule::float_fn, dtype::int32), dtype::float64);
+  EXPECT_EQ(jf::compute_dtype(op_rule::float_fn, dtype::bool_), dtype::float32);
+  using T = jf::op_types<jf::op::less, jf::capture_t<jf::array<int>>, jf::capture_t<jf::array<float>>>;
+  static_assert(T::compute == dtype::float64 && T::result == dtype::bool_ && T::target(1) == dtype::float64);
+  using W = jf::op_types<jf::op::less, jf::capture_t<jf::array<int>>, jf::capture_t<double>>;
+  static_assert(W::compute == dtype::float64);  // int32 < 2.5: compare as float64, like numpy
+  using I = jf::op_types<jf::op::less, jf::capture_t<jf::array<int>>, jf::capture_t<int>>;
+  static_assert(I::compute == dtype::int32);
+}
+
+}  // namespace
