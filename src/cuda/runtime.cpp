@@ -1,0 +1,242 @@
+// The CUDA runtime: primary context, a stream per host thread, the stream-ordered memory pool,
+// copies, launches and synchronisation. The module cache is in kernels.cpp, NVRTC in nvrtc.cpp.
+#include "cuda/runtime.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "cuda/context.hpp"
+#include "cuda/driver.hpp"
+#include "jetfuse/errors.hpp"
+#include "jetfuse/stats.hpp"
+
+namespace jf::cuda_rt {
+namespace {
+
+struct device_state {
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr;
+  CUmemoryPool pool = nullptr;  // null when the device has no stream-ordered allocator
+};
+
+device_state make_device_state(const driver::api& f) {
+  device_state d;
+  driver::check(f.DeviceGet(&d.dev, 0), "cuDeviceGet");
+  driver::check(f.DevicePrimaryCtxRetain(&d.ctx, d.dev), "cuDevicePrimaryCtxRetain");  // never released
+  driver::check(f.CtxSetCurrent(d.ctx), "cuCtxSetCurrent");
+  int pools = 0;
+  driver::check(f.DeviceGetAttribute(&pools, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, d.dev), "cuDeviceGetAttribute");
+  if (pools) {
+    driver::check(f.DeviceGetDefaultMemPool(&d.pool, d.dev), "cuDeviceGetDefaultMemPool");
+    // Keep freed memory in the pool: temporaries then cost no cuMemAlloc after warm-up.
+    cuuint64_t threshold = UINT64_MAX;
+    driver::check(f.MemPoolSetAttribute(d.pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold), "cuMemPoolSetAttribute");
+  }
+  return d;
+}
+
+const device_state& device0() {
+  // A heap object that is never destroyed: frees from static destructors still find it.
+  static const device_state* d = new device_state(make_device_state(driver::require()));
+  return *d;
+}
+
+thread_local CUstream tls_stream = nullptr;
+thread_local const kernel* tls_last_kernel = nullptr;
+
+// The stream each live allocation was made on: a free from another thread is ordered after the
+// work of both streams (the freeing thread's stream is synchronised first).
+struct allocation_streams {
+  std::mutex mutex;
+  std::unordered_map<CUdeviceptr, CUstream> map;
+};
+allocation_streams& allocations() {
+  static auto* a = new allocation_streams;  // never destroyed, see device0()
+  return *a;
+}
+
+CUdeviceptr dptr(const void* p) { return static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(p)); }
+
+std::string last_kernel_note() {
+  return tls_last_kernel ? " (the last kernel launched on this thread's stream was " + tls_last_kernel->name + ")"
+                         : std::string();
+}
+
+void sync_stream(const driver::api& f, CUstream s) {
+  if (CUresult r = f.StreamSynchronize(s); r != CUDA_SUCCESS)
+    throw cuda_error("jetfuse: cuStreamSynchronize failed: " + driver::error_string(r) + last_kernel_note());
+}
+
+}  // namespace
+
+namespace context {
+
+const driver::api& enter() {
+  const driver::api& f = driver::require();
+  const device_state& d = device0();
+  CUcontext cur = nullptr;
+  // Checked on every call: another library may have changed this thread's current context.
+  if (f.CtxGetCurrent(&cur) != CUDA_SUCCESS || cur != d.ctx) driver::check(f.CtxSetCurrent(d.ctx), "cuCtxSetCurrent");
+  return f;
+}
+
+CUstream stream() {
+  if (tls_stream == nullptr) {
+    const driver::api& f = enter();
+    CUstream s = nullptr;
+    driver::check(f.StreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    tls_stream = s;
+  }
+  return tls_stream;
+}
+
+}  // namespace context
+
+bool available() { return driver::get() != nullptr; }
+
+void require() { driver::require(); }
+
+const device_props& props(int ordinal) {
+  const driver::api& f = driver::require();
+  static std::mutex mutex;
+  static auto* cache = new std::map<int, std::unique_ptr<device_props>>;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = (*cache)[ordinal];
+  if (!slot) {
+    CUdevice dev = 0;
+    int count = 0;
+    driver::check(f.DeviceGetCount(&count), "cuDeviceGetCount");
+    if (ordinal < 0 || ordinal >= count)
+      throw no_device("jetfuse: no CUDA device: cuda:" + std::to_string(ordinal) + " does not exist (" +
+                      std::to_string(count) + " GPUs)");
+    driver::check(f.DeviceGet(&dev, ordinal), "cuDeviceGet");
+    auto p = std::make_unique<device_props>();
+    char name[256] = {};
+    driver::check(f.DeviceGetName(name, sizeof name - 1, dev), "cuDeviceGetName");
+    p->name = name;
+    auto attr = [&](CUdevice_attribute a) {
+      int v = 0;
+      driver::check(f.DeviceGetAttribute(&v, a, dev), "cuDeviceGetAttribute");
+      return v;
+    };
+    p->sm_count = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    p->cc_major = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    p->cc_minor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    p->max_threads_per_sm = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    std::size_t total = 0;
+    driver::check(f.DeviceTotalMem(&total, dev), "cuDeviceTotalMem");
+    p->total_memory = total;
+    slot = std::move(p);
+  }
+  return *slot;
+}
+
+void* current_stream() { return context::stream(); }
+
+void synchronize() {
+  const driver::api& f = context::enter();
+  sync_stream(f, context::stream());
+}
+
+void* allocate(std::size_t bytes) {
+  const driver::api& f = context::enter();
+  const device_state& d = device0();
+  CUstream s = context::stream();
+  const std::size_t n = bytes == 0 ? 1 : bytes;  // a unique, valid address even for empty arrays
+  CUdeviceptr p = 0;
+  auto attempt = [&] { return d.pool ? f.MemAllocFromPoolAsync(&p, n, d.pool, s) : f.MemAlloc(&p, n); };
+  CUresult r = attempt();
+  if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+    // Memory freed on other streams returns to the pool once their work is done: wait, trim, retry.
+    (void)f.CtxSynchronize();
+    if (d.pool) (void)f.MemPoolTrimTo(d.pool, 0);
+    r = attempt();
+  }
+  if (r == CUDA_ERROR_OUT_OF_MEMORY || (r != CUDA_SUCCESS && bytes > props(0).total_memory))
+    throw out_of_memory("jetfuse: cannot allocate " + std::to_string(bytes) + " bytes on cuda:0 (" +
+                        driver::error_string(r) + "; the GPU has " + std::to_string(props(0).total_memory) +
+                        " bytes)");
+  driver::check(r, d.pool ? "cuMemAllocFromPoolAsync" : "cuMemAlloc");
+  {
+    auto& a = allocations();
+    std::lock_guard<std::mutex> lock(a.mutex);
+    a.map[p] = s;
+  }
+  detail::bump(detail::counter::device_allocations);
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p));
+}
+
+void deallocate(void* ptr) {
+  if (ptr == nullptr) return;
+  const driver::api* f = driver::get();
+  if (f == nullptr) return;
+  try {  // called from destructors, possibly at exit after the driver shut down: never throws
+    context::enter();
+    const device_state& d = device0();
+    CUstream own = context::stream();
+    CUstream alloc_stream = own;
+    {
+      auto& a = allocations();
+      std::lock_guard<std::mutex> lock(a.mutex);
+      if (auto it = a.map.find(dptr(ptr)); it != a.map.end()) {
+        alloc_stream = it->second;
+        a.map.erase(it);
+      }
+    }
+    if (!d.pool) {
+      (void)f->CtxSynchronize();
+      (void)f->MemFree(dptr(ptr));
+      return;
+    }
+    if (alloc_stream != own) (void)f->StreamSynchronize(own);
+    (void)f->MemFreeAsync(dptr(ptr), alloc_stream);
+  } catch (...) {
+  }
+}
+
+void copy_htod(void* dst, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  const driver::api& f = context::enter();
+  CUstream s = context::stream();
+  driver::check(f.MemcpyHtoDAsync(dptr(dst), src, bytes, s), "cuMemcpyHtoDAsync");
+  // Correctness first: the (pageable) source may be freed by the caller as soon as we return.
+  sync_stream(f, s);
+}
+
+void copy_dtoh(void* dst, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  const driver::api& f = context::enter();
+  CUstream s = context::stream();
+  driver::check(f.MemcpyDtoHAsync(dst, dptr(src), bytes, s), "cuMemcpyDtoHAsync");
+  sync_stream(f, s);
+}
+
+void copy_dtod(void* dst, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  const driver::api& f = context::enter();
+  driver::check(f.MemcpyDtoDAsync(dptr(dst), dptr(src), bytes, context::stream()), "cuMemcpyDtoDAsync");
+}
+
+void memset_d8(void* dst, unsigned char value, std::size_t bytes) {
+  if (bytes == 0) return;
+  const driver::api& f = context::enter();
+  driver::check(f.MemsetD8Async(dptr(dst), value, bytes, context::stream()), "cuMemsetD8Async");
+}
+
+void launch(const kernel& k, unsigned grid, unsigned block, const void* args, std::size_t arg_bytes) {
+  (void)arg_bytes;  // the driver copies the kernel's declared parameter size from args
+  const driver::api& f = context::enter();
+  CUstream s = context::stream();
+  void* params[1] = {const_cast<void*>(args)};
+  if (CUresult r = f.LaunchKernel(static_cast<CUfunction>(k.function), grid, 1, 1, block, 1, 1, 0, s, params, nullptr);
+      r != CUDA_SUCCESS)
+    throw cuda_error("jetfuse: launch of kernel " + k.name + " failed: " + driver::error_string(r) + " (grid " +
+                     std::to_string(grid) + ", block " + std::to_string(block) + ")");
+  tls_last_kernel = &k;
+  detail::bump(detail::counter::launches);
+}
+
+}  // namespace jf::cuda_rt
