@@ -184,8 +184,6 @@ void array_base::read_into(void* host) const {
   detail::copy_to_host(host, *c.buffer(), static_cast<std::size_t>(c.offset()) * isz, n * isz);
 }
 
-std::ostream& operator<<(std::ostream& os, const array_base& a) { return os << detail::repr(a); }
-
 // ---- detail functions -----------------------------------------------------------------------------
 namespace detail {
 

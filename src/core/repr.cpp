@@ -307,3 +307,7 @@ std::string repr(const array_base& a) {
 }
 
 }  // namespace jf::detail
+
+namespace jf {
+std::ostream& operator<<(std::ostream& os, const array_base& a) { return os << detail::repr(a); }
+}  // namespace jf
