@@ -224,7 +224,7 @@ void BM_FirstCallCompile(benchmark::State& state) {
   if (!need_gpu(state)) return;
   quad_data d(1000);
   const std::string text = jf::explain(quadratic(d.a, d.b, d.c));
-  const std::string base = std::string(jf::ir::scalar_ops_source()) + text.substr(text.find("// ---- kernel"));
+  const std::string base = std::string(jf::ir::scalar_ops_source()) + text.substr(text.find("// ---- jetfuse kernel"));
   int nonce = 0;
   for (auto _ : state) {
     const auto t0 = clock_type::now();
@@ -282,7 +282,9 @@ int child_disk_load() {
 
 void sizes(benchmark::internal::Benchmark* b) {
   for (int e = 10; e <= 27; e += (e < 20 ? 5 : e < 24 ? 2 : 1)) b->Arg(std::int64_t(1) << e);
-  b->UseManualTime()->Unit(benchmark::kMicrosecond);
+  // Fixed iteration counts: each iteration is a batch of reps_for(n) calls and one sync, and its
+  // manual time is the time per call (Google Benchmark would otherwise size the run by that time).
+  b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(10);
 }
 
 }  // namespace
@@ -295,8 +297,8 @@ BENCHMARK(BM_QuadraticHandwritten)->Apply(sizes);
 BENCHMARK(BM_SinFused)->Apply(sizes);
 BENCHMARK(BM_SinUnfused)->Apply(sizes);
 BENCHMARK(BM_SinHandwritten)->Apply(sizes);
-BENCHMARK(BM_SmallCachedCall)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_SmallCachedCallNewOutput)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SmallCachedCall)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+BENCHMARK(BM_SmallCachedCallNewOutput)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 BENCHMARK(BM_FirstCallCompile)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_DiskCacheLoadNewProcess)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 

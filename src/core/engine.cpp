@@ -344,7 +344,7 @@ std::string explain(const eval_request& r) {
   co.fast_math = r.opt.fast_math;
   for (const auto& step : p.steps) {
     const ir::kernel_source src = ir::generate_cuda(step.kernel, co);
-    const auto pos = src.source.find("// ---- kernel");
+    const auto pos = src.source.find("// ---- jetfuse kernel");
     os << "--- CUDA source of " << src.name << " (prelude jetfuse/scalar_ops.hpp omitted) ---\n"
        << (pos == std::string::npos ? src.source : src.source.substr(pos));
   }
