@@ -1,13 +1,14 @@
-// Every operation of the op table, on every dtype it accepts, on jf::cuda fused and unfused,
-// against the Eigen evaluator on the same fresh random inputs. Skips without a GPU.
+// Checks of one operation of the op table on every dtype it accepts, on jf::cuda fused and
+// unfused, against the Eigen evaluator on the same fresh random inputs. The tests are spread over
+// several translation units (test_cuda_ops_*.cpp) to bound compile time and memory.
+#pragma once
+
 #include "gpu_test_util.hpp"
 
-namespace {
+namespace jf_test {
 
-using jf_test::random_array;
-using jf_test::same_values;
 
-constexpr std::int64_t sizes[] = {0, 1, 31, (1 << 20) + 3};
+inline constexpr std::int64_t sizes[] = {0, 1, 31, (1 << 20) + 3};
 
 // Value ranges that exercise each operation (shift counts around the width, small exponents).
 template <jf::op O> constexpr double lo_of() {
@@ -20,8 +21,8 @@ template <jf::op O> constexpr double hi_of() {
   if constexpr (O == jf::op::power) return 12;
   return 1000;
 }
-template <jf::op O, class T> double range_lo() { return std::is_floating_point_v<T> ? -10 : lo_of<O>(); }
-template <jf::op O, class T> double range_hi() { return std::is_floating_point_v<T> ? 10 : hi_of<O>(); }
+template <jf::op O, class T> inline double range_lo() { return std::is_floating_point_v<T> ? -10 : lo_of<O>(); }
+template <jf::op O, class T> inline double range_hi() { return std::is_floating_point_v<T> ? 10 : hi_of<O>(); }
 
 template <class T> void check_all_modes(const char* what, const auto& make_expr, const auto& cpu_operands,
                                         const auto& gpu_operands) {
@@ -88,32 +89,11 @@ template <jf::op O> void check_op_all_dtypes() {
   }
 }
 
-}  // namespace
+}  // namespace jf_test
 
-#define JF_OP_TEST(code, nm, arity, rl)            \
-  TEST(CudaOps, code) {                            \
-    JF_REQUIRE_GPU();                              \
-    if constexpr (arity < 3) check_op_all_dtypes<jf::op::code>(); \
+// Registers the test of one operation.
+#define JF_CUDA_OP_TEST(code)                               \
+  TEST(CudaOps, code) {                                     \
+    JF_REQUIRE_GPU();                                       \
+    jf_test::check_op_all_dtypes<jf::op::code>();           \
   }
-JF_ELEMENTWISE_OPS(JF_OP_TEST)
-#undef JF_OP_TEST
-
-TEST(CudaOps, WhereAndCasts) {
-  JF_REQUIRE_GPU();
-  for (std::int64_t n : sizes) {
-    auto c = random_array<bool>({n});
-    auto x = random_array<double>({n});
-    auto y = random_array<std::int32_t>({n});
-    auto cg = jf::to_backend(c, jf::cuda);
-    auto xg = jf::to_backend(x, jf::cuda);
-    auto yg = jf::to_backend(y, jf::cuda);
-    auto w = [](const auto& c_, const auto& x_, const auto& y_) { return jf::where(c_, x_, y_); };
-    check_all_modes<double>("where", w, std::tuple(c, x, y), std::tuple(cg, xg, yg));
-    auto w2 = [](const auto& x_) { return jf::where(x_ > 0.0, 1.0, 0.0); };
-    check_all_modes<double>("where scalars", w2, std::tuple(x), std::tuple(xg));
-    auto casts = [](const auto& x_) { return jf::astype<std::int32_t>(x_ * 1e9) + jf::astype<std::int32_t>(jf::astype<bool>(x_)); };
-    check_all_modes<double>("astype", casts, std::tuple(x), std::tuple(xg));
-    auto clipf = [](const auto& x_) { return jf::clip(x_, -1, 1.5); };
-    check_all_modes<double>("clip", clipf, std::tuple(x), std::tuple(xg));
-  }
-}
