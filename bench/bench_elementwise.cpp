@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 
@@ -143,7 +144,7 @@ void BM_QuadraticHandwritten(benchmark::State& state) {
   if (!need_gpu(state)) return;
   const std::int64_t n = state.range(0);
   quad_data d(n);
-  const auto& k = jf::cuda_rt::get_kernel("hand_quadratic", quadratic_source, {});
+  const auto& k = *std::addressof(jf::cuda_rt::get_kernel("hand_quadratic", quadratic_source, {}));
   struct {
     const void *a, *b, *c;
     void* x;
@@ -193,7 +194,7 @@ void BM_SinHandwritten(benchmark::State& state) {
   const std::int64_t n = state.range(0);
   auto x = device_random<float>(n, -3, 3, 5);
   auto y = jf::empty<float>({n}, jf::cuda);
-  const auto& k = jf::cuda_rt::get_kernel("hand_sin", sin_source, {});
+  const auto& k = *std::addressof(jf::cuda_rt::get_kernel("hand_sin", sin_source, {}));
   struct {
     const void* x;
     void* y;

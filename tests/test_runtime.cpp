@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -359,16 +360,16 @@ TEST(Gpu, GetKernelLaunchAndMemoryCacheHit) {
   REQUIRE_GPU();
   jf::reset_stats();
   const std::string src = fresh_tag() + fill_source_body;
-  const rt::kernel& k = rt::get_kernel("jf_test_fill", src, {});
+  const rt::kernel& k = *std::addressof(rt::get_kernel("jf_test_fill", src, {}));
   EXPECT_EQ(k.name, "jf_test_fill");
   EXPECT_NE(k.function, nullptr);
   EXPECT_EQ(jf::stats().nvrtc_compiles + jf::stats().disk_cache_hits, 1u);
   EXPECT_EQ(jf::stats().memory_cache_hits, 0u);
-  const rt::kernel& again = rt::get_kernel("jf_test_fill", src, {});
+  const rt::kernel& again = *std::addressof(rt::get_kernel("jf_test_fill", src, {}));
   EXPECT_EQ(&again, &k);
   EXPECT_EQ(jf::stats().memory_cache_hits, 1u);
   EXPECT_EQ(jf::stats().nvrtc_compiles + jf::stats().disk_cache_hits, 1u);
-  const rt::kernel& other = rt::get_kernel("jf_test_fill", src + "\n", {});  // a different source
+  const rt::kernel& other = *std::addressof(rt::get_kernel("jf_test_fill", src + "\n", {}));  // a different source
   EXPECT_NE(&other, &k);
 
   for (long long n : {1LL, 17LL, 1LL << 20, 1000003LL}) {
@@ -403,7 +404,7 @@ TEST(Gpu, DiskCacheIsUsedAndCorruptFilesAreRecompiled) {
   const std::string key1 = jf::disk_cache::full_key(src1, options, rt::nvrtc_version(), arch);
   jf::disk_cache::store(tmp.string(), key1, rt::nvrtc_compile(src1, arch, {}));
   jf::reset_stats();
-  const rt::kernel& k1 = rt::get_kernel("jf_test_fill", src1, {});
+  const rt::kernel& k1 = *std::addressof(rt::get_kernel("jf_test_fill", src1, {}));
   EXPECT_EQ(jf::stats().disk_cache_hits, 1u);
   EXPECT_EQ(jf::stats().nvrtc_compiles, 0u);
 
@@ -418,7 +419,7 @@ TEST(Gpu, DiskCacheIsUsedAndCorruptFilesAreRecompiled) {
     std::fclose(f);
   }
   jf::reset_stats();
-  const rt::kernel& k2 = rt::get_kernel("jf_test_fill", src2, {});
+  const rt::kernel& k2 = *std::addressof(rt::get_kernel("jf_test_fill", src2, {}));
   EXPECT_EQ(jf::stats().disk_cache_rejects, 1u);
   EXPECT_EQ(jf::stats().nvrtc_compiles, 1u);
   EXPECT_TRUE(jf::disk_cache::load(tmp.string(), key2).has_value()) << "the good cubin was stored";
@@ -455,7 +456,7 @@ TEST(Gpu, CompileErrorAndMissingKernelName) {
 TEST(Gpu, ThreadsUseTheirOwnStreamsAndFreeAcrossThreads) {
   REQUIRE_GPU();
   const std::string src = fresh_tag() + fill_source_body;
-  const rt::kernel& k = rt::get_kernel("jf_test_fill", src, {});
+  const rt::kernel& k = *std::addressof(rt::get_kernel("jf_test_fill", src, {}));
   std::vector<jf::detail::buffer_ptr> made(4);
   std::vector<int> ok(4, 0);
   std::vector<std::thread> threads;
@@ -486,9 +487,9 @@ TEST(GpuDeathTest, TrappingKernelIsNamedInTheError) {
   EXPECT_EXIT(
       {
         try {
-          const rt::kernel& k = rt::get_kernel(
+          const rt::kernel& k = *std::addressof(rt::get_kernel(
               "jf_test_trap", fresh_tag() + "extern \"C\" __global__ void jf_test_trap(const int a) { if (a) __trap(); }",
-              {});
+              {}));
           const int one = 1;
           rt::launch(k, 1, 32, &one, sizeof one);
           rt::synchronize();
