@@ -23,47 +23,8 @@ using jf::dtype;
 using jf::ir::scalar_value;
 using column = std::vector<scalar_value>;
 
-template <class T> T get(const scalar_value& v) {
-  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(v.f);
-  else if constexpr (std::is_same_v<T, bool>) return v.i != 0;
-  else return static_cast<T>(v.i);
-}
-template <class T> scalar_value put(T x) {
-  scalar_value s;
-  if constexpr (std::is_floating_point_v<T>) s.f = static_cast<double>(x);
-  else s.i = static_cast<std::int64_t>(x);
-  return s;
-}
-
-template <class T> constexpr bool ok_for(jf::op_rule r) {
-  constexpr dtype d = jf::dtype_v<T>;
-  return jf::accepts(r, d) && jf::compute_dtype(r, d) == d;
-}
-
 inline scalar_value apply(const jf::ir::node& n, dtype arg_t, dtype from_t, const scalar_value* a) {
-  if (n.code == jf::op::cast)
-    return jf::visit_dtype(from_t, [&](auto f) {
-      using F = typename decltype(f)::type;
-      return jf::visit_dtype(n.type, [&](auto t) {
-        using To = typename decltype(t)::type;
-        return put(jf::ops::jf_cast<To>(get<F>(a[0])));
-      });
-    });
-  switch (n.code) {
-#define JF_X(code, nm, ar, rl)                                                          \
-  case jf::op::code:                                                                    \
-    return jf::visit_dtype(arg_t, [&](auto t) -> scalar_value {                         \
-      using T = typename decltype(t)::type;                                             \
-      if constexpr (!ok_for<T>(jf::op_rule::rl)) throw std::logic_error("bad dtype " nm); \
-      else if constexpr (jf::op::code == jf::op::where)                                 \
-        return put(jf::ops::jf_where(get<bool>(a[0]), get<T>(a[1]), get<T>(a[2])));     \
-      else if constexpr (ar == 1) return put(jf::ops::jf_##code(get<T>(a[0])));         \
-      else return put(jf::ops::jf_##code(get<T>(a[0]), get<T>(a[1])));                  \
-    });
-    JF_ELEMENTWISE_OPS(JF_X)
-#undef JF_X
-  default: throw std::logic_error("apply: not an operation");
-  }
+  return jf::ir::apply(n.code, n.type, n.code == jf::op::cast ? from_t : arg_t, a);
 }
 
 // Evaluates g over n elements. inputs[k] has n elements (1 for a scalar layout); params one value

@@ -88,6 +88,10 @@ struct graph {
   void validate() const;
 };
 
+// Evaluates one operation on host scalars with jf::ops, exactly what a kernel computes: `result`
+// is the node's dtype, `arg_type` that of its value arguments (the source dtype for a cast).
+scalar_value apply(jf::op code, dtype result, dtype arg_type, const scalar_value* args);
+
 // The number of strided operands, i.e. the stride arrays in the kernel ABI.
 int num_strided(const graph& g);
 // The number of 8-byte slots of the kernel's argument struct (its size is 8 * abi_slots(g)).
