@@ -14,7 +14,13 @@ namespace {
 
 constexpr std::align_val_t host_alignment{64};
 
+// No host has more address space than this (x86-64 and AArch64 use at most 57 bits); larger
+// requests fail here, before the allocator (sanitizers abort on them instead of throwing).
+constexpr std::size_t max_host_bytes = std::size_t(1) << 57;
+
 void* host_allocate(std::size_t bytes) {
+  if (bytes > max_host_bytes)
+    throw out_of_memory("jetfuse: cannot allocate " + std::to_string(bytes) + " bytes on the host");
   try {
     // One byte at least, so a zero-size buffer still has a unique, freeable address.
     return ::operator new(bytes == 0 ? 1 : bytes, host_alignment);
