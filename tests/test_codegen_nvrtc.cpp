@@ -139,11 +139,8 @@ TEST(CodegenNvrtc, EveryOpAndDtype) {
     int arity;
     op_rule rule;
   };
-  const entry table[] = {
-#define JF_X(code, nm, ar, rl) {op::code, ar, op_rule::rl},
-      JF_ELEMENTWISE_OPS(JF_X)
-#undef JF_X
-  };
+  std::vector<entry> table;
+  for (op o : elementwise_ops) table.push_back({o, info(o).arity, info(o).rule});
   batch b;
   int count = 0;
   for (const entry& e : table) {

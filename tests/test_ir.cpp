@@ -1,6 +1,8 @@
 // jf::ir::graph: builders, the listing, scalar_value::of and the invariant checker.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include <cmath>
 #include <limits>
 
@@ -191,11 +193,8 @@ TEST(IrValidate, AcceptsEveryOpAtItsComputeDtypes) {
     int arity;
     op_rule rule;
   };
-  const entry table[] = {
-#define JF_X(code, nm, ar, rl) {op::code, ar, op_rule::rl},
-      JF_ELEMENTWISE_OPS(JF_X)
-#undef JF_X
-  };
+  std::vector<entry> table;
+  for (op o : elementwise_ops) table.push_back({o, info(o).arity, info(o).rule});
   int accepted = 0;
   for (const entry& e : table) {
     for (int d = 0; d < num_dtypes; ++d) {

@@ -100,6 +100,13 @@ enum class op : std::uint8_t {
 #undef JF_X
 };
 
+// Every element-wise operation, in table order (for loops over the table).
+inline constexpr op elementwise_ops[] = {
+#define JF_X(code, name, arity, rule) op::code,
+    JF_ELEMENTWISE_OPS(JF_X)
+#undef JF_X
+};
+
 struct op_info {
   std::string_view name;  // numpy's name, also the scalar function jf_<name> in scalar_ops.hpp
   int arity;
