@@ -21,6 +21,11 @@ struct dtype_error : error {
 struct backend_mismatch : error {
   using error::error;
 };
+// An argument with the right type but an unusable value (numpy's ValueError): a null array
+// handle used as an operand, a NaN bound of arange, a null host pointer.
+struct value_error : error {
+  using error::error;
+};
 // An index or a slice bound outside an axis. Never wrapped silently.
 struct index_error : error {
   using error::error;
