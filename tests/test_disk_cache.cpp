@@ -1,22 +1,28 @@
-// The on-disk kernel cache: round trips, rejection of foreign, truncated and corrupt files, atomic
-// concurrent writes from threads and processes, and silent failure on unwritable directories.
+// The on-disk kernel cache: round trips, rejection of foreign, truncated, corrupt and forged files,
+// atomic concurrent writes from threads and processes, silent failure on unwritable directories,
+// and the trust rules: modes 0700/0600, no links or FIFOs followed or waited on, bounded size, and
+// directories or entries of other users or writable by group/others refused.
+#include <fcntl.h>
 #include <gtest/gtest.h>
-
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
+#include <jetfuse/stats.hpp>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <jetfuse/stats.hpp>
-
+#include "core/sha256.hpp"
 #include "cuda/disk_cache.hpp"
 
 namespace fs = std::filesystem;
@@ -43,12 +49,12 @@ std::string random_key() {
 
 // A fresh directory per test, removed afterwards.
 class DiskCache : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("jf_disk_cache_" + std::to_string(::getpid()) + "_" +
-                                        std::to_string(rng()()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("jf_disk_cache_" + std::to_string(::getpid()) + "_" + std::to_string(rng()()) +
+                                        "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(dir_);
+    fs::permissions(dir_, fs::perms::owner_all);  // whatever the umask: a group-writable dir is refused
   }
   void TearDown() override {
     std::error_code ec;
@@ -272,6 +278,255 @@ TEST_F(DiskCache, ConcurrentWritersAndReadersSeeOnlyCompleteFiles) {
   EXPECT_EQ(files, 1u) << "temporary files were left behind";
 }
 
+// ---- trust: file types, sizes, forged entries, modes and owners --------------------------------
+
+// "0700": the permission bits in octal, as chmod takes them.
+std::string mode_of(const fs::path& p) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(p.c_str(), &st), 0) << p;
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0%o", static_cast<unsigned>(st.st_mode & 07777));
+  return buf;
+}
+
+// The cache's layout up to (not including) its trailer, as the format documents it.
+std::vector<char> entry_body(std::uint32_t version, const std::string& key, const std::vector<char>& payload) {
+  std::vector<char> out = {'J', 'F', 'K', 'C'};
+  auto put = [&](std::uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  };
+  put(version, 4);
+  put(key.size(), 8);
+  out.insert(out.end(), key.begin(), key.end());
+  put(payload.size(), 8);
+  out.insert(out.end(), payload.begin(), payload.end());
+  return out;
+}
+
+// What an attacker (or a stale tool) writes: the format-1 trailer, FNV-1a of the bytes before it.
+std::vector<char> with_fnv_checksum(std::vector<char> body, std::size_t pad_to = 8) {
+  const std::uint64_t h = dc::hash64(body.data(), body.size());
+  for (int i = 0; i < 8; ++i) body.push_back(static_cast<char>((h >> (8 * i)) & 0xff));
+  for (std::size_t i = 8; i < pad_to; ++i) body.push_back(0);
+  return body;
+}
+
+std::vector<char> with_sha256(std::vector<char> body) {
+  const auto d = jf::detail::sha256::of(body.data(), body.size());
+  body.insert(body.end(), d.begin(), d.end());
+  return body;
+}
+
+// A load() on another thread, with a deadline: a blocked open() on a FIFO is released by opening
+// its write end, so that a regression fails the test instead of hanging it.
+struct timed_load {
+  bool finished_in_time = false;
+  bool hit = false;
+};
+timed_load load_with_deadline(const std::string& dir, const std::string& key, const fs::path& fifo) {
+  std::promise<bool> result;
+  std::future<bool> got = result.get_future();
+  std::thread t([&] { result.set_value(dc::load(dir, key).has_value()); });
+  timed_load r;
+  r.finished_in_time = got.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+  while (got.wait_for(std::chrono::milliseconds(10)) != std::future_status::ready) {
+    const int w = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // ENXIO until a reader waits
+    if (w >= 0) ::close(w);
+  }
+  t.join();
+  r.hit = got.get();
+  return r;
+}
+
+TEST_F(DiskCache, FifoNamedLikeAnEntryNeverBlocksAndIsReplaced) {
+  const std::string k = random_key();
+  ASSERT_EQ(::mkfifo(file_of(k).c_str(), 0600), 0);
+  const auto before = jf::stats().disk_cache_rejects;
+  const timed_load r = load_with_deadline(dir(), k, file_of(k));
+  EXPECT_TRUE(r.finished_in_time) << "load() blocked on a FIFO named like an entry";
+  EXPECT_FALSE(r.hit);
+  EXPECT_EQ(jf::stats().disk_cache_rejects, before + 1);
+  const std::vector<char> payload = random_bytes(99);
+  dc::store(dir(), k, payload);  // rename replaces the FIFO itself
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(file_of(k))));
+  const auto got = dc::load(dir(), k);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(*got, payload);
+}
+
+TEST_F(DiskCache, SymlinkIsNeverFollowedEvenToAValidEntry) {
+  const std::string k = random_key();
+  const fs::path elsewhere = dir_ / "elsewhere";
+  fs::create_directory(elsewhere);
+  fs::permissions(elsewhere, fs::perms::owner_all);
+  const std::vector<char> payload = random_bytes(150);
+  dc::store(elsewhere.string(), k, payload);
+  const std::vector<char> target_bytes = read(elsewhere / dc::file_name(k));
+  fs::create_symlink(elsewhere / dc::file_name(k), file_of(k));
+  const auto before = jf::stats().disk_cache_rejects;
+  EXPECT_FALSE(dc::load(dir(), k).has_value()) << "a symlink was followed";
+  EXPECT_EQ(jf::stats().disk_cache_rejects, before + 1);
+  // Storing replaces the link, not the file it points to.
+  const std::vector<char> other = random_bytes(60);
+  dc::store(dir(), k, other);
+  EXPECT_FALSE(fs::is_symlink(file_of(k)));
+  EXPECT_EQ(read(elsewhere / dc::file_name(k)), target_bytes);
+  ASSERT_TRUE(dc::load(dir(), k).has_value());
+  EXPECT_EQ(*dc::load(dir(), k), other);
+}
+
+TEST_F(DiskCache, OversizedEntriesAreNeitherReadNorWritten) {
+  const std::string k = random_key();
+  {  // sparse: costs no disk; load() must look at the size before reading or allocating
+    const int fd = ::open(file_of(k).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, static_cast<off_t>(dc::max_entry_bytes) + 1), 0);
+    ::close(fd);
+  }
+  const auto before = jf::stats().disk_cache_rejects;
+  EXPECT_FALSE(dc::load(dir(), k).has_value());
+  EXPECT_EQ(jf::stats().disk_cache_rejects, before + 1);
+  fs::remove(file_of(k));
+  dc::store(dir(), k, std::vector<char>(dc::max_entry_bytes, 'x'));  // would never be accepted: not written
+  EXPECT_FALSE(fs::exists(file_of(k)));
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir_)) ++files;
+  EXPECT_EQ(files, 0u) << "a temporary file was left behind";
+}
+
+TEST_F(DiskCache, ForgedEntryWithARecomputedChecksumIsRejected) {
+  // The end-to-end attack: the payload of a good entry replaced (a kernel that writes 42
+  // instead of x*3-2) and the old-style checksum recomputed so that the file looks intact.
+  const std::string k = random_key();
+  const std::vector<char> good = random_bytes(300);
+  dc::store(dir(), k, good);
+  const std::vector<char> evil = random_bytes(300);
+  const std::vector<std::vector<char>> forgeries = {
+      with_fnv_checksum(entry_body(1, k, evil)),                       // format 1 exactly
+      with_fnv_checksum(entry_body(dc::format_version, k, evil)),      // current version, old trailer
+      with_fnv_checksum(entry_body(dc::format_version, k, evil), 32),  // old checksum in the digest's place
+      with_fnv_checksum(entry_body(dc::format_version, k, good), 32),  // even over the genuine payload
+  };
+  for (std::size_t i = 0; i < forgeries.size(); ++i) {
+    write(file_of(k), forgeries[i]);
+    fs::permissions(file_of(k), fs::perms::owner_read | fs::perms::owner_write);
+    const auto before = jf::stats().disk_cache_rejects;
+    EXPECT_FALSE(dc::load(dir(), k).has_value()) << "forgery " << i << " was loaded";
+    EXPECT_EQ(jf::stats().disk_cache_rejects, before + 1) << "forgery " << i;
+  }
+  // Control: the same layout with the SHA-256 trailer loads, so it was the digest that refused the
+  // forgeries. (The same user can compute it too: that user is trusted, see disk_cache.hpp.)
+  write(file_of(k), with_sha256(entry_body(dc::format_version, k, evil)));
+  const auto got = dc::load(dir(), k);
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(*got, evil);
+}
+
+TEST_F(DiskCache, DirectoriesAre0700AndEntries0600WhateverTheUmask) {
+  const mode_t old_umask = ::umask(0);  // the most permissive umask: modes must not depend on it
+  const fs::path nested = dir_ / "a" / "b";
+  const std::string k = random_key();
+  dc::store(nested.string(), k, random_bytes(20));
+  ::umask(old_umask);
+  EXPECT_EQ(mode_of(dir_ / "a"), "0700");
+  EXPECT_EQ(mode_of(nested), "0700");
+  EXPECT_EQ(mode_of(nested / dc::file_name(k)), "0600");
+  struct stat st {};
+  ASSERT_EQ(::stat((nested / dc::file_name(k)).c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, ::geteuid());
+  EXPECT_TRUE(dc::load(nested.string(), k).has_value());
+}
+
+TEST_F(DiskCache, EntryWritableByGroupOrOthersIsRejected) {
+  const std::string k = random_key();
+  const std::vector<char> payload = random_bytes(70);
+  dc::store(dir(), k, payload);
+  for (mode_t m : {0620, 0602, 0666}) {
+    ASSERT_EQ(::chmod(file_of(k).c_str(), m), 0);
+    const auto before = jf::stats().disk_cache_rejects;
+    EXPECT_FALSE(dc::load(dir(), k).has_value()) << "mode 0" << std::oct << m;
+    EXPECT_EQ(jf::stats().disk_cache_rejects, before + 1);
+  }
+  ASSERT_EQ(::chmod(file_of(k).c_str(), 0400), 0);  // read-only for the owner is fine
+  EXPECT_TRUE(dc::load(dir(), k).has_value());
+  ASSERT_EQ(::chmod(file_of(k).c_str(), 0666), 0);
+  dc::store(dir(), k, payload);  // rewritten with the right mode
+  EXPECT_EQ(mode_of(file_of(k)), "0600");
+  EXPECT_TRUE(dc::load(dir(), k).has_value());
+}
+
+TEST_F(DiskCache, EntryOfAnotherUserIsRejected) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give a file to another user";
+  const std::string k = random_key();
+  dc::store(dir(), k, random_bytes(70));
+  ASSERT_EQ(::chown(file_of(k).c_str(), 65534, 65534), 0);  // nobody
+  const auto before = jf::stats().disk_cache_rejects;
+  EXPECT_FALSE(dc::load(dir(), k).has_value());
+  EXPECT_EQ(jf::stats().disk_cache_rejects, before + 1);
+}
+
+// Runs f with stderr captured; returns what it printed.
+template <class F>
+std::string stderr_of(F&& f) {
+  ::testing::internal::CaptureStderr();
+  f();
+  return ::testing::internal::GetCapturedStderr();
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST_F(DiskCache, DirectoryWritableByGroupOrOthersIsRefusedWithOneNote) {
+  const std::string k = random_key();
+  const std::vector<char> payload = random_bytes(80);
+  dc::store(dir(), k, payload);
+  ASSERT_TRUE(dc::load(dir(), k).has_value());
+  for (mode_t m : {0770, 0707, 0777}) {
+    const fs::path sub = dir_ / ("mode" + std::to_string(m));
+    fs::create_directory(sub);
+    ASSERT_EQ(::chmod(sub.c_str(), 0700), 0);
+    dc::store(sub.string(), k, payload);
+    ASSERT_EQ(::chmod(sub.c_str(), m), 0);
+    const auto before = jf::stats().disk_cache_rejects;
+    const std::string note = stderr_of([&] {
+      EXPECT_FALSE(dc::load(sub.string(), k).has_value()) << "read from a directory of mode 0" << std::oct << m;
+      dc::store(sub.string(), k + "x", payload);
+      EXPECT_FALSE(dc::load(sub.string(), k).has_value());
+    });
+    EXPECT_FALSE(fs::exists(sub / dc::file_name(k + "x"))) << "written into a directory of mode 0" << std::oct << m;
+    EXPECT_EQ(count_of(note, sub.string()), 1u) << "one note per directory: " << note;
+    EXPECT_NE(note.find("writable by group or others"), std::string::npos) << note;
+    EXPECT_EQ(jf::stats().disk_cache_rejects, before) << "a refused directory is not a rejected file";
+    ASSERT_EQ(::chmod(sub.c_str(), 0700), 0);  // fixed by the user: used again
+    EXPECT_TRUE(dc::load(sub.string(), k).has_value());
+  }
+}
+
+TEST_F(DiskCache, DirectoryOfAnotherUserIsRefused) {
+  std::string other;
+  if (::geteuid() == 0) {
+    const fs::path sub = dir_ / "nobody";
+    fs::create_directory(sub);
+    ASSERT_EQ(::chmod(sub.c_str(), 0700), 0);
+    dc::store(sub.string(), random_key(), random_bytes(5));  // root can still write there: must not
+    ASSERT_EQ(::chown(sub.c_str(), 65534, 65534), 0);
+    other = sub.string();
+  } else {
+    other = "/";  // owned by root, not by this user
+  }
+  const std::string k = random_key();
+  const std::string note = stderr_of([&] {
+    dc::store(other, k, random_bytes(10));
+    EXPECT_FALSE(dc::load(other, k).has_value());
+  });
+  EXPECT_FALSE(fs::exists(fs::path(other) / dc::file_name(k)));
+  EXPECT_EQ(count_of(note, "jetfuse:"), 1u) << note;
+  EXPECT_NE(note.find("owned by"), std::string::npos) << note;
+}
+
 TEST(DiskCacheDirectory, EnvironmentPrecedence) {
   // Saved and restored: other tests of this process may read these variables.
   auto save = [](const char* n) -> std::pair<bool, std::string> {
@@ -279,8 +534,10 @@ TEST(DiskCacheDirectory, EnvironmentPrecedence) {
     return {v != nullptr, v ? v : ""};
   };
   auto restore = [](const char* n, const std::pair<bool, std::string>& v) {
-    if (v.first) ::setenv(n, v.second.c_str(), 1);
-    else ::unsetenv(n);
+    if (v.first)
+      ::setenv(n, v.second.c_str(), 1);
+    else
+      ::unsetenv(n);
   };
   const auto a = save("JF_CACHE_DIR"), b = save("XDG_CACHE_HOME"), c = save("HOME"), d = save("JF_DISABLE_DISK_CACHE");
   ::unsetenv("JF_DISABLE_DISK_CACHE");

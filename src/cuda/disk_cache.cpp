@@ -1,7 +1,8 @@
 // The on-disk cubin cache. File layout (integers little-endian):
-//   "JFKC" | u32 format version | u64 key length | key | u64 payload length | payload | u64 checksum
-// where the checksum is hash64 of every byte before it. The full key is stored and compared, so a
-// file-name (hash) collision or a stale file is a miss, never a wrong kernel.
+//   "JFKC" | u32 format version | u64 key length | key | u64 payload length | payload | SHA-256
+// where the SHA-256 digest covers every byte before it. The full key is stored and compared, so a
+// file-name (hash) collision or a stale file is a miss, never a wrong kernel. Entries are opened
+// relative to the verified directory's descriptor, so the checked directory is the one used.
 #include "cuda/disk_cache.hpp"
 
 #include <fcntl.h>
@@ -13,10 +14,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <functional>
+#include <mutex>
+#include <set>
 #include <thread>
 
+#include "core/sha256.hpp"
 #include "jetfuse/stats.hpp"
 
 #ifndef JF_VERSION_STRING
@@ -27,7 +30,7 @@ namespace jf::disk_cache {
 namespace {
 
 constexpr char magic[4] = {'J', 'F', 'K', 'C'};
-constexpr std::size_t max_file_bytes = std::size_t(1) << 30;  // no cubin is that large
+constexpr std::size_t digest_bytes = 32;
 
 void put_u32(std::vector<char>& out, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -43,14 +46,15 @@ std::uint64_t get_le(const char* p, int n) {
 
 std::vector<char> encode(const std::string& key, const std::vector<char>& payload) {
   std::vector<char> out;
-  out.reserve(4 + 4 + 8 + key.size() + 8 + payload.size() + 8);
+  out.reserve(4 + 4 + 8 + key.size() + 8 + payload.size() + digest_bytes);
   out.insert(out.end(), magic, magic + 4);
   put_u32(out, format_version);
   put_u64(out, key.size());
   out.insert(out.end(), key.begin(), key.end());
   put_u64(out, payload.size());
   out.insert(out.end(), payload.begin(), payload.end());
-  put_u64(out, hash64(out.data(), out.size()));
+  const detail::sha256::digest_t d = detail::sha256::of(out.data(), out.size());
+  out.insert(out.end(), d.begin(), d.end());
   return out;
 }
 
@@ -71,37 +75,116 @@ std::optional<std::vector<char>> decode(const std::vector<char>& file, const std
   if (!have(8)) return std::nullopt;
   const std::uint64_t payload_len = get_le(file.data() + pos, 8);
   pos += 8;
-  if (!have(8) || payload_len != n - pos - 8) return std::nullopt;  // exact size: no trailing bytes
-  const std::size_t checksum_at = pos + static_cast<std::size_t>(payload_len);
-  if (get_le(file.data() + checksum_at, 8) != hash64(file.data(), checksum_at)) return std::nullopt;
+  if (!have(digest_bytes) || payload_len != n - pos - digest_bytes) return std::nullopt;  // exact size
+  const std::size_t digest_at = pos + static_cast<std::size_t>(payload_len);
+  const detail::sha256::digest_t d = detail::sha256::of(file.data(), digest_at);
+  if (std::memcmp(file.data() + digest_at, d.data(), digest_bytes) != 0) return std::nullopt;
   return std::vector<char>(file.begin() + static_cast<std::ptrdiff_t>(pos),
-                           file.begin() + static_cast<std::ptrdiff_t>(checksum_at));
+                           file.begin() + static_cast<std::ptrdiff_t>(digest_at));
 }
 
-// The whole file, or nullopt if it does not exist; `existed` tells a missing file from a bad one.
-std::optional<std::vector<char>> read_file(const std::string& path, bool& existed) {
-  existed = false;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    existed = errno != ENOENT && errno != ENOTDIR;
+// Closes a descriptor on every path out.
+struct fd_closer {
+  int fd = -1;
+  explicit fd_closer(int f) : fd(f) {}
+  fd_closer(const fd_closer&) = delete;
+  fd_closer& operator=(const fd_closer&) = delete;
+  ~fd_closer() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string octal_mode(mode_t m) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0%o", static_cast<unsigned>(m & 07777));
+  return buf;
+}
+
+// Why the cache directory must not be used, or "" when it may: like ccache and CuPy, only a
+// directory of this user that no one else can write to (else another user could plant kernels).
+std::string directory_problem(const struct stat& st) {
+  if (st.st_uid != ::geteuid())
+    return "is owned by uid " + std::to_string(st.st_uid) + ", not by this user (uid " + std::to_string(::geteuid()) +
+           ")";
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+    return "is writable by group or others (mode " + octal_mode(st.st_mode) + ")";
+  return "";
+}
+
+// Whether an entry may be read: a regular file of this user, writable by no one else, of a size
+// load() is willing to read.
+bool entry_acceptable(const struct stat& st) {
+  return S_ISREG(st.st_mode) && st.st_uid == ::geteuid() && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0 &&
+         st.st_size >= 0 && static_cast<std::uint64_t>(st.st_size) <= max_entry_bytes;
+}
+
+// Once per directory and process: a refused cache costs a compile in every process, so say why.
+void note_refused(const std::string& dir, const std::string& why) {
+  static std::mutex mutex;
+  static auto* noted = new std::set<std::string>;  // never destroyed: usable from static destructors
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!noted->insert(dir).second) return;
+  }
+  std::fprintf(stderr,
+               "jetfuse: not using the kernel cache directory %s: it %s; kernels are compiled again in every "
+               "process (make it yours and private, chmod 700, or set JF_CACHE_DIR)\n",
+               dir.c_str(), why.c_str());
+}
+
+// Creates the missing directories of `dir`, each 0700 as the XDG base directory specification asks;
+// existing ones are left as they are. Errors show when the directory is opened.
+void create_directories(const std::string& dir) {
+  for (std::size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
+    (void)::mkdir(dir.substr(0, slash).c_str(), 0700);
+    if (slash == std::string::npos) break;
+  }
+}
+
+// A descriptor of the cache directory when it may be used, else -1: quietly for a missing one,
+// with a note for a refused one. `create` makes a missing one first.
+int open_directory(const std::string& dir, bool create) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT && create) {
+    create_directories(dir);
+    fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  }
+  if (fd < 0) return -1;
+  struct stat st {};
+  std::string why = ::fstat(fd, &st) == 0 ? directory_problem(st) : "cannot be examined";
+  if (why.empty()) return fd;
+  ::close(fd);
+  note_refused(dir, why);
+  return -1;
+}
+
+// The whole entry `name` of the directory `dir_fd`, or nullopt; `existed` tells a missing entry
+// from a refused or unreadable one. Never opens a non-regular file: lstat first, and the open
+// neither follows a link (O_NOFOLLOW) nor waits for a FIFO's writer (O_NONBLOCK), should the name
+// be replaced in between (the inode is compared).
+std::optional<std::vector<char>> read_entry(int dir_fd, const std::string& name, bool& existed) {
+  struct stat before {};
+  if (::fstatat(dir_fd, name.c_str(), &before, AT_SYMLINK_NOFOLLOW) != 0) {
+    existed = errno != ENOENT;
     return std::nullopt;
   }
   existed = true;
-  std::optional<std::vector<char>> result;
-  struct stat st{};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) <= max_file_bytes) {
-    std::vector<char> data(static_cast<std::size_t>(st.st_size));
-    std::size_t got = 0;
-    while (got < data.size()) {
-      const ssize_t r = ::read(fd, data.data() + got, data.size() - got);
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) break;
-      got += static_cast<std::size_t>(r);
-    }
-    if (got == data.size()) result = std::move(data);
+  if (!entry_acceptable(before)) return std::nullopt;
+  const int fd = ::openat(dir_fd, name.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  fd_closer closer(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || st.st_dev != before.st_dev || st.st_ino != before.st_ino || !entry_acceptable(st))
+    return std::nullopt;
+  std::vector<char> data(static_cast<std::size_t>(st.st_size));
+  std::size_t got = 0;
+  while (got < data.size()) {
+    const ssize_t r = ::read(fd, data.data() + got, data.size() - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return std::nullopt;
+    got += static_cast<std::size_t>(r);
   }
-  ::close(fd);
-  return result;
+  return data;
 }
 
 bool write_all(int fd, const std::vector<char>& data) {
@@ -166,8 +249,11 @@ std::string directory_from_environment() {
 std::optional<std::vector<char>> load(const std::string& dir, const std::string& key) {
   if (dir.empty()) return std::nullopt;
   try {
+    const int dir_fd = open_directory(dir, false);
+    if (dir_fd < 0) return std::nullopt;
+    fd_closer closer(dir_fd);
     bool existed = false;
-    std::optional<std::vector<char>> file = read_file(dir + "/" + file_name(key), existed);
+    std::optional<std::vector<char>> file = read_entry(dir_fd, file_name(key), existed);
     std::optional<std::vector<char>> payload;
     if (file) payload = decode(*file, key);
     if (!payload && existed) detail::bump(detail::counter::disk_cache_rejects);
@@ -180,19 +266,25 @@ std::optional<std::vector<char>> load(const std::string& dir, const std::string&
 void store(const std::string& dir, const std::string& key, const std::vector<char>& payload) {
   if (dir.empty()) return;
   try {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+    if (payload.size() > max_entry_bytes || key.size() > max_entry_bytes - payload.size() ||
+        4 + 4 + 8 + 8 + digest_bytes > max_entry_bytes - payload.size() - key.size())
+      return;  // load() would refuse it
+    const std::vector<char> entry = encode(key, payload);
+    const int dir_fd = open_directory(dir, true);
+    if (dir_fd < 0) return;
+    fd_closer dir_closer(dir_fd);
     static std::atomic<std::uint64_t> counter{0};
     const std::string name = file_name(key);
     // Unique per process, thread and call, in the same directory so that rename is atomic.
-    const std::string tmp = dir + "/." + name + ".tmp." + std::to_string(::getpid()) + "." +
+    const std::string tmp = "." + name + ".tmp." + std::to_string(::getpid()) + "." +
                             std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id())) + "." +
                             std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    const int fd = ::openat(dir_fd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) return;
-    const bool ok = write_all(fd, encode(key, payload));
+    const bool ok = ::fchmod(fd, 0600) == 0 && write_all(fd, entry);  // 0600 whatever the umask
     const bool closed = ::close(fd) == 0;
-    if (!ok || !closed || ::rename(tmp.c_str(), (dir + "/" + name).c_str()) != 0) ::unlink(tmp.c_str());
+    if (!ok || !closed || ::renameat(dir_fd, tmp.c_str(), dir_fd, name.c_str()) != 0)
+      ::unlinkat(dir_fd, tmp.c_str(), 0);
   } catch (...) {  // the cache is an optimisation: a failed store changes nothing
   }
 }
