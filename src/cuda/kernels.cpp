@@ -1,5 +1,5 @@
-// The module cache: memory (per process) -> disk ($JF_CACHE_DIR) -> NVRTC. Entries are never
-// freed, so a `const kernel&` stays valid for the life of the process.
+// The module cache: memory (per process) -> disk ($JF_CACHE_DIR) -> NVRTC (load_or_compile.hpp).
+// Entries are never freed, so a `const kernel&` stays valid for the life of the process.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +12,7 @@
 #include "cuda/context.hpp"
 #include "cuda/disk_cache.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/load_or_compile.hpp"
 #include "cuda/nvrtc_options.hpp"
 #include "cuda/runtime.hpp"
 #include "jetfuse/errors.hpp"
@@ -84,31 +85,48 @@ const kernel& get_kernel(const std::string& name, const std::string& source, con
   const std::string dir = disk_cache_dir();
   const std::string full = disk_cache::full_key(source, options, nvrtc_version(), arch);
   auto e = std::make_unique<entry>();
-  bool from_disk = false;
-  if (std::optional<std::vector<char>> cubin = disk_cache::load(dir, full)) {
-    if (f.ModuleLoadData(&e->module, cubin->data()) == CUDA_SUCCESS) from_disk = true;
-    else e->module = nullptr;  // an intact file the driver rejects: recompile and overwrite it
-  }
-  if (!from_disk) {
-    std::vector<char> cubin;
-    try {
-      cubin = nvrtc_compile(source, arch, opt);
-    } catch (const compile_error& err) {
-      throw compile_error("jetfuse: NVRTC could not compile kernel " + name + " for " + arch, err.source(), err.log());
-    }
-    driver::check(f.ModuleLoadData(&e->module, cubin.data()), ("cuModuleLoadData of kernel " + name).c_str());
-    disk_cache::store(dir, full, cubin);
-    if (show_kernels())
-      std::fprintf(stderr, "jetfuse: compiled %s in %.1f ms (nvrtc)\n%s\n", name.c_str(), ms_since(t0), source.c_str());
-  } else {
-    detail::bump(detail::counter::disk_cache_hits);
-    if (show_kernels()) std::fprintf(stderr, "jetfuse: loaded %s from disk cache in %.1f ms\n", name.c_str(), ms_since(t0));
-  }
   CUfunction fn = nullptr;
-  if (CUresult r = f.ModuleGetFunction(&fn, e->module, name.c_str()); r != CUDA_SUCCESS) {
-    (void)f.ModuleUnload(e->module);
-    throw cuda_error("jetfuse: kernel " + name + " not found in its compiled module (cuModuleGetFunction failed: " +
-                     driver::error_string(r) + "); is it declared extern \"C\" __global__?");
+  auto load_kernel = [&](const std::vector<char>& cubin, bool must_succeed) {
+    if (CUresult r = f.ModuleLoadData(&e->module, cubin.data()); r != CUDA_SUCCESS) {
+      e->module = nullptr;
+      if (must_succeed) driver::check(r, ("cuModuleLoadData of kernel " + name).c_str());
+      if (show_kernels())
+        std::fprintf(stderr, "jetfuse: disk cache entry of %s ignored: cuModuleLoadData failed (%s)\n", name.c_str(),
+                     driver::error_string(r).c_str());
+      return false;
+    }
+    if (CUresult r = f.ModuleGetFunction(&fn, e->module, name.c_str()); r != CUDA_SUCCESS) {
+      (void)f.ModuleUnload(e->module);
+      e->module = nullptr;
+      if (must_succeed)
+        throw cuda_error("jetfuse: kernel " + name + " not found in its compiled module (cuModuleGetFunction failed: " +
+                         driver::error_string(r) + "); is it declared extern \"C\" __global__?");
+      if (show_kernels())
+        std::fprintf(stderr, "jetfuse: disk cache entry of %s ignored: it lacks the kernel (%s)\n", name.c_str(),
+                     driver::error_string(r).c_str());
+      return false;
+    }
+    return true;
+  };
+  const cubin_origin origin = load_or_compile({
+      [&] { return disk_cache::load(dir, full); },
+      [&] {
+        try {
+          return nvrtc_compile(source, arch, opt);
+        } catch (const compile_error& err) {
+          throw compile_error("jetfuse: NVRTC could not compile kernel " + name + " for " + arch, err.source(),
+                              err.log());
+        }
+      },
+      load_kernel,
+      [&](const std::vector<char>& cubin) { disk_cache::store(dir, full, cubin); },
+  });
+  if (origin == cubin_origin::disk_cache) {
+    detail::bump(detail::counter::disk_cache_hits);
+    if (show_kernels())
+      std::fprintf(stderr, "jetfuse: loaded %s from disk cache in %.1f ms\n", name.c_str(), ms_since(t0));
+  } else if (show_kernels()) {
+    std::fprintf(stderr, "jetfuse: compiled %s in %.1f ms (nvrtc)\n%s\n", name.c_str(), ms_since(t0), source.c_str());
   }
   e->k.function = fn;
   e->k.name = name;
