@@ -159,9 +159,10 @@ int open_directory(const std::string& dir, bool create) {
 }
 
 // The whole entry `name` of the directory `dir_fd`, or nullopt; `existed` tells a missing entry
-// from a refused or unreadable one. Never opens a non-regular file: lstat first, and the open
-// neither follows a link (O_NOFOLLOW) nor waits for a FIFO's writer (O_NONBLOCK), should the name
-// be replaced in between (the inode is compared).
+// from a refused or unreadable one. A non-regular file is never opened (lstat first); should the
+// name be replaced in between (a concurrent store renames a new file over it), the open neither
+// follows a link (O_NOFOLLOW) nor waits for a FIFO's writer (O_NONBLOCK), and what was opened is
+// checked again.
 std::optional<std::vector<char>> read_entry(int dir_fd, const std::string& name, bool& existed) {
   struct stat before {};
   if (::fstatat(dir_fd, name.c_str(), &before, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -174,8 +175,7 @@ std::optional<std::vector<char>> read_entry(int dir_fd, const std::string& name,
   if (fd < 0) return std::nullopt;
   fd_closer closer(fd);
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || st.st_dev != before.st_dev || st.st_ino != before.st_ino || !entry_acceptable(st))
-    return std::nullopt;
+  if (::fstat(fd, &st) != 0 || !entry_acceptable(st)) return std::nullopt;
   std::vector<char> data(static_cast<std::size_t>(st.st_size));
   std::size_t got = 0;
   while (got < data.size()) {
