@@ -53,13 +53,13 @@ std::vector<i64> py_slice(i64 n, range r) {
   i64 start, stop;
   if (r.start == range::none) start = step < 0 ? n - 1 : 0;
   else {
-    start = r.start < 0 ? r.start + n : r.start;
+    start = *r.start < 0 ? *r.start + n : *r.start;
     if (start < 0) start = step < 0 ? -1 : 0;
     if (start >= n) start = step < 0 ? n - 1 : n;
   }
   if (r.stop == range::none) stop = step < 0 ? -1 : n;
   else {
-    stop = r.stop < 0 ? r.stop + n : r.stop;
+    stop = *r.stop < 0 ? *r.stop + n : *r.stop;
     if (stop < 0) stop = step < 0 ? -1 : 0;
     if (stop >= n) stop = step < 0 ? n - 1 : n;
   }
@@ -411,7 +411,10 @@ template <class T> void random_slicing(jf::device dev) {
             continue;
           }
           if (kind == 1) {
-            auto bound = [&] { return rand_int(0, 3) == 0 ? range::none : rand_int(-n - 3, n + 3); };
+            auto bound = [&]() -> jf::slice_bound {
+              if (rand_int(0, 3) == 0) return range::none;
+              return rand_int(-n - 3, n + 3);
+            };
             const i64 steps[] = {-3, -2, -1, 1, 1, 2, 3};
             r = range(bound(), bound(), steps[rand_int(0, 6)]);
             args.emplace_back(r);

@@ -2,13 +2,13 @@
 // Copying an array copies the handle, like numpy's `b = a`; views share the buffer.
 #pragma once
 
-#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <iosfwd>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "jetfuse/buffer.hpp"
@@ -57,19 +57,52 @@ protected:
 namespace detail {
 // Untyped implementations (src/core/array.cpp).
 array_base make_array(device dev, dtype dt, const shape_t& shape);  // uninitialised, contiguous
+// Copies the elements from host memory; a null `host` throws value_error unless the shape is empty.
 array_base make_from_host(device dev, dtype dt, const shape_t& shape, const void* host);
+// Wraps memory the caller allocated (array<T>::adopt); on a throw the deleter is not called.
+array_base adopt_array(device dev, dtype dt, void* ptr, const shape_t& shape, std::function<void(void*)> deleter);
 array_base slice(const array_base& a, const index_arg* args, int nargs);
-array_base reshape(const array_base& a, shape_t new_shape);  // view when possible, else a copy
+array_base reshape(const array_base& a, shape_t new_shape);  // a view wherever numpy's is, else a copy
 array_base transpose(const array_base& a, const shape_t& axes);
 array_base to_backend(const array_base& a, device dev);  // always a new contiguous array
 array_base fill(device dev, dtype dt, const shape_t& shape, const void* value);  // value: one element
 // Copies src into the existing elements of dst (numpy `dst[...] = src`, with broadcasting).
 void assign(const array_base& dst, const array_base& src);
+// Byte offset into a.buffer() of the element at idx (all n = ndim indices; negative ones count
+// from the end; index_error when out of range).
+std::size_t element_offset(const array_base& a, const std::int64_t* idx, int n);
 void read_element(const array_base& a, const std::int64_t* idx, int n, void* out);
 std::string repr(const array_base& a);
 }  // namespace detail
 
 std::ostream& operator<<(std::ostream& os, const array_base& a);
+
+// What x(i, j) gives on a non-const array: one element, to read (it converts to T) or to write
+// (`x(i, j) = v`, numpy's x[i, j] = v). The value is read when the reference is made, so
+// `T v = x(i)` and `auto v = x(i)` hold the element as it was, like numpy's `v = x[i]`. Only a
+// temporary can be assigned: `auto r = x(i); r = 2;` does not compile rather than write into x.
+template <class T> class element_ref {
+public:
+  element_ref(const array_base& a, const std::int64_t* idx, int n)
+      : buf_(a.buffer()), offset_(detail::element_offset(a, idx, n)) {
+    detail::copy_to_host(&value_, *buf_, offset_, sizeof(T));
+  }
+  element_ref(const element_ref&) = default;
+  operator T() const { return value_; }
+  T value() const { return value_; }
+
+  element_ref& operator=(T v) && {
+    detail::copy_from_host(*buf_, offset_, &v, sizeof(T));
+    value_ = v;
+    return *this;
+  }
+  element_ref& operator=(const element_ref& other) && { return std::move(*this) = other.value_; }
+
+private:
+  detail::buffer_ptr buf_;  // keeps the memory alive
+  std::size_t offset_;      // in bytes
+  T value_{};
+};
 
 template <class T> class array : public array_base {
   static_assert(is_element_v<T>, "jf::array<T>: T must be bool, int32_t, int64_t, float or double");
@@ -97,7 +130,7 @@ public:
   explicit array(const std::vector<T>& v, jf::device dev = jf::cpu)
       : array(v, shape_t{static_cast<std::int64_t>(v.size())}, dev) {}
   array(const std::vector<T>& v, const shape_t& shape, jf::device dev = jf::cpu) : array(host_vector(v, shape, dev)) {}
-  // Copies shape.product() elements from host memory.
+  // Copies shape.product() elements from host memory (a null pointer only for an empty shape).
   array(const T* host, const shape_t& shape, jf::device dev = jf::cpu)
       : array(detail::make_from_host(dev, dtype_v<T>, shape, host)) {}
   // Copies an Eigen array, matrix, map or expression (column vectors become 1-d).
@@ -117,9 +150,10 @@ public:
     *this = array(detail::make_from_host(dev, dtype_v<T>, s, flat.data()));
   }
   // Adopts device (or host) memory: no copy; `deleter(ptr)` runs when the last handle goes away.
+  // A shape that no array can have throws shape_error, a null ptr with elements value_error; the
+  // deleter is not called then (the memory stays the caller's).
   static array adopt(T* ptr, const shape_t& shape, jf::device dev, std::function<void(void*)> deleter) {
-    auto buf = detail::adopt(dev, ptr, static_cast<std::size_t>(shape.product()) * sizeof(T), std::move(deleter));
-    return array(array_base(std::move(buf), dtype_v<T>, shape, contiguous_strides(shape), 0));
+    return array(detail::adopt_array(dev, dtype_v<T>, ptr, shape, std::move(deleter)));
   }
 
   // Evaluates an expression into a new array (defined in eval.hpp).
@@ -159,13 +193,25 @@ public:
     requires(sizeof...(I) > 0 && (std::is_convertible_v<I, index_arg> && ...))
   auto operator()(I... idx) const {
     if constexpr ((std::is_integral_v<I> && ...)) {
-      const std::int64_t ix[] = {static_cast<std::int64_t>(idx)...};
+      const std::int64_t ix[] = {detail::to_index(idx)...};
       T v{};
       detail::read_element(*this, ix, static_cast<int>(sizeof...(I)), &v);
       return v;
     } else {
       const index_arg args[] = {index_arg(idx)...};
       return array(detail::slice(*this, args, static_cast<int>(sizeof...(I))));
+    }
+  }
+  // The same on a non-const array, where all integer arguments give an element_ref: it reads like
+  // a T and takes `x(i, j) = v`.
+  template <class... I>
+    requires(sizeof...(I) > 0 && (std::is_convertible_v<I, index_arg> && ...))
+  auto operator()(I... idx) {
+    if constexpr ((std::is_integral_v<I> && ...)) {
+      const std::int64_t ix[] = {detail::to_index(idx)...};
+      return element_ref<T>(*this, ix, static_cast<int>(sizeof...(I)));
+    } else {
+      return std::as_const(*this)(idx...);
     }
   }
 
@@ -214,26 +260,21 @@ template <class T> array<T> full(const shape_t& s, T value, device dev = cpu) {
 }
 template <class T> array<T> zeros(const shape_t& s, device dev = cpu) { return full<T>(s, T(0), dev); }
 template <class T> array<T> ones(const shape_t& s, device dev = cpu) { return full<T>(s, T(1), dev); }
-// numpy.arange(start, stop, step): ceil((stop - start) / step) elements.
-template <class T> array<T> arange(T start, T stop, T step = T(1), device dev = cpu) {
-  if (step == T(0)) throw error("arange: step must not be zero");
-  const double n = std::ceil((static_cast<double>(stop) - static_cast<double>(start)) / static_cast<double>(step));
-  const std::int64_t count = n > 0 ? static_cast<std::int64_t>(n) : 0;
-  std::vector<T> v(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < count; ++i) v[static_cast<std::size_t>(i)] = static_cast<T>(start + static_cast<T>(i) * step);
-  return array<T>(v, dev);
+// numpy.arange(start, stop, step): ceil((stop - start) / step) elements, start + i * step.
+// A zero step, a NaN length (arange(0., NaN, 1.)) or one beyond INT64_MAX (arange(0., inf, 1.))
+// throw value_error with numpy's words; a result too big to allocate shape_error / out_of_memory.
+// Both are defined in src/core/sequences.cpp for each element type.
+template <class T>
+  requires(!std::is_same_v<T, bool>)
+array<T> arange(T start, T stop, T step = T(1), device dev = cpu);
+template <class T>
+  requires(!std::is_same_v<T, bool>)
+array<T> arange(T stop, device dev = cpu) {
+  return arange<T>(T(0), stop, T(1), dev);
 }
-template <class T> array<T> arange(T stop, device dev = cpu) { return arange<T>(T(0), stop, T(1), dev); }
-// numpy.linspace(start, stop, num, endpoint).
+// numpy.linspace(start, stop, num, endpoint); integer results round down (numpy 2). num < 0 throws
+// value_error; a num too big to allocate shape_error / out_of_memory.
 template <class T = double>
-array<T> linspace(double start, double stop, std::int64_t num, device dev = cpu, bool endpoint = true) {
-  if (num < 0) throw error("linspace: num must be non-negative");
-  std::vector<T> v(static_cast<std::size_t>(num));
-  const double div = endpoint ? static_cast<double>(num - 1) : static_cast<double>(num);
-  const double step = div > 0 ? (stop - start) / div : 0.0;
-  for (std::int64_t i = 0; i < num; ++i) v[static_cast<std::size_t>(i)] = static_cast<T>(start + static_cast<double>(i) * step);
-  if (endpoint && num > 1) v.back() = static_cast<T>(stop);
-  return array<T>(v, dev);
-}
+array<T> linspace(double start, double stop, std::int64_t num, device dev = cpu, bool endpoint = true);
 
 }  // namespace jf

@@ -7,13 +7,63 @@
 
 namespace jf {
 
-// A slice start:stop:step. Negative bounds count from the end; `none` leaves a bound open.
+namespace detail {
+// An integer index or bound as int64_t: unsigned values above INT64_MAX saturate (past the end of
+// any axis), never wrapping to a negative index that counts from the end.
+template <class I>
+  requires std::is_integral_v<I>
+constexpr std::int64_t to_index(I v) noexcept {
+  constexpr auto max = std::numeric_limits<std::int64_t>::max();
+  if constexpr (std::is_unsigned_v<I>)
+    if (v > static_cast<std::uint64_t>(max)) return max;
+  return static_cast<std::int64_t>(v);
+}
+}  // namespace detail
+
+// numpy's None as a slice bound: jf::range(jf::none, jf::none, -1) is x[::-1]. A type of its own,
+// so that every integer stays a legal bound (x[::-2**63] included).
+struct none_t {
+  constexpr explicit none_t(int) {}
+};
+inline constexpr none_t none{0};
+
+// One bound of a slice: any integer, or open (jf::none). Integers above INT64_MAX clamp to it,
+// which selects the same elements (a bound past the end of an axis clamps there anyway).
+class slice_bound {
+public:
+  constexpr slice_bound(none_t) noexcept {}
+  template <class I>
+    requires std::is_integral_v<I>
+  constexpr slice_bound(I v) noexcept : value_(detail::to_index(v)), set_(true) {}
+  constexpr bool has_value() const noexcept { return set_; }
+  constexpr std::int64_t operator*() const noexcept { return value_; }  // only when has_value()
+  constexpr std::int64_t value_or(std::int64_t open) const noexcept { return set_ ? value_ : open; }
+  friend constexpr bool operator==(const slice_bound& b, none_t) noexcept { return !b.set_; }
+  friend constexpr bool operator==(const slice_bound& a, const slice_bound& b) noexcept {
+    return a.set_ == b.set_ && (!a.set_ || a.value_ == b.value_);
+  }
+  // Python's slice text: the integer, or nothing for an open bound.
+  template <class Stream>
+    requires requires(Stream& s, std::int64_t v) { s << v; }
+  friend Stream& operator<<(Stream& os, const slice_bound& b) {
+    if (b.set_) os << b.value_;
+    return os;
+  }
+
+private:
+  std::int64_t value_ = 0;
+  bool set_ = false;
+};
+
+// A slice start:stop:step. Negative bounds count from the end; `jf::none` (also spelled
+// `jf::range::none`) leaves a bound open; an open step is 1.
 struct range {
-  static constexpr std::int64_t none = std::numeric_limits<std::int64_t>::min();
-  std::int64_t start = none, stop = none, step = 1;
+  static constexpr none_t none{0};
+  slice_bound start = none, stop = none;
+  std::int64_t step = 1;
   constexpr range() = default;
-  constexpr range(std::int64_t start_, std::int64_t stop_, std::int64_t step_ = 1)
-      : start(start_), stop(stop_), step(step_) {}
+  constexpr range(slice_bound start_, slice_bound stop_, slice_bound step_ = 1)
+      : start(start_), stop(stop_), step(step_.value_or(1)) {}
 };
 
 struct all_t {};
@@ -26,7 +76,7 @@ struct index_arg {
   range r{};
   template <class I>
     requires std::is_integral_v<I>
-  constexpr index_arg(I i) : k(kind::index), index(static_cast<std::int64_t>(i)) {}
+  constexpr index_arg(I i) : k(kind::index), index(detail::to_index(i)) {}
   constexpr index_arg(range r_) : k(kind::slice), r(r_) {}
   constexpr index_arg(all_t) : k(kind::slice) {}
 };

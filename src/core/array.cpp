@@ -19,7 +19,7 @@ namespace {
 std::size_t itemsize(dtype dt) { return static_cast<std::size_t>(size_of(dt)); }
 
 void require_handle(const array_base& a, const char* what) {
-  if (a.is_null()) throw error(std::string(what) + ": the array is a null handle (default-constructed)");
+  if (a.is_null()) throw value_error(std::string(what) + ": the array is a null handle (default-constructed)");
 }
 
 // Host address of element (0, ..., 0) of a CPU array.
@@ -149,6 +149,38 @@ array_base broadcast_to(const array_base& src, const shape_t& dst_shape) {
   return array_base(src.buffer(), src.dtype(), dst_shape, st, src.offset());
 }
 
+// numpy's _attempt_nocopy_reshape (C order): the strides that show the elements of an array of
+// shape `old_shape` / `old_strides` with `new_shape` (same size, > 1) without a copy, when they
+// exist. Groups of old axes that are contiguous with each other map to groups of new axes.
+bool nocopy_strides(const shape_t& old_shape, const strides_t& old_strides, const shape_t& new_shape, strides_t& out) {
+  shape_t od;  // old axes of length 1 never matter
+  strides_t os;
+  for (int i = 0; i < old_shape.size(); ++i)
+    if (old_shape[i] != 1) {
+      od.push_back(old_shape[i]);
+      os.push_back(old_strides[i]);
+    }
+  const int oldnd = od.size(), newnd = new_shape.size();
+  out = strides_t::of_rank(newnd, 0);
+  int oi = 0, oj = 1, ni = 0, nj = 1;
+  while (ni < newnd && oi < oldnd) {
+    std::int64_t np = new_shape[ni], op = od[oi];
+    while (np != op) {  // partial products never exceed the (valid) size
+      if (np < op) np *= new_shape[nj++];
+      else op *= od[oj++];
+    }
+    for (int ok = oi; ok < oj - 1; ++ok)
+      if (os[ok] != od[ok + 1] * os[ok + 1]) return false;  // these old axes do not merge
+    out[nj - 1] = os[oj - 1];
+    for (int nk = nj - 1; nk > ni; --nk) out[nk - 1] = out[nk] * new_shape[nk];
+    ni = nj++;
+    oi = oj++;
+  }
+  const std::int64_t last = ni >= 1 ? out[ni - 1] : 1;  // trailing axes of length 1
+  for (int nk = ni; nk < newnd; ++nk) out[nk] = last;
+  return true;
+}
+
 }  // namespace
 
 // ---- array_base members ---------------------------------------------------------------------------
@@ -188,18 +220,25 @@ void array_base::read_into(void* host) const {
 namespace detail {
 
 array_base make_array(device dev, dtype dt, const shape_t& shape) {
-  for (auto d : shape)
-    if (d < 0) throw shape_error("negative dimensions are not allowed: shape " + to_string(shape));
-  const std::size_t bytes = static_cast<std::size_t>(shape.product()) * itemsize(dt);
+  const std::size_t bytes = checked_nbytes(shape, itemsize(dt));  // before any allocation
   // Zero-byte requests are not portable across allocators: empty arrays still own one byte.
   return array_base(allocate(dev, bytes ? bytes : 1), dt, shape, contiguous_strides(shape), 0);
 }
 
 array_base make_from_host(device dev, dtype dt, const shape_t& shape, const void* host) {
+  const std::size_t bytes = checked_nbytes(shape, itemsize(dt));
+  if (host == nullptr && bytes != 0)
+    throw value_error("jetfuse: a null host pointer cannot hold the " + std::to_string(shape.product()) +
+                      " elements of shape " + to_string(shape));
   array_base a = make_array(dev, dt, shape);
-  const std::size_t bytes = static_cast<std::size_t>(a.size()) * itemsize(dt);
   if (bytes) copy_from_host(*a.buffer(), 0, host, bytes);
   return a;
+}
+
+array_base adopt_array(device dev, dtype dt, void* ptr, const shape_t& shape, std::function<void(void*)> deleter) {
+  const std::size_t bytes = checked_nbytes(shape, itemsize(dt));
+  const strides_t strides = contiguous_strides(shape);
+  return array_base(adopt(dev, ptr, bytes, std::move(deleter)), dt, shape, strides, 0);
 }
 
 array_base slice(const array_base& a, const index_arg* args, int nargs) {
@@ -223,11 +262,12 @@ array_base slice(const array_base& a, const index_arg* args, int nargs) {
     }
     // Python's slice.indices(n): open bounds, negative bounds from the end, clamping.
     const range r = arg.r;
-    const std::int64_t step = r.step == range::none ? 1 : r.step;
+    const std::int64_t step = r.step;
     if (step == 0) throw index_error("slice step cannot be zero (axis " + std::to_string(ax) + ")");
     const std::int64_t lower = step < 0 ? -1 : 0, upper = step < 0 ? n - 1 : n;
-    auto clamp = [&](std::int64_t v, std::int64_t open) {
-      if (v == range::none) return open;
+    auto clamp = [&](slice_bound b, std::int64_t open) {
+      if (!b.has_value()) return open;
+      std::int64_t v = *b;
       if (v < 0) {
         v += n;
         return v < lower ? lower : v;
@@ -236,13 +276,18 @@ array_base slice(const array_base& a, const index_arg* args, int nargs) {
     };
     const std::int64_t start = clamp(r.start, step < 0 ? upper : lower);
     const std::int64_t stop = clamp(r.stop, step < 0 ? lower : upper);
+    // |step| in unsigned arithmetic: -INT64_MIN does not exist.
+    const std::uint64_t magnitude = step > 0 ? static_cast<std::uint64_t>(step) : 0 - static_cast<std::uint64_t>(step);
     std::int64_t len = 0;
-    if (step < 0 && stop < start) len = (start - stop - 1) / (-step) + 1;
-    else if (step > 0 && start < stop) len = (stop - start - 1) / step + 1;
+    if (step < 0 ? stop < start : start < stop) {
+      const auto distance = static_cast<std::uint64_t>(step < 0 ? start - stop : stop - start);
+      len = static_cast<std::int64_t>((distance - 1) / magnitude + 1);
+    }
     if (len == 0) empty = true;
     else off += start * stride;
     sh.push_back(len);
-    st.push_back(stride * step);
+    // With one element the step never applies (and stride * step could overflow: x[::-2**63]).
+    st.push_back(len > 1 ? stride * step : stride);
   }
   // An empty view keeps the original offset: it must not point outside the buffer.
   return array_base(a.buffer(), a.dtype(), sh, st, empty ? a.offset() : off);
@@ -251,6 +296,10 @@ array_base slice(const array_base& a, const index_arg* args, int nargs) {
 array_base reshape(const array_base& a, shape_t new_shape) {
   require_handle(a, "reshape");
   const shape_t requested = new_shape;
+  auto mismatch = [&] {
+    throw shape_error("cannot reshape array of shape " + to_string(a.shape()) + " (size " + std::to_string(a.size()) +
+                      ") into shape " + to_string(requested));
+  };
   int unknown = -1;
   std::int64_t known = 1;
   for (int i = 0; i < new_shape.size(); ++i) {
@@ -259,21 +308,23 @@ array_base reshape(const array_base& a, shape_t new_shape) {
       unknown = i;
     } else if (new_shape[i] < 0) {
       throw shape_error("reshape: negative dimension in shape " + to_string(requested));
-    } else {
-      known *= new_shape[i];
+    } else if (__builtin_mul_overflow(known, new_shape[i], &known)) {
+      mismatch();  // numpy: a product past INT64_MAX cannot be the size of any array
     }
   }
-  auto mismatch = [&] {
-    throw shape_error("cannot reshape array of shape " + to_string(a.shape()) + " (size " + std::to_string(a.size()) +
-                      ") into shape " + to_string(requested));
-  };
   if (unknown >= 0) {
     if (known == 0 || a.size() % known != 0) mismatch();
     new_shape[unknown] = a.size() / known;
   }
-  if (new_shape.product() != a.size()) mismatch();
-  const array_base src = contiguous_on_own_device(a);
-  return array_base(src.buffer(), src.dtype(), new_shape, contiguous_strides(new_shape), src.offset());
+  if (known != a.size() && unknown < 0) mismatch();
+  (void)checked_nbytes(new_shape, itemsize(a.dtype()));  // (2**62, 0) has no strides
+  if (a.is_contiguous())
+    return array_base(a.buffer(), a.dtype(), new_shape, contiguous_strides(new_shape), a.offset());
+  strides_t st;
+  if (nocopy_strides(a.shape(), a.strides(), new_shape, st))
+    return array_base(a.buffer(), a.dtype(), new_shape, st, a.offset());
+  const array_base c = contiguous_on_own_device(a);
+  return array_base(c.buffer(), c.dtype(), new_shape, contiguous_strides(new_shape), c.offset());
 }
 
 array_base transpose(const array_base& a, const shape_t& axes) {
@@ -379,17 +430,21 @@ void assign(const array_base& dst, const array_base& src) {
     cuda_strided_copy(dst, s);
 }
 
-void read_element(const array_base& a, const std::int64_t* idx, int n, void* out) {
-  require_handle(a, "read_element");
+std::size_t element_offset(const array_base& a, const std::int64_t* idx, int n) {
+  require_handle(a, "element access");
   if (n > a.ndim()) throw index_error(too_many_indices(a.ndim(), n));
   if (n < a.ndim())
-    throw index_error("reading an element of a " + std::to_string(a.ndim()) + "-dimensional array needs " +
+    throw index_error("an element of a " + std::to_string(a.ndim()) + "-dimensional array needs " +
                       std::to_string(a.ndim()) + " indices, got " + std::to_string(n) +
                       " (use jf::all or jf::range for a view)");
   std::int64_t off = a.offset();
   for (int i = 0; i < n; ++i) off += normalize_index(idx[i], i, a.shape()[i]) * a.strides()[i];
-  const std::size_t isz = itemsize(a.dtype());
-  copy_to_host(out, *a.buffer(), static_cast<std::size_t>(off) * isz, isz);
+  return static_cast<std::size_t>(off) * itemsize(a.dtype());
+}
+
+void read_element(const array_base& a, const std::int64_t* idx, int n, void* out) {
+  const std::size_t off = element_offset(a, idx, n);
+  copy_to_host(out, *a.buffer(), off, itemsize(a.dtype()));
 }
 
 }  // namespace detail

@@ -81,7 +81,8 @@ buffer_ptr allocate(device dev, std::size_t bytes) {
 
 buffer_ptr adopt(device dev, void* ptr, std::size_t bytes, std::function<void(void*)> deleter) {
   check_device(dev);
-  if (ptr == nullptr && bytes != 0) throw error("jetfuse: adopt of a null pointer for " + std::to_string(bytes) + " bytes");
+  if (ptr == nullptr && bytes != 0)
+    throw value_error("jetfuse: adopt of a null pointer for " + std::to_string(bytes) + " bytes");
   if (dev.kind == device_kind::cuda) cuda_rt::require();
   auto b = std::make_shared<buffer>();
   b->ptr = ptr;

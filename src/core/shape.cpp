@@ -1,4 +1,4 @@
-// Shape helpers: numpy's shape text, broadcasting and C-order strides.
+// Shape helpers: numpy's shape text, checked byte counts, broadcasting and C-order strides.
 #include <string>
 
 #include "jetfuse/shape.hpp"
@@ -15,6 +15,14 @@ std::string to_string(const shape_t& s) {
   return out + ")";
 }
 
+std::size_t checked_nbytes(const shape_t& shape, std::size_t itemsize) {
+  for (auto d : shape)
+    if (d < 0) throw shape_error("negative dimensions are not allowed: shape " + to_string(shape));
+  std::int64_t span = 0;
+  if (!shape.extent(static_cast<std::int64_t>(itemsize), span)) throw shape_error(array_too_big_message);
+  return static_cast<std::size_t>(shape.product()) * itemsize;
+}
+
 shape_t broadcast_shapes(const shape_t& a, const shape_t& b) {
   const int n = a.size() > b.size() ? a.size() : b.size();
   shape_t r = shape_t::of_rank(n);
@@ -27,6 +35,9 @@ shape_t broadcast_shapes(const shape_t& a, const shape_t& b) {
     else
       throw shape_error("operands could not be broadcast together with shapes " + to_string(a) + " " + to_string(b));
   }
+  // Each operand fits, but their combination may not: (2**40, 1) with (1, 2**40).
+  std::int64_t span = 0;
+  if (!r.extent(1, span)) throw shape_error("broadcast dimensions too large.");  // numpy's words
   return r;
 }
 
@@ -35,7 +46,8 @@ strides_t contiguous_strides(const shape_t& s) {
   std::int64_t acc = 1;
   for (int i = s.size() - 1; i >= 0; --i) {
     st[i] = acc;
-    acc *= s[i] > 0 ? s[i] : 1;  // keep strides meaningful for empty shapes
+    // Keep strides meaningful for empty shapes: a zero entry counts as one (numpy's rule).
+    if (s[i] > 1 && __builtin_mul_overflow(acc, s[i], &acc)) throw shape_error(array_too_big_message);
   }
   return st;
 }
