@@ -1,5 +1,6 @@
-// Prints what jetfuse does with the quadratic formula: the IR before and after the optimiser and
-// the generated CUDA kernel. Runs nothing, so it works without a GPU.
+// Prints what jetfuse does with the quadratic formula: on the GPU the IR before and after the
+// optimiser and the generated CUDA kernel(s); on the CPU the IR and how the Eigen evaluator runs
+// it. Runs nothing, so it works without a GPU.
 #include <cstdio>
 
 #include <jetfuse/jetfuse.hpp>
@@ -10,7 +11,7 @@ int main() {
   jf::array<double> b = jf::full<double>({1000}, 5.0, dev);
   jf::array<double> c = jf::full<double>({1000}, 2.0, dev);
   std::puts(jf::explain((-b + jf::sqrt(b * b - 4 * a * c)) / (2 * a)).c_str());
-  std::puts("=== the same, unfused (one kernel per operation) ===");
+  std::puts("=== the same, unfused (on the GPU: one kernel per operation) ===");
   std::puts(jf::explain(jf::unfused, (-b + jf::sqrt(b * b - 4 * a * c)) / (2 * a)).c_str());
   return 0;
 }

@@ -117,7 +117,12 @@ template <jf::op O, class T> auto ref2(T a, T b) {
     }
   }
   else if constexpr (O == op::power) {
-    if constexpr (F) return T(std::pow(a, b));
+    if constexpr (F) {  // numpy's fast paths for a scalar exponent; jetfuse takes them for any exponent
+      if (b == T(2)) return a * a;
+      if (b == T(0.5)) return std::sqrt(a);
+      if (b == T(-1)) return T(1) / a;
+      return T(std::pow(a, b));
+    }
     else {
       if (b < 0) return T(0);  // numpy raises; jetfuse documents 0
       T r = 1;

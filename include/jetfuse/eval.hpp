@@ -8,7 +8,10 @@
 
 #include "jetfuse/cpu/eigen_eval.hpp"
 #include "jetfuse/detail/engine.hpp"
+#include "jetfuse/expr/casting.hpp"
+#include "jetfuse/expr/operators.hpp"
 #include "jetfuse/expr/walk.hpp"
+#include "jetfuse/stats.hpp"
 
 namespace jf {
 
@@ -39,7 +42,7 @@ template <class... E> struct gathered {
   std::array<scalar_slot, (S > 0 ? S : 1)> scalars{};
   explicit gathered(const E&... e) {
     int ai = 0, si = 0;
-    ((tree<E>::template gather<type_of_v<E>.type>(e, arrays.data() + ai, scalars.data() + si, false),
+    ((tree<E>::template gather<type_of_v<E>.type>(e, arrays.data() + ai, scalars.data() + si, scalar_use::value),
       ai += leaf_counts<E>::arrays, si += leaf_counts<E>::scalars),
      ...);
   }
@@ -78,7 +81,11 @@ void evaluate_into(array_base* outs, const dtype* out_types, const eval_options&
       if (may_overlap(outs[o], *g.arrays[i]) && !same_elements(outs[o], *g.arrays[i], iter)) staged[o] = true;
     for (int p = 0; p < o && !staged[o]; ++p)
       if (staged[p] || may_overlap(outs[o], outs[p])) staged[o] = true;
-    if (staged[o]) targets[o] = make_array(dev, out_types[o], outs[o].shape());
+    if (staged[o]) {
+      targets[o] = make_array(dev, out_types[o], outs[o].shape());
+      bump(counter::temporaries);
+      bump(counter::temporary_bytes, static_cast<std::uint64_t>(targets[o].size() * size_of(out_types[o])));
+    }
   }
   int o = 0;
   ((cpu_eval::evaluate(e, targets[o], opt), ++o), ...);
@@ -182,10 +189,48 @@ std::string explain(unfused_t, const E&... e) {
   return detail::explain_with(opt, e...);
 }
 
-// Compound assignment evaluates in place: numpy's `a += e`.
-template <class T, operand E> array<T>& operator+=(array<T>& a, E&& e) { return a = a + std::forward<E>(e); }
-template <class T, operand E> array<T>& operator-=(array<T>& a, E&& e) { return a = a - std::forward<E>(e); }
-template <class T, operand E> array<T>& operator*=(array<T>& a, E&& e) { return a = a * std::forward<E>(e); }
-template <class T, operand E> array<T>& operator/=(array<T>& a, E&& e) { return a = a / std::forward<E>(e); }
+// Compound assignment evaluates in place: numpy's `x += e`, also into a temporary view
+// (`x(jf::range(1, -1)) -= e`, numpy's x[1:-1] -= e). The result is cast to x's dtype only when
+// numpy's same_kind rule allows it (casting.hpp); x must not be a null handle.
+#define JF_COMPOUND_ASSIGNMENT(sym, code)                                                                           \
+  template <class X, class E>                                                                                       \
+    requires(is_array_v<X> && !std::is_const_v<std::remove_reference_t<X>>)                                         \
+  std::remove_cvref_t<X>& operator sym## = (X && x, E && e) {                                                       \
+    if constexpr (!operand<E>) {                                                                                    \
+      static_assert(operand<E>, JF_UNSUPPORTED_OPERAND_MESSAGE);                                                    \
+    } else if constexpr (!detail::compound_types<op::code, typename std::remove_cvref_t<X>::value_type,             \
+                                                 E>::defined) {                                                     \
+      static_assert(detail::always_false<E>, "jetfuse: `x " #sym "= e` is not defined for these dtypes (bool "      \
+                                             "arithmetic that numpy would give int8, bitwise operations on "        \
+                                             "floats, shifts of non-integers); convert with jf::astype<T> first");  \
+    } else {                                                                                                        \
+      static_assert(can_compound_assign<op::code, X, E>,                                                            \
+                    "jetfuse: `x " #sym "= e` would cast the result to x's dtype of a lower kind (float to int or " \
+                    "bool, int to bool): numpy's same_kind rule raises UFuncTypeError; write "                      \
+                    "x = jf::astype<T>(x " #sym " e) to convert on purpose");                                       \
+      if (x.is_null())                                                                                              \
+        throw value_error("jetfuse: `x " #sym "= e` with x a null array handle; create x first (jf::zeros, ...)");  \
+      x = x sym std::forward<E>(e);                                                                                 \
+    }                                                                                                               \
+    return x;                                                                                                       \
+  }
+JF_COMPOUND_ASSIGNMENT(+, add)
+JF_COMPOUND_ASSIGNMENT(-, subtract)
+JF_COMPOUND_ASSIGNMENT(*, multiply)
+JF_COMPOUND_ASSIGNMENT(/, true_divide)
+JF_COMPOUND_ASSIGNMENT(%, remainder)
+JF_COMPOUND_ASSIGNMENT(&, bitwise_and)
+JF_COMPOUND_ASSIGNMENT(|, bitwise_or)
+JF_COMPOUND_ASSIGNMENT(^, bitwise_xor)
+JF_COMPOUND_ASSIGNMENT(<<, left_shift)
+JF_COMPOUND_ASSIGNMENT(>>, right_shift)
+#undef JF_COMPOUND_ASSIGNMENT
+
+// Printing an expression evaluates it, then prints the result as numpy would (array.hpp).
+template <class E>
+  requires is_lazy_expr<std::remove_cvref_t<E>>::value
+std::ostream& operator<<(std::ostream& os, const E& e) {
+  return os << eval(e);
+}
 
 }  // namespace jf

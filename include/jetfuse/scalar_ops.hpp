@@ -194,11 +194,15 @@ template <class T> JF_HD T jf_remainder(T a, T b) {
     return r;
   }
 }
-// Float: pow, with x**2 defined as x*x (numpy's fast path; makes x**2 -> x*x bit-exact).
+// Float: pow, except numpy's fast paths for a scalar exponent, which numpy takes on every loop
+// (contiguous, strided, 0-d): x**2 is x*x, x**0.5 is sqrt(x) (so (-0.0)**0.5 is -0.0 and
+// (-inf)**0.5 is NaN), x**-1 is 1/x. This also makes x**2 -> x*x and x**-1 -> 1/x bit-exact.
 // Integer: exact wrapping power by squaring; a negative exponent gives 0 (numpy raises).
 template <class T> JF_HD T jf_power(T a, T b) {
   if constexpr (traits<T>::is_float) {
     if (b == T(2)) return a * a;
+    if (b == T(0.5)) return JF_M(sqrt)(a);
+    if (b == T(-1)) return T(1) / a;
     return JF_M(pow)(a, b);
   } else {
     if (b < 0) return 0;
@@ -212,11 +216,13 @@ template <class T> JF_HD T jf_power(T a, T b) {
 }
 template <class T> JF_HD T jf_arctan2(T a, T b) { return JF_M(atan2)(a, b); }
 template <class T> JF_HD T jf_hypot(T a, T b) { return JF_M(hypot)(a, b); }
-// minimum/maximum propagate NaN; fmin/fmax ignore it (numpy).
-template <class T> JF_HD T jf_minimum(T a, T b) { return (a <= b || is_nan(a)) ? a : b; }
-template <class T> JF_HD T jf_maximum(T a, T b) { return (a >= b || is_nan(a)) ? a : b; }
-template <class T> JF_HD T jf_fmin(T a, T b) { return is_nan(b) ? a : is_nan(a) ? b : (a <= b ? a : b); }
-template <class T> JF_HD T jf_fmax(T a, T b) { return is_nan(b) ? a : is_nan(a) ? b : (a >= b ? a : b); }
+// minimum/maximum propagate NaN; fmin/fmax ignore it (numpy). Of two equal values (+0.0 and
+// -0.0) they return the second, as numpy's minimum/maximum on every loop and its fmin/fmax on
+// strided data and in the body of its vector loops.
+template <class T> JF_HD T jf_minimum(T a, T b) { return (a < b || is_nan(a)) ? a : b; }
+template <class T> JF_HD T jf_maximum(T a, T b) { return (a > b || is_nan(a)) ? a : b; }
+template <class T> JF_HD T jf_fmin(T a, T b) { return is_nan(b) ? a : is_nan(a) ? b : (a < b ? a : b); }
+template <class T> JF_HD T jf_fmax(T a, T b) { return is_nan(b) ? a : is_nan(a) ? b : (a > b ? a : b); }
 template <class T> JF_HD T jf_bitwise_and(T a, T b) { return static_cast<T>(a & b); }
 template <class T> JF_HD T jf_bitwise_or(T a, T b) { return static_cast<T>(a | b); }
 template <class T> JF_HD T jf_bitwise_xor(T a, T b) { return static_cast<T>(a ^ b); }

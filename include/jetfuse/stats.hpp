@@ -1,4 +1,4 @@
-// Counters of what the CUDA backend did, for users and tests (jf::stats()).
+// Counters of what the backends did, for users and tests (jf::stats()).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,8 @@ struct stats_t {
   std::uint64_t temporaries = 0;         // temporary arrays allocated by evaluations
   std::uint64_t temporary_bytes = 0;     // their bytes
   std::uint64_t device_allocations = 0;  // all device buffers allocated (from the pool)
+  std::uint64_t cpu_evaluations = 0;     // expressions evaluated by the Eigen evaluator (jf::cpu)
+  std::uint64_t cpu_elements = 0;        // elements those evaluations computed
 };
 
 stats_t stats();
@@ -24,7 +26,8 @@ std::string to_string(const stats_t& s);
 namespace detail {
 enum class counter : int {
   launches, nvrtc_compiles, memory_cache_hits, disk_cache_hits, disk_cache_rejects, temporaries,
-  temporary_bytes, device_allocations
+  temporary_bytes, device_allocations, cpu_evaluations, cpu_elements,
+  count_  // the number of counters
 };
 void bump(counter c, std::uint64_t n = 1);  // relaxed atomic add (src/core/stats.cpp)
 }  // namespace detail

@@ -9,7 +9,7 @@ namespace jf::detail {
 device common_device(const array_base* const* arrays, int n, const array_base* outputs, int nout) {
   const array_base* first = nullptr;
   auto check = [&](const array_base& a) {
-    if (a.is_null()) return;
+    if (a.is_null()) return;  // an output to allocate (leaves are checked below)
     if (!first) {
       first = &a;
     } else if (a.device() != first->device()) {
@@ -17,7 +17,14 @@ device common_device(const array_base* const* arrays, int n, const array_base* o
                              to_string(a.device()) + "; move data explicitly with jf::to_backend(x, device)");
     }
   };
-  for (int i = 0; i < n; ++i) check(*arrays[i]);
+  for (int i = 0; i < n; ++i) {
+    // A null handle has no buffer: reading it would dereference null (numpy has no such object).
+    if (arrays[i]->is_null())
+      throw value_error("jetfuse: array operand " + std::to_string(i + 1) +
+                        " of the expression (counting array operands left to right from 1) is a null array handle; "
+                        "create the array first (jf::zeros, jf::empty, ...) or assign an expression to it");
+    check(*arrays[i]);
+  }
   for (int i = 0; i < nout; ++i) check(outputs[i]);
   return first ? first->device() : cpu;
 }

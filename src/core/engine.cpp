@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "core/strided_copy.hpp"
+#include "jetfuse/cpu/eval_plan.hpp"
+#include "jetfuse/cpu/thread_pool.hpp"
 #include "cuda/runtime.hpp"
 #include "jetfuse/detail/engine.hpp"
 #include "jetfuse/ir/codegen.hpp"
@@ -135,8 +137,10 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
   }
   for (int i = 0; i < na; ++i) key.push_back(a.leaf_input[i]);
   for (auto l : a.input_layout) key.push_back(static_cast<std::int32_t>(l));
+  // Specialised exponents by value; comparisons with an integer outside the compared dtype have a
+  // known answer (a constant in the IR).
   for (int s = 0; s < r.nscalars; ++s)
-    key.push_back(a.specialised[s] ? static_cast<std::int32_t>(r.scalars[s].value) : 1000);
+    key.push_back(a.specialised[s] ? static_cast<std::int32_t>(r.scalars[s].value) : 1000 + r.scalars[s].outside);
 }
 
 // Builds the IR of one variant (before the passes).
@@ -269,8 +273,8 @@ void launch_step(const ir::plan_step& step, const cuda_rt::kernel& k, const eval
 
 void evaluate_cuda(const eval_request& r) {
   cuda_rt::require();
-  shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
   const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+  const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
   const shape_t iter = prepare_outputs(r.outputs, r.out_types, r.nout, value_shape, dev);
 
   thread_local call_analysis a;
@@ -318,9 +322,45 @@ void evaluate_cuda(const eval_request& r) {
   for (std::size_t si = 0; si < staged_outputs.size(); ++si) cuda_strided_copy(r.outputs[staged_outputs[si]], staged[si]);
 }
 
+namespace {
+
+// What the Eigen evaluator does with one evaluation (eigen_eval.hpp, eval_plan.cpp): no IR pass,
+// no generated code; the expression tree itself becomes an Eigen expression per output.
+void describe_cpu(std::ostringstream& os, const eval_request& r, const shape_t& iter) {
+  const std::int64_t n = iter.product();
+  bool flat = true;
+  std::vector<strides_t> patterns{contiguous_strides(iter)};  // the fresh outputs' pattern
+  for (int i = 0; i < r.narrays; ++i) {
+    const strides_t s = effective_strides(*r.arrays[i], iter);
+    if (classify(s, iter) != ir::layout::contiguous) flat = false;
+    if (std::find(patterns.begin(), patterns.end(), s) == patterns.end()) patterns.push_back(s);
+  }
+  os << "--- CPU plan: the Eigen evaluator (jetfuse/cpu/eigen_eval.hpp) ---\n"
+     << r.nout << " Eigen array assignment(s), one per output: each element is computed from the IR "
+     << "above as written (the\noptimiser's passes are for generated kernels), with the scalar functions "
+     << "of jetfuse/scalar_ops.hpp\n";
+  if (flat)
+    os << "operands: flat, every operand contiguous (Eigen Maps)\n";
+  else
+    os << "operands: indexed, some operand strided or broadcast (Eigen indexed views through " << patterns.size()
+       << " offset table(s), " << cpu_eval::block_elements << " elements per block)\n";
+  const std::int64_t by_size = n / cpu_eval::min_chunk_elements;
+  const int threads = cpu_eval::num_threads();
+  if (by_size < 2 || threads == 1)
+    os << "threads: the calling thread (" << n << " element(s))\n";
+  else
+    os << "threads: " << std::min<std::int64_t>(by_size, 4 * static_cast<std::int64_t>(threads))
+       << " chunks on the pool of " << threads << " threads\n";
+  if (r.opt.mode == eval_mode::unfused)
+    os << "unfused: no effect on the CPU (the values are the same as fused)\n";
+  os << "no kernel is generated or compiled on the CPU\n";
+}
+
+}  // namespace
+
 std::string explain(const eval_request& r) {
-  const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
   const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+  const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
   // Describe outputs without allocating them: fresh contiguous arrays of the value shape.
   std::vector<array_base> outs;
   for (int o = 0; o < r.nout; ++o)
@@ -333,6 +373,12 @@ std::string explain(const eval_request& r) {
   std::ostringstream os;
   os << "jetfuse: evaluation of shape " << to_string(value_shape) << " on " << to_string(dev) << "\n";
   ir::graph g = lower_variant(rr, a);
+  if (dev.kind == device_kind::cpu) {
+    const std::string ir = g.to_string();  // without its first line: index and vector width are for kernels
+    os << "--- IR ---\n" << ir.substr(ir.find('\n') + 1);
+    describe_cpu(os, rr, value_shape);
+    return os.str();
+  }
   os << "--- IR before the passes ---\n" << g.to_string();
   ir::pass_options po;
   po.fast_math = r.opt.fast_math;

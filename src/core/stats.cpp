@@ -8,7 +8,7 @@
 namespace jf {
 namespace {
 
-constexpr std::size_t n_counters = static_cast<std::size_t>(detail::counter::device_allocations) + 1;
+constexpr std::size_t n_counters = static_cast<std::size_t>(detail::counter::count_);
 
 std::array<std::atomic<std::uint64_t>, n_counters>& counters() {
   static std::array<std::atomic<std::uint64_t>, n_counters> c{};
@@ -38,6 +38,8 @@ stats_t stats() {
   s.temporaries = get(counter::temporaries);
   s.temporary_bytes = get(counter::temporary_bytes);
   s.device_allocations = get(counter::device_allocations);
+  s.cpu_evaluations = get(counter::cpu_evaluations);
+  s.cpu_elements = get(counter::cpu_elements);
   return s;
 }
 
@@ -50,7 +52,8 @@ std::string to_string(const stats_t& s) {
   o << "launches=" << s.launches << " nvrtc_compiles=" << s.nvrtc_compiles
     << " memory_cache_hits=" << s.memory_cache_hits << " disk_cache_hits=" << s.disk_cache_hits
     << " disk_cache_rejects=" << s.disk_cache_rejects << " temporaries=" << s.temporaries
-    << " temporary_bytes=" << s.temporary_bytes << " device_allocations=" << s.device_allocations;
+    << " temporary_bytes=" << s.temporary_bytes << " device_allocations=" << s.device_allocations
+    << " cpu_evaluations=" << s.cpu_evaluations << " cpu_elements=" << s.cpu_elements;
   return o.str();
 }
 

@@ -1,6 +1,8 @@
 // Algebraic simplification. Without fast_math every rule is bit-identical to what the kernel
 // would compute (jf::ops semantics, NaN and signed zeros included):
 //   power(x, 2)  -> x * x          jf_power defines float x**2 as x*x; integers wrap the same way
+//   power(x, -1) -> 1 / x          floats: jf_power defines x**-1 as 1/x (numpy's fast path)
+//   power(x, 0.5) -> sqrt(x)       floats: jf_power defines x**0.5 as sqrt(x) (numpy's fast path)
 //   power(x, 1)  -> x              pow(x, 1) == x for every x, NaN included
 //   power(x, 0)  -> 1              pow(x, 0) == 1 even for NaN; integers: 1
 //   power(x, c)  -> x*x*...        integers, 0 <= c <= 16: wrapping multiplication by squaring
@@ -19,9 +21,6 @@
 //   where(c, x, x) -> x; where(constant c, x, y) -> x or y
 // With fast_math only:
 //   power(x, c) -> x*x*...         floats, 3 <= c <= 16 (pow is not a product of roundings)
-//   power(x, -1) -> 1 / x          pow(x, -1) is not always the correctly rounded 1/x (glibc's
-//                                  pow differs in about 1 of 1000 random doubles; CUDA's too)
-//   power(x, 0.5) -> sqrt(x)       differs from pow for -0.0 and -inf
 //   add(x, +0.0) -> x              differs for x = -0.0
 // Rewritten nodes are left for dead code elimination; new nodes may duplicate others (CSE).
 #include <cmath>
@@ -100,10 +99,10 @@ struct rewriter {
       if (e == 2) return binary(op::multiply, t, a, a);
       if (e == 1) return a;
       if (e == 0) return constant(t, 1);
-      if (opt.fast_math && e == -1) return binary(op::true_divide, t, constant(t, 1), a);
+      if (e == -1) return binary(op::true_divide, t, constant(t, 1), a);
       if (opt.fast_math && e >= 3 && e <= 16 && e == static_cast<double>(static_cast<int>(e)))
         return power_chain(a, t, static_cast<std::int64_t>(e));
-      if (opt.fast_math && e == 0.5) {
+      if (e == 0.5) {
         node s;
         s.code = op::sqrt;
         s.type = t;

@@ -28,6 +28,7 @@
 #include "jetfuse/cpu/thread_pool.hpp"
 #include "jetfuse/detail/engine.hpp"
 #include "jetfuse/scalar_ops.hpp"
+#include "jetfuse/stats.hpp"
 
 namespace jf::cpu_eval {
 
@@ -41,6 +42,13 @@ template <op O> struct scalar_fn;
   };
 JF_ELEMENTWISE_OPS(JF_X)
 #undef JF_X
+
+// A comparison whose answer may be known: against a weak integer outside the compared dtype
+// (numpy 2 compares exactly). The branch is loop-invariant.
+template <op O> struct compare_fn {
+  int known;  // -1: compare; 0 or 1: the answer
+  template <class T> bool operator()(T a, T b) const { return known < 0 ? scalar_fn<O>{}(a, b) : known != 0; }
+};
 
 template <class To> struct cast_fn {
   template <class From> To operator()(From v) const { return ops::jf_cast<To>(v); }
@@ -122,6 +130,9 @@ template <class Tag, class... A> struct xpr<call_node<Tag, A...>> {
     } else if constexpr (Tag::code == op::where) {
       // Eigen's select is c ? x : y per element, exactly jf_where.
       return operand<0, Indexed>(b, ai, si).select(operand<1, Indexed>(b, ai, si), operand<2, Indexed>(b, ai, si));
+    } else if constexpr (detail::tree<node>::may_be_known()) {
+      const compare_fn<Tag::code> f{detail::tree<node>::known_result(b.scalars + si)};
+      return operand<0, Indexed>(b, ai, si).binaryExpr(operand<1, Indexed>(b, ai, si), f);
     } else if constexpr (sizeof...(A) == 1) {
       return operand<0, Indexed>(b, ai, si).unaryExpr(scalar_fn<Tag::code>{});
     } else {
@@ -163,15 +174,22 @@ template <class E> void evaluate(const E& e, const array_base& out, const detail
   constexpr dtype R = type_of_v<E>.type;
   const array_base* arrays[A > 0 ? A : 1] = {};
   detail::scalar_slot scalars[S > 0 ? S : 1] = {};
-  detail::tree<E>::template gather<R>(e, arrays, scalars, false);  // also checks scalar ranges
+  detail::tree<E>::template gather<R>(e, arrays, scalars, detail::scalar_use::value);  // checks scalar ranges
+  detail::bump(detail::counter::cpu_evaluations);
   if (out.size() == 0) return;
+  detail::bump(detail::counter::cpu_elements, static_cast<std::uint64_t>(out.size()));
   // Computed in the expression's dtype; another output dtype receives it through jf_cast.
-  const array_base target = out.dtype() == R ? out : detail::make_array(cpu, R, out.shape());
+  const bool cast_after = out.dtype() != R;
+  if (cast_after) {
+    detail::bump(detail::counter::temporaries);
+    detail::bump(detail::counter::temporary_bytes, static_cast<std::uint64_t>(out.size() * size_of(R)));
+  }
+  const array_base target = cast_after ? detail::make_array(cpu, R, out.shape()) : out;
   eval_plan plan;
   make_plan(plan, arrays, A, target);
   job j{&plan, scalars};
   parallel_for(plan.n, min_chunk_elements, plan.flat ? &run_chunk<E, false> : &run_chunk<E, true>, &j);
-  if (out.dtype() != R) cast_into(out, target);
+  if (cast_after) cast_into(out, target);
 }
 
 }  // namespace jf::cpu_eval

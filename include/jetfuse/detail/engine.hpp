@@ -20,7 +20,8 @@ struct eval_options {
 };
 
 // ---- analysis ----------------------------------------------------------------------------------
-// The backend of the leaves; throws backend_mismatch naming both when they differ.
+// The backend of the leaves; throws backend_mismatch naming both when they differ, value_error
+// naming a leaf that is a null handle (null outputs are allowed: they are allocated).
 device common_device(const array_base* const* arrays, int n, const array_base* outputs, int nout);
 // The broadcast shape of the leaves; throws shape_error naming the shapes that do not broadcast.
 shape_t broadcast_leaves(const array_base* const* arrays, int n);
@@ -60,7 +61,8 @@ struct eval_request {
 
 // Runs the evaluation on jf::cuda (the caller handles jf::cpu).
 void evaluate_cuda(const eval_request& r);
-// jf::explain: the IR before and after the passes, the plan, and the generated source(s).
+// jf::explain: on jf::cuda the IR before and after the passes, the plan and the generated
+// source(s); on jf::cpu the IR the Eigen evaluator computes and how it addresses the operands.
 std::string explain(const eval_request& r);
 
 }  // namespace jf::detail

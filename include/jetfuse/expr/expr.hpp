@@ -49,6 +49,16 @@ concept lazy_operand = is_array_v<T> || is_lazy_expr<std::remove_cvref_t<T>>::va
 template <class T>
 concept operand = lazy_operand<T> || scalar_operand<T>;
 
+namespace detail {
+// What a rejected call returns: its body's static_assert says what to do, and the declared type
+// keeps the compiler from piling further errors on top (and lets tests see the rejection).
+struct rejected {};
+template <class... T> inline constexpr bool always_false = false;
+}  // namespace detail
+#define JF_UNSUPPORTED_OPERAND_MESSAGE                                                                        \
+  "jetfuse: an operand of an array expression must be a jf::array, a jetfuse expression or a C++ arithmetic " \
+  "scalar (bool, integer, floating point); convert it first (e.g. jf::array<double>(std::vector<double>{...}))"
+
 template <class T> struct is_fn_tag : std::false_type {};
 template <op O> struct is_fn_tag<fn<O>> : std::true_type {};
 template <class T> struct is_cast_tag : std::false_type {};
@@ -57,13 +67,18 @@ template <dtype D> struct is_cast_tag<cast_to<D>> : std::true_type {};
 // ---- capture -----------------------------------------------------------------------------------
 // Arrays of any element type become terminals holding a handle copy; bool/int/float scalars are
 // normalised to bool / int64_t / double (their NEP 50 weak kind is all that matters; fewer types).
+// 64-bit unsigned integers are kept as uint64_t: 2**63 .. 2**64-1 have no int64_t value (numpy's
+// Python int has them: float64_array + 2**63 is +9.22e18).
+template <class S>
+using weak_integer_t =
+    std::conditional_t<std::is_unsigned_v<S> && sizeof(S) == sizeof(std::uint64_t), std::uint64_t, std::int64_t>;
 template <class T> struct capture_type {
   using D = std::remove_cvref_t<T>;
   using type = std::conditional_t<
       is_lazy_expr<D>::value, D,
       std::conditional_t<is_array<D>::value, term<D>,
                          std::conditional_t<std::is_same_v<D, bool>, term<bool>,
-                                            std::conditional_t<std::is_integral_v<D>, term<std::int64_t>,
+                                            std::conditional_t<std::is_integral_v<D>, term<weak_integer_t<D>>,
                                                                term<double>>>>>;
 };
 template <class T> using capture_t = typename capture_type<T>::type;

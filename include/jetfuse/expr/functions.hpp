@@ -1,19 +1,38 @@
-// numpy-named functions (jf::sqrt, jf::where, jf::astype<T>, ...): lazy call nodes.
+// numpy-named functions (jf::sqrt, jf::where, jf::astype<T>, ...): lazy call nodes when an
+// operand is an array or an expression; on C++ scalars only, the scalar computed with numpy's
+// rules (scalar_call.hpp: jf::floor_divide(-7, 2) == -4); a static_assert on other types.
 #pragma once
 
 #include "jetfuse/expr/expr.hpp"
+#include "jetfuse/expr/scalar_call.hpp"
 
 namespace jf {
 
-#define JF_UNARY_FUNCTION(name, code)                                   \
-  template <lazy_operand A> auto name(A&& a) {                          \
-    return make_call<fn<op::code>>(std::forward<A>(a));                 \
+#define JF_UNARY_FUNCTION(name, code)                                                         \
+  template <lazy_operand A> auto name(A&& a) {                                                \
+    return make_call<fn<op::code>>(std::forward<A>(a));                                       \
+  }                                                                                           \
+  template <scalar_operand A> auto name(A a) { return detail::scalar_call<fn<op::code>>(a); } \
+  template <class A>                                                                          \
+    requires(!operand<A>)                                                                     \
+  detail::rejected name(A&&) {                                                                \
+    static_assert(detail::always_false<A>, JF_UNSUPPORTED_OPERAND_MESSAGE);                   \
+    return {};                                                                                \
   }
-#define JF_BINARY_FUNCTION(name, code)                                          \
-  template <operand L, operand R>                                               \
-    requires(lazy_operand<L> || lazy_operand<R>)                                \
-  auto name(L&& l, R&& r) {                                                     \
-    return make_call<fn<op::code>>(std::forward<L>(l), std::forward<R>(r));     \
+#define JF_BINARY_FUNCTION(name, code)                                         \
+  template <operand L, operand R>                                              \
+    requires(lazy_operand<L> || lazy_operand<R>)                               \
+  auto name(L&& l, R&& r) {                                                    \
+    return make_call<fn<op::code>>(std::forward<L>(l), std::forward<R>(r));    \
+  }                                                                            \
+  template <scalar_operand L, scalar_operand R> auto name(L l, R r) {          \
+    return detail::scalar_call<fn<op::code>>(l, r);                            \
+  }                                                                            \
+  template <class L, class R>                                                  \
+    requires(!operand<L> || !operand<R>)                                       \
+  detail::rejected name(L&&, R&&) {                                            \
+    static_assert(detail::always_false<L, R>, JF_UNSUPPORTED_OPERAND_MESSAGE); \
+    return {};                                                                 \
   }
 
 JF_UNARY_FUNCTION(negative, negative)
@@ -91,16 +110,28 @@ template <operand C, operand X, operand Y>
 auto where(C&& c, X&& x, Y&& y) {
   return make_call<fn<op::where>>(std::forward<C>(c), std::forward<X>(x), std::forward<Y>(y));
 }
+template <scalar_operand C, scalar_operand X, scalar_operand Y> auto where(C c, X x, Y y) {
+  return detail::scalar_call<fn<op::where>>(c, x, y);
+}
+template <class C, class X, class Y>
+  requires(!operand<C> || !operand<X> || !operand<Y>)
+detail::rejected where(C&&, X&&, Y&&) {
+  static_assert(detail::always_false<C, X, Y>, JF_UNSUPPORTED_OPERAND_MESSAGE);
+  return {};
+}
 
 // numpy.clip(x, lo, hi) == minimum(maximum(x, lo), hi): NaN propagates, as in numpy.
-template <lazy_operand X, operand L, operand H> auto clip(X&& x, L&& lo, H&& hi) {
+template <operand X, operand L, operand H> auto clip(X&& x, L&& lo, H&& hi) {
   return minimum(maximum(std::forward<X>(x), std::forward<L>(lo)), std::forward<H>(hi));
 }
 
 // x.astype(U): numpy's casts (float -> int of NaN or out-of-range values gives INT_MIN, like numpy
-// on x86-64).
+// on x86-64). On a C++ scalar: the scalar as numpy would hold it (int64, float64), cast to U.
 template <class U, lazy_operand A> auto astype(A&& a) {
   return make_call<cast_to<dtype_v<U>>>(std::forward<A>(a));
+}
+template <class U, scalar_operand A> U astype(A a) {
+  return detail::scalar_call<cast_to<dtype_v<U>>>(a);
 }
 
 }  // namespace jf

@@ -32,40 +32,80 @@ template <class Tag, class... A> struct leaf_counts<call_node<Tag, A...>> {
 
 namespace detail {
 
+// How an operation uses a scalar leaf: it decides what an integer out of the range of the dtype
+// it is converted to means (NEP 50 / numpy 2).
+enum class scalar_use : std::uint8_t {
+  value,     // arithmetic: out of range is an error (numpy raises OverflowError)
+  exponent,  // the exponent of power (a value; small integral ones specialise the kernel)
+  compared,  // compared with an integer array: numpy 2 compares exactly, the answer is known
+  selected,  // a value of where: numpy 2.4 converts it with C's wrap-around
+};
+
 // A scalar leaf converted on the host to the dtype it is used at (one 8-byte kernel slot).
 struct scalar_slot {
   std::uint64_t bits = 0;
-  bool exponent = false;  // the exponent of power: small integral values specialise the kernel
-  double value = 0;       // the value converted to the target dtype, as a double (for the key)
+  bool exponent = false;    // the exponent of power: small integral values specialise the kernel
+  std::int8_t outside = 0;  // compared: the value is below (-1) or above (+1) the compared dtype
+  double value = 0;         // the value converted to the target dtype, as a double (for the key)
 };
 
-// NEP 50: a weak integer that does not fit the array's integer dtype is an error (numpy raises).
-template <dtype Target, class S> std::uint64_t convert_scalar(S v, double* as_double) {
+template <class S> std::string scalar_text(S v) {
+  if constexpr (std::is_same_v<S, bool>) return v ? "True" : "False";
+  else return std::to_string(v);
+}
+
+// Converts a weak scalar to the dtype it is used at. NEP 50: an integer that does not fit the
+// array's integer dtype is an error in arithmetic (numpy: OverflowError), but not in comparisons
+// (the result is known) nor in where (numpy 2.4 wraps it).
+template <dtype Target, class S> void convert_scalar(S v, scalar_use use, scalar_slot* slot) {
   using T = cpp_type_t<Target>;
   if constexpr (is_integer(Target) && std::is_integral_v<S> && !std::is_same_v<S, bool>) {
-    if (v < static_cast<S>(std::numeric_limits<T>::min()) || v > static_cast<S>(std::numeric_limits<T>::max()))
-      throw dtype_error("scalar " + std::to_string(v) + " is out of bounds for " + std::string(name(Target)));
+    if (!std::in_range<T>(v)) {
+      if (use == scalar_use::compared) {
+        slot->outside = v < 0 ? -1 : 1;
+        return;
+      }
+      if (use != scalar_use::selected)
+        throw dtype_error("jetfuse: integer scalar " + scalar_text(v) + " out of bounds for " +
+                          std::string(name(Target)) + " (numpy: OverflowError)");
+    }
   }
   const T t = ops::jf_cast<T>(v);
-  *as_double = static_cast<double>(t);
-  std::uint64_t bits = 0;
-  std::memcpy(&bits, &t, sizeof(T));
-  return bits;
+  slot->value = static_cast<double>(t);
+  std::memcpy(&slot->bits, &t, sizeof(T));
+  slot->exponent = use == scalar_use::exponent;
+}
+
+constexpr bool is_comparison(op o) { return info(o).rule == op_rule::compare; }
+
+// `l OP r` when one side is a weak integer outside the range of the integer dtype both are
+// compared in (numpy 2 compares the values exactly): 1 true, 0 false; -1 when not known.
+constexpr int known_comparison(op o, bool scalar_on_right, int outside) {
+  if (outside == 0) return -1;
+  const bool right_greater = scalar_on_right == (outside > 0);
+  switch (o) {
+  case op::less: case op::less_equal: return right_greater;
+  case op::greater: case op::greater_equal: return !right_greater;
+  case op::equal: return 0;
+  case op::not_equal: return 1;
+  default: return -1;
+  }
 }
 
 template <class E> struct tree;  // per-node walks
 
 template <class T> struct tree<term<array<T>>> {
-  template <dtype Target> static void gather(const term<array<T>>& e, const array_base** arrays, scalar_slot*, bool) {
+  template <dtype Target>
+  static void gather(const term<array<T>>& e, const array_base** arrays, scalar_slot*, scalar_use) {
     *arrays = &e.elements[hana::llong_c<0>];
   }
 };
 template <class S>
   requires std::is_arithmetic_v<S>
 struct tree<term<S>> {
-  template <dtype Target> static void gather(const term<S>& e, const array_base**, scalar_slot* scalars, bool exponent) {
-    scalars->bits = convert_scalar<Target>(e.elements[hana::llong_c<0>], &scalars->value);
-    scalars->exponent = exponent;
+  template <dtype Target>
+  static void gather(const term<S>& e, const array_base**, scalar_slot* scalars, scalar_use use) {
+    convert_scalar<Target>(e.elements[hana::llong_c<0>], use, scalars);
   }
 };
 
@@ -79,22 +119,58 @@ template <class Tag, class... A> struct tree<call_node<Tag, A...>> {
           using Arg = std::tuple_element_t<I, std::tuple<A...>>;
           constexpr dtype target = arg_target<I>();
           tree<Arg>::template gather<target>(e.elements[hana::llong_c<I + 1>], arrays + ai, scalars + si,
-                                             is_power() && I == 1);
+                                             arg_use<I>());
           ai += leaf_counts<Arg>::arrays;
           si += leaf_counts<Arg>::scalars;
         }(),
         ...);
   }
-  template <dtype Target> static void gather(const call_node<Tag, A...>& e, const array_base** arrays, scalar_slot* scalars, bool) {
+  template <dtype Target>
+  static void gather(const call_node<Tag, A...>& e, const array_base** arrays, scalar_slot* scalars, scalar_use) {
     gather_args(e, arrays, scalars, std::index_sequence_for<A...>{});
   }
-  static constexpr bool is_power() {
-    if constexpr (is_fn_tag<Tag>::value) return Tag::code == op::power;
-    else return false;
+  static constexpr op code() {
+    if constexpr (is_fn_tag<Tag>::value) return Tag::code;
+    else return op::cast;
+  }
+  // Comparisons of an integer array with a weak integer: exact (see scalar_use::compared). A bool
+  // array is compared in int64 like numpy, which raises for an integer out of int64's range.
+  template <std::size_t I> static constexpr bool compared_with_integer_array() {
+    if constexpr (!is_comparison(code()) || sizeof...(A) != 2) {
+      return false;
+    } else {
+      constexpr operand_type other = type_of_v<std::tuple_element_t<1 - I, std::tuple<A...>>>;
+      return !other.is_weak() && is_integer(other.type);
+    }
+  }
+  template <std::size_t I> static constexpr scalar_use arg_use() {
+    if constexpr (code() == op::power && I == 1) return scalar_use::exponent;
+    else if constexpr (code() == op::where && I > 0) return scalar_use::selected;
+    else if constexpr (compared_with_integer_array<I>()) return scalar_use::compared;
+    else return scalar_use::value;
   }
   template <std::size_t I> static constexpr dtype arg_target() {
     if constexpr (is_fn_tag<Tag>::value) return op_types<Tag::code, A...>::target(static_cast<int>(I));
     else return type_of_v<std::tuple_element_t<I, std::tuple<A...>>>.type;  // cast: operand as it is
+  }
+  // Operand I is a weak scalar compared with an integer array (a scalar operand is always a leaf).
+  template <std::size_t I> static constexpr bool scalar_compared() {
+    if constexpr (I >= sizeof...(A)) return false;
+    else return leaf_counts<std::tuple_element_t<I, std::tuple<A...>>>::arrays == 0 && compared_with_integer_array<I>();
+  }
+  // Whether this node may be a comparison whose answer is known from its scalar (the CPU evaluator
+  // then carries the answer, the CUDA lowering writes a constant).
+  static constexpr bool may_be_known() { return scalar_compared<0>() || scalar_compared<1>(); }
+  // The known answer (1, 0) of this comparison, or -1; s: the slot of this node's first scalar leaf.
+  static int known_result(const scalar_slot* s) {
+    if constexpr (scalar_compared<0>()) {
+      return known_comparison(code(), false, s[0].outside);
+    } else if constexpr (scalar_compared<1>()) {
+      using L = std::tuple_element_t<0, std::tuple<A...>>;
+      return known_comparison(code(), true, s[leaf_counts<L>::scalars].outside);
+    } else {
+      return -1;
+    }
   }
 };
 
@@ -102,7 +178,7 @@ template <class Tag, class... A> struct tree<call_node<Tag, A...>> {
 struct lowering_inputs {
   const std::int32_t* array_input;     // kernel input index of each array leaf (aliases share one)
   const ir::layout* input_layout;      // layout of each kernel input
-  const scalar_slot* scalars;          // for specialisation: exponents with small integer values
+  const scalar_slot* scalars;          // specialisation: small integer exponents, known comparisons
   const bool* specialised;             // per scalar leaf: write it as a constant
 };
 
@@ -139,7 +215,12 @@ template <class Tag, class... A> struct lower_type<call_node<Tag, A...>> {
   static ir::node_id run(ir::graph& g, const lowering_inputs& in, int& ai, int& si, std::vector<ir::node_id>& input_nodes,
                          dtype) {
     ir::node_id args[sizeof...(A) > 0 ? sizeof...(A) : 1] = {};
+    const int first_scalar = si;
     lower_args(g, in, ai, si, input_nodes, args, std::index_sequence_for<A...>{});
+    if constexpr (tree<call_node<Tag, A...>>::may_be_known()) {
+      const int known = tree<call_node<Tag, A...>>::known_result(in.scalars + first_scalar);
+      if (known >= 0) return g.add_constant(dtype::bool_, ir::scalar_value::of(dtype::bool_, known));
+    }
     if constexpr (is_cast_tag<Tag>::value) {
       return g.add_cast(Tag::type, args[0]);
     } else {
