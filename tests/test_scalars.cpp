@@ -6,6 +6,11 @@
 #include <cmath>
 #include <cstdint>
 #include <jetfuse/jetfuse.hpp>
+
+#ifdef JF_HAVE_CUDA
+#include "cuda/runtime.hpp"
+#include "jetfuse/ir/codegen.hpp"
+#endif
 #include <limits>
 #include <random>
 #include <string>
@@ -109,6 +114,37 @@ TEST(WeakScalars, WhereWrapsOutOfRangeIntegersAsNumpy) {
     jf::array<double> d({1.5, 2.5}, dev);
     EXPECT_EQ(jf::eval(jf::where(c, d, two_63)).to_vector(), (std::vector<double>{1.5, 9223372036854775808.0}));
   }
+}
+
+// An array handle that claims to be on jf::cuda, for jf::explain only (it never reads the data,
+// so no GPU is needed): the CUDA lowering, passes and code generation run on the host.
+template <class T>
+jf::array<T> fake_cuda_array(std::int64_t n) {
+  alignas(64) static unsigned char storage[64];
+  auto buf = std::make_shared<jf::detail::buffer>();
+  buf->ptr = storage;
+  buf->bytes = static_cast<std::size_t>(n) * sizeof(T);
+  buf->dev = jf::cuda;
+  return jf::array<T>(jf::array_base(buf, jf::dtype_v<T>, jf::shape_t{n}, jf::shape_t{1}, 0));
+}
+
+TEST(WeakScalars, CudaLoweringWritesAKnownComparisonAsAConstant) {
+  const jf::array<std::int32_t> a = fake_cuda_array<std::int32_t>(3);
+  const std::string known = jf::explain(a < two_40);
+  const std::string after = known.substr(known.find("--- IR after the passes ---"));
+  const std::string ir_after = after.substr(0, after.find("--- plan"));
+  EXPECT_NE(ir_after.find("constant bool true"), std::string::npos) << known;
+  EXPECT_EQ(ir_after.find("less"), std::string::npos) << known;
+  // In range: a comparison with the value as a kernel parameter.
+  const std::string usual = jf::explain(a < std::int64_t{5});
+  EXPECT_NE(usual.find("less bool"), std::string::npos) << usual;
+  // A null operand is refused before anything else on this backend too.
+  EXPECT_THROW(jf::explain(a + jf::array<std::int32_t>{}), jf::value_error);
+#ifdef JF_HAVE_CUDA
+  // The generated kernel compiles (NVRTC needs no GPU).
+  const std::string src = known.substr(known.find("// ---- jetfuse kernel"));
+  EXPECT_FALSE(jf::cuda_rt::nvrtc_compile(std::string(jf::ir::scalar_ops_source()) + src, "sm_90", {}).empty());
+#endif
 }
 
 // ---- item 8: values that used to differ from numpy ---------------------------------------------
