@@ -184,6 +184,15 @@ TEST(Printing, AnExpressionPrintsItsValue) {
   }
 }
 
+// The user guide's lazy-evaluation trap: an expression reads its arrays when it is assigned.
+TEST(Printing, AnExpressionReadsItsArraysWhenAssigned) {
+  jf::array<double> a({1.0, 2.0});
+  auto e = a * 2;
+  a += 100;
+  jf::array<double> r = e;
+  EXPECT_EQ(r.to_vector(), (std::vector<double>{202.0, 204.0}));
+}
+
 TEST(ScalarCalls, ComputeWithNumpysRules) {
   // As numpy on Python scalars: integers are int64, floats float64 (NEP 50).
   static_assert(std::is_same_v<decltype(jf::floor_divide(-7, 2)), std::int64_t>);
