@@ -218,6 +218,23 @@ TEST(ScalarCalls, ComputeWithNumpysRules) {
   EXPECT_THROW(jf::add(std::numeric_limits<std::uint64_t>::max(), 1), jf::dtype_error);
 }
 
+TEST(ElementOperands, AnElementOfANonConstArrayIsAScalarOperand) {
+  // x(i) on a non-const array is a jf::element_ref (it takes x(i) = v); as an operand it is the
+  // value it read, a weak scalar like `double v = x(i)`.
+  for (jf::device dev : devices()) {
+    SCOPED_TRACE(jf::to_string(dev));
+    jf::array<double> x({1.5, -2.0, 4.0}, dev);
+    jf::array<float> y({1.0f, 2.0f, 3.0f}, dev);
+    jf::array<float> r = y * x(1);  // weak: float32 stays float32
+    EXPECT_EQ(r.to_vector(), (std::vector<float>{-2.0f, -4.0f, -6.0f}));
+    jf::array<double> w = jf::where(x > 0.0, x(2), x(0));
+    EXPECT_EQ(w.to_vector(), (std::vector<double>{4.0, 1.5, 4.0}));
+    EXPECT_EQ(jf::floor_divide(x(1), 3), -1.0);  // all scalars: computed at once
+    x(0) = x(2) * 2;  // the element written from an element read
+    EXPECT_EQ(x.to_vector(), (std::vector<double>{8.0, -2.0, 4.0}));
+  }
+}
+
 TEST(UnsupportedOperands, AreRejectedByOneStaticAssert) {
   // The rejecting overloads are chosen (their static_assert fires when the call is compiled; see
   // tests/compile_fail/): nothing else matches, so the compiler prints one message.

@@ -41,8 +41,18 @@ template <class T> struct is_array : std::false_type {};
 template <class T> struct is_array<array<T>> : std::true_type {};
 template <class T> inline constexpr bool is_array_v = is_array<std::remove_cvref_t<T>>::value;
 
+// An element read from an array (`x(i)` on a non-const array gives a jf::element_ref) is a scalar
+// operand like the T it holds: `y * x(0)` captures the value, as `T v = x(0); y * v` would.
+template <class T> struct scalar_value_of {
+  using type = T;
+};
+template <class T> struct scalar_value_of<element_ref<T>> {
+  using type = T;
+};
+template <class T> using scalar_value_of_t = typename scalar_value_of<std::remove_cvref_t<T>>::type;
+
 template <class T>
-concept scalar_operand = std::is_arithmetic_v<std::remove_cvref_t<T>>;
+concept scalar_operand = std::is_arithmetic_v<scalar_value_of_t<T>>;
 // Operands that make an operation lazy: arrays and expressions.
 template <class T>
 concept lazy_operand = is_array_v<T> || is_lazy_expr<std::remove_cvref_t<T>>::value;
@@ -73,7 +83,7 @@ template <class S>
 using weak_integer_t =
     std::conditional_t<std::is_unsigned_v<S> && sizeof(S) == sizeof(std::uint64_t), std::uint64_t, std::int64_t>;
 template <class T> struct capture_type {
-  using D = std::remove_cvref_t<T>;
+  using D = scalar_value_of_t<T>;
   using type = std::conditional_t<
       is_lazy_expr<D>::value, D,
       std::conditional_t<is_array<D>::value, term<D>,
