@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what jetfuse needs to build and test on Debian/Ubuntu, only when something is missing:
-# cmake (>= 3.25), ninja, g++, Eigen 3.4, Boost (YAP), GoogleTest, Google Benchmark.
+# cmake (>= 3.25), ninja, g++, Eigen 3.4, Boost (YAP), GoogleTest, Google Benchmark, and for the
+# differential fuzzer (tests/fuzz) Python 3 with numpy in a virtual environment, build/venv.
 # Idempotent: with everything present it runs no apt at all. Uses sudo only when not root.
 # The CUDA toolkit is optional and never installed here (without it jetfuse builds CPU only).
 set -euo pipefail
@@ -18,6 +19,11 @@ else
   for c in cmake ninja g++; do
     command -v "$c" >/dev/null 2>&1 || missing+=("$c")
   done
+fi
+# The fuzzer's virtual environment needs python3 with its venv module (Debian: python3-venv).
+if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  packages+=(python3 python3-venv)
+  missing+=(python3-venv)
 fi
 
 if ((${#missing[@]})); then
@@ -46,4 +52,16 @@ if [ "$(printf '%s\n' 3.25 "$cmake_version" | sort -V | head -n1)" != 3.25 ]; th
   echo "deps.sh: CMake $cmake_version is too old, jetfuse needs >= 3.25 (Ubuntu 22.04 ships 3.22):" \
        "install a newer one from https://apt.kitware.com or with 'pipx install cmake'" >&2
   exit 1
+fi
+
+# numpy for the differential fuzzer, from PyPI, in build/venv (CMake looks there first).
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv="$root/build/venv"
+numpy_pin="numpy==2.4.6"
+if ! "$venv/bin/python3" -c 'import numpy' >/dev/null 2>&1; then
+  echo "deps.sh: creating $venv with $numpy_pin"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/python3" -m pip install -q --disable-pip-version-check "$numpy_pin"
+  "$venv/bin/python3" -c 'import numpy; print("deps.sh: numpy", numpy.__version__, "in", "'"$venv"'")'
 fi

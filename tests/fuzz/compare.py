@@ -1,0 +1,148 @@
+"""The runner's files (inputs written for it, results read back) and the comparison with numpy.
+
+Integers and bool must be identical; floats bit-identical (NaN equal to NaN, the sign of zero
+checked) where numpy's error bound is 0, else within the bound (npeval.py); elements whose bound is
+infinite are not checked. The result dtype and shape must be numpy's, and every input buffer must
+hold afterwards exactly what numpy's leaves it with (the written view of the destination aside).
+"""
+import numpy as np
+
+from emit import fnv1a
+
+
+def _bound(v):
+    return "n" if v is None else str(v)
+
+
+def write_inputs(path, items):
+    """items: [(case, [Variant])]."""
+    with open(path, "w") as fh:
+        for case, variants in items:
+            fh.write("case %s %x %d\n" % (case.name, fnv1a(case.statement_cpp()), len(variants)))
+            for var in variants:
+                fh.write("variant %d %d\n" % (len(var.bases), len(var.views)))
+                for b in var.bases:
+                    data = b.tobytes().hex() or "-"
+                    fh.write("base %s %d %s %s\n" % (b.dtype.name, b.ndim, " ".join(map(str, b.shape)), data))
+                for v in var.views:
+                    parts = ["leaf", str(v.base), str(len(v.slices))]
+                    for s in v.slices:
+                        parts += ["i", str(s[1])] if s[0] == "i" else ["r", _bound(s[1]), _bound(s[2]), str(s[3])]
+                    axes = v.axes or []
+                    parts += [str(len(axes))] + [str(a) for a in axes]
+                    fh.write(" ".join(parts) + "\n")
+
+
+class Run:
+    def __init__(self, mode, ok, dtype=None, shape=None, data=None, bases=None, error=None, message=None):
+        self.mode, self.ok, self.dtype, self.shape, self.data = mode, ok, dtype, shape, data
+        self.bases, self.error, self.message = bases or [], error, message
+
+
+def read_results(path):
+    """{case name: {variant: [Run]}} and the modes the runner used."""
+    out, modes, cur = {}, [], None
+    with open(path) as fh:
+        lines = fh.read().split("\n")
+    i = 0
+    ended = False
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if not line:
+            continue
+        w = line.split(" ")
+        if w[0] == "modes":
+            modes = w[1:]
+        elif w[0] == "case":
+            cur = out.setdefault(w[1], {})
+        elif w[0] == "run":
+            v, mode = int(w[1]), w[2]
+            if w[3] == "ok":
+                dtype, nd = w[4], int(w[5])
+                shape = tuple(int(x) for x in w[6:6 + nd])
+                hexdata = w[6 + nd]
+                bases = []
+                while i < len(lines) and lines[i].startswith("base "):
+                    bases.append(lines[i][5:])
+                    i += 1
+                r = Run(mode, True, dtype, shape, hexdata, bases)
+            else:
+                r = Run(mode, False, error=w[4], message=" ".join(w[5:]))
+            cur.setdefault(v, []).append(r)
+        elif w[0] == "end":
+            ended = True
+    return out, modes, ended
+
+
+def decode(hexdata, dtype, shape):
+    raw = b"" if hexdata == "-" else bytes.fromhex(hexdata)
+    return np.frombuffer(raw, dtype=dtype).reshape(shape)
+
+
+def fmt(x):
+    if isinstance(x, (np.floating, float)):
+        return repr(float(x)) if not (x == 0 and np.signbit(x)) else "-0.0"
+    return repr(x.item() if hasattr(x, "item") else x)
+
+
+def mismatches(got, want, err):
+    """Boolean mask of elements that differ beyond the bound."""
+    if want.dtype.kind != "f":
+        return (got != want) & ~np.isinf(err)
+    with np.errstate(all="ignore"):
+        g = got.astype(np.float64)
+        w = want.astype(np.float64)
+        both_nan = np.isnan(g) & np.isnan(w)
+        exact = err == 0
+        same = (g == w) & (np.signbit(g) == np.signbit(w))
+        close = (np.abs(g - w) <= err) | ((g == w) & ~exact)
+        ok = both_nan | np.where(exact, same, close) | np.isinf(err)
+    return ~ok
+
+
+def check_run(case, variant, exp, run, leaf_arrays, limit=5):
+    """Problems (strings) of one run against numpy's expectation; empty when it agrees."""
+    if exp["status"] == "error":
+        if run.ok:
+            return ["numpy raises %s (%s) but jetfuse returned a result" % (exp["error"], exp["message"])]
+        if run.error != "dtype_error":  # numpy's OverflowError for a weak int is jf::dtype_error
+            return ["numpy raises %s (%s); jetfuse threw %s: %s" % (exp["error"], exp["message"], run.error,
+                                                                   run.message)]
+        return []
+    if not run.ok:
+        return ["jetfuse threw %s: %s" % (run.error, run.message)]
+    problems = []
+    want = exp["value"]
+    if run.dtype != exp["dtype"]:
+        problems.append("result dtype %s, numpy %s" % (run.dtype, exp["dtype"]))
+    if tuple(run.shape) != tuple(exp["shape"]):
+        problems.append("result shape %s, numpy %s" % (tuple(run.shape), tuple(exp["shape"])))
+    if problems:
+        return problems
+    got = decode(run.data, run.dtype, run.shape)
+    bad = mismatches(got, want, exp["err"])
+    if bad.any():
+        idx = np.argwhere(bad)[:limit] if bad.ndim else [()]
+        problems.append("%d of %d elements differ; first:" % (bad.sum(), bad.size))
+        for ix in idx:
+            ix = tuple(int(k) for k in ix)
+            ins = []
+            for n, a in enumerate(leaf_arrays):
+                try:
+                    ins.append("a%d=%s" % (n, fmt(np.broadcast_to(a, want.shape)[ix])))
+                except ValueError:
+                    pass
+            problems.append("  %s: jetfuse %s, numpy %s (bound %s)  inputs: %s" % (
+                list(ix), fmt(got[ix]), fmt(want[ix]), fmt(exp["err"][ix]), " ".join(ins)))
+    # every base buffer: untouched, except the elements the destination view covers
+    written = exp["written"]
+    for k, (b_exp, hexdata) in enumerate(zip(exp["bases"], run.bases)):
+        b_got = decode(hexdata, b_exp.dtype, b_exp.shape)
+        mask = written[1] if written and written[0] == k else np.zeros(b_exp.shape, dtype=bool)
+        diff = mismatches(b_got, b_exp, np.zeros(b_exp.shape)) & ~mask
+        if diff.any():
+            ix = tuple(int(x) for x in np.argwhere(diff)[0]) if diff.ndim else ()
+            problems.append("input buffer b%d changed outside the destination: %d elements, first %s: %s, was %s"
+                            % (k, diff.sum(), list(ix), fmt(b_got[ix]), fmt(b_exp[ix])))
+    return problems

@@ -1,0 +1,167 @@
+"""jetfuse's element-wise operations as the fuzzer sees them, read from the headers themselves.
+
+The op table (include/jetfuse/ops.hpp: opcode, numpy name, arity, dtype rule), the numpy-named
+functions (expr/functions.hpp: every C++ name and the opcode it builds) and the operators
+(expr/operators.hpp) are parsed, so a new operation is fuzzed as soon as it is in the table.
+The dtype model below mirrors dtype.hpp / ops.hpp / type_of.hpp (NEP 50 with weak C++ scalars):
+the generator uses it to predict which trees jetfuse compiles and what dtype they have; the
+comparison checks the dtype jetfuse actually produced against numpy's, not against this model.
+"""
+import os
+import re
+from dataclasses import dataclass
+
+DTYPES = ["bool", "int32", "int64", "float32", "float64"]
+CPP_TYPE = {"bool": "bool", "int32": "std::int32_t", "int64": "std::int64_t", "float32": "float",
+            "float64": "double"}
+ITEMSIZE = {"bool": 1, "int32": 4, "int64": 8, "float32": 4, "float64": 8}
+
+
+def is_int(d):
+    return d in ("int32", "int64")
+
+
+def is_float(d):
+    return d in ("float32", "float64")
+
+
+def kind_rank(k):
+    return {"bool": 1, "int": 2, "float": 3}[k]
+
+
+def kind_of(d):
+    return "bool" if d == "bool" else "int" if is_int(d) else "float"
+
+
+@dataclass(frozen=True)
+class OpType:
+    """An operand's type: a strong dtype, or a weak C++ scalar of a kind (dtype = its default)."""
+    dtype: str
+    weak: str = ""  # "", "bool", "int", "float"
+
+
+WEAK_DEFAULT = {"bool": "bool", "int": "int64", "float": "float64"}
+
+
+def weak(kind):
+    return OpType(WEAK_DEFAULT[kind], kind)
+
+
+def promote_types(a, b):
+    if a == b:
+        return a
+    if a == "bool":
+        return b
+    if b == "bool":
+        return a
+    if is_int(a) and is_int(b):
+        return "int64"
+    return "float64"  # two floats, or an integer with a float
+
+
+def promote(a, b):
+    if not a.weak and not b.weak:
+        return OpType(promote_types(a.dtype, b.dtype))
+    if a.weak and b.weak:
+        return a if kind_rank(a.weak) >= kind_rank(b.weak) else b
+    s, w = (b, a) if a.weak else (a, b)
+    if kind_rank(w.weak) > kind_rank(kind_of(s.dtype)):
+        return OpType(w.dtype)
+    return s
+
+
+def accepts(rule, compute):
+    if rule == "no_bool":
+        return compute != "bool"
+    if rule == "bitwise":
+        return not is_float(compute)
+    if rule == "shift":
+        return is_int(compute)
+    return True
+
+
+def compute_dtype(rule, promoted):
+    if rule == "float_fn":
+        return "float32" if promoted == "bool" else "float64" if is_int(promoted) else promoted
+    if rule == "true_divide":
+        return promoted if is_float(promoted) else "float64"
+    if rule == "logical":
+        return "bool"
+    return promoted
+
+
+def result_dtype(rule, compute):
+    return "bool" if rule in ("compare", "logical", "classify") else compute
+
+
+@dataclass(frozen=True)
+class Op:
+    code: str      # opcode (ops.hpp)
+    numpy: str     # numpy's name of the operation
+    arity: int
+    rule: str
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """One way to write an operation in C++ and in numpy."""
+    op: Op
+    cpp: str       # "jf::sqrt" (a function) or "+" (an operator)
+    np: str        # "np.sqrt" or "+"
+
+    @property
+    def cpp_operator(self):
+        return not self.cpp.startswith("jf::")
+
+    @property
+    def np_operator(self):
+        return not self.np.startswith("np.")
+
+
+def _read(root, rel):
+    with open(os.path.join(root, rel)) as fh:
+        return fh.read()
+
+
+class OpTable:
+    def __init__(self, root):
+        ops_src = _read(root, "include/jetfuse/ops.hpp")
+        self.ops = {}
+        for code, name, arity, rule in re.findall(r'X\((\w+), "(\w+)", (\d), (\w+)\)', ops_src):
+            self.ops[code] = Op(code, name, int(arity), rule)
+        if len(self.ops) < 40:
+            raise SystemExit("optable: could not parse the op table in ops.hpp")
+        fn_src = _read(root, "include/jetfuse/expr/functions.hpp")
+        self.spellings = []
+        for kind, name, code in re.findall(r"^JF_(UNARY|BINARY)_FUNCTION\((\w+), (\w+)\)", fn_src, re.M):
+            self.spellings.append(Spelling(self.ops[code], "jf::" + name, "np." + name))
+        if "auto where(" in fn_src:
+            self.spellings.append(Spelling(self.ops["where"], "jf::where", "np.where"))
+        opr_src = _read(root, "include/jetfuse/expr/operators.hpp")
+        for sym, code in re.findall(r"^JF_BINARY_OPERATOR\(([^,]+), (\w+)\)", opr_src, re.M):
+            np_sym = {"&&": "np.logical_and", "||": "np.logical_or"}.get(sym, sym)
+            self.spellings.append(Spelling(self.ops[code], sym, np_sym))
+        for sym, code in re.findall(r"auto operator(\W)\(A&& a\) \{ return make_call<fn<op::(\w+)>>", opr_src):
+            np_sym = {"!": "np.logical_not"}.get(sym, sym)
+            self.spellings.append(Spelling(self.ops[code], sym, np_sym))
+        self.has_clip = "auto clip(" in fn_src
+        self.has_astype = "auto astype(" in fn_src
+        covered = {s.op.code for s in self.spellings}
+        missing = set(self.ops) - covered
+        if missing:
+            raise SystemExit("optable: operations without a C++ spelling: " + ", ".join(sorted(missing)))
+
+    def by_arity(self, n):
+        return [s for s in self.spellings if s.op.arity == n]
+
+
+def op_types(op, args):
+    """(compute, result) dtypes of op applied to operand types, or None when jetfuse rejects it."""
+    first = 1 if op.code == "where" else 0
+    p = args[first]
+    for a in args[first + 1:]:
+        p = promote(p, a)
+    compute = compute_dtype(op.rule, p.dtype)
+    if not accepts(op.rule, compute):
+        return None
+    return compute, result_dtype(op.rule, compute)

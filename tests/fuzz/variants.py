@@ -1,0 +1,229 @@
+"""Run-time inputs of a case: broadcasting shapes (0 and 1 extents included), views with steps
+(negative too), integer indices and transposes, inputs sharing a buffer (aliasing), and data rich
+in edge values. One case runs over several variants; none of this changes the C++ expression type.
+
+A variant is a list of bases (contiguous buffers: dtype, shape, data) and one view per leaf:
+base index, slice arguments (numpy basic indexing: ints and start:stop:step) and a transpose.
+"""
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from optable import is_float, is_int
+
+NONE = None  # an open slice bound (jf::range::none)
+
+
+@dataclass
+class View:
+    base: int
+    slices: list = field(default_factory=list)  # [("i", k) | ("r", start, stop, step)]
+    axes: list = None                           # transpose axes, None for none
+
+    def apply(self, arr):
+        if self.slices:
+            idx = tuple(s[1] if s[0] == "i" else slice(s[1], s[2], s[3]) for s in self.slices)
+            arr = arr[idx + (Ellipsis,)]  # a 0-d view, not a scalar, when every argument is an int
+        if self.axes is not None:
+            arr = arr.transpose(self.axes)
+        return arr
+
+    def describe(self):
+        parts = []
+        if self.slices:
+            def one(s):
+                if s[0] == "i":
+                    return str(s[1])
+                f = lambda v: "" if v is None else str(v)
+                return "%s:%s%s" % (f(s[1]), f(s[2]), "" if s[3] == 1 else ":" + str(s[3]))
+            parts.append("[%s]" % ", ".join(one(s) for s in self.slices))
+        if self.axes is not None:
+            parts.append(".transpose(%s)" % (tuple(self.axes),))
+        return "b%d%s" % (self.base, "".join(parts))
+
+
+@dataclass
+class Variant:
+    bases: list  # numpy arrays (contiguous)
+    views: list  # one View per leaf
+    kind: str    # "tame" or "edge": what the data are like
+
+    def leaf_arrays(self, bases=None):
+        bases = self.bases if bases is None else bases
+        return [v.apply(bases[v.base]) for v in self.views]
+
+
+EXTENTS = [1, 1, 2, 3, 3, 4, 5, 7]
+
+
+def out_shape(rng):
+    if rng.chance(0.1):  # larger: several blocks of the CPU evaluator, vector loops on the GPU
+        return rng.choice([(2051,), (37, 61), (3, 1, 700), (4097,)])
+    nd = rng.weighted([(0, 1), (1, 4), (2, 4), (3, 2)])
+    s = [rng.choice(EXTENTS) for _ in range(nd)]
+    if nd and rng.chance(0.08):
+        s[rng.below(nd)] = 0
+    return tuple(s)
+
+
+def leaf_shape(rng, out):
+    """A shape that broadcasts to `out`: trailing axes kept or set to 1, leading ones dropped."""
+    nd = len(out)
+    keep = nd if rng.chance(0.6) else rng.range(0, nd)
+    s = list(out[nd - keep:])
+    for i in range(len(s)):
+        if rng.chance(0.2):
+            s[i] = 1
+    return tuple(s)
+
+
+def slice_for(rng, extent, base_extent=None):
+    """(base extent, ("r", start, stop, step)) selecting `extent` elements."""
+    step = rng.weighted([(1, 5), (2, 2), (-1, 3), (-2, 2), (3, 1), (-3, 1)])
+    need = (extent - 1) * abs(step) + 1 if extent else 0
+    if base_extent is None:
+        base_extent = need + rng.below(3)
+    if base_extent < need:
+        return None
+    for _ in range(20):
+        first = rng.range(0, base_extent - need) if base_extent >= need else 0
+        if step < 0:
+            first = base_extent - 1 - first
+        start, stop = first, first + step * extent
+        # Spell bounds as numpy users do: open bounds, negative (from the end) bounds.
+        if stop < 0:
+            stop = NONE
+        elif rng.chance(0.3) and stop <= base_extent:
+            stop = stop - base_extent if stop < base_extent else (NONE if step > 0 else stop)
+        if start == (0 if step > 0 else base_extent - 1) and rng.chance(0.5):
+            start = NONE
+        elif rng.chance(0.3) and start is not NONE:
+            start -= base_extent
+        if len(range(*slice(start, stop, step).indices(base_extent))) == extent:
+            return base_extent, ("r", start, stop, step)
+    return None
+
+
+def make_view(rng, shape, base_index):
+    """A view of a new base with the given final shape; returns (base shape, View)."""
+    nd = len(shape)
+    if rng.chance(0.35):
+        return tuple(shape), View(base_index)
+    axes = None
+    vshape = list(shape)
+    if nd >= 2 and rng.chance(0.35):
+        axes = rng.shuffle(list(range(nd)))
+        # transpose(axes) of the sliced view gives shape: view axis axes[i] has extent shape[i]
+        vshape = [0] * nd
+        for i, a in enumerate(axes):
+            vshape[a] = shape[i]
+    base_shape, slices = [], []
+    for e in vshape:
+        r = slice_for(rng, e) if rng.chance(0.7) else None
+        if r is None:
+            base_shape.append(e)
+            slices.append(("r", NONE, NONE, 1))
+        else:
+            base_shape.append(r[0])
+            slices.append(r[1])
+    if len(base_shape) < 4 and rng.chance(0.2):  # an integer index removes an extra base axis
+        pos = rng.below(len(base_shape) + 1)
+        n = rng.range(1, 3)
+        k = rng.below(n)
+        base_shape.insert(pos, n)
+        slices.insert(pos, ("i", k - n if rng.chance(0.5) else k))
+    if all(s == ("r", NONE, NONE, 1) for s in slices):
+        slices = []
+    return tuple(base_shape), View(base_index, slices, axes)
+
+
+def reslice(rng, base_shape, view, target_shape):
+    """Another view of the same base with the same final shape (overlapping, shifted, reversed)."""
+    if not view.slices:
+        slices = [("r", NONE, NONE, 1)] * len(base_shape)
+    else:
+        slices = list(view.slices)
+    vshape = []
+    for s, b in zip(slices, base_shape):
+        if s[0] == "r":
+            vshape.append(len(range(*slice(s[1], s[2], s[3]).indices(b))))
+    new = []
+    k = 0
+    for s, b in zip(slices, base_shape):
+        if s[0] == "i":
+            new.append(("i", rng.below(b)))
+            continue
+        e = vshape[k]
+        k += 1
+        r = slice_for(rng, e, b) if rng.chance(0.8) else None
+        new.append(r[1] if r else s)
+    v = View(view.base, new, view.axes)
+    if v.apply(np.empty(base_shape)).shape != tuple(target_shape):
+        return View(view.base, list(view.slices), view.axes)
+    return v
+
+
+# ---- data --------------------------------------------------------------------------------------
+INT_EDGES = {
+    "int32": [0, -1, 1, -2**31, 2**31 - 1, -2**31 + 1, 2**30, 65536, -65536],
+    "int64": [0, -1, 1, -2**63, 2**63 - 1, -2**63 + 1, 2**31, -2**31 - 1, 2**53 + 1, 2**40],
+}
+FLOAT_EDGES = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 0.5, 1e30, -1e30, 1e-30, 1e-40,
+               1e300, -1e300, 5e-324, 1.7976931348623157e308, 3.4028234663852886e38, 2.0**63, -2.0**31,
+               4294967296.5, 2147483647.5]
+
+
+def values(rng, dtype, n, kind):
+    p_edge = 0.0 if kind == "tame" else 0.25
+    out = []
+    for _ in range(n):
+        edge = rng.chance(p_edge)
+        if dtype == "bool":
+            out.append(rng.chance(0.5))
+        elif is_int(dtype):
+            if edge:
+                out.append(rng.choice(INT_EDGES[dtype]))
+            else:
+                out.append(rng.range(-9, 9) if rng.chance(0.8) else rng.range(-1000, 1000))
+        else:
+            if edge:
+                out.append(rng.choice(FLOAT_EDGES))
+            elif rng.chance(0.5):
+                out.append(rng.range(-16, 16) / (1 << rng.below(4)))
+            else:  # a full-precision value, rounded to the dtype below
+                out.append((rng.random() * 2 - 1) * 10.0 ** rng.range(-3, 3))
+    arr = np.array(out, dtype=np.float64 if is_float(dtype) else object)
+    with np.errstate(all="ignore"):
+        return arr.astype(dtype)
+
+
+def make_variant(rng, leaf_dtypes, dest_leaf, kind):
+    out = out_shape(rng)
+    bases, base_dtype, views = [], [], []
+    for i, dt in enumerate(leaf_dtypes):
+        shape = out if i == dest_leaf else leaf_shape(rng, out)
+        # Share a buffer with an earlier leaf of the same dtype and shape (overlapping views).
+        partners = [j for j in range(i) if leaf_dtypes[j] == dt and views[j] is not None
+                    and views[j].apply(np.empty(bases[views[j].base].shape)).shape == tuple(shape)]
+        if partners and rng.chance(0.5 if i == dest_leaf else 0.3):
+            j = rng.choice(partners)
+            v = views[j]
+            views.append(v if rng.chance(0.3) else reslice(rng, bases[v.base].shape, v, shape))
+            continue
+        bshape, v = make_view(rng, shape, len(bases))
+        bases.append(np.empty(bshape))
+        base_dtype.append(dt)
+        views.append(v)
+    for k, dt in enumerate(base_dtype):
+        n = int(np.prod(bases[k].shape))
+        bases[k] = values(rng, dt, n, kind).reshape(bases[k].shape)
+    return Variant(bases, views, kind)
+
+
+def make_variants(rng, case, count):
+    out = []
+    for k in range(count):
+        kind = "tame" if k % 2 == 0 else "edge"
+        out.append(make_variant(rng, case.leaves, case.dest_leaf, kind))
+    return out
