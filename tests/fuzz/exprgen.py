@@ -163,6 +163,8 @@ class Case:
 def int_literal(rng, v):
     if v == INT64_MIN:
         return "(-9223372036854775807LL - 1)"
+    if v > INT64_MAX:
+        return "%dull" % v  # a std::uint64_t: numpy sees the same Python int
     if INT32_MIN < v <= INT32_MAX:
         # Any C++ integer type is a weak integer: vary the spelling.
         form = rng.below(6)
@@ -197,7 +199,7 @@ def gen_scalar(rng, kind, ctx_dtype):
         if rng.chance(0.08):
             # Large values: within int32 when the context is int32 (out of range is a separate
             # error case below), near the limits of int64 otherwise.
-            pool = [INT32_MAX, INT32_MIN, 2**31, 2**40, INT64_MAX, INT64_MIN, 2**53 + 1]
+            pool = [INT32_MAX, INT32_MIN, 2**31, 2**40, INT64_MAX, INT64_MIN, 2**53 + 1, 2**63, 2**64 - 1]
         v = rng.choice(pool)
         return Scalar("int", v, int_literal(rng, v))
     pool = [0.0, -0.0, 0.5, 1.0, -1.0, 2.0, 1.5, -2.5, 3.0, 0.1, 1e10, 1e-10, 0.25]

@@ -158,7 +158,13 @@ def reslice(rng, base_shape, view, target_shape):
         k += 1
         r = slice_for(rng, e, b) if rng.chance(0.8) else None
         new.append(r[1] if r else s)
-    v = View(view.base, new, view.axes)
+    axes = view.axes
+    nd = len(target_shape)
+    if nd >= 2 and target_shape[-1] == target_shape[-2] and rng.chance(0.4):
+        # the transpose of a square view has the same shape: x = x.T + ...
+        axes = list(axes) if axes is not None else list(range(nd))
+        axes[-1], axes[-2] = axes[-2], axes[-1]
+    v = View(view.base, new, axes)
     if v.apply(np.empty(base_shape)).shape != tuple(target_shape):
         return View(view.base, list(view.slices), view.axes)
     return v
@@ -215,6 +221,14 @@ def make_variant(rng, leaf_dtypes, dest_leaf, kind):
         bases.append(np.empty(bshape))
         base_dtype.append(dt)
         views.append(v)
+    if dest_leaf >= 0 and rng.chance(0.6):
+        # Another leaf reads the destination's buffer through a different view (shifted,
+        # reversed, transposed): jetfuse must read everything before it writes, as numpy does.
+        others = [k for k in range(len(leaf_dtypes)) if k != dest_leaf and leaf_dtypes[k] == leaf_dtypes[dest_leaf]]
+        if others:
+            k = rng.choice(others)
+            v = views[dest_leaf]
+            views[k] = reslice(rng, bases[v.base].shape, v, out)
     for k, dt in enumerate(base_dtype):
         n = int(np.prod(bases[k].shape))
         bases[k] = values(rng, dt, n, kind).reshape(bases[k].shape)
