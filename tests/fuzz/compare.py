@@ -37,6 +37,12 @@ class Run:
     def __init__(self, mode, ok, dtype=None, shape=None, data=None, bases=None, error=None, message=None):
         self.mode, self.ok, self.dtype, self.shape, self.data = mode, ok, dtype, shape, data
         self.bases, self.error, self.message = bases or [], error, message
+        self.second = None  # jf::eval(e1, e2): the second output, a Run of its own
+
+
+def _parse_ok(mode, w):
+    dtype, nd = w[0], int(w[1])
+    return Run(mode, True, dtype, tuple(int(x) for x in w[2:2 + nd]), w[2 + nd])
 
 
 def read_results(path):
@@ -59,14 +65,13 @@ def read_results(path):
         elif w[0] == "run":
             v, mode = int(w[1]), w[2]
             if w[3] == "ok":
-                dtype, nd = w[4], int(w[5])
-                shape = tuple(int(x) for x in w[6:6 + nd])
-                hexdata = w[6 + nd]
-                bases = []
-                while i < len(lines) and lines[i].startswith("base "):
-                    bases.append(lines[i][5:])
+                r = _parse_ok(mode, w[4:])
+                if i < len(lines) and lines[i].startswith("second "):
+                    r.second = _parse_ok(mode, lines[i].split(" ")[1:])
                     i += 1
-                r = Run(mode, True, dtype, shape, hexdata, bases)
+                while i < len(lines) and lines[i].startswith("base "):
+                    r.bases.append(lines[i][5:])
+                    i += 1
             else:
                 r = Run(mode, False, error=w[4], message=" ".join(w[5:]))
             cur.setdefault(v, []).append(r)
@@ -112,16 +117,37 @@ def check_run(case, variant, exp, run, leaf_arrays, limit=5):
         return []
     if not run.ok:
         return ["jetfuse threw %s: %s" % (run.error, run.message)]
+    problems = check_values(run, exp["value"], exp["err"], exp["dtype"], leaf_arrays, limit)
+    if exp["second"] is not None:
+        if run.second is None:
+            problems.append("jf::eval(e1, e2) returned one output")
+        else:
+            v2, e2 = exp["second"]
+            problems += ["second output: " + p for p in check_values(run.second, v2, e2, v2.dtype.name,
+                                                                       leaf_arrays, limit)]
+    # every base buffer: untouched, except the elements the destination view covers
+    written = exp["written"]
+    for k, (b_exp, hexdata) in enumerate(zip(exp["bases"], run.bases)):
+        b_got = decode(hexdata, b_exp.dtype, b_exp.shape)
+        mask = written[1] if written and written[0] == k else np.zeros(b_exp.shape, dtype=bool)
+        diff = mismatches(b_got, b_exp, np.zeros(b_exp.shape)) & ~mask
+        if diff.any():
+            ix = tuple(int(x) for x in np.argwhere(diff)[0]) if diff.ndim else ()
+            problems.append("input buffer b%d changed outside the destination: %d elements, first %s: %s, was %s"
+                            % (k, diff.sum(), list(ix), fmt(b_got[ix]), fmt(b_exp[ix])))
+    return problems
+
+
+def check_values(run, want, err, want_dtype, leaf_arrays, limit):
     problems = []
-    want = exp["value"]
-    if run.dtype != exp["dtype"]:
-        problems.append("result dtype %s, numpy %s" % (run.dtype, exp["dtype"]))
-    if tuple(run.shape) != tuple(exp["shape"]):
-        problems.append("result shape %s, numpy %s" % (tuple(run.shape), tuple(exp["shape"])))
+    if run.dtype != want_dtype:
+        problems.append("result dtype %s, numpy %s" % (run.dtype, want_dtype))
+    if tuple(run.shape) != tuple(want.shape):
+        problems.append("result shape %s, numpy %s" % (tuple(run.shape), tuple(want.shape)))
     if problems:
         return problems
     got = decode(run.data, run.dtype, run.shape)
-    bad = mismatches(got, want, exp["err"])
+    bad = mismatches(got, want, err)
     if bad.any():
         idx = np.argwhere(bad)[:limit] if bad.ndim else [()]
         problems.append("%d of %d elements differ; first:" % (bad.sum(), bad.size))
@@ -134,15 +160,5 @@ def check_run(case, variant, exp, run, leaf_arrays, limit=5):
                 except ValueError:
                     pass
             problems.append("  %s: jetfuse %s, numpy %s (bound %s)  inputs: %s" % (
-                list(ix), fmt(got[ix]), fmt(want[ix]), fmt(exp["err"][ix]), " ".join(ins)))
-    # every base buffer: untouched, except the elements the destination view covers
-    written = exp["written"]
-    for k, (b_exp, hexdata) in enumerate(zip(exp["bases"], run.bases)):
-        b_got = decode(hexdata, b_exp.dtype, b_exp.shape)
-        mask = written[1] if written and written[0] == k else np.zeros(b_exp.shape, dtype=bool)
-        diff = mismatches(b_got, b_exp, np.zeros(b_exp.shape)) & ~mask
-        if diff.any():
-            ix = tuple(int(x) for x in np.argwhere(diff)[0]) if diff.ndim else ()
-            problems.append("input buffer b%d changed outside the destination: %d elements, first %s: %s, was %s"
-                            % (k, diff.sum(), list(ix), fmt(b_got[ix]), fmt(b_exp[ix])))
+                list(ix), fmt(got[ix]), fmt(want[ix]), fmt(err[ix]), " ".join(ins)))
     return problems

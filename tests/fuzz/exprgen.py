@@ -8,7 +8,7 @@ and data are chosen at run time (variants.py); scalars are C++ literals (NEP 50 
 import math
 from dataclasses import dataclass, field
 
-from optable import CPP_TYPE, DTYPES, Op, OpType, Spelling, is_float, is_int, op_types, weak
+from optable import CPP_TYPE, DTYPES, INPLACE, Op, OpType, Spelling, is_float, is_int, op_types, weak
 
 INT32_MIN, INT32_MAX = -2**31, 2**31 - 1
 INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
@@ -104,6 +104,8 @@ class Clip(Node):
 
 
 def walk(node):
+    if node is None:
+        return
     yield node
     for a in getattr(node, "args", []) or ([node.arg] if isinstance(node, Cast) else []):
         yield from walk(a)
@@ -115,10 +117,11 @@ class Case:
     index: int
     root: Node
     leaves: list            # dtype of a0, a1, ...
-    dest: str               # new, typed, assign, inplace
+    dest: str               # new, pair, typed, assign, inplace
+    root2: Node = None      # pair: the second expression of jf::eval(e1, e2)
     dest_leaf: int = -1     # assign / inplace: the leaf written
     dest_dtype: str = ""    # typed: U
-    inplace_op: str = ""    # "+", "-", "*", "/"
+    inplace_op: str = ""    # "+", "-", ... (optable.INPLACE)
     skip_reason: str = ""
     notes: list = field(default_factory=list)
 
@@ -136,6 +139,8 @@ class Case:
         e = self.expr_cpp()
         if self.dest == "new":
             return "c.result(c.eval(%s));" % e
+        if self.dest == "pair":  # one kernel, two outputs
+            return "c.result(c.eval(%s, %s));" % (e, self.root2.cpp())
         if self.dest == "typed":
             return "jf::array<%s> r = %s;\n  c.result(r);" % (CPP_TYPE[self.dest_dtype], e)
         d = "a%d" % self.dest_leaf
@@ -147,6 +152,8 @@ class Case:
         e = self.expr_np()
         if self.dest == "new":
             return "r = %s" % e
+        if self.dest == "pair":
+            return "r, r2 = %s, %s  # each broadcast to the shape of all leaves" % (e, self.root2.np())
         if self.dest == "typed":
             return "r = np.asarray(%s).astype(np.%s)" % (e, self.dest_dtype)
         d = "a%d" % self.dest_leaf
@@ -156,7 +163,7 @@ class Case:
 
     def modes(self):
         """Which evaluations apply: jf::eval(jf::unfused, e) only exists for new arrays."""
-        return "fu" if self.dest == "new" else "f"
+        return "fu" if self.dest in ("new", "pair") else "f"
 
 
 # ---- scalars -----------------------------------------------------------------------------------
@@ -196,7 +203,7 @@ def gen_scalar(rng, kind, ctx_dtype):
         return Scalar("bool", v, "true" if v else "false")
     if kind == "int":
         pool = [0, 1, 2, 3, -1, -2, 5, 7, -7, 31, 32, 64, 100]
-        if rng.chance(0.08):
+        if rng.chance(0.2):
             # Large values: within int32 when the context is int32 (out of range is a separate
             # error case below), near the limits of int64 otherwise.
             pool = [INT32_MAX, INT32_MIN, 2**31, 2**40, INT64_MAX, INT64_MIN, 2**53 + 1, 2**63, 2**64 - 1]
@@ -235,6 +242,10 @@ class TreeGen:
     def scalar_for(self, other):
         r = self.rng
         kind = r.weighted([("int", 4), ("float", 4), ("bool", 1)])
+        if kind == "int" and other.t.dtype == "int32" and not other.t.weak and r.chance(0.1):
+            # out of int32's range: numpy raises OverflowError for arithmetic, jetfuse dtype_error
+            v = r.choice([2**31, -2**31 - 1, 2**40])
+            return Scalar("int", v, int_literal(r, v))
         return gen_scalar(r, kind, other.t.dtype)
 
     def node(self, depth):
@@ -309,8 +320,14 @@ def gen_case(table, seed, index, rng):
             break
     if isinstance(root, Leaf):  # give up on an operation: negate it
         root = Call(table.by_arity(1)[0], [root], OpType(root.dtype))
-    dest = rng.weighted([("new", 50), ("typed", 12), ("assign", 19), ("inplace", 19)])
-    case = Case(seed, index, root, list(g.leaves), dest)
+    dest = rng.weighted([("new", 44), ("pair", 8), ("typed", 11), ("assign", 18), ("inplace", 19)])
+    root2 = g.node(rng.weighted([(1, 2), (2, 2)])) if dest == "pair" else None
+    # Leaves of subtrees that were generated and dropped (jetfuse rejected them) are not leaves.
+    leaves = [n for n in list(walk(root)) + list(walk(root2)) if isinstance(n, Leaf)]
+    used = sorted({n.idx for n in leaves})
+    for n in leaves:
+        n.idx = used.index(n.idx)
+    case = Case(seed, index, root, [g.leaves[i] for i in used], dest, root2=root2)
     if dest == "typed":
         case.dest_dtype = rng.choice(DTYPES)
     elif dest in ("assign", "inplace"):
@@ -320,16 +337,9 @@ def gen_case(table, seed, index, rng):
             case.leaves.append(rng.choice(DTYPES))
             case.dest_leaf = len(case.leaves) - 1
         if dest == "inplace":
-            case.inplace_op = rng.choice(["+", "-", "*", "/"])
-            code = {"+": "add", "-": "subtract", "*": "multiply", "/": "true_divide"}[case.inplace_op]
+            case.inplace_op = rng.choice(table.inplace)
+            code = INPLACE[case.inplace_op]
             if op_types(table.ops[code], [OpType(case.leaves[case.dest_leaf]), root.t]) is None:
                 case.skip_reason = "jetfuse rejects at compile time"
     return case
 
-
-def is_float_dtype(d):
-    return is_float(d)
-
-
-def is_int_dtype(d):
-    return is_int(d)

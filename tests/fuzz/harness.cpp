@@ -7,7 +7,8 @@
 //   NBASES lines "base DTYPE NDIM DIMS... HEX" and NLEAVES lines
 //   "leaf BASE NSLICES (i K | r START STOP STEP)... NAXES AXES..." (an open bound is "n").
 // RESULTS (text): "case NAME", then per variant and mode "run VARIANT MODE ok DTYPE NDIM DIMS... HEX"
-//   followed by one "base HEX" line per base buffer as it is afterwards, or
+//   (and "second DTYPE NDIM DIMS... HEX" for jf::eval(e1, e2)) followed by one "base HEX" line per
+//   base buffer as it is afterwards, or
 //   "run VARIANT MODE error KIND MESSAGE".
 #include "harness.hpp"
 
@@ -167,6 +168,15 @@ std::vector<unsigned char> bytes_of(const jf::array_base& a) {
   return v;
 }
 
+// "DTYPE NDIM DIMS... HEX"
+std::string describe(const jf::array_base& r) {
+  std::ostringstream s;
+  s << jf::name(r.dtype()) << ' ' << r.ndim();
+  for (int k = 0; k < r.ndim(); ++k) s << ' ' << r.shape()[k];
+  s << ' ' << to_hex(bytes_of(r));
+  return s.str();
+}
+
 std::string error_kind(const std::exception& e) {
   if (dynamic_cast<const jf::shape_error*>(&e)) return "shape_error";
   if (dynamic_cast<const jf::dtype_error*>(&e)) return "dtype_error";
@@ -201,11 +211,9 @@ void run_one(const case_entry& ce, const variant_spec& var, const mode& m, int v
     }
     ctx c(m, bases, var.leaves);
     ce.fn(c);
-    const jf::array_base& r = c.result();
     std::ostringstream line;
-    line << "ok " << jf::name(r.dtype()) << ' ' << r.ndim();
-    for (int k = 0; k < r.ndim(); ++k) line << ' ' << r.shape()[k];
-    line << ' ' << to_hex(bytes_of(r)) << '\n';
+    line << "ok " << describe(c.result()) << '\n';
+    if (!c.second().is_null()) line << "second " << describe(c.second()) << '\n';
     for (const jf::array_base& b : c.bases()) line << "base " << to_hex(bytes_of(b)) << '\n';
     out << line.str();
   } catch (const std::exception& e) {

@@ -8,6 +8,7 @@
 #include <jetfuse/jetfuse.hpp>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace jf_fuzz {
@@ -44,17 +45,24 @@ class ctx {
     return jf::array<T>(view(i));
   }
 
-  // jf::eval(e), or jf::eval(jf::unfused, e) in the unfused mode.
-  template <class E>
-  auto eval(const E& e) const {
-    return mode_.unfused ? jf::eval(jf::unfused, e) : jf::eval(e);
+  // jf::eval(e...), or jf::eval(jf::unfused, e...) in the unfused mode.
+  template <class... E>
+  auto eval(const E&... e) const {
+    return mode_.unfused ? jf::eval(jf::unfused, e...) : jf::eval(e...);
   }
 
   template <class T>
   void result(const jf::array<T>& r) {
     result_ = r;
   }
+  // The two outputs of jf::eval(e1, e2).
+  template <class A, class B>
+  void result(const std::tuple<A, B>& r) {
+    result_ = std::get<0>(r);
+    second_ = std::get<1>(r);
+  }
 
+  const jf::array_base& second() const { return second_; }
   const jf::array_base& result() const { return result_; }
   const std::vector<jf::array_base>& bases() const { return bases_; }
 
@@ -64,7 +72,7 @@ class ctx {
   mode mode_;
   std::vector<jf::array_base> bases_;
   const std::vector<leaf_spec>& leaves_;
-  jf::array_base result_;
+  jf::array_base result_, second_;
 };
 
 using case_fn = void (*)(ctx&);

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 import exprgen as eg
-from optable import is_float, is_int
+from optable import INPLACE, is_float
 
 # Error bound of each transcendental operation, in ulps of its result dtype: numpy's SIMD code
 # (SVML on AVX-512 for float64, its own or SVML for float32: at most 4 ulp) plus the larger of glibc's
@@ -98,6 +98,10 @@ class Evaluator:
             return center, np.broadcast_to(err, center.shape)
         own = ULP_BOUND.get(op.code) if is_float(center.dtype.name) else None
         err = self.propagate(lambda *v: self.np_fn(node.sp, v), vals, errs, center)
+        if op.code == "remainder" and center.dtype.kind == "f":
+            # A sawtooth: where the quotient is not constant over the operands' intervals the
+            # remainder can be anything in [0, y) (a huge x over an inexact y).
+            err = np.where(self.varies(np.floor_divide, vals, errs, center.shape), np.inf, err)
         if op.code in PERIODIC:
             # The corners of a wide interval say nothing about a periodic function (sin of an
             # inexact 1e178): unknown unless the operand's error is small against the period.
@@ -181,6 +185,21 @@ class Evaluator:
         return np.where(unknown, np.inf, err)
 
     @staticmethod
+    def varies(fn, vals, errs, shape):
+        """Where fn (a step function) is not constant over the corners of the operands' errors."""
+        errs = [np.broadcast_to(np.asarray(e, dtype=WIDE), shape) for e in errs]
+        with np.errstate(all="ignore"):
+            wide = [v.astype(WIDE) if isinstance(v, np.ndarray) and v.dtype.kind == "f" else v for v in vals]
+            center = np.broadcast_to(np.asarray(fn(*wide), dtype=WIDE), shape)
+            out = np.zeros(shape, dtype=bool)
+            for signs in itertools.product((-1.0, 1.0), repeat=len(vals)):
+                args = [np.asarray(v, dtype=WIDE) + s * np.where(np.isfinite(e), e, 0.0) if e.any() else w
+                        for v, w, e, s in zip(vals, wide, errs, signs)]
+                r = np.broadcast_to(np.asarray(fn(*args), dtype=WIDE), shape)
+                out |= ~((r == center) | (np.isnan(r) & np.isnan(center)))
+        return out
+
+    @staticmethod
     def _narrow(args, vals):
         """Perturbed operands back in their dtype for an operation with an exact result (a
         comparison of float32 values compares in float32)."""
@@ -230,8 +249,16 @@ class Evaluator:
             value = np.asarray(value)
             err = np.broadcast_to(np.asarray(err, dtype=WIDE), value.shape)
             written = None
+            second = None
             if case.dest == "new":
                 result = value
+            elif case.dest == "pair":
+                # jf::eval(e1, e2): every output has the broadcast shape of all the leaves
+                v2, e2 = self.ev(case.root2, env)
+                shape = np.broadcast_shapes(*[a.shape for a in env])
+                result = np.broadcast_to(value, shape)
+                v2 = np.broadcast_to(np.asarray(v2), shape)
+                second = (v2, np.broadcast_to(np.asarray(e2, dtype=WIDE), shape))
             elif case.dest == "typed":
                 result = value.astype(case.dest_dtype)
                 err = self.propagate(lambda x: np.asarray(x).astype(case.dest_dtype), [value], [err], result)
@@ -241,7 +268,7 @@ class Evaluator:
                     newval = np.broadcast_to(value, d.shape).astype(d.dtype)  # numpy's unsafe cast
                     err = self.propagate(lambda x: np.asarray(x).astype(d.dtype), [value], [err], np.asarray(newval))
                 else:
-                    fn = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide}[case.inplace_op]
+                    fn = getattr(np, self.table.ops[INPLACE[case.inplace_op]].numpy)
                     try:
                         newval = fn(d, value, out=d.copy(), casting="same_kind")
                     except TypeError as ex:  # numpy's same_kind casting rule
@@ -253,7 +280,7 @@ class Evaluator:
                 written = self.written_mask(variant, case.dest_leaf)
             err = np.broadcast_to(err, result.shape)
         return {"status": "ok", "dtype": result.dtype.name, "shape": result.shape, "value": result,
-                "err": err, "bases": bases, "written": written}
+                "err": err, "bases": bases, "written": written, "second": second}
 
     @staticmethod
     def written_mask(variant, leaf):

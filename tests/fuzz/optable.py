@@ -144,6 +144,11 @@ class OpTable:
         for sym, code in re.findall(r"auto operator(\W)\(A&& a\) \{ return make_call<fn<op::(\w+)>>", opr_src):
             np_sym = {"!": "np.logical_not"}.get(sym, sym)
             self.spellings.append(Spelling(self.ops[code], sym, np_sym))
+        # Compound assignments (x += e ...) declared anywhere in the public headers.
+        headers = ""
+        for d, _, files in os.walk(os.path.join(root, "include", "jetfuse")):
+            headers += "".join(_read(d, f) for f in sorted(files) if f.endswith(".hpp"))
+        self.inplace = [sym for sym in INPLACE if re.search(r"operator" + re.escape(sym) + r"=\s*\(", headers)]
         self.has_clip = "auto clip(" in fn_src
         self.has_astype = "auto astype(" in fn_src
         covered = {s.op.code for s in self.spellings}
@@ -153,6 +158,11 @@ class OpTable:
 
     def by_arity(self, n):
         return [s for s in self.spellings if s.op.arity == n]
+
+
+# x OP= e: the operation each compound assignment applies (numpy's in-place ufunc).
+INPLACE = {"+": "add", "-": "subtract", "*": "multiply", "/": "true_divide", "%": "remainder",
+           "&": "bitwise_and", "|": "bitwise_or", "^": "bitwise_xor", "<<": "left_shift", ">>": "right_shift"}
 
 
 def op_types(op, args):
