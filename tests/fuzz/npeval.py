@@ -92,9 +92,13 @@ class Evaluator:
         except TypeError as e:
             raise NumpyRejects(str(e))
         if op.code == "where":
+            # An inexact condition is converted to bool: it decides only where 0 is in its interval.
+            c = np.asarray(vals[0])
             c_err = np.asarray(errs[0])
-            err = np.where(np.asarray(vals[0], dtype=bool), errs[1], errs[2])
-            err = np.where(c_err > 0, np.inf, err)
+            err = np.where(c.astype(bool), errs[1], errs[2])
+            with np.errstate(all="ignore"):
+                undecided = np.isinf(c_err) | ((c_err > 0) & (np.abs(c.astype(WIDE)) <= c_err))
+            err = np.where(undecided, np.inf, err)
             return center, np.broadcast_to(err, center.shape)
         own = ULP_BOUND.get(op.code) if is_float(center.dtype.name) else None
         err = self.propagate(lambda *v: self.np_fn(node.sp, v), vals, errs, center)
@@ -108,7 +112,13 @@ class Evaluator:
             e0 = np.broadcast_to(np.asarray(errs[0], dtype=WIDE), center.shape)
             err = np.where(e0 > 1e-3, np.inf, err)
         if own is not None:
-            err = err + (own[0] if center.dtype == np.float64 else own[1]) * ulp(center, center.dtype)
+            own_err = (own[0] if center.dtype == np.float64 else own[1]) * ulp(center, center.dtype)
+            # An exact zero from exact operands is exact everywhere (C99 Annex F: f(+-0) = +-0 for
+            # the odd functions, log(1) = +0, acos(1) = +0, ...): not a few ulps of 0 either way.
+            exact_in = np.ones(center.shape, dtype=bool)
+            for e in errs:
+                exact_in &= np.broadcast_to(np.asarray(e) == 0, center.shape)
+            err = err + np.where(exact_in & (center == 0), 0.0, own_err)
         if op.code in ("minimum", "maximum", "fmin", "fmax"):
             err = self.minmax_zero(vals, center, err)
         if op.code == "power":
