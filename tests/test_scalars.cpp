@@ -99,6 +99,22 @@ TEST(WeakScalars, ComparisonsWithOutOfRangeIntegersAreExact) {
   }
 }
 
+TEST(WeakScalars, LogicalOperationsTakeIntegersThatFitInt64) {
+  // numpy converts a Python int operand of logical_and/or/xor to int64 (C long) whatever the
+  // array: 2**63 raises OverflowError, 2**40 with an int32 array does not (found by the fuzzer).
+  jf::array<bool> b({true, false});
+  jf::array<std::int32_t> i({1, 0});
+  jf::array<float> f({1.0f, 0.0f});
+  const std::uint64_t big = std::uint64_t(1) << 63;
+  EXPECT_THROW(jf::array<bool>(jf::logical_or(b, big)), jf::dtype_error);
+  EXPECT_THROW(jf::array<bool>(jf::logical_and(f, big)), jf::dtype_error);
+  EXPECT_THROW(jf::array<bool>(jf::logical_and(big, i)), jf::dtype_error);
+  jf::array<bool> r = jf::logical_and(i, std::int64_t(1) << 40);
+  EXPECT_EQ(r.to_vector(), (std::vector<bool>{true, false}));
+  jf::array<bool> s = jf::logical_or(b, 0);
+  EXPECT_EQ(s.to_vector(), (std::vector<bool>{true, false}));
+}
+
 TEST(WeakScalars, WhereWrapsOutOfRangeIntegersAsNumpy) {
   for (jf::device dev : devices()) {
     SCOPED_TRACE(jf::to_string(dev));

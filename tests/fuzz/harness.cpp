@@ -63,7 +63,10 @@ std::string to_hex(const std::vector<unsigned char>& v) {
   return s;
 }
 
-std::int64_t parse_bound(const std::string& s) { return s == "n" ? jf::range::none : std::stoll(s); }
+jf::slice_bound parse_bound(const std::string& s) {
+  if (s == "n") return jf::none;
+  return jf::slice_bound(std::stoll(s));
+}
 
 struct base_spec {
   jf::dtype dtype;

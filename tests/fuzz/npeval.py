@@ -120,34 +120,37 @@ class Evaluator:
             for e in errs:
                 exact_in &= np.broadcast_to(np.asarray(e) == 0, center.shape)
             err = err + np.where(exact_in & (center == 0), 0.0, own_err)
-        if op.code in ("minimum", "maximum", "fmin", "fmax"):
+        if op.code in ("fmin", "fmax"):
             err = self.minmax_zero(vals, center, err)
-        if op.code == "power":
+        if op.code == "power" and not isinstance(node.args[1], eg.Scalar):
             err = self.power_half(vals, center, err)
         return center, err
 
-    # Known, not yet fixed differences (issue 7 item 8): exclude exactly the elements they touch.
+    # Documented differences from numpy (docs/design.md, "Differences from numpy"): exclude exactly
+    # the elements they touch. minimum/maximum of +-0 match numpy (the second value) since issue 7.
     def minmax_zero(self, vals, center, err):
-        """minimum/maximum (fmin/fmax) of +0 and -0: numpy returns one zero, jetfuse the other."""
+        """fmin/fmax (and clip's bounds) of +0 and -0: numpy's zero depends on which loop runs (the
+        array's length), jetfuse always returns the second."""
         a, b = (np.broadcast_to(np.asarray(v), center.shape) for v in vals)
         if center.dtype.kind != "f":
             return err
         with np.errstate(all="ignore"):
             tie = (a == 0) & (b == 0) & (np.signbit(a) != np.signbit(b))
         if tie.any() and self.exclusions:
-            self.count("item 8: minimum/maximum/fmin/fmax of +0 and -0", tie.sum())
+            self.count("documented: fmin/fmax/clip of +0 and -0", tie.sum())
             err = np.where(tie, np.inf, err)
         return err
 
     def power_half(self, vals, center, err):
-        """power(x, 0.5) at x = -0.0 and -inf: numpy -0.0 and nan, jetfuse 0 and inf."""
+        """power(x, y) with an ARRAY exponent y = 0.5 at x = -0.0 and -inf: numpy calls pow (+0, inf),
+        jetfuse takes numpy's scalar-exponent fast path (sqrt: -0.0, nan) for every element."""
         a, b = (np.broadcast_to(np.asarray(v), center.shape) for v in vals)
         if center.dtype.kind != "f":
             return err
         with np.errstate(all="ignore"):
             hit = (b == 0.5) & (((a == 0) & np.signbit(a)) | (a == -np.inf))
         if hit.any() and self.exclusions:
-            self.count("item 8: power(x, 0.5) at -0.0 and -inf", hit.sum())
+            self.count("documented: power with an array exponent 0.5 at -0.0 and -inf", hit.sum())
             err = np.where(hit, np.inf, err)
         return err
 

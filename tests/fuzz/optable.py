@@ -148,7 +148,11 @@ class OpTable:
         headers = ""
         for d, _, files in os.walk(os.path.join(root, "include", "jetfuse")):
             headers += "".join(_read(d, f) for f in sorted(files) if f.endswith(".hpp"))
-        self.inplace = [sym for sym in INPLACE if re.search(r"operator" + re.escape(sym) + r"=\s*\(", headers)]
+        # Spelled out (operator+=(...)) or through eval.hpp's JF_COMPOUND_ASSIGNMENT(+, add) rows.
+        self.inplace = [sym for sym in INPLACE
+                        if re.search(r"operator" + re.escape(sym) + r"=\s*\(", headers)
+                        or re.search(r"JF_COMPOUND_ASSIGNMENT\(" + re.escape(sym) + r",\s*" + INPLACE[sym] + r"\)",
+                                     headers)]
         self.has_clip = "auto clip(" in fn_src
         self.has_astype = "auto astype(" in fn_src
         covered = {s.op.code for s in self.spellings}

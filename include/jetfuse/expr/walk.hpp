@@ -109,6 +109,21 @@ struct tree<term<S>> {
   }
 };
 
+// numpy converts a Python int operand of a logical ufunc to a C long whatever the array's dtype
+// (np.logical_or(bool_or_float_array, 2**63) raises OverflowError, 2**40 with int32 does not), so a
+// weak integer outside int64 raises there, although jetfuse computes logical operations in bool.
+template <dtype Loop, class Leaf> void check_logical_scalar(const Leaf& leaf) {
+  if constexpr (is_integer(Loop) && requires { leaf.elements[hana::llong_c<0>]; }) {
+    using S = std::remove_cvref_t<decltype(leaf.elements[hana::llong_c<0>])>;
+    if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool>) {
+      const S v = leaf.elements[hana::llong_c<0>];
+      if (!std::in_range<cpp_type_t<Loop>>(v))
+        throw dtype_error("jetfuse: integer scalar " + scalar_text(v) + " out of bounds for " +
+                          std::string(name(Loop)) + " (numpy: OverflowError)");
+    }
+  }
+}
+
 template <class Tag, class... A> struct tree<call_node<Tag, A...>> {
   template <std::size_t... I>
   static void gather_args(const call_node<Tag, A...>& e, const array_base** arrays, scalar_slot* scalars,
@@ -120,6 +135,10 @@ template <class Tag, class... A> struct tree<call_node<Tag, A...>> {
           constexpr dtype target = arg_target<I>();
           tree<Arg>::template gather<target>(e.elements[hana::llong_c<I + 1>], arrays + ai, scalars + si,
                                              arg_use<I>());
+          if constexpr (is_fn_tag<Tag>::value && leaf_counts<Arg>::arrays == 0 && leaf_counts<Arg>::scalars == 1) {
+            if constexpr (info(code()).rule == op_rule::logical)
+              check_logical_scalar<dtype::int64>(e.elements[hana::llong_c<I + 1>]);
+          }
           ai += leaf_counts<Arg>::arrays;
           si += leaf_counts<Arg>::scalars;
         }(),
