@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <jetfuse/buffer.hpp>
 #include <jetfuse/device.hpp>
 #include <jetfuse/errors.hpp>
@@ -195,7 +196,7 @@ TEST(LoadOrCompileGpu, ChildProcessLoadsTheRewrittenEntry) {
   std::ifstream in(src_file);
   const std::string src((std::istreambuf_iterator<char>(in)), {});
   jf::reset_stats();
-  const rt::kernel& k = rt::get_kernel("jf_test_fill", src, {});
+  const rt::kernel& k = *std::addressof(rt::get_kernel("jf_test_fill", src, {}));
   EXPECT_EQ(jf::stats().disk_cache_hits, 1u);
   EXPECT_EQ(jf::stats().nvrtc_compiles, 0u);
   EXPECT_EQ(jf::stats().disk_cache_rejects, 0u);
