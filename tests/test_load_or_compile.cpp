@@ -2,6 +2,8 @@
 // lacks the kernel is a miss that is compiled again and rewritten, never an error on every run.
 // The order of the steps is tested with stand-ins (no GPU); the end-to-end case needs a GPU.
 #include <gtest/gtest.h>
+
+#include "fill_kernel.hpp"
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -134,19 +136,8 @@ std::mt19937_64& rng() {
   return r;
 }
 
-const char* fill_source_body = R"(
-struct fill_args { float* out; float scale; float offset; long long n; };
-extern "C" __global__ void jf_test_fill(const fill_args a) {
-  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += (long long)gridDim.x * blockDim.x)
-    a.out[i] = (float)i * a.scale + a.offset;
-}
-)";
-struct fill_args {
-  float* out;
-  float scale;
-  float offset;
-  long long n;
-};
+using jf_test::fill_args;
+using jf_test::fill_source_body;
 
 // JF_CACHE_DIR pointed at a fresh directory for the test's duration.
 class scoped_cache_dir {

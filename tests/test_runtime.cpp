@@ -2,6 +2,8 @@
 // skip cleanly when jf::cuda_available() is false.
 #include <gtest/gtest.h>
 
+#include "fill_kernel.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -44,19 +46,8 @@ std::vector<unsigned char> random_bytes(std::size_t n) {
 // A unique comment makes a source new to every cache (memory and disk) of every run.
 std::string fresh_tag() { return "// tag " + std::to_string(rng()()) + "\n"; }
 
-const char* fill_source_body = R"(
-struct fill_args { float* out; float scale; float offset; long long n; };
-extern "C" __global__ void jf_test_fill(const fill_args a) {
-  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += (long long)gridDim.x * blockDim.x)
-    a.out[i] = (float)i * a.scale + a.offset;
-}
-)";
-struct fill_args {
-  float* out;
-  float scale;
-  float offset;
-  long long n;
-};
+using jf_test::fill_args;
+using jf_test::fill_source_body;
 
 // ---- stats and devices (no GPU needed) -------------------------------------------------------
 
