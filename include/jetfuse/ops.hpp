@@ -95,6 +95,9 @@ enum class op : std::uint8_t {
   param,     // a run-time scalar (kernel argument, never a literal)
   constant,  // a compile-time scalar (from specialisation or folding), written as a literal
   cast,      // astype
+  reduce,    // combines its argument over a domain into the parent domain (jf::ir, monoid in attr[0])
+  broadcast, // makes a value of an outer domain available in an inner one
+  extent,    // the number of iterations of a domain (attr[0]) for one iteration of its parent: int64
 #define JF_X(code, name, arity, rule) code,
   JF_ELEMENTWISE_OPS(JF_X)
 #undef JF_X
@@ -119,6 +122,9 @@ constexpr op_info info(op o) {
   case op::param: return {"param", 0, op_rule::special};
   case op::constant: return {"constant", 0, op_rule::special};
   case op::cast: return {"cast", 1, op_rule::special};
+  case op::reduce: return {"reduce", 1, op_rule::special};  // 2 with a guard
+  case op::broadcast: return {"broadcast", 1, op_rule::special};
+  case op::extent: return {"extent", 0, op_rule::special};
 #define JF_X(code, nm, ar, rl) \
   case op::code: return {nm, ar, op_rule::rl};
     JF_ELEMENTWISE_OPS(JF_X)
@@ -126,6 +132,27 @@ constexpr op_info info(op o) {
   }
   return {"?", 0, op_rule::special};
 }
+
+// The reducers of jf::ir's reduce nodes, with numpy's names. Each is a monoid (an identity and a
+// combine function, scalar_ops.hpp); mean, var, std, nansum, count_nonzero, ... are built from
+// these by the front end.
+#define JF_MONOIDS(X) X(sum) X(prod) X(min) X(max) X(any) X(all) X(argmin) X(argmax) X(nanmin) X(nanmax)
+enum class monoid : std::uint8_t {
+#define JF_X(m) m,
+  JF_MONOIDS(JF_X)
+#undef JF_X
+};
+constexpr std::string_view name(monoid m) {
+  switch (m) {
+#define JF_X(m) \
+  case monoid::m: return #m;
+    JF_MONOIDS(JF_X)
+#undef JF_X
+  }
+  return "?";
+}
+// Whether a reduction's result is a position (int64) rather than a value of its argument's dtype.
+constexpr bool is_arg_monoid(monoid m) { return m == monoid::argmin || m == monoid::argmax; }
 
 // Whether an operation accepts operands promoted to `compute`.
 constexpr bool accepts(op_rule r, dtype compute) {

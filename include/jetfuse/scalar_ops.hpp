@@ -246,4 +246,45 @@ JF_HD bool jf_logical_and(bool a, bool b) { return a && b; }
 JF_HD bool jf_logical_or(bool a, bool b) { return a || b; }
 template <class T> JF_HD T jf_where(bool c, T a, T b) { return c ? a : b; }
 
+// ---- reductions: the monoids of jf::ir's reduce nodes (identity + combine) -------------------
+// One definition for the CPU executor and the kernels, so both combine identically. The order
+// in which partial results are combined is fixed by each backend's kernel shape (documented in
+// docs/design.md); argmin/argmax combine commutatively (ties go to the smaller position).
+template <class T> JF_HD T jf_infinity() {
+  T zero = T(0);
+  return T(1) / zero;
+}
+// The largest and smallest values of T (infinities for floats; bool: true / false).
+template <class T> JF_HD T jf_highest() {
+  if constexpr (traits<T>::is_float) return jf_infinity<T>();
+  else if constexpr (traits<T>::is_bool) return true;
+  else return static_cast<T>(~static_cast<uns<T>>(int_limits<T>::min));
+}
+template <class T> JF_HD T jf_lowest() {
+  if constexpr (traits<T>::is_float) return -jf_infinity<T>();
+  else if constexpr (traits<T>::is_bool) return false;
+  else return int_limits<T>::min;
+}
+template <class T> JF_HD T jf_quiet_nan() {
+  T zero = T(0);
+  return zero / zero;
+}
+
+// The position of a value among the iterations of a reduced domain (argmin/argmax): -1 = none.
+template <class T> struct jf_arg {
+  T value;
+  long long index;
+};
+// Of two candidates the better one: a NaN beats any number (numpy's argmax/argmin return the
+// first NaN), then the larger (argmax) or smaller (argmin) value, then the smaller position.
+template <bool Max, class T> JF_HD jf_arg<T> jf_arg_combine(jf_arg<T> a, jf_arg<T> b) {
+  if (a.index < 0) return b;
+  if (b.index < 0) return a;
+  const bool an = is_nan(a.value), bn = is_nan(b.value);
+  if (an || bn) return (an && bn) ? (a.index < b.index ? a : b) : (an ? a : b);
+  if (Max ? (a.value > b.value) : (a.value < b.value)) return a;
+  if (Max ? (b.value > a.value) : (b.value < a.value)) return b;
+  return a.index < b.index ? a : b;
+}
+
 }  // namespace jf::ops

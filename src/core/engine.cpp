@@ -163,7 +163,7 @@ ir::graph lower_variant(const eval_request& r, const call_analysis& a) {
   }
   const bool any_strided = std::any_of(g.inputs.begin(), g.inputs.end(), [](const ir::operand_desc& d) { return d.lay == ir::layout::strided; }) ||
                            std::any_of(g.outputs.begin(), g.outputs.end(), [](const ir::output_desc& d) { return d.desc.lay == ir::layout::strided; });
-  g.ndim = any_strided ? std::max(1, a.iter.size()) : 1;
+  g.set_map_rank(any_strided ? std::max(1, a.iter.size()) : 1);
   g.index32 = a.index32;
   g.vector_width = a.vector_width;
   return g;

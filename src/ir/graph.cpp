@@ -47,6 +47,11 @@ node_id graph::add_constant(dtype t, scalar_value v) {
   return add(n);
 }
 
+namespace {
+// Constants, params and extents are the same in every iteration: usable from any domain.
+bool uniform(const node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
+}  // namespace
+
 node_id graph::add_op(jf::op code, dtype result, std::initializer_list<node_id> args) {
   if (args.size() > 3) throw error("jf::ir::graph::add_op: at most 3 arguments");
   node n;
@@ -54,8 +59,76 @@ node_id graph::add_op(jf::op code, dtype result, std::initializer_list<node_id> 
   n.type = result;
   n.nargs = static_cast<std::int8_t>(args.size());
   int k = 0;
-  for (node_id a : args) n.args[static_cast<std::size_t>(k++)] = a;
+  bool placed = false;
+  for (node_id a : args) {
+    n.args[static_cast<std::size_t>(k++)] = a;
+    // An element-wise node runs in its arguments' domain (validate() checks they agree).
+    if (a >= 0 && static_cast<std::size_t>(a) < nodes.size() && !uniform(at(a)) && !placed) {
+      n.domain = at(a).domain;
+      placed = true;
+    }
+  }
   return add(n);
+}
+
+void graph::set_map_rank(int rank) {
+  ndim = rank;
+  domains.resize(2);
+  domains[1] = domain{domain_kind::box, 0, {}, -1, 0};
+  for (int a = 0; a < rank; ++a) domains[1].axes.push_back(a);
+}
+
+domain_id graph::add_box(domain_id parent, std::vector<std::int32_t> axes) {
+  if (parent < 0 || static_cast<std::size_t>(parent) >= domains.size())
+    throw error("jf::ir::graph::add_box: no domain " + std::to_string(parent));
+  domains.push_back(domain{domain_kind::box, parent, std::move(axes), -1, 0});
+  return static_cast<domain_id>(domains.size() - 1);
+}
+
+node_id graph::add_reduce(monoid m, node_id x, node_id guard) {
+  node n;
+  n.code = op::reduce;
+  n.type = is_arg_monoid(m) ? dtype::int64 : at(x).type;
+  n.nargs = guard == no_node ? 1 : 2;
+  n.args[0] = x;
+  n.args[1] = guard;
+  n.attr[0] = static_cast<std::int64_t>(m);
+  n.domain = dom(at(x).domain).parent;
+  return add(n);
+}
+
+node_id graph::add_broadcast(node_id x, domain_id into) {
+  node n;
+  n.code = op::broadcast;
+  n.type = at(x).type;
+  n.nargs = 1;
+  n.args[0] = x;
+  n.domain = into;
+  return add(n);
+}
+
+node_id graph::add_extent(domain_id counted) {
+  node n;
+  n.code = op::extent;
+  n.type = dtype::int64;
+  n.attr[0] = counted;
+  n.domain = dom(counted).parent;
+  return add(n);
+}
+
+bool graph::encloses(domain_id outer, domain_id inner) const {
+  for (domain_id d = inner; d >= 0; d = dom(d).parent)
+    if (d == outer) return true;
+  return false;
+}
+
+bool graph::is_map() const {
+  if (domains.size() != 2) return false;
+  for (const node& n : nodes)
+    if (n.code == op::reduce || n.code == op::broadcast || n.code == op::extent ||
+        (n.domain != node::map_domain && !uniform(n)))
+      return false;
+  return true;
 }
 
 node_id graph::add_cast(dtype to, node_id a) { return add_op(op::cast, to, {a}); }
@@ -63,7 +136,7 @@ node_id graph::add_cast(dtype to, node_id a) { return add_op(op::cast, to, {a});
 void graph::add_output(node_id v, layout l, std::int32_t same_as_input) {
   if (v < 0 || static_cast<std::size_t>(v) >= nodes.size())
     throw error("jf::ir::graph::add_output: no node %" + std::to_string(v));
-  outputs.push_back({v, {nodes[static_cast<std::size_t>(v)].type, l}, same_as_input});
+  outputs.push_back({v, {nodes[static_cast<std::size_t>(v)].type, l}, same_as_input, nodes[static_cast<std::size_t>(v)].domain});
 }
 
 namespace {
@@ -75,6 +148,26 @@ std::string short_name(dtype t) {
   case dtype::int64: return "i64";
   case dtype::float32: return "f32";
   case dtype::float64: return "f64";
+  }
+  return "?";
+}
+
+// "root" or "D3" (appended, not built with operator+: g++ 12's -Wrestrict misfires on that).
+std::string domain_name(domain_id d) {
+  if (d == 0) return "root";
+  std::string s("D");
+  s += std::to_string(d);
+  return s;
+}
+
+std::string_view domain_kind_name(domain_kind k) {
+  switch (k) {
+  case domain_kind::root: return "root";
+  case domain_kind::box: return "box";
+  case domain_kind::list: return "list";
+  case domain_kind::elements: return "elements";
+  case domain_kind::pairs: return "pairs";
+  case domain_kind::product: return "product";
   }
   return "?";
 }
@@ -106,6 +199,19 @@ std::string graph::to_string() const {
   std::ostringstream s;
   s << "graph ndim=" << ndim << " index=" << (index32 ? "int32" : "int64") << " vector_width=" << vector_width
     << "\n";
+  const bool nested = !is_map();
+  if (nested) {
+    for (std::size_t d = 1; d < domains.size(); ++d) {
+      const domain& dm = domains[d];
+      s << "domain D" << d << " = " << domain_kind_name(dm.kind);
+      if (dm.kind == domain_kind::box) {
+        s << "(";
+        for (std::size_t a = 0; a < dm.axes.size(); ++a) s << (a ? ", " : "") << "axis " << dm.axes[a];
+        s << ")";
+      }
+      s << " in " << domain_name(dm.parent) << "\n";
+    }
+  }
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const node& n = nodes[k];
     s << "%" << k << " = ";
@@ -118,11 +224,17 @@ std::string graph::to_string() const {
     }
     case op::param: s << "param #" << n.index << " " << short_name(n.type); break;
     case op::constant: s << "constant " << short_name(n.type) << " " << value_text(n.type, n.value); break;
+    case op::reduce:
+      s << "reduce " << name(static_cast<monoid>(n.attr[0])) << " " << short_name(n.type) << " %" << n.args[0];
+      if (n.nargs == 2) s << " if %" << n.args[1];
+      break;
+    case op::extent: s << "extent D" << n.attr[0]; break;
     default: {
       s << info(n.code).name << " " << short_name(n.type);
       for (int a = 0; a < n.nargs; ++a) s << (a ? ", %" : " %") << n.args[static_cast<std::size_t>(a)];
     }
     }
+    if (nested && !uniform(n)) s << " @ " << domain_name(n.domain);
     s << "\n";
   }
   for (std::size_t k = 0; k < outputs.size(); ++k) {
@@ -168,10 +280,25 @@ void graph::validate() const {
   const int w = vector_width;
   if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
     throw error("jf::ir: vector_width must be 1, 2, 4, 8 or 16, not " + std::to_string(w));
+  if (domains.empty() || domains[0].kind != domain_kind::root || domains[0].parent != -1)
+    throw error("jf::ir: domain 0 must be the root");
+  for (std::size_t d = 1; d < domains.size(); ++d) {
+    const domain& dm = domains[d];
+    if (dm.parent < 0 || static_cast<std::size_t>(dm.parent) >= d)
+      throw error("jf::ir: domain D" + std::to_string(d) + " must have an earlier domain as its parent");
+    if (dm.kind == domain_kind::root) throw error("jf::ir: domain D" + std::to_string(d) + " is a second root");
+    if (dm.kind == domain_kind::box)
+      for (std::int32_t a : dm.axes)
+        if (a < 0 || a >= ndim) throw error("jf::ir: domain D" + std::to_string(d) + " has no axis " + std::to_string(a));
+  }
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const node& n = nodes[k];
     const op_info oi = info(n.code);
-    if (n.nargs != oi.arity)
+    if (n.domain < 0 || static_cast<std::size_t>(n.domain) >= domains.size())
+      bad(*this, k, "no domain D" + std::to_string(n.domain));
+    if (n.code == op::reduce && n.nargs == 2) {
+      // reduce with a guard: checked below
+    } else if (n.nargs != oi.arity)
       bad(*this, k, "takes " + std::to_string(oi.arity) + " arguments, has " + std::to_string(n.nargs));
     for (int a = 0; a < 3; ++a) {
       const node_id id = n.args[static_cast<std::size_t>(a)];
@@ -201,7 +328,33 @@ void graph::validate() const {
         bad(*this, k, "float32 constant not representable as float");
       break;
     case op::cast: break;
+    case op::reduce: {
+      const node& x = at(n.args[0]);
+      if (uniform(x) || x.domain == 0 || dom(x.domain).parent != n.domain)
+        bad(*this, k, "must be in the parent of its argument's domain");
+      if (n.type != (is_arg_monoid(static_cast<monoid>(n.attr[0])) ? dtype::int64 : x.type))
+        bad(*this, k, "the result dtype must be its argument's (int64 for argmin/argmax)");
+      if (n.attr[0] < 0 || n.attr[0] > static_cast<std::int64_t>(monoid::nanmax)) bad(*this, k, "unknown monoid");
+      if (n.nargs == 2 && (at(n.args[1]).type != dtype::bool_ || (!uniform(at(n.args[1])) && at(n.args[1]).domain != x.domain)))
+        bad(*this, k, "the guard must be bool, in its argument's domain");
+      continue;
+    }
+    case op::broadcast:
+      if (n.type != at(n.args[0]).type) bad(*this, k, "dtype differs from its argument");
+      if (!uniform(at(n.args[0])) && !encloses(at(n.args[0]).domain, n.domain))
+        bad(*this, k, "its argument's domain must enclose its own");
+      continue;
+    case op::extent:
+      if (n.type != dtype::int64 || n.attr[0] <= 0 || static_cast<std::size_t>(n.attr[0]) >= domains.size())
+        bad(*this, k, "must be int64 and count a domain other than the root");
+      continue;
     default: check_rule(*this, k);
+    }
+    for (int a = 0; a < n.nargs; ++a) {
+      const node& x = at(n.args[static_cast<std::size_t>(a)]);
+      if (!uniform(x) && x.domain != n.domain)
+        bad(*this, k, "argument %" + std::to_string(n.args[static_cast<std::size_t>(a)]) + " is in domain D" +
+                          std::to_string(x.domain) + ", not in this node's (broadcast it first)");
     }
   }
   auto check_operand = [&](const operand_desc& d, const std::string& what) {

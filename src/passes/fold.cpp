@@ -22,7 +22,15 @@ scalar_value evaluate(const node& n, const graph& g) {
 
 void fold_constants(graph& g) {
   for (node& n : g.nodes) {
-    if (n.code == op::input || n.code == op::param || n.code == op::constant || n.nargs == 0) continue;
+    // A reduction of a constant depends on its domain's extent: not folded. A broadcast of a
+    // constant is that constant (constants are usable from every domain).
+    if (n.code == op::input || n.code == op::param || n.code == op::constant || n.code == op::reduce || n.nargs == 0)
+      continue;
+    if (n.code == op::broadcast) {
+      const node& x = g.nodes[static_cast<std::size_t>(n.args[0])];
+      if (x.code == op::constant) n = x;
+      continue;
+    }
     bool all_constant = true;
     for (int k = 0; k < n.nargs; ++k)
       all_constant &= g.nodes[static_cast<std::size_t>(n.args[static_cast<std::size_t>(k)])].code == op::constant;

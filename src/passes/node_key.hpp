@@ -17,7 +17,7 @@ inline std::int64_t value_bits(const node& n) {
 
 inline auto node_key(const node& n) {
   return std::make_tuple(static_cast<int>(n.code), static_cast<int>(n.type), n.args[0], n.args[1], n.args[2],
-                         static_cast<int>(n.nargs), n.index, value_bits(n), n.attr[0], n.attr[1]);
+                         static_cast<int>(n.nargs), n.index, value_bits(n), n.attr[0], n.attr[1], n.domain);
 }
 
 inline bool same_node(const node& a, const node& b) { return node_key(a) == node_key(b); }

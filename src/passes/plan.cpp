@@ -48,7 +48,7 @@ struct planner {
     std::map<std::pair<int, std::int32_t>, node_id> seen_inputs, seen_params;
 
     explicit step_builder(planner& p) : pl(p) {
-      s.kernel.ndim = p.g.ndim;
+      s.kernel.set_map_rank(p.g.ndim);
       s.kernel.index32 = p.g.index32;
     }
     // The step kernel's node for the original node id (a leaf of the step).

@@ -34,6 +34,7 @@ struct rewriter {
   const graph& in;
   const pass_options& opt;
   std::vector<node> out;
+  domain_id domain = node::map_domain;  // of the node being rewritten: new nodes go there too
 
   const node& at(node_id id) const { return out[static_cast<std::size_t>(id)]; }
   node_id emit(const node& n) {
@@ -53,6 +54,7 @@ struct rewriter {
     n.type = t;
     n.nargs = 2;
     n.args = {a, b, no_node};
+    n.domain = domain;
     return emit(n);
   }
   // Whether id is a constant equal to v (for floats, +0.0 and -0.0 are told apart by sign).
@@ -108,6 +110,7 @@ struct rewriter {
         s.type = t;
         s.nargs = 1;
         s.args = {a, no_node, no_node};
+        s.domain = domain;
         return emit(s);
       }
       break;
@@ -167,6 +170,7 @@ void simplify(graph& g, const pass_options& opt) {
       auto& arg = n.args[static_cast<std::size_t>(a)];
       arg = remap[static_cast<std::size_t>(arg)];
     }
+    r.domain = n.domain;
     remap[k] = r.rewrite(n);
   }
   g.nodes = std::move(r.out);

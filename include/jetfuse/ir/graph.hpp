@@ -14,6 +14,27 @@ namespace jf::ir {
 
 using node_id = std::int32_t;
 inline constexpr node_id no_node = -1;
+using domain_id = std::int32_t;
+
+// An iteration space (docs/design.md, "The IR of loop nests"). Domains form a tree: each adds
+// loops inside its parent, and one iteration of a domain fixes the indices of its ancestors too.
+// Domain 0 is the root (one iteration); a node computes one value per iteration of its domain.
+enum class domain_kind : std::uint8_t {
+  root,      // no loop
+  box,       // dense axes: `axes` are global axis numbers, their extents are run-time arguments
+  list,      // one iteration per list of a jagged array (offsets operand `source`)   [jagged issue]
+  elements,  // the elements of the parent list                                        [jagged issue]
+  pairs,     // `arity` elements j_0 < ... < j_{n-1} of the parent list             [combinatorics]
+  product,   // (j_a, j_b) over two lists of the same parent iteration              [combinatorics]
+};
+struct domain {
+  domain_kind kind = domain_kind::root;
+  domain_id parent = -1;
+  std::vector<std::int32_t> axes;  // box: the global axes it adds, outer to inner
+  std::int32_t source = -1;        // list kinds: the input holding the offsets
+  std::int32_t arity = 0;          // pairs: n
+  friend bool operator==(const domain&, const domain&) = default;
+};
 
 // How a kernel operand is addressed from the flat (row-major) index i of the iteration space.
 enum class layout : std::uint8_t {
@@ -38,8 +59,12 @@ struct node {
   std::int8_t nargs = 0;
   std::int32_t index = -1;              // input: index into graph::inputs; param: into graph::params
   scalar_value value{};                 // constant
-  // Reserved for the roadmap's reductions and per-list loops (axis, list level, ...).
+  // reduce: attr[0] = the monoid; extent: attr[0] = the domain counted. Otherwise 0.
   std::array<std::int64_t, 2> attr{0, 0};
+  // The domain whose iterations compute this node. Constants, params and extents are the same in
+  // every iteration and may be used from any domain.
+  domain_id domain = map_domain;
+  static constexpr domain_id map_domain = 1;  // the one box of a map graph (see graph)
 };
 
 struct operand_desc {
@@ -53,9 +78,16 @@ struct output_desc {
   // An output may share memory with input `same_as_input`, element for element (in place);
   // codegen then drops __restrict__ for both. -1: no such input.
   std::int32_t same_as_input = -1;
+  // Loop nests: the domain the output is stored over (its value may have become a constant).
+  domain_id domain = node::map_domain;
 };
 
 // One evaluation: operands, nodes in topological order (every node after its arguments), outputs.
+//
+// Domains: a map graph (element-wise work only) has the root and one box, domain 1, of `ndim`
+// axes: its kernel is a flat (grid-stride) loop over that box, operands addressed by layout. A
+// graph of loop nests (reductions, broadcasts of reduced values) has any tree of box domains; its
+// operands are addressed by strides over the global axes, and the planner cuts it into steps.
 //
 // Kernel ABI (shared by the code generator and the launcher): one struct argument of 8-byte slots:
 //   outputs' pointers, inputs' pointers, params (one slot each, value in the low bytes),
@@ -67,7 +99,10 @@ struct graph {
   std::vector<operand_desc> inputs;
   std::vector<dtype> params;  // dtype of each run-time scalar
   std::vector<output_desc> outputs;
-  int ndim = 1;               // rank of the iteration space (its shape is a run-time argument)
+  std::vector<domain> domains{domain{}, domain{domain_kind::box, 0, {0}, -1, 0}};
+  int ndim = 1;               // map graphs: rank of the iteration space (its shape is a run-time argument);
+                              // loop nests: the number of global axes
+  void set_map_rank(int rank);  // ndim = rank, domain 1 = box of axes 0..rank-1
   bool index32 = false;       // every index and offset fits in int32
   int vector_width = 1;       // elements per 16-byte vector access (1: scalar accesses)
 
@@ -81,6 +116,18 @@ struct graph {
   node_id add_op(jf::op code, dtype result, std::initializer_list<node_id> args);
   node_id add_cast(dtype to, node_id a);
   void add_output(node_id v, layout l, std::int32_t same_as_input = -1);
+  domain_id add_box(domain_id parent, std::vector<std::int32_t> axes);
+  // reduce(m, x) into the parent of x's domain; a guard (bool, x's domain) skips iterations.
+  node_id add_reduce(monoid m, node_id x, node_id guard = no_node);
+  node_id add_broadcast(node_id x, domain_id into);
+  node_id add_extent(domain_id counted);
+
+  const node& at(node_id id) const { return nodes[static_cast<std::size_t>(id)]; }
+  const domain& dom(domain_id id) const { return domains[static_cast<std::size_t>(id)]; }
+  // Whether `outer` is `inner` or one of its ancestors.
+  bool encloses(domain_id outer, domain_id inner) const;
+  // Whether this is a map graph: every node in domain 1 (or usable anywhere), no reduce/broadcast.
+  bool is_map() const;
 
   // A readable listing ("%3 = add f64 %1, %2"), used by jf::explain and the tests.
   std::string to_string() const;
