@@ -1,5 +1,5 @@
 // The quadratic formula on a million random coefficients: one fused kernel on the GPU when there
-// is one, else the Eigen CPU backend. Checks the roots and prints what ran.
+// is one, else the CPU backend (the CPU executor of the same IR). Checks the roots and prints what ran.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -22,7 +22,7 @@ int main() {
   jf::array<double> a(ha, dev), b(hb, dev), c(hc, dev);
 
   const auto t0 = std::chrono::steady_clock::now();
-  jf::array<double> x = (-b + jf::sqrt(b * b - 4 * a * c)) / (2 * a);  // one kernel (GPU) / Eigen expression
+  jf::array<double> x = (-b + jf::sqrt(b * b - 4 * a * c)) / (2 * a);  // one kernel (GPU) / one IR execution (CPU)
   const std::vector<double> roots = x.to_vector();
   const auto t1 = std::chrono::steady_clock::now();
 
@@ -32,7 +32,7 @@ int main() {
     worst = std::max(worst, std::abs(ha[i] * r * r + hb[i] * r + hc[i]) / (std::abs(hb[i] * r) + hc[i]));
   }
   std::printf("jetfuse quadratic formula on %s%s: n = %zu, first roots %.6f %.6f, max relative residual %.2e\n",
-              jf::to_string(dev).c_str(), dev == jf::cuda ? " (GPU)" : " (CPU, Eigen backend; no GPU found)", n,
+              jf::to_string(dev).c_str(), dev == jf::cuda ? " (GPU)" : " (CPU backend; no GPU found)", n,
               roots[0], roots[1], worst);
   const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
   const jf::stats_t s = jf::stats();
@@ -42,8 +42,8 @@ int main() {
                 static_cast<unsigned long long>(s.launches), static_cast<unsigned long long>(s.nvrtc_compiles),
                 static_cast<unsigned long long>(s.disk_cache_hits), static_cast<unsigned long long>(s.temporaries));
   } else {
-    // On the CPU nothing is generated or compiled: the Eigen evaluator runs the expression.
-    std::printf("evaluation on the CPU (Eigen evaluator, no code generation): %.1f ms\n", ms);
+    // On the CPU nothing is generated or compiled: the CPU executor runs the lowered IR.
+    std::printf("evaluation on the CPU (CPU executor, no code generation): %.1f ms\n", ms);
     std::printf("CPU evaluations: %llu, elements: %llu, temporaries: %llu\n",
                 static_cast<unsigned long long>(s.cpu_evaluations), static_cast<unsigned long long>(s.cpu_elements),
                 static_cast<unsigned long long>(s.temporaries));

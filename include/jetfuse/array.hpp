@@ -188,6 +188,16 @@ public:
     return static_cast<array&>(*this) = e;
   }
 
+  // The one element of an array of size 1 (numpy's item()): a 0-d reduction's value on the host.
+  T item() const {
+    if (is_null() || size() != 1)
+      throw value_error("can only convert an array of size 1 to a Python scalar");  // numpy's words
+    const std::int64_t zeros[max_ndim] = {};
+    T v{};
+    detail::read_element(*this, zeros, ndim(), &v);
+    return v;
+  }
+
   // Element read (all integer arguments) or a numpy basic-slicing view (any range / all).
   template <class... I>
     requires(sizeof...(I) > 0 && (std::is_convertible_v<I, index_arg> && ...))

@@ -26,6 +26,11 @@ struct backend_mismatch : error {
 struct value_error : error {
   using error::error;
 };
+// An axis argument outside the operand's dimensions, or repeated (numpy's AxisError, which is a
+// ValueError and an IndexError; here a value_error).
+struct axis_error : value_error {
+  using value_error::value_error;
+};
 // An index or a slice bound outside an axis. Never wrapped silently.
 struct index_error : error {
   using error::error;

@@ -6,10 +6,10 @@
 #include <string>
 #include <tuple>
 
-#include "jetfuse/cpu/eigen_eval.hpp"
 #include "jetfuse/detail/engine.hpp"
 #include "jetfuse/expr/casting.hpp"
 #include "jetfuse/expr/operators.hpp"
+#include "jetfuse/expr/reductions.hpp"
 #include "jetfuse/expr/walk.hpp"
 #include "jetfuse/stats.hpp"
 
@@ -29,68 +29,86 @@ template <class Key> kernel_slot* slot_for() {
 
 template <class... E>
 void lower_all(ir::graph& g, const lowering_inputs& in, int num_inputs, std::vector<ir::node_id>& roots) {
-  std::vector<ir::node_id> input_nodes(static_cast<std::size_t>(num_inputs), ir::no_node);
-  int ai = 0, si = 0;
-  (roots.push_back(lower_type<E>::run(g, in, ai, si, input_nodes, type_of_v<E>.type)), ...);
+  constexpr int regions = 1 + (0 + ... + leaf_counts<E>::reductions);
+  std::vector<ir::node_id> input_nodes(static_cast<std::size_t>(num_inputs * regions), ir::no_node);
+  lower_cursor c;
+  c.regions = regions;
+  c.input_nodes = &input_nodes;
+  (roots.push_back(lower_type<E>::run(g, in, c, type_of_v<E>.type)), ...);
 }
+
+// The structure of expression types in prefix order (for the shape analysis of reductions).
+template <class E> struct program_of;
+template <class T> struct program_of<term<array<T>>> {
+  static constexpr std::array<prog_entry, 1> value{{{prog_entry::array, 0}}};
+};
+template <class S>
+  requires std::is_arithmetic_v<S>
+struct program_of<term<S>> {
+  static constexpr std::array<prog_entry, 1> value{{{prog_entry::scalar, 0}}};
+};
+template <std::size_t... N> constexpr auto concat_programs(const std::array<prog_entry, N>&... parts) {
+  std::array<prog_entry, (0 + ... + N)> out{};
+  std::size_t k = 0;
+  ((std::copy(parts.begin(), parts.end(), out.begin() + static_cast<std::ptrdiff_t>(k)), k += parts.size()), ...);
+  return out;
+}
+template <class Tag, class... A> struct program_of<call_node<Tag, A...>> {
+  static constexpr prog_entry self{is_reduce_tag<Tag>::value ? prog_entry::reduction : prog_entry::elementwise,
+                                   static_cast<std::int8_t>(sizeof...(A))};
+  static constexpr auto value = concat_programs(std::array<prog_entry, 1>{self}, program_of<A>::value...);
+};
+template <class... E> struct programs {
+  static constexpr auto value = concat_programs(program_of<E>::value...);
+};
 
 // Gathers the leaves of every expression (the hot path: no allocation, no strings).
 template <class... E> struct gathered {
   static constexpr int A = (0 + ... + leaf_counts<E>::arrays);
   static constexpr int S = (0 + ... + leaf_counts<E>::scalars);
+  static constexpr int R = (0 + ... + leaf_counts<E>::reductions);
   std::array<const array_base*, (A > 0 ? A : 1)> arrays{};
   std::array<scalar_slot, (S > 0 ? S : 1)> scalars{};
+  std::array<reduce_spec, (R > 0 ? R : 1)> specs{};
   explicit gathered(const E&... e) {
-    int ai = 0, si = 0;
-    ((tree<E>::template gather<type_of_v<E>.type>(e, arrays.data() + ai, scalars.data() + si, scalar_use::value),
-      ai += leaf_counts<E>::arrays, si += leaf_counts<E>::scalars),
+    int ai = 0, si = 0, ri = 0;
+    ((tree<E>::template gather<type_of_v<E>.type>(e, arrays.data() + ai, scalars.data() + si, specs.data() + ri,
+                                                  scalar_use::value),
+      ai += leaf_counts<E>::arrays, si += leaf_counts<E>::scalars, ri += leaf_counts<E>::reductions),
      ...);
+  }
+  // The request of this evaluation (expressions with reductions also carry their structure).
+  eval_request request(array_base* outs, const dtype* out_types, const eval_options& opt) const {
+    eval_request r;
+    r.lower = &lower_all<E...>;
+    r.arrays = arrays.data();
+    r.narrays = A;
+    r.scalars = scalars.data();
+    r.nscalars = S;
+    r.outputs = outs;
+    r.out_types = out_types;
+    r.nout = static_cast<int>(sizeof...(E));
+    r.opt = opt;
+    if constexpr (R > 0) {
+      r.program = programs<E...>::value.data();
+      r.program_size = static_cast<int>(programs<E...>::value.size());
+      r.specs = specs.data();
+      r.nspecs = R;
+    }
+    return r;
   }
 };
 
 template <class... E>
 void evaluate_into(array_base* outs, const dtype* out_types, const eval_options& opt, const E&... e) {
   gathered<E...> g(e...);
-  constexpr int nout = sizeof...(E);
-  const device dev = common_device(g.arrays.data(), g.A, outs, nout);
-  if (dev.kind == device_kind::cuda) {
-    eval_request r;
-    r.slot = slot_for<slot_key<E...>>();
-    r.lower = &lower_all<E...>;
-    r.arrays = g.arrays.data();
-    r.narrays = g.A;
-    r.scalars = g.scalars.data();
-    r.nscalars = g.S;
-    r.outputs = outs;
-    r.out_types = out_types;
-    r.nout = nout;
-    r.opt = opt;
+  eval_request r = g.request(outs, out_types, opt);
+  r.slot = slot_for<slot_key<E...>>();
+  if constexpr (gathered<E...>::R > 0) evaluate_nest(r);  // both backends: loop nests
+  else if (common_device(g.arrays.data(), g.A, outs, static_cast<int>(sizeof...(E))).kind == device_kind::cuda)
     evaluate_cuda(r);
-    return;
-  }
-  // jf::cpu: the Eigen evaluator, one expression at a time. Outputs that overlap a leaf other than
-  // element for element are computed into temporaries first, so every expression sees the inputs
-  // as they were before the assignment (numpy's answer).
-  const shape_t value_shape = broadcast_leaves(g.arrays.data(), g.A);
-  const shape_t iter = prepare_outputs(outs, out_types, nout, value_shape, dev);
-  std::array<array_base, nout> targets;
-  bool staged[nout] = {};
-  for (int o = 0; o < nout; ++o) {
-    targets[o] = outs[o];
-    for (int i = 0; i < g.A && !staged[o]; ++i)
-      if (may_overlap(outs[o], *g.arrays[i]) && !same_elements(outs[o], *g.arrays[i], iter)) staged[o] = true;
-    for (int p = 0; p < o && !staged[o]; ++p)
-      if (staged[p] || may_overlap(outs[o], outs[p])) staged[o] = true;
-    if (staged[o]) {
-      targets[o] = make_array(dev, out_types[o], outs[o].shape());
-      bump(counter::temporaries);
-      bump(counter::temporary_bytes, static_cast<std::uint64_t>(targets[o].size() * size_of(out_types[o])));
-    }
-  }
-  int o = 0;
-  ((cpu_eval::evaluate(e, targets[o], opt), ++o), ...);
-  for (int k = 0; k < nout; ++k)
-    if (staged[k]) assign(outs[k], targets[k]);
+  else
+    evaluate_cpu(r);
 }
 
 }  // namespace detail
@@ -159,17 +177,9 @@ template <class... C> std::string explain_captured(const eval_options& opt, cons
   gathered<C...> g(c...);
   std::array<array_base, sizeof...(C)> outs;
   const std::array<dtype, sizeof...(C)> types = {type_of_v<C>.type...};
-  eval_request r;
-  r.lower = &lower_all<C...>;
-  r.arrays = g.arrays.data();
-  r.narrays = g.A;
-  r.scalars = g.scalars.data();
-  r.nscalars = g.S;
-  r.outputs = outs.data();
-  r.out_types = types.data();
-  r.nout = static_cast<int>(sizeof...(C));
-  r.opt = opt;
-  return explain(r);
+  const eval_request r = g.request(outs.data(), types.data(), opt);
+  if constexpr (gathered<C...>::R > 0) return explain_nest(r);
+  else return explain(r);
 }
 template <class... E> std::string explain_with(const eval_options& opt, const E&... e) {
   return explain_captured(opt, capture(e)...);

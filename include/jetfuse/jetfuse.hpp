@@ -1,5 +1,5 @@
-// jetfuse: numpy-like lazy array expressions fused into one generated CUDA kernel, with an Eigen
-// CPU backend. Include this one header.
+// jetfuse: numpy-like lazy array expressions (element-wise work and reductions) fused into
+// generated CUDA kernels, with a CPU backend that executes the same IR. Include this one header.
 #pragma once
 
 #include "jetfuse/array.hpp"
@@ -10,6 +10,7 @@
 #include "jetfuse/expr/expr.hpp"
 #include "jetfuse/expr/functions.hpp"
 #include "jetfuse/expr/operators.hpp"
+#include "jetfuse/expr/reductions.hpp"
 #include "jetfuse/expr/type_of.hpp"
 #include "jetfuse/stats.hpp"
 

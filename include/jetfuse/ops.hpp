@@ -1,5 +1,5 @@
 // The one table of element-wise operations: IR opcode, numpy name, arity and dtype rule.
-// The front end, the IR, the code generator and the Eigen evaluator are all driven by it.
+// The front end, the IR, the code generator and the CPU executor are all driven by it.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The meaning of every element-wise operation on one element: numpy's results, including its
 // integer edge cases (division by zero, INT_MIN / -1, shifts past the width, wrapping overflow).
 //
-// This one file is compiled twice: by the host compiler for the Eigen CPU evaluator, and by NVRTC
+// This one file is compiled twice: by the host compiler for the CPU executor, and by NVRTC
 // as the prelude of every generated CUDA kernel, so both backends compute the same thing.
 // It must therefore stay self-contained: no includes under NVRTC, no std type traits.
 #pragma once
@@ -286,5 +286,37 @@ template <bool Max, class T> JF_HD jf_arg<T> jf_arg_combine(jf_arg<T> a, jf_arg<
   if (Max ? (b.value > a.value) : (b.value < a.value)) return b;
   return a.index < b.index ? a : b;
 }
+
+// Identity and combine of every monoid of ops.hpp's JF_MONOIDS, spelled jf_<monoid>_identity<T>()
+// and jf_<monoid>_combine(a, b): the code generator and the CPU executor call them by name.
+// min/max propagate NaN (numpy's minimum/maximum); nanmin/nanmax skip it (fmin/fmax) and start
+// from NaN, so a slice of NaNs only stays NaN. Integer sums and products wrap as numpy's do.
+template <class T> JF_HD T jf_sum_identity() { return T(0); }
+template <class T> JF_HD T jf_sum_combine(T a, T b) { return jf_add(a, b); }
+template <class T> JF_HD T jf_prod_identity() { return T(1); }
+template <class T> JF_HD T jf_prod_combine(T a, T b) { return jf_multiply(a, b); }
+template <class T> JF_HD T jf_min_identity() { return jf_highest<T>(); }
+template <class T> JF_HD T jf_min_combine(T a, T b) { return jf_minimum(a, b); }
+template <class T> JF_HD T jf_max_identity() { return jf_lowest<T>(); }
+template <class T> JF_HD T jf_max_combine(T a, T b) { return jf_maximum(a, b); }
+template <class T> JF_HD T jf_nanmin_identity() {
+  if constexpr (traits<T>::is_float) return jf_quiet_nan<T>();
+  else return jf_highest<T>();
+}
+template <class T> JF_HD T jf_nanmin_combine(T a, T b) { return jf_fmin(a, b); }
+template <class T> JF_HD T jf_nanmax_identity() {
+  if constexpr (traits<T>::is_float) return jf_quiet_nan<T>();
+  else return jf_lowest<T>();
+}
+template <class T> JF_HD T jf_nanmax_combine(T a, T b) { return jf_fmax(a, b); }
+JF_HD bool jf_any_combine(bool a, bool b) { return a || b; }
+template <class T> JF_HD T jf_any_identity() { return false; }
+JF_HD bool jf_all_combine(bool a, bool b) { return a && b; }
+template <class T> JF_HD T jf_all_identity() { return true; }
+// argmin/argmax reduce jf_arg<T> (value, position); the result is the position (-1: none).
+template <class T> JF_HD jf_arg<T> jf_argmin_identity() { return jf_arg<T>{jf_highest<T>(), -1}; }
+template <class T> JF_HD jf_arg<T> jf_argmin_combine(jf_arg<T> a, jf_arg<T> b) { return jf_arg_combine<false>(a, b); }
+template <class T> JF_HD jf_arg<T> jf_argmax_identity() { return jf_arg<T>{jf_lowest<T>(), -1}; }
+template <class T> JF_HD jf_arg<T> jf_argmax_combine(jf_arg<T> a, jf_arg<T> b) { return jf_arg_combine<true>(a, b); }
 
 }  // namespace jf::ops

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <type_traits>
+
+#include "jetfuse/reducers.hpp"
 
 namespace jf {
 
@@ -66,7 +69,15 @@ struct range {
       : start(start_), stop(stop_), step(step_.value_or(1)) {}
 };
 
-struct all_t {};
+struct all_t {
+  // jf::all(x, ...) is also numpy's all() reduction (defined in expr/reductions.hpp).
+  template <class X> auto operator()(X&& x) const;
+  template <class X> auto operator()(X&& x, int axis) const;
+  template <class X> auto operator()(X&& x, std::initializer_list<int> axes) const;
+  template <class X> auto operator()(X&& x, keepdims_t) const;
+  template <class X> auto operator()(X&& x, int axis, keepdims_t) const;
+  template <class X> auto operator()(X&& x, std::initializer_list<int> axes, keepdims_t) const;
+};
 inline constexpr all_t all{};  // numpy ':'
 
 // One argument of x(...): an integer (removes the axis), a range, or all.

@@ -15,7 +15,7 @@ struct stats_t {
   std::uint64_t temporaries = 0;         // temporary arrays allocated by evaluations
   std::uint64_t temporary_bytes = 0;     // their bytes
   std::uint64_t device_allocations = 0;  // all device buffers allocated (from the pool)
-  std::uint64_t cpu_evaluations = 0;     // expressions evaluated by the Eigen evaluator (jf::cpu)
+  std::uint64_t cpu_evaluations = 0;     // expressions evaluated by the CPU executor (jf::cpu)
   std::uint64_t cpu_elements = 0;        // elements those evaluations computed
 };
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "codegen/codegen_detail.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/ir/codegen.hpp"
 
@@ -24,7 +25,7 @@ std::string_view cuda_type(dtype t) {
   return "?";
 }
 
-namespace {
+namespace codegen_detail {
 
 // The scalar function of an operation: jf::ops::jf_<opcode> (the opcode, not numpy's name:
 // op::true_divide is numpy's "divide").
@@ -81,6 +82,8 @@ std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037UL
 
 std::string kernel_name(const graph& g, const codegen_options& opt) {
   std::string key = g.to_string();
+  if (!g.is_map())  // the listing does not show where a loop nest stores its outputs
+    for (const output_desc& o : g.outputs) key += "out@D" + std::to_string(o.domain) + ";";
   for (const node& n : g.nodes)  // the listing rounds NaN payloads; the bits do not
     if (n.code == op::constant) key += std::to_string(std::bit_cast<std::uint64_t>(n.value.f)) + ":" + std::to_string(n.value.i) + ";";
   key += opt.fast_math ? "fast_math" : "ieee";
@@ -99,6 +102,13 @@ std::string kernel_name(const graph& g, const codegen_options& opt) {
   }
   return name;
 }
+
+}  // namespace codegen_detail
+
+namespace {
+
+using codegen_detail::function_name;
+using codegen_detail::literal;
 
 struct writer {
   const graph& g;
@@ -285,8 +295,12 @@ struct writer {
 
 kernel_source generate_cuda(const graph& g, const codegen_options& opt) {
   g.validate();
+  if (!g.is_map()) return codegen_detail::generate_nest(g, opt);
   kernel_source k;
-  k.name = kernel_name(g, opt);
+  k.name = codegen_detail::kernel_name(g, opt);
+  k.launch.shape = kernel_shape::map;
+  k.launch.vector_width = g.vector_width;
+  k.launch.index32 = g.index32;
   const std::string args = k.name + "_args";
   writer w(g);
   w.header(k.name, opt);

@@ -6,10 +6,12 @@
 #include <mutex>
 #include <sstream>
 
+#include "core/step_bindings.hpp"
 #include "core/strided_copy.hpp"
-#include "jetfuse/cpu/eval_plan.hpp"
+#include "cpu/executor.hpp"
 #include "jetfuse/cpu/thread_pool.hpp"
 #include "cuda/runtime.hpp"
+#include "engine/variant_cache.hpp"
 #include "jetfuse/detail/engine.hpp"
 #include "jetfuse/ir/codegen.hpp"
 #include "jetfuse/ir/passes.hpp"
@@ -171,50 +173,26 @@ ir::graph lower_variant(const eval_request& r, const call_analysis& a) {
 
 }  // namespace
 
-// A compiled variant: the launch plan and one loaded kernel per step.
-struct variant {
-  std::vector<std::int32_t> key;
-  ir::plan plan;
-  std::vector<const cuda_rt::kernel*> kernels;
-};
-
-struct kernel_slot {
-  std::mutex mutex;
-  std::vector<std::unique_ptr<variant>> variants;  // stable addresses
-};
-
 kernel_slot* new_kernel_slot() { return new kernel_slot(); }
 
 namespace {
 
 const variant& find_or_build(const eval_request& r, const call_analysis& a) {
-  kernel_slot& slot = *r.slot;
-  {
-    std::lock_guard<std::mutex> lock(slot.mutex);
-    for (const auto& v : slot.variants)
-      if (v->key == a.key) return *v;
-  }
-  // Miss: build outside the lock (compiles may take a while); the first to finish wins.
-  auto v = std::make_unique<variant>();
-  v->key = a.key;
-  ir::graph g = lower_variant(r, a);
-  ir::pass_options po;
-  po.fast_math = r.opt.fast_math;
-  ir::optimize(g, po);
-  v->plan = ir::make_plan(g, r.opt.mode == eval_mode::fused ? ir::fusion_mode::fused : ir::fusion_mode::unfused);
-  ir::codegen_options co;
-  co.fast_math = r.opt.fast_math;
-  cuda_rt::compile_options ko;
-  ko.fast_math = r.opt.fast_math;
-  for (const auto& step : v->plan.steps) {
-    const ir::kernel_source src = ir::generate_cuda(step.kernel, co);
-    v->kernels.push_back(&cuda_rt::get_kernel(src.name, src.source, ko));
-  }
-  std::lock_guard<std::mutex> lock(slot.mutex);
-  for (const auto& existing : slot.variants)
-    if (existing->key == a.key) return *existing;
-  slot.variants.push_back(std::move(v));
-  return *slot.variants.back();
+  return find_or_build_variant(*r.slot, a.key, [&](variant& v) {
+    ir::graph g = lower_variant(r, a);
+    ir::pass_options po;
+    po.fast_math = r.opt.fast_math;
+    ir::optimize(g, po);
+    v.plan = ir::make_plan(g, r.opt.mode == eval_mode::fused ? ir::fusion_mode::fused : ir::fusion_mode::unfused);
+    ir::codegen_options co;
+    co.fast_math = r.opt.fast_math;
+    cuda_rt::compile_options ko;
+    ko.fast_math = r.opt.fast_math;
+    for (const auto& step : v.plan.steps) {
+      v.sources.push_back(ir::generate_cuda(step.kernel, co));
+      v.kernels.push_back(&cuda_rt::get_kernel(v.sources.back().name, v.sources.back().source, ko));
+    }
+  });
 }
 
 // Packs one step's argument struct (the ABI of graph.hpp) and launches it.
@@ -322,35 +300,64 @@ void evaluate_cuda(const eval_request& r) {
   for (std::size_t si = 0; si < staged_outputs.size(); ++si) cuda_strided_copy(r.outputs[staged_outputs[si]], staged[si]);
 }
 
+void evaluate_cpu(const eval_request& r) {
+  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+  const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
+  const shape_t iter = prepare_outputs(r.outputs, r.out_types, r.nout, value_shape, dev);
+  thread_local call_analysis a;
+  analyse(r, iter, a);
+  // The CPU runs the IR as lowered over the full iteration space: its rank is part of the key.
+  a.key.push_back(-1000 - iter.size());
+  const variant& v = find_or_build_variant(*r.slot, a.key, [&](variant& nv) {
+    nv.lowered = lower_variant(r, a);
+    nv.lowered.set_map_rank(iter.size());
+    nv.lowered.vector_width = 1;
+  });
+  bump(counter::cpu_evaluations, static_cast<std::uint64_t>(r.nout));
+  bump(counter::cpu_elements, static_cast<std::uint64_t>(a.n * r.nout));
+  if (a.n == 0) return;
+  step_bindings b;
+  b.extents.assign(iter.begin(), iter.end());
+  auto strides_of = [&](const strides_t& s) { return std::vector<std::int64_t>(s.begin(), s.end()); };
+  for (std::size_t k = 0; k < a.input_leaf.size(); ++k) {
+    const int leaf = a.input_leaf[k];
+    b.inputs.push_back({const_cast<void*>(static_cast<const void*>(r.arrays[leaf]->raw_data())),
+                        strides_of(a.leaf_strides[static_cast<std::size_t>(leaf)])});
+  }
+  // Outputs that overlap an input elsewhere than element for element are computed into temporaries.
+  std::vector<array_base> staged(static_cast<std::size_t>(r.nout));
+  for (int o = 0; o < r.nout; ++o) {
+    if (a.out_staged[o]) {
+      staged[static_cast<std::size_t>(o)] = make_array(dev, r.out_types[o], iter);
+      bump(counter::temporaries);
+      bump(counter::temporary_bytes, static_cast<std::uint64_t>(a.n * size_of(r.out_types[o])));
+      b.outputs.push_back({staged[static_cast<std::size_t>(o)].raw_data(), strides_of(contiguous_strides(iter))});
+    } else {
+      b.outputs.push_back({r.outputs[o].raw_data(), strides_of(effective_strides(r.outputs[o], iter))});
+    }
+  }
+  for (int p = 0; p < r.nscalars; ++p) b.params.push_back(r.scalars[p].bits);
+  cpu_exec::execute(v.lowered, b);
+  for (int o = 0; o < r.nout; ++o)
+    if (a.out_staged[o]) assign(r.outputs[o], staged[static_cast<std::size_t>(o)]);
+}
+
 namespace {
 
-// What the Eigen evaluator does with one evaluation (eigen_eval.hpp, eval_plan.cpp): no IR pass,
-// no generated code; the expression tree itself becomes an Eigen expression per output.
+// What the CPU executor does with one evaluation (src/cpu/executor.cpp): the IR above, as
+// lowered (no pass), over blocks of iterations on the thread pool.
 void describe_cpu(std::ostringstream& os, const eval_request& r, const shape_t& iter) {
   const std::int64_t n = iter.product();
   bool flat = true;
-  std::vector<strides_t> patterns{contiguous_strides(iter)};  // the fresh outputs' pattern
-  for (int i = 0; i < r.narrays; ++i) {
-    const strides_t s = effective_strides(*r.arrays[i], iter);
-    if (classify(s, iter) != ir::layout::contiguous) flat = false;
-    if (std::find(patterns.begin(), patterns.end(), s) == patterns.end()) patterns.push_back(s);
-  }
-  os << "--- CPU plan: the Eigen evaluator (jetfuse/cpu/eigen_eval.hpp) ---\n"
-     << r.nout << " Eigen array assignment(s), one per output: each element is computed from the IR "
-     << "above as written (the\noptimiser's passes are for generated kernels), with the scalar functions "
-     << "of jetfuse/scalar_ops.hpp\n";
-  if (flat)
-    os << "operands: flat, every operand contiguous (Eigen Maps)\n";
-  else
-    os << "operands: indexed, some operand strided or broadcast (Eigen indexed views through " << patterns.size()
-       << " offset table(s), " << cpu_eval::block_elements << " elements per block)\n";
-  const std::int64_t by_size = n / cpu_eval::min_chunk_elements;
+  for (int i = 0; i < r.narrays; ++i)
+    if (classify(effective_strides(*r.arrays[i], iter), iter) != ir::layout::contiguous) flat = false;
+  os << "--- CPU plan: the CPU executor (src/cpu/executor.cpp) runs the IR above as lowered (the optimiser's "
+        "passes are for generated kernels), node by node over blocks of iterations, with the scalar functions of "
+        "jetfuse/scalar_ops.hpp ---\n";
+  os << "operands: " << (flat ? "flat, every operand contiguous" : "strided, some operand strided or broadcast")
+     << "\n";
   const int threads = cpu_eval::num_threads();
-  if (by_size < 2 || threads == 1)
-    os << "threads: the calling thread (" << n << " element(s))\n";
-  else
-    os << "threads: " << std::min<std::int64_t>(by_size, 4 * static_cast<std::int64_t>(threads))
-       << " chunks on the pool of " << threads << " threads\n";
+  os << "threads: up to " << threads << " on the pool (" << n << " element(s))\n";
   if (r.opt.mode == eval_mode::unfused)
     os << "unfused: no effect on the CPU (the values are the same as fused)\n";
   os << "no kernel is generated or compiled on the CPU\n";

@@ -5,11 +5,14 @@
 #include "jetfuse/cpu/thread_pool.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "cpu/thread_pool_testing.hpp"
 
 namespace jf::cpu_eval {
 namespace {
@@ -83,9 +86,13 @@ pool& the_pool() {
   return p;
 }
 
+std::atomic<int> thread_limit{0};  // set_thread_limit: 0 = the pool's size
+
 }  // namespace
 
 int num_threads() { return the_pool().size(); }
+
+void set_thread_limit(int n) { thread_limit.store(n < 0 ? 0 : n, std::memory_order_relaxed); }
 
 void parallel_for(std::int64_t n, std::int64_t min_chunk, void (*fn)(void*, std::int64_t, std::int64_t), void* ctx) {
   if (n <= 0) return;
@@ -95,9 +102,11 @@ void parallel_for(std::int64_t n, std::int64_t min_chunk, void (*fn)(void*, std:
     return;
   }
   pool& p = the_pool();
+  const int limit = thread_limit.load(std::memory_order_relaxed);
+  const int threads = limit > 0 ? limit : p.size();
   // A few chunks per thread balance uneven progress; never below min_chunk elements each.
-  const int chunks = static_cast<int>(std::min<std::int64_t>(by_size, 4 * static_cast<std::int64_t>(p.size())));
-  if (p.size() == 1) {
+  const int chunks = static_cast<int>(std::min<std::int64_t>(by_size, 4 * static_cast<std::int64_t>(threads)));
+  if (p.size() == 1 || threads == 1) {
     fn(ctx, 0, n);
     return;
   }

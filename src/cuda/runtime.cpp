@@ -239,4 +239,19 @@ void launch(const kernel& k, unsigned grid, unsigned block, const void* args, st
   detail::bump(detail::counter::launches);
 }
 
+void launch(const kernel& k, const unsigned grid[3], const unsigned block[3], std::size_t shared_bytes, const void* args) {
+  const driver::api& f = context::enter();
+  CUstream s = context::stream();
+  void* params[1] = {const_cast<void*>(args)};
+  if (CUresult r = f.LaunchKernel(static_cast<CUfunction>(k.function), grid[0], grid[1], grid[2], block[0], block[1],
+                                  block[2], static_cast<unsigned>(shared_bytes), s, params, nullptr);
+      r != CUDA_SUCCESS)
+    throw cuda_error("jetfuse: launch of kernel " + k.name + " failed: " + driver::error_string(r) + " (grid " +
+                     std::to_string(grid[0]) + "x" + std::to_string(grid[1]) + "x" + std::to_string(grid[2]) + ", block " +
+                     std::to_string(block[0]) + "x" + std::to_string(block[1]) + "x" + std::to_string(block[2]) + ", " +
+                     std::to_string(shared_bytes) + " B shared)");
+  tls_last_kernel = &k;
+  detail::bump(detail::counter::launches);
+}
+
 }  // namespace jf::cuda_rt

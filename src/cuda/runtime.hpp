@@ -64,6 +64,10 @@ const kernel& get_kernel(const std::string& name, const std::string& source, con
 // the kernel. Asynchronous.
 void launch(const kernel& k, unsigned grid, unsigned block, const void* args, std::size_t arg_bytes);
 
+// Launches with a 3-d grid and block and `shared_bytes` of dynamic shared memory (loop-nest
+// kernels). Throws jf::cuda_error naming the kernel. Asynchronous.
+void launch(const kernel& k, const unsigned grid[3], const unsigned block[3], std::size_t shared_bytes, const void* args);
+
 // The directory of the disk cache ("" when disabled).
 std::string disk_cache_dir();
 

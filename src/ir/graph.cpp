@@ -1,6 +1,7 @@
 // jf::ir::graph: builders, the readable listing and the invariant checker.
 #include "jetfuse/ir/graph.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -85,7 +86,7 @@ domain_id graph::add_box(domain_id parent, std::vector<std::int32_t> axes) {
   return static_cast<domain_id>(domains.size() - 1);
 }
 
-node_id graph::add_reduce(monoid m, node_id x, node_id guard) {
+node_id graph::add_reduce(monoid m, node_id x, node_id guard, domain_id into) {
   node n;
   n.code = op::reduce;
   n.type = is_arg_monoid(m) ? dtype::int64 : at(x).type;
@@ -93,7 +94,7 @@ node_id graph::add_reduce(monoid m, node_id x, node_id guard) {
   n.args[0] = x;
   n.args[1] = guard;
   n.attr[0] = static_cast<std::int64_t>(m);
-  n.domain = dom(at(x).domain).parent;
+  n.domain = into >= 0 ? into : dom(at(x).domain).parent;
   return add(n);
 }
 
@@ -122,8 +123,17 @@ bool graph::encloses(domain_id outer, domain_id inner) const {
   return false;
 }
 
+std::vector<std::int32_t> graph::chain_axes(domain_id d) const {
+  std::vector<domain_id> path;
+  for (; d > 0; d = dom(d).parent) path.push_back(d);
+  std::vector<std::int32_t> axes;
+  for (auto it = path.rbegin(); it != path.rend(); ++it)
+    for (std::int32_t a : dom(*it).axes) axes.push_back(a);
+  return axes;
+}
+
 bool graph::is_map() const {
-  if (domains.size() != 2) return false;
+  if (loop_nest || domains.size() != 2) return false;
   for (const node& n : nodes)
     if (n.code == op::reduce || n.code == op::broadcast || n.code == op::extent ||
         (n.domain != node::map_domain && !uniform(n)))
@@ -330,8 +340,8 @@ void graph::validate() const {
     case op::cast: break;
     case op::reduce: {
       const node& x = at(n.args[0]);
-      if (uniform(x) || x.domain == 0 || dom(x.domain).parent != n.domain)
-        bad(*this, k, "must be in the parent of its argument's domain");
+      if (uniform(x) || x.domain == n.domain || !encloses(n.domain, x.domain))
+        bad(*this, k, "must be in a proper ancestor of its argument's domain");
       if (n.type != (is_arg_monoid(static_cast<monoid>(n.attr[0])) ? dtype::int64 : x.type))
         bad(*this, k, "the result dtype must be its argument's (int64 for argmin/argmax)");
       if (n.attr[0] < 0 || n.attr[0] > static_cast<std::int64_t>(monoid::nanmax)) bad(*this, k, "unknown monoid");
@@ -341,8 +351,14 @@ void graph::validate() const {
     }
     case op::broadcast:
       if (n.type != at(n.args[0]).type) bad(*this, k, "dtype differs from its argument");
-      if (!uniform(at(n.args[0])) && !encloses(at(n.args[0]).domain, n.domain))
-        bad(*this, k, "its argument's domain must enclose its own");
+      // From an enclosing domain (fusable), or from any domain whose axes are all axes of this
+      // one (the planner then stores the value first and reads it back by strides).
+      if (!uniform(at(n.args[0])) && !encloses(at(n.args[0]).domain, n.domain)) {
+        const auto from = chain_axes(at(n.args[0]).domain), to = chain_axes(n.domain);
+        for (std::int32_t a : from)
+          if (std::find(to.begin(), to.end(), a) == to.end())
+            bad(*this, k, "its argument's domain has axis " + std::to_string(a) + ", which this domain lacks");
+      }
       continue;
     case op::extent:
       if (n.type != dtype::int64 || n.attr[0] <= 0 || static_cast<std::size_t>(n.attr[0]) >= domains.size())

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "jetfuse/array.hpp"
-#include "jetfuse/expr/walk.hpp"
+#include "jetfuse/detail/lowering.hpp"
 #include "jetfuse/ir/graph.hpp"
 
 namespace jf::detail {
@@ -57,12 +57,23 @@ struct eval_request {
   const dtype* out_types = nullptr;           // dtype of each output
   int nout = 0;
   eval_options opt{};
+  // Expressions with reductions: their structure in prefix order and each reduction's arguments.
+  const prog_entry* program = nullptr;
+  int program_size = 0;
+  const reduce_spec* specs = nullptr;
+  int nspecs = 0;
 };
 
-// Runs the evaluation on jf::cuda (the caller handles jf::cpu).
+// Runs an element-wise evaluation on jf::cuda (generated kernels) or jf::cpu (the CPU executor
+// runs the lowered IR).
 void evaluate_cuda(const eval_request& r);
+void evaluate_cpu(const eval_request& r);
+// Runs an evaluation with reductions (r.program set) on the arrays' backend: one IR of loop nests,
+// executed as lowered by the CPU executor, or optimised, planned and launched on jf::cuda.
+void evaluate_nest(const eval_request& r);
+std::string explain_nest(const eval_request& r);
 // jf::explain: on jf::cuda the IR before and after the passes, the plan and the generated
-// source(s); on jf::cpu the IR the Eigen evaluator computes and how it addresses the operands.
+// source(s); on jf::cpu the IR the CPU executor runs as lowered and how it addresses the operands.
 std::string explain(const eval_request& r);
 
 }  // namespace jf::detail

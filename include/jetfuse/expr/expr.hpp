@@ -21,6 +21,8 @@ namespace hana = boost::hana;
 template <yap::expr_kind K, class Tuple> struct expr {
   static constexpr yap::expr_kind kind = K;
   Tuple elements;
+  // Evaluates the expression and returns its one element: double s = jf::sum(a * b).item();
+  auto item() const { return eval(*this).item(); }
 };
 
 template <op O> struct fn {

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "jetfuse/detail/lowering.hpp"
 #include "jetfuse/expr/type_of.hpp"
 #include "jetfuse/ir/graph.hpp"
 #include "jetfuse/scalar_ops.hpp"
@@ -17,37 +18,24 @@
 namespace jf {
 
 template <class E> struct leaf_counts;
+template <class T> struct is_reduce_tag : std::false_type {};
+
+// Leaves and reductions of an expression type (reductions: jf::sum, jf::mean, ... nodes).
 template <class T> struct leaf_counts<term<array<T>>> {
-  static constexpr int arrays = 1, scalars = 0;
+  static constexpr int arrays = 1, scalars = 0, reductions = 0;
 };
 template <class S>
   requires std::is_arithmetic_v<S>
 struct leaf_counts<term<S>> {
-  static constexpr int arrays = 0, scalars = 1;
+  static constexpr int arrays = 0, scalars = 1, reductions = 0;
 };
 template <class Tag, class... A> struct leaf_counts<call_node<Tag, A...>> {
   static constexpr int arrays = (0 + ... + leaf_counts<A>::arrays);
   static constexpr int scalars = (0 + ... + leaf_counts<A>::scalars);
+  static constexpr int reductions = (int(is_reduce_tag<Tag>::value) + ... + leaf_counts<A>::reductions);
 };
 
 namespace detail {
-
-// How an operation uses a scalar leaf: it decides what an integer out of the range of the dtype
-// it is converted to means (NEP 50 / numpy 2).
-enum class scalar_use : std::uint8_t {
-  value,     // arithmetic: out of range is an error (numpy raises OverflowError)
-  exponent,  // the exponent of power (a value; small integral ones specialise the kernel)
-  compared,  // compared with an integer array: numpy 2 compares exactly, the answer is known
-  selected,  // a value of where: numpy 2.4 converts it with C's wrap-around
-};
-
-// A scalar leaf converted on the host to the dtype it is used at (one 8-byte kernel slot).
-struct scalar_slot {
-  std::uint64_t bits = 0;
-  bool exponent = false;    // the exponent of power: small integral values specialise the kernel
-  std::int8_t outside = 0;  // compared: the value is below (-1) or above (+1) the compared dtype
-  double value = 0;         // the value converted to the target dtype, as a double (for the key)
-};
 
 template <class S> std::string scalar_text(S v) {
   if constexpr (std::is_same_v<S, bool>) return v ? "True" : "False";
@@ -96,7 +84,7 @@ template <class E> struct tree;  // per-node walks
 
 template <class T> struct tree<term<array<T>>> {
   template <dtype Target>
-  static void gather(const term<array<T>>& e, const array_base** arrays, scalar_slot*, scalar_use) {
+  static void gather(const term<array<T>>& e, const array_base** arrays, scalar_slot*, reduce_spec*, scalar_use) {
     *arrays = &e.elements[hana::llong_c<0>];
   }
 };
@@ -104,7 +92,7 @@ template <class S>
   requires std::is_arithmetic_v<S>
 struct tree<term<S>> {
   template <dtype Target>
-  static void gather(const term<S>& e, const array_base**, scalar_slot* scalars, scalar_use use) {
+  static void gather(const term<S>& e, const array_base**, scalar_slot* scalars, reduce_spec*, scalar_use use) {
     convert_scalar<Target>(e.elements[hana::llong_c<0>], use, scalars);
   }
 };
@@ -127,26 +115,28 @@ template <dtype Loop, class Leaf> void check_logical_scalar(const Leaf& leaf) {
 template <class Tag, class... A> struct tree<call_node<Tag, A...>> {
   template <std::size_t... I>
   static void gather_args(const call_node<Tag, A...>& e, const array_base** arrays, scalar_slot* scalars,
-                          std::index_sequence<I...>) {
-    int ai = 0, si = 0;
+                          reduce_spec* specs, std::index_sequence<I...>) {
+    int ai = 0, si = 0, ri = 0;
     (
         [&] {
           using Arg = std::tuple_element_t<I, std::tuple<A...>>;
           constexpr dtype target = arg_target<I>();
           tree<Arg>::template gather<target>(e.elements[hana::llong_c<I + 1>], arrays + ai, scalars + si,
-                                             arg_use<I>());
+                                             specs + ri, arg_use<I>());
           if constexpr (is_fn_tag<Tag>::value && leaf_counts<Arg>::arrays == 0 && leaf_counts<Arg>::scalars == 1) {
             if constexpr (info(code()).rule == op_rule::logical)
               check_logical_scalar<dtype::int64>(e.elements[hana::llong_c<I + 1>]);
           }
           ai += leaf_counts<Arg>::arrays;
           si += leaf_counts<Arg>::scalars;
+          ri += leaf_counts<Arg>::reductions;
         }(),
         ...);
   }
   template <dtype Target>
-  static void gather(const call_node<Tag, A...>& e, const array_base** arrays, scalar_slot* scalars, scalar_use) {
-    gather_args(e, arrays, scalars, std::index_sequence_for<A...>{});
+  static void gather(const call_node<Tag, A...>& e, const array_base** arrays, scalar_slot* scalars,
+                     reduce_spec* specs, scalar_use) {
+    gather_args(e, arrays, scalars, specs, std::index_sequence_for<A...>{});
   }
   static constexpr op code() {
     if constexpr (is_fn_tag<Tag>::value) return Tag::code;
@@ -193,35 +183,38 @@ template <class Tag, class... A> struct tree<call_node<Tag, A...>> {
   }
 };
 
-// What the lowering needs to know about one evaluation's leaves at run time.
-struct lowering_inputs {
-  const std::int32_t* array_input;     // kernel input index of each array leaf (aliases share one)
-  const ir::layout* input_layout;      // layout of each kernel input
-  const scalar_slot* scalars;          // specialisation: small integer exponents, known comparisons
-  const bool* specialised;             // per scalar leaf: write it as a constant
-};
-
 template <class E> struct lower_type;
 
+// The walk's position: array, scalar and reduction leaves numbered in walk order (reductions
+// before their operand: prefix order), and the region the node is in (0: the result; r + 1: the
+// operand of reduction r). input_nodes holds one node per (kernel input, region).
+struct lower_cursor {
+  int ai = 0, si = 0, ri = 0;
+  int region = 0;
+  int regions = 1;
+  std::vector<ir::node_id>* input_nodes = nullptr;
+};
+
 template <class T> struct lower_type<term<array<T>>> {
-  static ir::node_id run(ir::graph& g, const lowering_inputs& in, int& ai, int&, std::vector<ir::node_id>& input_nodes,
-                         dtype) {
-    const std::int32_t k = in.array_input[ai++];
-    if (input_nodes[static_cast<std::size_t>(k)] == ir::no_node) {
+  static ir::node_id run(ir::graph& g, const lowering_inputs& in, lower_cursor& c, dtype) {
+    const std::int32_t k = in.array_input[c.ai++];
+    ir::node_id& slot = (*c.input_nodes)[static_cast<std::size_t>(k * c.regions + c.region)];
+    if (slot == ir::no_node) {
       ir::node n;
       n.code = op::input;
       n.type = dtype_v<T>;
       n.index = k;
-      input_nodes[static_cast<std::size_t>(k)] = g.add(n);
+      if (in.nest) n.domain = region_domain(*in.nest, c.region);
+      slot = g.add(n);
     }
-    return input_nodes[static_cast<std::size_t>(k)];
+    return slot;
   }
 };
 template <class S>
   requires std::is_arithmetic_v<S>
 struct lower_type<term<S>> {
-  static ir::node_id run(ir::graph& g, const lowering_inputs& in, int&, int& si, std::vector<ir::node_id>&, dtype target) {
-    const int k = si++;
+  static ir::node_id run(ir::graph& g, const lowering_inputs& in, lower_cursor& c, dtype target) {
+    const int k = c.si++;
     if (in.specialised[k]) return g.add_constant(target, ir::scalar_value::of(target, in.scalars[k].value));
     ir::node n;
     n.code = op::param;
@@ -231,11 +224,10 @@ struct lower_type<term<S>> {
   }
 };
 template <class Tag, class... A> struct lower_type<call_node<Tag, A...>> {
-  static ir::node_id run(ir::graph& g, const lowering_inputs& in, int& ai, int& si, std::vector<ir::node_id>& input_nodes,
-                         dtype) {
+  static ir::node_id run(ir::graph& g, const lowering_inputs& in, lower_cursor& c, dtype) {
     ir::node_id args[sizeof...(A) > 0 ? sizeof...(A) : 1] = {};
-    const int first_scalar = si;
-    lower_args(g, in, ai, si, input_nodes, args, std::index_sequence_for<A...>{});
+    const int first_scalar = c.si;
+    lower_args(g, in, c, args, std::index_sequence_for<A...>{});
     if constexpr (tree<call_node<Tag, A...>>::may_be_known()) {
       const int known = tree<call_node<Tag, A...>>::known_result(in.scalars + first_scalar);
       if (known >= 0) return g.add_constant(dtype::bool_, ir::scalar_value::of(dtype::bool_, known));
@@ -248,18 +240,27 @@ template <class Tag, class... A> struct lower_type<call_node<Tag, A...>> {
       n.code = Tag::code;
       n.type = types::result;
       n.nargs = static_cast<std::int8_t>(sizeof...(A));
-      for (std::size_t i = 0; i < sizeof...(A); ++i) n.args[i] = args[i];
+      bool placed = false;
+      for (std::size_t i = 0; i < sizeof...(A); ++i) {
+        n.args[i] = args[i];
+        const ir::node& a = g.at(args[i]);
+        // An element-wise node runs in its arguments' domain (constants and params fit anywhere).
+        if (!placed && a.code != op::constant && a.code != op::param && a.code != op::extent) {
+          n.domain = a.domain;
+          placed = true;
+        }
+      }
       return g.add(n);
     }
   }
   template <std::size_t... I>
-  static void lower_args(ir::graph& g, const lowering_inputs& in, int& ai, int& si, std::vector<ir::node_id>& input_nodes,
-                         ir::node_id* args, std::index_sequence<I...>) {
+  static void lower_args(ir::graph& g, const lowering_inputs& in, lower_cursor& c, ir::node_id* args,
+                         std::index_sequence<I...>) {
     (
         [&] {
           using Arg = std::tuple_element_t<I, std::tuple<A...>>;
           constexpr dtype target = tree<call_node<Tag, A...>>::template arg_target<I>();
-          ir::node_id v = lower_type<Arg>::run(g, in, ai, si, input_nodes, target);
+          ir::node_id v = lower_type<Arg>::run(g, in, c, target);
           if (g.nodes[static_cast<std::size_t>(v)].type != target) v = g.add_cast(target, v);
           args[I] = v;
         }(),

@@ -1,8 +1,12 @@
-// CUDA C++ generation from a jf::ir::graph (src/codegen/cuda_codegen.cpp).
+// CUDA C++ generation from a jf::ir::graph (src/codegen/cuda_codegen.cpp for map graphs, the
+// kernel shapes of src/codegen/shape_*.cpp for loop-nest graphs) and each kernel's launch rule.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "jetfuse/ir/graph.hpp"
 
@@ -12,15 +16,77 @@ struct codegen_options {
   bool fast_math = false;
 };
 
+// The kernel shapes (docs/loop-nests.md, "Kernel shapes and the plan"). Each owns its launch
+// configuration (configure_launch) and its order of combination.
+enum class kernel_shape : std::uint8_t {
+  map,               // a grid-stride loop over one box (map graphs)
+  full_reduction,    // reduce(s) of one box chain into the root: block partials + last-block finish
+  row_reduction,     // reduce(s) into box(K) from box(R) under it, R innermost: a warp or block per row
+  column_reduction,  // the same with the fastest axis in K: threads across K, R split over blockIdx.y
+  row_with_map,      // a row reduction whose rows also run element-wise work below K (x - mean(x))
+  generic_nest,      // anything else: a thread per output iteration, serial loops for reductions
+};
+std::string_view name(kernel_shape s);
+
+// What a kernel's launch depends on, fixed by the generator (run-time extents come later).
+struct launch_info {
+  kernel_shape shape = kernel_shape::map;
+  int block = 256;            // threads per block (the row shapes pick 32x8, 256x1 or 1024x1 at launch)
+  int vector_width = 1;       // map: elements per vector access
+  bool index32 = false;       // the kernel computes offsets and indices in int: extents must fit
+  std::vector<std::int32_t> outer_axes;    // full: none; row/column: K's axes (one unit per iteration)
+  std::vector<std::int32_t> reduced_axes;  // the axes combined by each unit (full: the whole chain)
+  std::vector<std::int32_t> map_axes;      // row_with_map: the axes of the map domain(s) below K
+  // Bytes of one element of each array of partials in the scratch buffer (full, column): per
+  // reduce node its accumulator's value, plus 8 for the position of argmin/argmax.
+  std::vector<int> partial_bytes;
+  // Per operand (outputs, then inputs): the global axes it is addressed over (for int32 checks).
+  std::vector<std::vector<std::int32_t>> operand_axes;
+  // generic_nest: per phase (output domain, in order) the axes of its iterations.
+  std::vector<std::vector<std::int32_t>> phase_axes;
+};
+
 struct kernel_source {
   std::string name;    // the __global__ function's name (extern "C")
   std::string source;  // a complete NVRTC translation unit: prelude + kernel
+  launch_info launch;  // the kernel's shape and what its launch depends on
 };
 
-// Readable CUDA C++: a grid-stride loop over the iteration space, one named value per node,
-// 16-byte vector accesses when graph::vector_width > 1, int indices when graph::index32.
-// The argument struct follows the ABI described in graph.hpp.
+// Readable CUDA C++. Map graphs (g.is_map()): a grid-stride loop over the iteration space, one
+// named value per node, 16-byte vector accesses when graph::vector_width > 1, int indices when
+// graph::index32; the map ABI of graph.hpp. Loop-nest graphs: one of the kernel shapes above,
+// recognised from the graph's structure, with the loop-nest ABI of graph.hpp. Throws jf::error for
+// graphs no shape handles (jagged domains, broadcasts from a non-enclosing domain, in-place
+// outputs of loop nests).
 kernel_source generate_cuda(const graph& g, const codegen_options& opt = {});
+
+// The few device facts a launch depends on (cuda_rt::device_props provides them).
+struct device_limits {
+  int sm_count = 1;
+  int max_threads_per_sm = 2048;
+  int max_grid_y = 65535;
+};
+
+struct launch_config {
+  unsigned grid[3] = {1, 1, 1};   // 0 in grid[0]: nothing to do (no iteration), do not launch
+  unsigned block[3] = {1, 1, 1};
+  std::size_t shared_bytes = 0;   // dynamic shared memory
+  std::size_t scratch_bytes = 0;  // zero-initialised device scratch passed in the last ABI slot (0: none)
+  bool empty() const { return grid[0] == 0 || grid[1] == 0 || grid[2] == 0; }
+};
+
+// The launch of kernel k for run-time extents (graph::ndim of them; for map graphs the shape of
+// the iteration space). A pure function of (k, extents, device): the same grid every time, hence
+// the same order of combination and the same bits.
+launch_config configure_launch(const kernel_source& k, const std::int64_t* extents, int ndim, const device_limits& dev);
+
+// One line for jf::explain: the shape and how it is launched ("row reduction: a 256-thread block
+// per row, ..."). With a configuration, its numbers too.
+std::string describe_launch(const kernel_source& k);
+std::string describe_launch(const kernel_source& k, const launch_config& c);
+
+// The number of 8-byte slots of a loop-nest kernel's argument struct (graph.hpp, loop-nest ABI).
+int nest_abi_slots(const graph& g);
 
 // The CUDA spelling of a dtype ("double", "long long", ...).
 std::string_view cuda_type(dtype t);

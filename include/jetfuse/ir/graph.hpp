@@ -94,6 +94,17 @@ struct output_desc {
 //   n (the number of elements), shape[ndim], then strides[ndim] for every strided operand
 //   (outputs first, then inputs, in order). Strides count elements, not bytes; every field is
 //   alignas(8), so the struct is 8 * abi_slots(g) bytes.
+//
+// Loop-nest ABI (every graph that is not is_map(); jf::ir::nest_abi_slots(g) slots, codegen.hpp):
+//   outputs' pointers, inputs' pointers, params (one slot each, value in the low bytes),
+//   extents[ndim] (one per global axis), then strides[ndim] for EVERY operand (outputs first, then
+//   inputs, in order; elements), then one scratch pointer (zero-initialised device memory of
+//   launch_config::scratch_bytes, or null). Operand k of a node in domain D is read at
+//   ptr + sum_{a in chain_axes(D)} idx[a] * strides[a] (an output over output_desc::domain); the
+//   strides of other axes are ignored. Layouts in loop nests: `contiguous` promises stride 1 on the
+//   LAST axis of that chain (the kernel does not read that stride), `strided` reads every stride,
+//   `scalar` (inputs) reads element 0. index32: every extent, flat iteration count and offset fits
+//   in int32 (the launcher checks). Grid, block and scratch come from configure_launch (codegen.hpp).
 struct graph {
   std::vector<node> nodes;
   std::vector<operand_desc> inputs;
@@ -105,6 +116,9 @@ struct graph {
   void set_map_rank(int rank);  // ndim = rank, domain 1 = box of axes 0..rank-1
   bool index32 = false;       // every index and offset fits in int32
   int vector_width = 1;       // elements per 16-byte vector access (1: scalar accesses)
+  // Set for graphs of expressions with reductions and their plan steps: operands are addressed by
+  // strides over the global axes even when the graph has a single box (is_map() is false).
+  bool loop_nest = false;
 
   node_id add(const node& n) {
     nodes.push_back(n);
@@ -117,8 +131,10 @@ struct graph {
   node_id add_cast(dtype to, node_id a);
   void add_output(node_id v, layout l, std::int32_t same_as_input = -1);
   domain_id add_box(domain_id parent, std::vector<std::int32_t> axes);
-  // reduce(m, x) into the parent of x's domain; a guard (bool, x's domain) skips iterations.
-  node_id add_reduce(monoid m, node_id x, node_id guard = no_node);
+  // reduce(m, x) into `into` (default: the parent of x's domain), a proper ancestor of x's domain:
+  // combines x over every iteration of the domains below `into` down to x's. A guard (bool, in
+  // x's domain) skips iterations.
+  node_id add_reduce(monoid m, node_id x, node_id guard = no_node, domain_id into = -1);
   node_id add_broadcast(node_id x, domain_id into);
   node_id add_extent(domain_id counted);
 
@@ -126,6 +142,8 @@ struct graph {
   const domain& dom(domain_id id) const { return domains[static_cast<std::size_t>(id)]; }
   // Whether `outer` is `inner` or one of its ancestors.
   bool encloses(domain_id outer, domain_id inner) const;
+  // The global axes of a domain and its ancestors, outermost first.
+  std::vector<std::int32_t> chain_axes(domain_id d) const;
   // Whether this is a map graph: every node in domain 1 (or usable anywhere), no reduce/broadcast.
   bool is_map() const;
 

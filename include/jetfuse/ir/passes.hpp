@@ -49,7 +49,16 @@ struct plan_step {
 struct plan {
   std::vector<plan_step> steps;
   std::vector<dtype> temporaries;
+  // Loop-nest plans: the domain each temporary holds one value per iteration of (row-major over
+  // graph::chain_axes of that domain). Empty for map plans (temporaries of the iteration space).
+  std::vector<domain_id> temporary_domain;
 };
 plan make_plan(const graph& optimized, fusion_mode mode);
+
+// The plan of a loop-nest graph (src/passes/plan_nest.cpp). Fused: producers are fused into the
+// reductions that consume them and a reduction into the element-wise work that uses it where one
+// kernel can hold both; a value is stored to a temporary only when a later reduction depends on it
+// or it is carried into a domain it does not enclose. Unfused: every operation is its own step.
+plan make_nest_plan(const graph& optimized, fusion_mode mode);
 
 }  // namespace jf::ir

@@ -1,0 +1,55 @@
+// What the per-type lowering walk (expr/walk.hpp) and the engine in src/ share, without YAP: the
+// scalar leaves as the kernel receives them, the run-time facts the lowering reads, and the
+// non-template hooks that lower a reduction into domains (src/engine/lower_reduction.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "jetfuse/ir/graph.hpp"
+#include "jetfuse/reducers.hpp"
+
+namespace jf::detail {
+
+// How an operation uses a scalar leaf: it decides what an integer out of the range of the dtype
+// it is converted to means (NEP 50 / numpy 2).
+enum class scalar_use : std::uint8_t {
+  value,     // arithmetic: out of range is an error (numpy raises OverflowError)
+  exponent,  // the exponent of power (a value; small integral ones specialise the kernel)
+  compared,  // compared with an integer array: numpy 2 compares exactly, the answer is known
+  selected,  // a value of where: numpy 2.4 converts it with C's wrap-around
+};
+
+// A scalar leaf converted on the host to the dtype it is used at (one 8-byte kernel slot).
+struct scalar_slot {
+  std::uint64_t bits = 0;
+  bool exponent = false;    // the exponent of power: small integral values specialise the kernel
+  std::int8_t outside = 0;  // compared: the value is below (-1) or above (+1) the compared dtype
+  double value = 0;         // the value converted to the target dtype, as a double (for the key)
+};
+
+// The structure of an expression type in prefix order (a node before its operands), for the
+// run-time shape analysis of expressions with reductions (src/engine/nest_analysis.cpp).
+struct prog_entry {
+  enum kind_t : std::uint8_t { array, scalar, elementwise, reduction } kind = array;
+  std::int8_t nargs = 0;
+};
+
+// The run-time analysis of an expression with reductions: regions, global axes, domains.
+struct nest_analysis;
+
+// What the lowering needs to know about one evaluation's leaves at run time.
+struct lowering_inputs {
+  const std::int32_t* array_input;     // kernel input index of each array leaf (aliases share one)
+  const ir::layout* input_layout;      // layout of each kernel input
+  const scalar_slot* scalars;          // specialisation: small integer exponents, known comparisons
+  const bool* specialised;             // per scalar leaf: write it as a constant
+  const nest_analysis* nest = nullptr;  // expressions with reductions: their domains
+};
+
+// The domain of the element-wise nodes of a region (0: the result; r + 1: reduction r's operand).
+ir::domain_id region_domain(const nest_analysis& a, int region);
+// Lowers reduction r (prefix order) of operand x (a node of region r + 1): the reduce node(s) and
+// numpy's composition (mean = sum / n, var, nan*), carried into the enclosing region's domain.
+ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::node_id x);
+
+}  // namespace jf::detail

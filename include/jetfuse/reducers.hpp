@@ -1,0 +1,77 @@
+// The reducers of the front end (jf::sum, jf::mean, ...) with numpy's names and result dtypes, and
+// the run-time description of one reduction call (its axes). No YAP: src/ lowers them to the IR's
+// reduce nodes (a reducer is a monoid of ops.hpp or a composition of them, e.g. mean = sum / n).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "jetfuse/dtype.hpp"
+#include "jetfuse/shape.hpp"
+
+namespace jf {
+
+#define JF_REDUCERS(X)                                                                                   \
+  X(sum) X(prod) X(min) X(max) X(mean) X(var) X(std) X(any) X(all) X(argmin) X(argmax) X(count_nonzero) \
+  X(nansum) X(nanprod) X(nanmin) X(nanmax) X(nanmean)
+
+enum class reducer : std::uint8_t {
+#define JF_X(r) r,
+  JF_REDUCERS(JF_X)
+#undef JF_X
+};
+
+constexpr std::string_view name(reducer r) {
+  switch (r) {
+#define JF_X(r) \
+  case reducer::r: return #r;
+    JF_REDUCERS(JF_X)
+#undef JF_X
+  }
+  return "?";
+}
+
+// numpy's result dtype of a reducer applied to dtype t (no `dtype=` argument): sums and products
+// of bool and integers accumulate in int64, means and variances of them are float64.
+constexpr dtype reduced_dtype(reducer r, dtype t) {
+  switch (r) {
+  case reducer::sum: case reducer::prod: case reducer::nansum: case reducer::nanprod:
+    return is_floating(t) ? t : dtype::int64;
+  case reducer::mean: case reducer::var: case reducer::std: case reducer::nanmean:
+    return is_floating(t) ? t : dtype::float64;
+  case reducer::any: case reducer::all: return dtype::bool_;
+  case reducer::argmin: case reducer::argmax: case reducer::count_nonzero: return dtype::int64;
+  default: return t;  // min, max, nanmin, nanmax
+  }
+}
+
+// Reducers without an identity: numpy raises on an empty reduction (zero-size array to reduction
+// operation maximum which has no identity).
+constexpr bool needs_elements(reducer r) {
+  return r == reducer::min || r == reducer::max || r == reducer::nanmin || r == reducer::nanmax ||
+         r == reducer::argmin || r == reducer::argmax;
+}
+
+// jf::keepdims: the reduced axes stay, with extent 1 (numpy's keepdims=True).
+struct keepdims_t {};
+inline constexpr keepdims_t keepdims{};
+// jf::ddof(1): var and std divide by n - ddof (numpy's ddof=).
+struct ddof {
+  explicit constexpr ddof(int d) : value(d) {}
+  int value;
+};
+
+namespace detail {
+// The run-time arguments of one reduction call: which axes (numpy's axis=None, an int or a tuple,
+// negative counting from the end; checked against the operand's rank when it runs), keepdims, ddof.
+struct reduce_spec {
+  reducer kind = reducer::sum;
+  bool all_axes = true;
+  bool keepdims = false;
+  std::int8_t naxes = 0;
+  std::int32_t ddof = 0;
+  std::int32_t axes[max_ndim] = {};
+};
+}  // namespace detail
+
+}  // namespace jf

@@ -1,0 +1,667 @@
+// The shared half of the loop-nest kernel shapes (see nest_emitter.hpp), the recogniser that picks
+// a shape, generate_nest, configure_launch and describe_launch.
+#include "codegen/nest_emitter.hpp"
+
+#include <algorithm>
+
+#include "jetfuse/errors.hpp"
+
+namespace jf::ir {
+
+std::string_view name(kernel_shape s) {
+  switch (s) {
+  case kernel_shape::map: return "map";
+  case kernel_shape::full_reduction: return "full reduction";
+  case kernel_shape::row_reduction: return "row reduction";
+  case kernel_shape::column_reduction: return "column reduction";
+  case kernel_shape::row_with_map: return "row reduction with map";
+  case kernel_shape::generic_nest: return "generic loop nest";
+  }
+  return "?";
+}
+
+int nest_abi_slots(const graph& g) {
+  const int operands = static_cast<int>(g.outputs.size() + g.inputs.size());
+  return operands + static_cast<int>(g.params.size()) + g.ndim + g.ndim * operands + 1;
+}
+
+namespace nest {
+
+namespace {
+
+bool is_uniform(const node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
+
+// Device helpers of every loop-nest kernel (guarded: several kernels may share a translation unit).
+constexpr const char* device_helpers = R"(
+#ifndef JF_NEST_HELPERS
+#define JF_NEST_HELPERS
+// Warp and block reductions of the loop-nest kernels. Every reduction combines in a fixed tree
+// order (never atomics on values), so a kernel gives the same bits on every run.
+namespace jf_nest {
+constexpr unsigned full_mask = 0xffffffffu;
+__device__ __forceinline__ bool shfl_down(bool v, int d) { return __shfl_down_sync(full_mask, static_cast<int>(v), d) != 0; }
+__device__ __forceinline__ int shfl_down(int v, int d) { return __shfl_down_sync(full_mask, v, d); }
+__device__ __forceinline__ long long shfl_down(long long v, int d) { return __shfl_down_sync(full_mask, v, d); }
+__device__ __forceinline__ float shfl_down(float v, int d) { return __shfl_down_sync(full_mask, v, d); }
+__device__ __forceinline__ double shfl_down(double v, int d) { return __shfl_down_sync(full_mask, v, d); }
+template <class T> __device__ __forceinline__ jf::ops::jf_arg<T> shfl_down(jf::ops::jf_arg<T> v, int d) {
+  return jf::ops::jf_arg<T>{shfl_down(v.value, d), shfl_down(v.index, d)};
+}
+__device__ __forceinline__ bool shfl_first(bool v) { return __shfl_sync(full_mask, static_cast<int>(v), 0) != 0; }
+__device__ __forceinline__ int shfl_first(int v) { return __shfl_sync(full_mask, v, 0); }
+__device__ __forceinline__ long long shfl_first(long long v) { return __shfl_sync(full_mask, v, 0); }
+__device__ __forceinline__ float shfl_first(float v) { return __shfl_sync(full_mask, v, 0); }
+__device__ __forceinline__ double shfl_first(double v) { return __shfl_sync(full_mask, v, 0); }
+template <class T> __device__ __forceinline__ jf::ops::jf_arg<T> shfl_first(jf::ops::jf_arg<T> v) {
+  return jf::ops::jf_arg<T>{shfl_first(v.value), shfl_first(v.index)};
+}
+
+// Lane 0 ends with the warp's 32 values combined as a tree (lane l with lane l + d, d = 16 .. 1).
+template <class T, class C> __device__ __forceinline__ T warp_reduce(T v, C combine) {
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) v = combine(v, shfl_down(v, d));
+  return v;
+}
+
+// Combines v over the blockDim.x threads of one group (threads with the same threadIdx.y) and
+// returns the result to all of them. Either blockDim.x == 32 (a warp per group: shuffles only, no
+// __syncthreads, groups may run different loop trip counts) or blockDim.y == 1 (the whole block,
+// every thread must call it). Order: each warp's tree, then the warps' results in a tree in warp 0.
+template <class T, class C> __device__ T group_allreduce(T v, C combine, T identity) {
+  v = warp_reduce(v, combine);
+  if (blockDim.x == 32) return shfl_first(v);
+  __shared__ T warp_results[33];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  if (lane == 0) warp_results[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < (blockDim.x >> 5) ? warp_results[lane] : identity;
+    v = warp_reduce(v, combine);
+    if (lane == 0) warp_results[32] = v;
+  }
+  __syncthreads();
+  v = warp_results[32];
+  __syncthreads();  // warp_results may be reused by the next call
+  return v;
+}
+
+// Reads a partial another block wrote (after its __threadfence): past the non-coherent L1.
+template <class T> __device__ __forceinline__ T load_volatile(const T* p) { return *static_cast<const volatile T*>(p); }
+
+__device__ __forceinline__ unsigned long long align16(unsigned long long bytes) { return (bytes + 15) & ~15ull; }
+}  // namespace jf_nest
+#endif
+)";
+
+}  // namespace
+
+// ---- facts ----------------------------------------------------------------------------------
+
+facts::facts(const graph& graph_)
+    : g(graph_), uniform(g.nodes.size(), 0), after_reduce(g.nodes.size(), 0), input_used(g.inputs.size(), 0) {
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    const node& n = g.nodes[k];
+    uniform[k] = is_uniform(n);
+    if (n.code == op::input) input_used[static_cast<std::size_t>(n.index)] = 1;
+    if (n.code == op::reduce) {
+      reduces.push_back(static_cast<node_id>(k));
+      after_reduce[k] = 1;
+    }
+    for (int a = 0; a < n.nargs; ++a)
+      if (after_reduce[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])]) after_reduce[k] = 1;
+  }
+  for (const output_desc& o : g.outputs)
+    if (std::find(output_domains.begin(), output_domains.end(), o.domain) == output_domains.end())
+      output_domains.push_back(o.domain);
+}
+
+std::vector<char> facts::closure(const std::vector<node_id>& targets, bool stop_at_reduce) const {
+  std::vector<char> need(g.nodes.size(), 0);
+  for (node_id t : targets)
+    if (t != no_node) need[static_cast<std::size_t>(t)] = 1;
+  for (std::size_t k = g.nodes.size(); k-- > 0;) {
+    if (!need[k]) continue;
+    const node& n = g.nodes[k];
+    if (n.code == op::reduce && stop_at_reduce) continue;
+    for (int a = 0; a < n.nargs; ++a) need[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])] = 1;
+  }
+  return need;
+}
+
+std::vector<node_id> facts::outputs_in(domain_id d) const {
+  std::vector<node_id> v;
+  for (const output_desc& o : g.outputs)
+    if (o.domain == d) v.push_back(o.value);
+  return v;
+}
+
+// ---- the recogniser -------------------------------------------------------------------------
+
+namespace {
+
+// Whether every non-uniform node lies in one of `allowed`.
+bool nodes_within(const facts& f, const std::vector<domain_id>& allowed) {
+  for (std::size_t k = 0; k < f.g.nodes.size(); ++k)
+    if (!f.uniform[k] && std::find(allowed.begin(), allowed.end(), f.g.nodes[k].domain) == allowed.end()) return false;
+  return true;
+}
+
+// Whether every broadcast reads a uniform value or one of an enclosing domain computed before any
+// reduction (the one-pass shapes cannot carry a reduced value back inward, except row_with_map's
+// map domains, checked by the caller).
+bool broadcasts_enclosing(const facts& f) {
+  for (const node& n : f.g.nodes) {
+    if (n.code != op::broadcast) continue;
+    const node& x = f.g.at(n.args[0]);
+    if (!is_uniform(x) && !f.g.encloses(x.domain, n.domain)) return false;
+  }
+  return true;
+}
+
+// No reduce's argument or guard depends on a reduction (var's sum((x - mean)^2) needs two passes).
+bool single_pass(const facts& f) {
+  for (node_id r : f.reduces) {
+    const node& n = f.g.at(r);
+    for (int a = 0; a < n.nargs; ++a)
+      if (f.after_reduce[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+shape_plan recognise(const facts& f) {
+  const graph& g = f.g;
+  shape_plan p;
+  if (f.reduces.empty() || !broadcasts_enclosing(f) || !single_pass(f)) return p;
+  const domain_id into = g.at(f.reduces[0]).domain;
+  const domain_id from = g.at(g.at(f.reduces[0]).args[0]).domain;
+  for (node_id r : f.reduces)
+    if (g.at(r).domain != into || g.at(g.at(r).args[0]).domain != from) return p;
+
+  // Full reduction: everything stored in the root, reductions of one box chain into it.
+  if (into == 0) {
+    for (const output_desc& o : g.outputs)
+      if (o.domain != 0) return p;
+    if (!nodes_within(f, {0, from})) return p;
+    p.shape = kernel_shape::full_reduction;
+    p.outer = 0;
+    p.inner = from;
+    return p;
+  }
+
+  // Row / column / row-with-map: K directly under the root, R directly under K.
+  if (g.dom(into).parent != 0 || g.dom(from).parent != into) return p;
+  std::vector<domain_id> allowed{0, into, from};
+  for (domain_id d : f.output_domains) {
+    if (d == into) continue;
+    if (d == 0 || g.dom(d).kind != domain_kind::box || g.dom(d).parent != into) return p;
+    p.map_domains.push_back(d);
+    allowed.push_back(d);
+  }
+  if (!nodes_within(f, allowed)) return p;
+  // Nodes of R that are not map work must be computable before the reduction ends.
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    const node& n = g.nodes[k];
+    if (f.uniform[k] || !f.after_reduce[k]) continue;
+    if (n.domain == 0) return p;  // (cannot happen: nothing reduces into the root)
+    if (n.domain == from && std::find(p.map_domains.begin(), p.map_domains.end(), from) == p.map_domains.end())
+      return p;
+  }
+  p.outer = into;
+  p.inner = from;
+  if (!p.map_domains.empty()) {
+    p.shape = kernel_shape::row_with_map;
+    return p;
+  }
+  // Row or column: where the fastest axis is. Global axes are numbered as the array's axes, so
+  // the highest-numbered axis of the chain is the one of stride 1 for row-major operands.
+  const std::vector<std::int32_t> chain = g.chain_axes(from);
+  const auto& r_axes = g.dom(from).axes;
+  const bool fastest_in_r =
+      chain.empty() || std::find(r_axes.begin(), r_axes.end(), *std::max_element(chain.begin(), chain.end())) != r_axes.end();
+  p.shape = fastest_in_r ? kernel_shape::row_reduction : kernel_shape::column_reduction;
+  return p;
+}
+
+// ---- the emitter ----------------------------------------------------------------------------
+
+emitter::emitter(const graph& graph_, const codegen_options& o, std::string name)
+    : g(graph_), f(graph_), opt(o), kname(std::move(name)), vname(graph_.nodes.size()),
+      axis(static_cast<std::size_t>(graph_.ndim)), operand_axes_(graph_.outputs.size() + graph_.inputs.size()) {
+  auto add_axes = [&](std::vector<std::int32_t>& to, domain_id d) {
+    for (std::int32_t a : g.chain_axes(d))
+      if (std::find(to.begin(), to.end(), a) == to.end()) to.push_back(a);
+  };
+  for (std::size_t k = 0; k < g.outputs.size(); ++k) add_axes(operand_axes_[k], g.outputs[k].domain);
+  for (const node& n : g.nodes)
+    if (n.code == op::input) add_axes(operand_axes_[g.outputs.size() + static_cast<std::size_t>(n.index)], n.domain);
+}
+
+std::string emitter::T(dtype t) const { return std::string(cuda_type(t)); }
+
+void emitter::header(const shape_plan& p, const std::string& plan_text) {
+  s << "\n// ---- jetfuse kernel " << kname << " ----------------------------------------------------\n";
+  s << "// Loop nest over " << g.ndim << " global axes, " << (g.index32 ? "int" : "long long") << " offsets"
+    << (opt.fast_math ? ", fast math" : ", IEEE math") << ". Kernel shape: " << name(p.shape) << ".\n";
+  std::istringstream lines(plan_text);
+  for (std::string line; std::getline(lines, line);) s << "// " << line << "\n";
+  s << "// IR:\n";
+  std::istringstream ir(g.to_string());
+  for (std::string line; std::getline(ir, line);) s << "//   " << line << "\n";
+  for (std::size_t k = 0; k < g.outputs.size(); ++k)
+    s << "//   out #" << k << " is stored over " << (g.outputs[k].domain == 0 ? std::string("root") : nest::cat("D", g.outputs[k].domain))
+      << "\n";
+  s << device_helpers;
+}
+
+void emitter::args_struct() {
+  const std::string args = kname + "_args";
+  s << "\n// The kernel's one argument (loop-nest ABI, jf::ir::graph): every field in its own 8-byte slot.\n";
+  s << "struct " << args << " {\n";
+  for (std::size_t k = 0; k < g.outputs.size(); ++k)
+    s << "  alignas(8) " << T(g.outputs[k].desc.type) << "* out" << k << ";\n";
+  for (std::size_t k = 0; k < g.inputs.size(); ++k) s << "  alignas(8) const " << T(g.inputs[k].type) << "* in" << k << ";\n";
+  for (std::size_t k = 0; k < g.params.size(); ++k) s << "  alignas(8) " << T(g.params[k]) << " p" << k << ";\n";
+  if (g.ndim > 0) {
+    s << "  alignas(8) long long extents[" << g.ndim << "];  // per global axis\n";
+    for (std::size_t k = 0; k < g.outputs.size(); ++k)
+      s << "  alignas(8) long long st_out" << k << "[" << g.ndim << "];  // in elements, per global axis\n";
+    for (std::size_t k = 0; k < g.inputs.size(); ++k)
+      s << "  alignas(8) long long st_in" << k << "[" << g.ndim << "];\n";
+  }
+  s << "  alignas(8) unsigned char* scratch;  // zero-initialised by the launcher (partials, counters)\n";
+  s << "};\n";
+  s << "static_assert(sizeof(" << args << ") == " << nest_abi_slots(g) << " * 8, \"jetfuse loop-nest ABI: 8-byte slots\");\n";
+}
+
+void emitter::open_kernel(const std::string& comment) {
+  s << "\n" << comment;
+  s << "extern \"C\" __global__ void " << kname << "(const " << kname << "_args a) {\n";
+}
+
+void emitter::prologue(const std::string& ind) {
+  s << ind << "using I = " << (g.index32 ? "int" : "long long") << ";  // offsets and indices\n";
+  for (std::size_t k = 0; k < g.outputs.size(); ++k)
+    s << ind << T(g.outputs[k].desc.type) << "* __restrict__ out" << k << " = a.out" << k << ";\n";
+  for (std::size_t k = 0; k < g.inputs.size(); ++k)
+    if (f.input_used[k]) s << ind << "const " << T(g.inputs[k].type) << "* __restrict__ in" << k << " = a.in" << k << ";\n";
+  for (int d = 0; d < g.ndim; ++d) s << ind << "const long long e" << d << " = a.extents[" << d << "];\n";
+  auto strides = [&](const std::string& nm, std::size_t slot, bool contiguous_last) {
+    const auto& axes = operand_axes_[slot];
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      if (contiguous_last && i + 1 == axes.size()) continue;  // stride 1 by the layout's promise
+      s << ind << "const I st_" << nm << "_" << axes[i] << " = static_cast<I>(a.st_" << nm << "[" << axes[i] << "]);\n";
+    }
+  };
+  for (std::size_t k = 0; k < g.outputs.size(); ++k)
+    strides(nest::cat("out", k), k, false);
+  for (std::size_t k = 0; k < g.inputs.size(); ++k)
+    if (f.input_used[k] && g.inputs[k].lay != layout::scalar) strides(nest::cat("in", k), g.outputs.size() + k, false);
+  for (std::size_t id = 0; id < g.nodes.size(); ++id) {
+    const node& n = g.nodes[id];
+    const std::string v = nest::cat("v", id);
+    if (n.code == op::param) {
+      s << ind << "const " << T(n.type) << " " << v << " = a.p" << n.index << ";\n";
+    } else if (n.code == op::constant) {
+      s << ind << "const " << T(n.type) << " " << v << " = " << codegen_detail::literal(n.type, n.value) << ";\n";
+    } else if (n.code == op::extent) {
+      const auto& axes = g.dom(static_cast<domain_id>(n.attr[0])).axes;
+      s << ind << "const long long " << v << " = " << extent_product({axes.begin(), axes.end()})
+        << ";  // iterations of D" << n.attr[0] << " per iteration of its parent\n";
+    } else {
+      continue;
+    }
+    vname[id] = v;
+  }
+}
+
+std::string emitter::extent_product(const std::vector<std::int32_t>& axes) const {
+  if (axes.empty()) return "1LL";
+  if (axes.size() == 1) return nest::cat("e", axes[0]);
+  std::string p = "(";
+  for (std::size_t i = 0; i < axes.size(); ++i) p += nest::cat(i ? " * e" : "e", axes[i]);
+  return p + ")";
+}
+
+void emitter::unravel(const std::string& ind, const std::string& flat, const std::vector<std::int32_t>& axes,
+                      const std::string& sfx) {
+  if (axes.empty()) return;
+  if (axes.size() == 1) {
+    const std::string v = nest::cat("ix", axes[0]) + sfx;
+    s << ind << "const I " << v << " = static_cast<I>(" << flat << ");\n";
+    axis[static_cast<std::size_t>(axes[0])] = v;
+    return;
+  }
+  const std::string r = fresh("rest");
+  s << ind << "I " << r << " = static_cast<I>(" << flat << ");  // unravelled, last axis fastest\n";
+  for (std::size_t i = axes.size(); i-- > 0;) {
+    const std::string v = nest::cat("ix", axes[i]) + sfx;
+    if (i == 0) {
+      s << ind << "const I " << v << " = " << r << ";\n";
+    } else {
+      s << ind << "const I " << v << " = " << r << " % static_cast<I>(e" << axes[i] << ");\n";
+      s << ind << r << " /= static_cast<I>(e" << axes[i] << ");\n";
+    }
+    axis[static_cast<std::size_t>(axes[i])] = v;
+  }
+}
+
+std::string emitter::offset(bool output, std::size_t k, domain_id d) const {
+  const layout lay = output ? g.outputs[k].desc.lay : g.inputs[k].lay;
+  if (lay == layout::scalar) return "0";
+  const std::vector<std::int32_t> chain = g.chain_axes(d);
+  if (chain.empty()) return "0";
+  const std::string nm = nest::cat(output ? "out" : "in", static_cast<long long>(k));
+  std::string o;
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    const std::string& ax = axis[static_cast<std::size_t>(chain[i])];
+    if (ax.empty()) throw error(nest::cat("jf::ir codegen: internal error: axis ", chain[i]) + " not fixed for " + nm);
+    if (!o.empty()) o += " + ";
+    if (lay == layout::contiguous && i + 1 == chain.size()) o += ax;  // stride 1 (the layout's promise)
+    else o += ax + " * st_" + nm + nest::cat("_", chain[i]);
+  }
+  return o;
+}
+
+void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind, const std::string& sfx, which w,
+                         const std::function<void(node_id, const std::string&)>& on_reduce) {
+  for (std::size_t id = 0; id < g.nodes.size(); ++id) {
+    if (!needed[id] || !vname[id].empty() || f.uniform[id]) continue;
+    const node& n = g.nodes[id];
+    if ((w == which::loads) != (n.code == op::input) && w != which::all) continue;
+    if (n.code == op::reduce) {
+      if (!on_reduce) throw error(nest::cat("jf::ir codegen: internal error: reduce %", id) + " used before its value");
+      on_reduce(static_cast<node_id>(id), ind);
+      continue;
+    }
+    const std::string v = nest::cat("v", id) + sfx;
+    const std::string decl = ind + "const " + T(n.type) + " " + v + " = ";
+    auto arg = [&](int a) {
+      const std::string& nm = vname[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])];
+      if (nm.empty())
+        throw error(nest::cat("jf::ir codegen: internal error: %", n.args[static_cast<std::size_t>(a)]) +
+                    nest::cat(" is not available for %", id));
+      return nm;
+    };
+    switch (n.code) {
+    case op::input: {
+      const std::size_t k = static_cast<std::size_t>(n.index);
+      s << decl << "in" << k << "[" << offset(false, k, n.domain) << "];\n";
+      break;
+    }
+    case op::broadcast: {
+      const node& x = g.at(n.args[0]);
+      if (!is_uniform(x) && !g.encloses(x.domain, n.domain))
+        throw error(nest::cat("jf::ir codegen: broadcast %", id) +
+                    " reads a value of a domain that does not enclose its own; the planner must store it first");
+      s << decl << arg(0) << ";  // broadcast from D" << x.domain << "\n";
+      break;
+    }
+    case op::cast: s << decl << "jf::ops::jf_cast<" << T(n.type) << ">(" << arg(0) << ");\n"; break;
+    default: {
+      s << decl << "jf::ops::" << codegen_detail::function_name(n.code) << "(";
+      for (int a = 0; a < n.nargs; ++a) s << (a ? ", " : "") << arg(a);
+      s << ");\n";
+    }
+    }
+    vname[id] = v;
+  }
+}
+
+void emitter::forget_below(domain_id d) {
+  for (std::size_t id = 0; id < g.nodes.size(); ++id)
+    if (!f.uniform[id] && !g.encloses(g.nodes[id].domain, d)) vname[id].clear();
+}
+
+monoid emitter::mono(node_id r) const { return static_cast<monoid>(g.at(r).attr[0]); }
+dtype emitter::value_type(node_id r) const { return g.at(g.at(r).args[0]).type; }
+
+std::string emitter::acc_type(node_id r) const {
+  if (is_arg_monoid(mono(r))) return "jf::ops::jf_arg<" + T(value_type(r)) + ">";
+  return T(value_type(r));
+}
+
+std::string emitter::identity(node_id r) const {
+  return "jf::ops::jf_" + std::string(name(mono(r))) + "_identity<" + T(value_type(r)) + ">()";
+}
+
+std::string emitter::combine_fn(node_id r) const { return "jf::ops::jf_" + std::string(name(mono(r))) + "_combine"; }
+
+std::string emitter::combine_lambda(node_id r) const {
+  const std::string t = acc_type(r);
+  return "[](" + t + " x, " + t + " y) { return " + combine_fn(r) + "(x, y); }";
+}
+
+void emitter::accumulate(const std::string& ind, node_id r, const std::string& acc, const std::string& pos) {
+  const node& n = g.at(r);
+  const std::string& x = vname[static_cast<std::size_t>(n.args[0])];
+  std::string value = x;
+  if (is_arg_monoid(mono(r))) value = "jf::ops::jf_arg<" + T(value_type(r)) + ">{" + x + ", static_cast<long long>(" + pos + ")}";
+  s << ind;
+  if (n.nargs == 2) s << "if (" << vname[static_cast<std::size_t>(n.args[1])] << ") ";
+  s << acc << " = " << combine_fn(r) << "(" << acc << ", " << value << ");\n";
+}
+
+std::string emitter::result(node_id r, const std::string& acc) const {
+  return is_arg_monoid(mono(r)) ? acc + ".index" : acc;
+}
+
+void emitter::store_outputs(const std::string& ind, domain_id d) {
+  for (std::size_t k = 0; k < g.outputs.size(); ++k) {
+    const output_desc& o = g.outputs[k];
+    if (o.domain != d) continue;
+    s << ind << "out" << k << "[" << offset(true, k, d) << "] = " << vname[static_cast<std::size_t>(o.value)] << ";\n";
+  }
+}
+
+void emitter::laned_loop(const std::string& ind, const std::string& c, const std::string& start, const std::string& step,
+                         const std::string& n, const std::vector<std::int32_t>& axes, int lanes,
+                         const std::vector<char>& needed,
+                         const std::function<void(const std::string&, const std::string&)>& at_lane) {
+  const auto saved_v = vname;
+  const auto saved_a = axis;
+  const std::string in2 = ind + "  ";
+  s << ind << "long long " << c << " = " << start << ";\n";
+  if (lanes > 1) {
+    s << ind << "// " << lanes << " independent iterations per trip: all their loads are issued first.\n";
+    s << ind << "for (; " << c << " < " << n << " - " << (lanes - 1) << " * " << step << "; " << c << " += " << lanes << " * "
+      << step << ") {\n";
+    std::vector<std::vector<std::string>> lane_v(static_cast<std::size_t>(lanes));
+    std::vector<std::vector<std::string>> lane_a(static_cast<std::size_t>(lanes));
+    auto flat = [&](int u) { return u == 0 ? c : "(" + c + nest::cat(" + ", u) + " * " + step + ")"; };
+    for (int u = 0; u < lanes; ++u) {
+      vname = saved_v;
+      axis = saved_a;
+      unravel(in2, flat(u), axes, nest::cat("_", u));
+      emit_nodes(needed, in2, nest::cat("_", u), which::loads);
+      lane_v[static_cast<std::size_t>(u)] = vname;
+      lane_a[static_cast<std::size_t>(u)] = axis;
+    }
+    for (int u = 0; u < lanes; ++u) {
+      vname = lane_v[static_cast<std::size_t>(u)];
+      axis = lane_a[static_cast<std::size_t>(u)];
+      emit_nodes(needed, in2, nest::cat("_", u), which::compute);
+      at_lane(in2, flat(u));
+    }
+    s << ind << "}\n";
+  }
+  vname = saved_v;
+  axis = saved_a;
+  s << ind << "for (; " << c << " < " << n << "; " << c << " += " << step << ") {\n";
+  unravel(in2, c, axes, "");
+  emit_nodes(needed, in2, "", which::all);
+  at_lane(in2, c);
+  s << ind << "}\n";
+  vname = saved_v;
+  axis = saved_a;
+}
+
+void emitter::scratch_pointers(const std::string& ind, const std::string& counters, const std::string& count) {
+  s << ind << "// Scratch: " << counters << " counter(s), then per reduction " << count
+    << " partials (and their positions for argmin/argmax), 16-byte aligned.\n";
+  s << ind << "unsigned* jf_counters = reinterpret_cast<unsigned*>(a.scratch);\n";
+  s << ind << "unsigned char* jf_next = a.scratch + jf_nest::align16(4ull * (" << counters << "));\n";
+  for (node_id r : f.reduces) {
+    const std::string t = T(value_type(r));
+    s << ind << t << "* part" << r << " = reinterpret_cast<" << t << "*>(jf_next);\n";
+    s << ind << "jf_next += jf_nest::align16(sizeof(" << t << ") * (" << count << "));\n";
+    if (is_arg_monoid(mono(r))) {
+      s << ind << "long long* part" << r << "_pos = reinterpret_cast<long long*>(jf_next);\n";
+      s << ind << "jf_next += jf_nest::align16(8ull * (" << count << "));\n";
+    }
+  }
+}
+
+void emitter::store_partial(const std::string& ind, node_id r, const std::string& index, const std::string& acc) {
+  if (is_arg_monoid(mono(r))) {
+    s << ind << "part" << r << "[" << index << "] = " << acc << ".value;\n";
+    s << ind << "part" << r << "_pos[" << index << "] = " << acc << ".index;\n";
+  } else {
+    s << ind << "part" << r << "[" << index << "] = " << acc << ";\n";
+  }
+}
+
+std::string emitter::load_partial(node_id r, const std::string& index) const {
+  const std::string v = nest::cat("jf_nest::load_volatile(part", r) + " + " + index + ")";
+  if (!is_arg_monoid(mono(r))) return v;
+  return acc_type(r) + "{" + v + nest::cat(", jf_nest::load_volatile(part", r) + "_pos + " + index + ")}";
+}
+
+int emitter::unroll() const {
+  int widest = 1;
+  for (std::size_t k = 0; k < g.inputs.size(); ++k)
+    if (f.input_used[k]) widest = std::max(widest, size_of(g.inputs[k].type));
+  return widest >= 8 ? 4 : 8;
+}
+
+kernel_source emitter::finish(launch_info li) {
+  li.index32 = g.index32;
+  li.operand_axes = operand_axes_;
+  for (node_id r : f.reduces) {
+    li.partial_bytes.push_back(size_of(value_type(r)));
+    if (is_arg_monoid(mono(r))) li.partial_bytes.push_back(8);
+  }
+  kernel_source k;
+  k.name = kname;
+  k.source = std::string(scalar_ops_source()) + s.str();
+  k.launch = std::move(li);
+  return k;
+}
+
+// ---- launch rules ---------------------------------------------------------------------------
+
+std::int64_t product(const std::vector<std::int32_t>& axes, const std::int64_t* ext) {
+  std::int64_t p = 1;
+  for (std::int32_t a : axes) p *= ext[a];
+  return p;
+}
+
+std::int64_t resident_blocks(const device_limits& dev, int threads) {
+  return static_cast<std::int64_t>(std::max(1, dev.sm_count)) * std::max(1, dev.max_threads_per_sm / threads);
+}
+
+std::size_t scratch_bytes(const launch_info& li, std::int64_t counters, std::int64_t count) {
+  auto align16 = [](std::size_t b) { return (b + 15) & ~std::size_t(15); };
+  std::size_t bytes = align16(4 * static_cast<std::size_t>(counters));
+  for (int b : li.partial_bytes) bytes += align16(static_cast<std::size_t>(b) * static_cast<std::size_t>(count));
+  return bytes;
+}
+
+}  // namespace nest
+
+// ---- entry points ---------------------------------------------------------------------------
+
+namespace codegen_detail {
+
+kernel_source generate_nest(const graph& g, const codegen_options& opt) {
+  for (std::size_t d = 1; d < g.domains.size(); ++d)
+    if (g.domains[d].kind != domain_kind::box)
+      throw error(nest::cat("jf::ir codegen: domain D", d) + " is not a box; jagged domains have no CUDA kernel yet");
+  for (const output_desc& o : g.outputs)
+    if (o.same_as_input >= 0)
+      throw error("jf::ir codegen: an output of a loop-nest graph shares memory with an input; the planner must "
+                  "store it to a temporary first (reductions read other iterations' elements)");
+  nest::emitter e(g, opt, kernel_name(g, opt));
+  const nest::shape_plan p = nest::recognise(e.f);
+  launch_info li;
+  li.shape = p.shape;
+  switch (p.shape) {
+  case kernel_shape::full_reduction: nest::emit_full_reduction(e, p, li); break;
+  case kernel_shape::row_reduction:
+  case kernel_shape::row_with_map: nest::emit_row_reduction(e, p, li); break;
+  case kernel_shape::column_reduction: nest::emit_column_reduction(e, p, li); break;
+  default: nest::emit_generic_nest(e, li); break;
+  }
+  return e.finish(std::move(li));
+}
+
+}  // namespace codegen_detail
+
+launch_config configure_launch(const kernel_source& k, const std::int64_t* extents, int ndim, const device_limits& dev) {
+  const launch_info& li = k.launch;
+  for (int d = 0; d < ndim; ++d)
+    if (extents[d] < 0) throw error(nest::cat("jf::ir::configure_launch: negative extent on axis ", d));
+  auto check_axes = [&](const std::vector<std::int32_t>& axes) {
+    for (std::int32_t a : axes)
+      if (a < 0 || a >= ndim) throw error("jf::ir::configure_launch: kernel " + k.name + nest::cat(" uses axis ", a) +
+                                          nest::cat(" but only ", ndim) + " extents were given");
+  };
+  check_axes(li.outer_axes);
+  check_axes(li.reduced_axes);
+  check_axes(li.map_axes);
+  for (const auto& ph : li.phase_axes) check_axes(ph);
+  switch (li.shape) {
+  case kernel_shape::map: {
+    launch_config c;
+    std::int64_t n = 1;
+    for (int d = 0; d < ndim; ++d) n *= extents[d];
+    const std::int64_t work = (n + li.vector_width - 1) / std::max(1, li.vector_width);
+    const std::int64_t blocks = std::min<std::int64_t>((work + li.block - 1) / li.block, nest::resident_blocks(dev, li.block) * 4);
+    c.grid[0] = static_cast<unsigned>(blocks);
+    c.block[0] = static_cast<unsigned>(li.block);
+    return c;
+  }
+  case kernel_shape::full_reduction: return nest::configure_full_reduction(li, extents, dev);
+  case kernel_shape::row_reduction:
+  case kernel_shape::row_with_map: return nest::configure_row_reduction(li, extents, dev);
+  case kernel_shape::column_reduction: return nest::configure_column_reduction(li, extents, dev);
+  case kernel_shape::generic_nest: return nest::configure_generic_nest(li, extents, dev);
+  }
+  throw error("jf::ir::configure_launch: unknown kernel shape");
+}
+
+std::string describe_launch(const kernel_source& k) {
+  const launch_info& li = k.launch;
+  switch (li.shape) {
+  case kernel_shape::map:
+    return "map: a grid-stride loop, 256-thread blocks, up to 4 waves of resident blocks" +
+           std::string(li.vector_width > 1 ? nest::cat(", ", li.vector_width) + "-element vectors" : "");
+  case kernel_shape::full_reduction:
+    return "full reduction: grid-stride accumulation in 256-thread blocks (2 waves of resident blocks at most), a "
+           "block tree per block, one partial per block, the last block combines the partials in block order";
+  case kernel_shape::row_reduction:
+    return "row reduction: a warp per row (8 rows per block) for rows shorter than 2048, else a 256-thread block per "
+           "row; each row combined in a fixed tree order";
+  case kernel_shape::row_with_map:
+    return "row reduction with map: a warp (short rows) or a 256-thread block per row reduces the row, shares the "
+           "result, then runs the element-wise work of the same row (the row is read twice)";
+  case kernel_shape::column_reduction:
+    return "column reduction: a thread per column (256-column tiles), the reduced axes split over blockIdx.y when "
+           "there are few columns (partials combined in split order by the last block of each tile)";
+  case kernel_shape::generic_nest:
+    return "generic loop nest: a thread per iteration of each output domain, serial loops for the reductions";
+  }
+  return "?";
+}
+
+std::string describe_launch(const kernel_source& k, const launch_config& c) {
+  std::string s = describe_launch(k);
+  s += nest::cat(" [grid ", c.grid[0]) + nest::cat("x", c.grid[1]) + nest::cat("x", c.grid[2]) +
+       nest::cat(", block ", c.block[0]) + nest::cat("x", c.block[1]) + nest::cat("x", c.block[2]);
+  if (c.shared_bytes) s += nest::cat(", ", c.shared_bytes) + " B shared";
+  if (c.scratch_bytes) s += nest::cat(", ", c.scratch_bytes) + " B scratch";
+  return s + "]";
+}
+
+}  // namespace jf::ir

@@ -1,0 +1,144 @@
+// The half of the loop-nest kernel shapes they share: facts about the graph, the recogniser that
+// picks a shape, and an emitter for the argument struct, addresses, node bodies, accumulators and
+// the device helpers (warp/block reductions). Each shape_*.cpp writes one kernel with it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "codegen/codegen_detail.hpp"
+
+namespace jf::ir::nest {
+
+// text + number, built by appending (g++ 12's -Wrestrict misfires on "text" + std::to_string(n)).
+inline std::string cat(const char* text, long long n) {
+  std::string s(text);
+  s += std::to_string(n);
+  return s;
+}
+
+// Facts about a loop-nest graph that recognisers and emitters share.
+struct facts {
+  explicit facts(const graph& g);
+  const graph& g;
+  std::vector<char> uniform;       // constant, param, extent: the same in every iteration
+  std::vector<char> after_reduce;  // a reduce node, or computed from one
+  std::vector<char> input_used;    // per input: read by some node
+  std::vector<node_id> reduces;    // the reduce nodes, in order
+  std::vector<domain_id> output_domains;  // distinct, in order of first appearance
+
+  // The nodes `targets` are computed from (themselves included); stop_at_reduce: a reduce's
+  // arguments are not followed (its loop computes them).
+  std::vector<char> closure(const std::vector<node_id>& targets, bool stop_at_reduce = true) const;
+  // The output values stored over domain d.
+  std::vector<node_id> outputs_in(domain_id d) const;
+};
+
+// What the recogniser found: a shape and the domains it runs.
+struct shape_plan {
+  kernel_shape shape = kernel_shape::generic_nest;
+  domain_id outer = 0;                  // K for the row/column shapes; the root for full
+  domain_id inner = -1;                 // the domain reduced from (B, R)
+  std::vector<domain_id> map_domains;   // row_with_map: output domains below K
+};
+shape_plan recognise(const facts& f);
+
+class emitter {
+ public:
+  emitter(const graph& g, const codegen_options& opt, std::string name);
+
+  const graph& g;
+  facts f;
+  codegen_options opt;
+  std::string kname;
+  std::ostringstream s;
+  // The C++ name of each node's value in the current scope ("": not computed here) and the index
+  // expression (type I) of each global axis fixed in the current scope. Shapes save and restore
+  // them around nested scopes.
+  std::vector<std::string> vname;
+  std::vector<std::string> axis;
+
+  std::string T(dtype t) const;
+  void header(const shape_plan& p, const std::string& plan_text);
+  void args_struct();
+  void open_kernel(const std::string& comment);
+  // `using I`, pointers, extents e<a>, strides, the uniform values (params, constants, extents).
+  void prologue(const std::string& ind);
+  void close_kernel() { s << "}\n"; }
+
+  // "(e0 * e2)" for axes {0, 2}, "1LL" for none.
+  std::string extent_product(const std::vector<std::int32_t>& axes) const;
+  // Defines ix<a><sfx> (type I) for `axes` from the flat row-major index `flat` (a long long
+  // expression, last axis fastest) and points axis[a] at them.
+  void unravel(const std::string& ind, const std::string& flat, const std::vector<std::int32_t>& axes,
+               const std::string& sfx);
+  // The element offset of output / input k at the current iteration of domain d.
+  std::string offset(bool output, std::size_t k, domain_id d) const;
+
+  enum class which { all, loads, compute };
+  // Emits the needed nodes not yet named, in order, suffixing their names with sfx. Reduce nodes go
+  // to on_reduce (which must name them); without one an unnamed reduce is an internal error.
+  void emit_nodes(const std::vector<char>& needed, const std::string& ind, const std::string& sfx, which w,
+                  const std::function<void(node_id, const std::string&)>& on_reduce = {});
+  // Forgets the values of nodes whose domain does not enclose d (they vary inside d's loops).
+  void forget_below(domain_id d);
+
+  // Reduce node r: its monoid, accumulator type and identity, combine, and final value.
+  monoid mono(node_id r) const;
+  dtype value_type(node_id r) const;  // its argument's dtype
+  std::string acc_type(node_id r) const;
+  std::string identity(node_id r) const;
+  std::string combine_fn(node_id r) const;
+  std::string combine_lambda(node_id r) const;
+  // acc = combine(acc, argument) at the current iteration (skipped where the guard is false);
+  // pos: the position of the iteration (argmin/argmax).
+  void accumulate(const std::string& ind, node_id r, const std::string& acc, const std::string& pos);
+  std::string result(node_id r, const std::string& acc) const;
+  void store_outputs(const std::string& ind, domain_id d);
+
+  // A loop over flat indices start, start + step, ... < n, `lanes` independent iterations per trip
+  // (all loads first, for memory-level parallelism), then a remainder loop. at_lane(ind, flat) runs
+  // after each lane's nodes, in index order; `needed` are the nodes computed per iteration.
+  void laned_loop(const std::string& ind, const std::string& counter, const std::string& start, const std::string& step,
+                  const std::string& n, const std::vector<std::int32_t>& axes, int lanes, const std::vector<char>& needed,
+                  const std::function<void(const std::string&, const std::string&)>& at_lane);
+
+  // The scratch buffer: `counters` unsigned counters, then per reduce node an array of `count`
+  // partials (and one of positions for argmin/argmax), each 16-byte aligned. Names: jf_counters,
+  // part<r>, part<r>_pos. Host side: scratch_bytes().
+  void scratch_pointers(const std::string& ind, const std::string& counters, const std::string& count);
+  void store_partial(const std::string& ind, node_id r, const std::string& index, const std::string& acc);
+  std::string load_partial(node_id r, const std::string& index) const;
+
+  std::string fresh(const std::string& stem) { return stem + std::to_string(counter_++); }
+  // Independent iterations per trip: enough bytes in flight per thread.
+  int unroll() const;
+
+  kernel_source finish(launch_info li);
+
+ private:
+  int counter_ = 0;
+  std::vector<std::vector<std::int32_t>> operand_axes_;  // outputs, then inputs
+};
+
+void emit_full_reduction(emitter& e, const shape_plan& p, launch_info& li);
+void emit_row_reduction(emitter& e, const shape_plan& p, launch_info& li);  // row_reduction and row_with_map
+void emit_column_reduction(emitter& e, const shape_plan& p, launch_info& li);
+void emit_generic_nest(emitter& e, launch_info& li);
+
+// ---- launch rules (host) ----
+std::int64_t product(const std::vector<std::int32_t>& axes, const std::int64_t* ext);
+// Blocks of `threads` threads resident on the whole device at full occupancy.
+std::int64_t resident_blocks(const device_limits& dev, int threads);
+// Bytes of the scratch layout of emitter::scratch_pointers.
+std::size_t scratch_bytes(const launch_info& li, std::int64_t counters, std::int64_t count);
+
+launch_config configure_full_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+launch_config configure_row_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+launch_config configure_column_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+launch_config configure_generic_nest(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+
+}  // namespace jf::ir::nest

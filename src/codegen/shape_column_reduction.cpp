@@ -1,0 +1,113 @@
+// Kernel shape "column reduction": reduce(s) into box K (under the root) from box R under it where
+// the fastest axis is in K, e.g. sum(x, axis=0) of a row-major matrix. A thread per iteration of K
+// (a column: consecutive threads read consecutive elements), looping over R. When K is small for
+// the GPU, R is split over blockIdx.y: each split writes its partial per column to scratch and the
+// last block of a column tile (a counter per tile) combines the splits and stores the outputs.
+//
+// Order of combination: a thread combines its rows in increasing order; splits are combined in
+// order 0, 1, ... gridDim.y - 1. gridDim.y is fixed by configure_launch for given extents and device.
+#include <algorithm>
+
+#include "codegen/nest_emitter.hpp"
+
+namespace jf::ir::nest {
+
+void emit_column_reduction(emitter& e, const shape_plan& p, launch_info& li) {
+  const graph& g = e.g;
+  auto& s = e.s;
+  const std::vector<std::int32_t> k_axes = g.dom(p.outer).axes, r_axes = g.dom(p.inner).axes;
+  li.block = 256;
+  li.outer_axes = k_axes;
+  li.reduced_axes = r_axes;
+
+  e.header(p, cat("A thread per column (an iteration of D", p.outer) + "), looping over its split of D" +
+                  std::to_string(p.inner) + " (blockIdx.y);\nwith several splits the last block of each column tile "
+                  "combines their partials in split order.");
+  e.args_struct();
+  e.open_kernel("// Launch: 256-thread blocks; grid = (column tiles, splits); scratch: a counter per tile + splits * n_cols partials.\n");
+  e.prologue("  ");
+  s << "  const long long n_cols = " << e.extent_product(k_axes) << ";  // iterations of D" << p.outer << "\n";
+  s << "  const long long n_len = " << e.extent_product(r_axes) << ";  // iterations of D" << p.inner << " per column\n";
+  s << "  const long long col = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
+  s << "  const bool active = col < n_cols;  // inactive threads still take part in the tile's counter\n";
+  s << "  const long long splits = gridDim.y;\n";
+  s << "  const long long chunk = (n_len + splits - 1) / splits;\n";
+  s << "  const long long lo = static_cast<long long>(blockIdx.y) * chunk;\n";
+  s << "  const long long hi = lo + chunk < n_len ? lo + chunk : n_len;\n";
+
+  std::vector<node_id> args;
+  for (node_id r : e.f.reduces)
+    for (int a = 0; a < g.at(r).nargs; ++a) args.push_back(g.at(r).args[static_cast<std::size_t>(a)]);
+  const std::vector<char> need = e.f.closure(args);
+  std::vector<char> need_outer(need.size(), 0);
+  for (std::size_t k = 0; k < need.size(); ++k)
+    need_outer[k] = need[k] && (g.nodes[k].domain == 0 || g.nodes[k].domain == p.outer);
+
+  for (node_id r : e.f.reduces)
+    s << "  " << e.acc_type(r) << " acc" << r << " = " << e.identity(r) << ";  // reduce %" << r << "\n";
+  s << "  if (active) {\n";
+  {
+    const auto saved_v = e.vname;
+    const auto saved_a = e.axis;
+    e.unravel("    ", "col", k_axes, "");
+    e.emit_nodes(need_outer, "    ", "", emitter::which::all);
+    e.laned_loop("    ", "j", "lo", "1", "hi", r_axes, e.unroll(), need, [&](const std::string& ind, const std::string& flat) {
+      for (node_id r : e.f.reduces) e.accumulate(ind, r, cat("acc", r), flat);
+    });
+    e.vname = saved_v;
+    e.axis = saved_a;
+  }
+  s << "  }\n";
+  s << "  if (splits > 1) {\n";
+  e.scratch_pointers("    ", "gridDim.x", "splits * n_cols");
+  s << "    if (active) {\n";
+  for (node_id r : e.f.reduces) e.store_partial("      ", r, "blockIdx.y * n_cols + col", cat("acc", r));
+  s << "    }\n";
+  s << "    __threadfence();  // the partials are visible before the counter says so\n";
+  s << "    __syncthreads();\n";
+  s << "    __shared__ bool jf_last;\n";
+  s << "    if (threadIdx.x == 0) {\n";
+  s << "      jf_last = atomicAdd(jf_counters + blockIdx.x, 1u) == gridDim.y - 1;\n";
+  s << "      if (jf_last) jf_counters[blockIdx.x] = 0;  // every split has counted: ready for the next launch\n";
+  s << "    }\n";
+  s << "    __syncthreads();\n";
+  s << "    if (!jf_last) return;\n";
+  s << "    __threadfence();\n";
+  s << "    if (active) {  // the column's splits, in order\n";
+  for (node_id r : e.f.reduces) {
+    s << "      acc" << r << " = " << e.identity(r) << ";\n";
+    s << "      for (long long y = 0; y < splits; ++y) acc" << r << " = " << e.combine_fn(r) << "(acc" << r << ", "
+      << e.load_partial(r, "y * n_cols + col") << ");\n";
+  }
+  s << "    }\n";
+  s << "  }\n";
+  s << "  if (!active) return;\n";
+  e.unravel("  ", "col", k_axes, "");
+  for (node_id r : e.f.reduces) {
+    const std::string v = cat("v", r);
+    s << "  const " << e.T(g.at(r).type) << " " << v << " = " << e.result(r, cat("acc", r)) << ";\n";
+    e.vname[static_cast<std::size_t>(r)] = v;
+  }
+  e.emit_nodes(e.f.closure(e.f.outputs_in(p.outer)), "  ", "", emitter::which::all);
+  e.store_outputs("  ", p.outer);
+  e.close_kernel();
+}
+
+launch_config configure_column_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev) {
+  launch_config c;
+  const std::int64_t cols = product(li.outer_axes, ext), len = product(li.reduced_axes, ext);
+  const std::int64_t tiles = (cols + li.block - 1) / li.block;
+  c.block[0] = static_cast<unsigned>(li.block);
+  c.grid[0] = static_cast<unsigned>(tiles);  // 0 columns: nothing to launch
+  if (tiles == 0) return c;
+  // Split the columns' rows until about two waves of blocks run, keeping 64 rows or more per split.
+  const std::int64_t target = resident_blocks(dev, li.block) * 2;
+  std::int64_t splits = tiles >= target ? 1 : (target + tiles - 1) / tiles;
+  splits = std::min(splits, std::max<std::int64_t>(1, len / 64));
+  splits = std::clamp<std::int64_t>(splits, 1, dev.max_grid_y);
+  c.grid[1] = static_cast<unsigned>(splits);
+  if (splits > 1) c.scratch_bytes = scratch_bytes(li, tiles, splits * cols);
+  return c;
+}
+
+}  // namespace jf::ir::nest

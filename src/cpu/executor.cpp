@@ -1,0 +1,749 @@
+// The CPU executor of jf::ir graphs (map and loop-nest graphs).
+//
+// Schedule. Values cross domains only through reduce (argument's domain -> an ancestor) and
+// broadcast (source's domain -> another), and both are materialised into buffers over the domain
+// of the value (row-major over its chain axes). A node's level counts the buffers on its longest
+// path from the inputs; the graph is cut into groups, one per (level, domain) holding sinks: the
+// reductions, buffer stores and outputs whose values are at that level in that domain. Groups run
+// in order of level (then domain), each over every iteration of its domain, computing the nodes
+// its sinks need (nodes of lower levels are recomputed, not stored). A group only reads buffers
+// written by groups of lower levels, so every reduction a domain uses is complete before it runs.
+// An output that shares memory with an input read by a later group, or that overlaps an input
+// without being declared in place, is written to a temporary and copied at the end.
+//
+// A group runs over the flat (row-major) iterations of its domain in blocks of block_len
+// iterations: every node is evaluated for the whole block into a column (typed loops,
+// executor_kernels.cpp), contiguous operands are read in place and written directly. Blocks are
+// grouped into tiles of chunk_len iterations, which the thread pool shares out.
+//
+// Order of combination of a reduction (fixed by the extents alone, whatever the threads): the flat
+// iterations f of the argument's domain are cut at every multiple of chunk_len and at every
+// boundary between results (result r holds f in [r*R, (r+1)*R), R the reduced iterations per
+// result) into pieces. Within a piece, lane l = f % 8 accumulates its elements in increasing f
+// from the identity; the piece is ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)); a result is the identity
+// combined with its pieces in increasing f (the identity alone when R = 0).
+#include "cpu/executor.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cpu/executor_kernels.hpp"
+#include "jetfuse/cpu/thread_pool.hpp"
+#include "jetfuse/errors.hpp"
+
+namespace jf::cpu_exec {
+namespace {
+
+using ir::domain_id;
+using ir::node_id;
+
+// Where loads read or a store writes: the element of an iteration is at
+// base + sum over the domain's chain axes of idx[a] * strides[a].
+struct access {
+  char* base = nullptr;
+  int elem = 8;                       // bytes per element
+  std::vector<std::int64_t> strides;  // one per global axis, in elements
+  bool input = false;
+  // input: an output may overlap it, so it is always copied before use; output or buffer: an
+  // input may overlap it, so nothing is computed directly into it.
+  bool overlaps = false;
+};
+
+enum class kind : std::uint8_t { uniform, load, compute };
+struct xnode {
+  kind k = kind::uniform;
+  dtype type = dtype::float64;
+  domain_id dom = 0;
+  int level = 0;
+  std::array<int, 3> args{-1, -1, -1};
+  int nargs = 0;
+  elementwise_fn fn = nullptr;
+  int acc = -1;            // load: the access read
+  std::uint64_t bits = 0;  // uniform: the value in the low bytes
+};
+
+struct sink {
+  bool reduce = false;
+  int value = -1;
+  int guard = -1;
+  int acc = -1;  // store: the access written
+  // reduce: R iterations per result, `results` results into `result` (row-major over its domain).
+  reduce_kernels rk{};
+  char* result = nullptr;
+  std::int64_t per_result = 0, results = 0;
+  // The pieces of results that straddle a multiple of chunk_len: per chunk k, the piece of the
+  // result that started in chunk k and goes on (last), or that started before k (first).
+  // Written by the worker threads (distinct slots), hence mutable.
+  mutable std::vector<std::byte> first, last;
+};
+
+struct group {
+  int level = 0;
+  domain_id dom = 0;
+  std::vector<sink> sinks;
+  std::vector<int> nodes;   // evaluated per block, in topological order
+  std::vector<int> direct;  // per position in nodes: a store sink it may be computed into, or -1
+};
+
+struct plan {
+  std::vector<std::int64_t> extents;
+  std::vector<std::vector<std::int32_t>> chains;  // chain_axes of every domain
+  std::vector<access> accesses;                   // inputs, then outputs, then buffers
+  std::vector<xnode> nodes;
+  std::vector<std::unique_ptr<std::uint64_t[]>> buffers;
+  std::map<std::pair<int, domain_id>, group> groups;
+
+  std::int64_t iterations(domain_id d) const {
+    std::int64_t n = 1;
+    for (std::int32_t a : chains[static_cast<std::size_t>(d)]) {
+      if (__builtin_mul_overflow(n, extents[static_cast<std::size_t>(a)], &n))
+        throw error("jf::cpu_exec: the iterations of a domain overflow int64");
+    }
+    return n;
+  }
+  group& group_at(int level, domain_id d) {
+    group& g = groups[{level, d}];
+    g.level = level;
+    g.dom = d;
+    return g;
+  }
+  // A buffer over domain d (row-major over its chain axes); returns its access.
+  int new_buffer(dtype t, domain_id d) {
+    const std::int64_t n = iterations(d);
+    const std::size_t words = (static_cast<std::size_t>(n) * static_cast<std::size_t>(size_of(t)) + 7) / 8;
+    buffers.emplace_back(new std::uint64_t[std::max<std::size_t>(words, 1)]);
+    access a;
+    a.base = reinterpret_cast<char*>(buffers.back().get());
+    a.elem = size_of(t);
+    a.strides.assign(extents.size(), 0);
+    std::int64_t s = 1;
+    const auto& ch = chains[static_cast<std::size_t>(d)];
+    for (auto it = ch.rbegin(); it != ch.rend(); ++it) {
+      a.strides[static_cast<std::size_t>(*it)] = s;
+      s *= extents[static_cast<std::size_t>(*it)];
+    }
+    accesses.push_back(std::move(a));
+    return static_cast<int>(accesses.size() - 1);
+  }
+  int add_node(const xnode& n) {
+    nodes.push_back(n);
+    return static_cast<int>(nodes.size() - 1);
+  }
+  int add_load(dtype t, domain_id d, int level, int acc) {
+    xnode n;
+    n.k = kind::load;
+    n.type = t;
+    n.dom = d;
+    n.level = level;
+    n.acc = acc;
+    return add_node(n);
+  }
+};
+
+std::uint64_t bits_of(dtype t, const ir::scalar_value& v) {
+  std::uint64_t b = 0;
+  visit_dtype(t, [&](auto ti) {
+    using T = typename decltype(ti)::type;
+    const T x = is_floating(t) ? static_cast<T>(v.f) : static_cast<T>(v.i);
+    std::memcpy(&b, &x, sizeof x);
+  });
+  return b;
+}
+
+bool subset(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b) {
+  for (std::int32_t x : a)
+    if (std::find(b.begin(), b.end(), x) == b.end()) return false;
+  return true;
+}
+
+// ---- building the plan --------------------------------------------------------------------------
+
+void check_bindings(const ir::graph& g, const detail::step_bindings& b) {
+  const auto nd = static_cast<std::size_t>(g.ndim);
+  if (b.extents.size() != nd)
+    throw error("jf::cpu_exec: " + std::to_string(b.extents.size()) + " extents for a graph of " +
+                std::to_string(g.ndim) + " axes");
+  for (std::int64_t e : b.extents)
+    if (e < 0) throw error("jf::cpu_exec: negative extent " + std::to_string(e));
+  if (b.inputs.size() != g.inputs.size() || b.outputs.size() != g.outputs.size() || b.params.size() != g.params.size())
+    throw error("jf::cpu_exec: the bindings do not have the graph's inputs, outputs and params");
+  for (const auto* ops : {&b.inputs, &b.outputs})
+    for (const detail::operand_binding& o : *ops)
+      if (o.strides.size() != nd) throw error("jf::cpu_exec: an operand's strides are not one per global axis");
+}
+
+// Buffer of the value of node x (over its domain), shared by every broadcast of it; returns the
+// access and adds the store to x's group.
+int materialise(plan& p, std::vector<int>& buffer_of, int x) {
+  if (buffer_of[static_cast<std::size_t>(x)] >= 0) return buffer_of[static_cast<std::size_t>(x)];
+  const xnode& n = p.nodes[static_cast<std::size_t>(x)];
+  const int acc = p.new_buffer(n.type, n.dom);
+  sink s;
+  s.value = x;
+  s.acc = acc;
+  p.group_at(n.level, n.dom).sinks.push_back(std::move(s));
+  buffer_of[static_cast<std::size_t>(x)] = acc;
+  return acc;
+}
+
+void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
+  const bool map = g.is_map();
+  p.extents = b.extents;
+  for (std::size_t d = 0; d < g.domains.size(); ++d) {
+    const ir::domain& dm = g.domains[d];
+    if (dm.kind != ir::domain_kind::root && dm.kind != ir::domain_kind::box)
+      throw error("jf::cpu_exec: domain D" + std::to_string(d) +
+                  " is a jagged domain (list/elements/pairs/product), which the CPU executor supports with the "
+                  "jagged issue, not yet");
+    auto ch = g.chain_axes(static_cast<domain_id>(d));
+    auto sorted = ch;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      throw error("jf::cpu_exec: domain D" + std::to_string(d) + " has a global axis twice in its chain");
+    p.chains.push_back(std::move(ch));
+  }
+  for (std::size_t k = 0; k < g.inputs.size(); ++k) {
+    access a;
+    a.base = static_cast<char*>(b.inputs[k].ptr);
+    a.elem = size_of(g.inputs[k].type);
+    a.strides = b.inputs[k].strides;
+    a.input = true;
+    p.accesses.push_back(std::move(a));
+  }
+  for (std::size_t k = 0; k < g.outputs.size(); ++k) {
+    access a;
+    a.base = static_cast<char*>(b.outputs[k].ptr);
+    a.elem = size_of(g.outputs[k].desc.type);
+    a.strides = b.outputs[k].strides;
+    p.accesses.push_back(std::move(a));
+  }
+
+  std::vector<int> imap(g.nodes.size(), -1);  // graph node -> plan node
+  std::vector<int> buffer_of;                 // plan node -> its materialised buffer's access
+  auto grow = [&] { buffer_of.resize(p.nodes.size(), -1); };
+  auto level_of = [&](int x) { return p.nodes[static_cast<std::size_t>(x)].level; };
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    const ir::node& n = g.nodes[k];
+    auto arg = [&](int a) { return imap[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])]; };
+    xnode x;
+    x.type = n.type;
+    x.dom = map ? ir::node::map_domain : n.domain;
+    switch (n.code) {
+      case op::constant:
+        x.bits = bits_of(n.type, n.value);
+        break;
+      case op::param: {
+        x.bits = b.params[static_cast<std::size_t>(n.index)];
+        if (n.type == dtype::bool_) x.bits = (x.bits & 0xff) != 0;
+        break;
+      }
+      case op::extent: {
+        std::int64_t e = 1;
+        for (std::int32_t a : g.dom(static_cast<domain_id>(n.attr[0])).axes)
+          e *= p.extents[static_cast<std::size_t>(a)];
+        x.bits = static_cast<std::uint64_t>(e);
+        break;
+      }
+      case op::input:
+        x.k = kind::load;
+        x.acc = n.index;
+        break;
+      case op::reduce: {
+        const int v = arg(0), gd = n.nargs == 2 ? arg(1) : -1;
+        const domain_id from = g.at(n.args[0]).domain;  // the graph's: v may have become a uniform alias
+        int lv = level_of(v);
+        if (gd >= 0) lv = std::max(lv, level_of(gd));
+        const auto m = static_cast<monoid>(n.attr[0]);
+        sink s;
+        s.reduce = true;
+        s.value = v;
+        s.guard = gd;
+        s.rk = find_reduce(m, p.nodes[static_cast<std::size_t>(v)].type);
+        s.results = p.iterations(n.domain);
+        s.per_result = 1;
+        const auto& outer = p.chains[static_cast<std::size_t>(n.domain)];
+        for (std::int32_t a : p.chains[static_cast<std::size_t>(from)])
+          if (std::find(outer.begin(), outer.end(), a) == outer.end())
+            s.per_result *= p.extents[static_cast<std::size_t>(a)];
+        const int acc = p.new_buffer(n.type, n.domain);
+        s.result = p.accesses[static_cast<std::size_t>(acc)].base;
+        p.group_at(lv, from).sinks.push_back(std::move(s));
+        x.k = kind::load;
+        x.acc = acc;
+        x.level = lv + 1;
+        break;
+      }
+      case op::broadcast: {
+        const int v = arg(0);
+        const xnode& src = p.nodes[static_cast<std::size_t>(v)];
+        if (src.k == kind::uniform || src.dom == n.domain) {
+          imap[k] = v;  // the value itself
+          continue;
+        }
+        grow();
+        x.k = kind::load;
+        x.acc = materialise(p, buffer_of, v);
+        x.level = src.level + 1;
+        break;
+      }
+      default: {  // cast and the element-wise operations
+        x.k = kind::compute;
+        x.nargs = n.nargs;
+        for (int a = 0; a < n.nargs; ++a) {
+          x.args[static_cast<std::size_t>(a)] = arg(a);
+          x.level = std::max(x.level, level_of(arg(a)));
+        }
+        if (n.code == op::cast)
+          x.fn = find_cast(n.type, g.at(n.args[0]).type);
+        else if (n.code == op::where)
+          x.fn = find_elementwise(n.code, g.at(n.args[1]).type);
+        else
+          x.fn = find_elementwise(n.code, g.at(n.args[0]).type);
+        if (!x.fn)
+          throw dtype_error("jf::cpu_exec: " + std::string(info(n.code).name) + " is not defined for " +
+                            std::string(name(g.at(n.args[0]).type)));
+      }
+    }
+    imap[k] = p.add_node(x);
+  }
+  grow();
+  for (std::size_t o = 0; o < g.outputs.size(); ++o) {
+    const ir::output_desc& od = g.outputs[o];
+    const domain_id to = map ? ir::node::map_domain : od.domain;
+    if (to < 0 || static_cast<std::size_t>(to) >= g.domains.size())
+      throw error("jf::cpu_exec: output #" + std::to_string(o) + " is stored over no domain D" + std::to_string(to));
+    int v = imap[static_cast<std::size_t>(od.value)];
+    const xnode n = p.nodes[static_cast<std::size_t>(v)];  // a copy: add_load grows p.nodes
+    int level = n.level;
+    if (n.k == kind::uniform) {
+      level = 0;
+    } else if (n.dom != to) {
+      if (!subset(p.chains[static_cast<std::size_t>(n.dom)], p.chains[static_cast<std::size_t>(to)]))
+        throw error("jf::cpu_exec: output #" + std::to_string(o) + " is stored over D" + std::to_string(to) +
+                    ", which lacks axes of its value's domain D" + std::to_string(n.dom));
+      const int acc = materialise(p, buffer_of, v);
+      v = p.add_load(n.type, to, n.level + 1, acc);
+      level = n.level + 1;
+      grow();
+    }
+    sink s;
+    s.value = v;
+    s.acc = static_cast<int>(g.inputs.size() + o);
+    p.group_at(level, to).sinks.push_back(std::move(s));
+  }
+}
+
+// The nodes a group evaluates: everything its sinks reach through arguments.
+void close_group(const plan& p, group& gr) {
+  std::vector<char> need(p.nodes.size(), 0);
+  for (const sink& s : gr.sinks) {
+    need[static_cast<std::size_t>(s.value)] = 1;
+    if (s.guard >= 0) need[static_cast<std::size_t>(s.guard)] = 1;
+  }
+  for (std::size_t k = p.nodes.size(); k-- > 0;)
+    if (need[k])
+      for (int a = 0; a < p.nodes[k].nargs; ++a)
+        need[static_cast<std::size_t>(p.nodes[k].args[static_cast<std::size_t>(a)])] = 1;
+  gr.nodes.clear();
+  for (std::size_t k = 0; k < p.nodes.size(); ++k)
+    if (need[k]) gr.nodes.push_back(static_cast<int>(k));
+  gr.direct.assign(gr.nodes.size(), -1);
+  for (std::size_t i = 0; i < gr.nodes.size(); ++i) {
+    if (p.nodes[static_cast<std::size_t>(gr.nodes[i])].k != kind::compute) continue;
+    for (std::size_t s = 0; s < gr.sinks.size(); ++s)
+      if (!gr.sinks[s].reduce && gr.sinks[s].value == gr.nodes[i] &&
+          !p.accesses[static_cast<std::size_t>(gr.sinks[s].acc)].overlaps) {
+        gr.direct[i] = static_cast<int>(s);
+        break;
+      }
+  }
+}
+
+// [lo, hi) bytes an access reaches over the given axes (empty when an extent is 0).
+std::pair<const char*, const char*> range_of(const plan& p, const access& a, const std::vector<char>& axes) {
+  std::int64_t lo = 0, hi = 0;
+  for (std::size_t ax = 0; ax < axes.size(); ++ax) {
+    if (!axes[ax]) continue;
+    const std::int64_t e = p.extents[ax];
+    if (e == 0) return {nullptr, nullptr};
+    const std::int64_t span = (e - 1) * a.strides[ax];
+    (span < 0 ? lo : hi) += span;
+  }
+  return {a.base + lo * a.elem, a.base + (hi + 1) * a.elem};
+}
+
+// Overlaps between inputs and outputs; outputs that must not be written in their group go
+// through a temporary written back by a last group.
+void resolve_aliasing(plan& p, const ir::graph& g) {
+  const std::size_t ni = g.inputs.size(), no = g.outputs.size(), nd = p.extents.size();
+  std::vector<std::vector<char>> axes(ni + no, std::vector<char>(nd, 0));
+  for (const xnode& n : p.nodes)
+    if (n.k == kind::load && n.acc < static_cast<int>(ni))
+      for (std::int32_t a : p.chains[static_cast<std::size_t>(n.dom)])
+        axes[static_cast<std::size_t>(n.acc)][static_cast<std::size_t>(a)] = 1;
+  // The output sinks, in the order groups run.
+  std::vector<std::pair<group*, std::size_t>> where(no, {nullptr, 0});
+  std::vector<group*> order;
+  for (auto& [key, gr] : p.groups) {
+    order.push_back(&gr);
+    for (std::size_t s = 0; s < gr.sinks.size(); ++s) {
+      const int acc = gr.sinks[s].acc;
+      if (!gr.sinks[s].reduce && acc >= static_cast<int>(ni) && acc < static_cast<int>(ni + no)) {
+        where[static_cast<std::size_t>(acc) - ni] = {&gr, s};
+        for (std::int32_t a : p.chains[static_cast<std::size_t>(gr.dom)])
+          axes[static_cast<std::size_t>(acc)][static_cast<std::size_t>(a)] = 1;
+      }
+    }
+  }
+  std::vector<std::vector<char>> reads(order.size(), std::vector<char>(ni, 0));  // group -> inputs it reads
+  for (std::size_t gi = 0; gi < order.size(); ++gi) {
+    close_group(p, *order[gi]);
+    for (int id : order[gi]->nodes) {
+      const xnode& n = p.nodes[static_cast<std::size_t>(id)];
+      if (n.k == kind::load && n.acc < static_cast<int>(ni)) reads[gi][static_cast<std::size_t>(n.acc)] = 1;
+    }
+  }
+  const int last_level = p.groups.empty() ? 0 : p.groups.rbegin()->first.first + 1;
+  for (std::size_t o = 0; o < no; ++o) {
+    access& out = p.accesses[ni + o];
+    const auto ro = range_of(p, out, axes[ni + o]);
+    if (ro.first == ro.second) continue;
+    bool defer = false;
+    const std::size_t gi =
+        static_cast<std::size_t>(std::find(order.begin(), order.end(), where[o].first) - order.begin());
+    for (std::size_t k = 0; k < ni; ++k) {
+      const auto ri = range_of(p, p.accesses[k], axes[k]);
+      if (ri.first == ri.second || !(ri.first < ro.second && ro.first < ri.second)) continue;
+      out.overlaps = true;
+      p.accesses[k].overlaps = true;
+      bool same = static_cast<std::size_t>(g.outputs[o].same_as_input) == k;
+      for (std::size_t a = 0; a < nd && same; ++a)
+        if (axes[ni + o][a] && p.extents[a] > 1) same = p.accesses[k].strides[a] == out.strides[a];
+      // Element for element, an input is read before its element is written in the same block;
+      // a later group would read what was already overwritten.
+      bool later = false;
+      for (std::size_t j = gi + 1; j < order.size(); ++j) later = later || reads[j][k];
+      if (!same || later) defer = true;
+    }
+    if (!defer) continue;
+    group& gr = *where[o].first;
+    sink& s = gr.sinks[where[o].second];
+    const dtype t = p.nodes[static_cast<std::size_t>(s.value)].type;
+    const int tmp = p.new_buffer(t, gr.dom);
+    s.acc = tmp;
+    const int v = p.add_load(t, gr.dom, last_level, tmp);
+    sink w;
+    w.value = v;
+    w.acc = static_cast<int>(ni + o);
+    p.group_at(last_level, gr.dom).sinks.push_back(std::move(w));
+  }
+  for (auto& [key, gr] : p.groups) close_group(p, gr);
+}
+
+// ---- running a group ----------------------------------------------------------------------------
+
+// The iterations of a group's domain with axes of extent 1 dropped and axes merged where every
+// access steps evenly across them; local access numbers index `accs`.
+struct shape {
+  std::int64_t n = 0;
+  std::vector<std::int64_t> ext;  // outer to inner, at least one axis
+  std::vector<int> accs;          // plan accesses used
+  std::vector<std::int64_t> str;  // str[local * q + j]
+  std::vector<int> local;         // per plan access: local number or -1
+  std::size_t q() const { return ext.size(); }
+};
+
+shape shape_of(const plan& p, const group& gr) {
+  shape sh;
+  sh.local.assign(p.accesses.size(), -1);
+  auto use = [&](int acc) {
+    if (sh.local[static_cast<std::size_t>(acc)] < 0) {
+      sh.local[static_cast<std::size_t>(acc)] = static_cast<int>(sh.accs.size());
+      sh.accs.push_back(acc);
+    }
+  };
+  for (int id : gr.nodes)
+    if (p.nodes[static_cast<std::size_t>(id)].k == kind::load) use(p.nodes[static_cast<std::size_t>(id)].acc);
+  for (const sink& s : gr.sinks)
+    if (!s.reduce) use(s.acc);
+  const auto& ch = p.chains[static_cast<std::size_t>(gr.dom)];
+  const std::size_t na = sh.accs.size();
+  std::vector<std::int64_t> ext;
+  std::vector<std::vector<std::int64_t>> str(na);
+  sh.n = p.iterations(gr.dom);
+  for (std::int32_t a : ch) {
+    const std::int64_t e = p.extents[static_cast<std::size_t>(a)];
+    if (e == 1) continue;
+    bool merge = !ext.empty();
+    for (std::size_t l = 0; l < na && merge; ++l)
+      merge =
+          str[l].back() == p.accesses[static_cast<std::size_t>(sh.accs[l])].strides[static_cast<std::size_t>(a)] * e;
+    if (merge) {
+      ext.back() *= e;
+      for (std::size_t l = 0; l < na; ++l)
+        str[l].back() = p.accesses[static_cast<std::size_t>(sh.accs[l])].strides[static_cast<std::size_t>(a)];
+    } else {
+      ext.push_back(e);
+      for (std::size_t l = 0; l < na; ++l)
+        str[l].push_back(p.accesses[static_cast<std::size_t>(sh.accs[l])].strides[static_cast<std::size_t>(a)]);
+    }
+  }
+  if (ext.empty()) {
+    ext.push_back(1);
+    for (auto& s : str) s.push_back(0);
+  }
+  sh.ext = ext;
+  sh.str.resize(na * ext.size());
+  for (std::size_t l = 0; l < na; ++l)
+    std::copy(str[l].begin(), str[l].end(), sh.str.begin() + static_cast<std::ptrdiff_t>(l * ext.size()));
+  return sh;
+}
+
+// One thread's state while it runs tiles of a group.
+struct worker {
+  const plan& p;
+  const group& gr;
+  const shape& sh;
+  std::vector<std::uint64_t> scratch;                   // one column of block_len 8-byte slots per node position
+  std::vector<const void*> col;                         // per node position: this block's values
+  std::vector<int> pos_of;                              // plan node -> position in gr.nodes
+  std::vector<std::int64_t> seg_pos, seg_len, seg_off;  // this block's runs along the inner axis
+  std::vector<char> done;                               // per sink: computed directly into its memory this block
+  struct piece_state {
+    bool open = false;
+    std::int64_t r = 0, k = 0, start = 0, end = 0;
+    std::vector<std::byte> lanes, piece, acc;
+  };
+  std::vector<piece_state> pieces;  // per sink
+
+  worker(const plan& pl, const group& g, const shape& s) : p(pl), gr(g), sh(s) {
+    const std::size_t nn = gr.nodes.size();
+    scratch.resize(nn * static_cast<std::size_t>(block_len));
+    col.assign(nn, nullptr);
+    pos_of.assign(p.nodes.size(), -1);
+    for (std::size_t i = 0; i < nn; ++i) {
+      pos_of[static_cast<std::size_t>(gr.nodes[i])] = static_cast<int>(i);
+      const xnode& n = p.nodes[static_cast<std::size_t>(gr.nodes[i])];
+      if (n.k != kind::uniform) continue;
+      // A uniform value's column is filled once and never changes.
+      char* c = column(i);
+      const int e = size_of(n.type);
+      for (std::int64_t j = 0; j < block_len; ++j) std::memcpy(c + j * e, &n.bits, static_cast<std::size_t>(e));
+      col[i] = c;
+    }
+    done.assign(gr.sinks.size(), 0);
+    pieces.resize(gr.sinks.size());
+    for (std::size_t s = 0; s < gr.sinks.size(); ++s)
+      if (gr.sinks[s].reduce) {
+        const std::size_t ab = gr.sinks[s].rk.acc_bytes;
+        pieces[s].lanes.resize(ab * lanes);
+        pieces[s].piece.resize(ab);
+        pieces[s].acc.resize(ab);
+      }
+  }
+  char* column(std::size_t i) {
+    return reinterpret_cast<char*>(scratch.data() + i * static_cast<std::size_t>(block_len));
+  }
+
+  void segments(std::int64_t f0, std::int64_t len) {
+    const std::size_t q = sh.q(), na = sh.accs.size();
+    std::int64_t idx[64];
+    std::int64_t rest = f0;
+    for (std::size_t j = q; j-- > 0;) {
+      idx[j] = rest % sh.ext[j];
+      rest /= sh.ext[j];
+    }
+    seg_pos.clear();
+    seg_len.clear();
+    seg_off.clear();
+    for (std::int64_t pos = 0; pos < len;) {
+      const std::int64_t n = std::min(len - pos, sh.ext[q - 1] - idx[q - 1]);
+      seg_pos.push_back(pos);
+      seg_len.push_back(n);
+      for (std::size_t l = 0; l < na; ++l) {
+        std::int64_t off = 0;
+        for (std::size_t j = 0; j < q; ++j) off += idx[j] * sh.str[l * q + j];
+        seg_off.push_back(off);
+      }
+      pos += n;
+      idx[q - 1] += n;
+      for (std::size_t j = q - 1; j > 0 && idx[j] == sh.ext[j]; --j) {
+        idx[j] = 0;
+        ++idx[j - 1];
+      }
+    }
+  }
+  std::int64_t inner_stride(int local) const { return sh.str[static_cast<std::size_t>(local) * sh.q() + sh.q() - 1]; }
+  // Where access `local` has the block's elements contiguously, or null.
+  char* in_place(int acc, int local) const {
+    if (seg_len.size() != 1 || inner_stride(local) != 1) return nullptr;
+    const access& a = p.accesses[static_cast<std::size_t>(acc)];
+    return a.base + seg_off[static_cast<std::size_t>(local)] * a.elem;
+  }
+
+  void block(std::int64_t f0, std::int64_t len) {
+    segments(f0, len);
+    const std::size_t na = sh.accs.size();
+    std::fill(done.begin(), done.end(), 0);
+    for (std::size_t i = 0; i < gr.nodes.size(); ++i) {
+      const xnode& n = p.nodes[static_cast<std::size_t>(gr.nodes[i])];
+      if (n.k == kind::load) {
+        const access& a = p.accesses[static_cast<std::size_t>(n.acc)];
+        const int local = sh.local[static_cast<std::size_t>(n.acc)];
+        const char* direct = a.input && a.overlaps ? nullptr : in_place(n.acc, local);
+        if (direct) {
+          col[i] = direct;
+          continue;
+        }
+        char* c = column(i);
+        for (std::size_t s = 0; s < seg_len.size(); ++s)
+          gather(c + seg_pos[s] * a.elem, a.base + seg_off[s * na + static_cast<std::size_t>(local)] * a.elem,
+                 inner_stride(local), seg_len[s], a.elem);
+        col[i] = c;
+      } else if (n.k == kind::compute) {
+        void* out = column(i);
+        if (const int d = gr.direct[i]; d >= 0) {
+          const int acc = gr.sinks[static_cast<std::size_t>(d)].acc;
+          if (char* m = in_place(acc, sh.local[static_cast<std::size_t>(acc)])) {
+            out = m;
+            done[static_cast<std::size_t>(d)] = 1;
+          }
+        }
+        const void* args[3] = {};
+        for (int a = 0; a < n.nargs; ++a)
+          args[a] =
+              col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])])];
+        n.fn(args, out, len);
+        col[i] = out;
+      }
+    }
+    for (std::size_t s = 0; s < gr.sinks.size(); ++s) {
+      const sink& sk = gr.sinks[s];
+      const void* v = col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(sk.value)])];
+      if (sk.reduce) {
+        const bool* guard =
+            sk.guard >= 0
+                ? static_cast<const bool*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(sk.guard)])])
+                : nullptr;
+        reduce(s, static_cast<const char*>(v), guard, f0, len);
+      } else if (!done[s]) {
+        const access& a = p.accesses[static_cast<std::size_t>(sk.acc)];
+        const int local = sh.local[static_cast<std::size_t>(sk.acc)];
+        for (std::size_t g = 0; g < seg_len.size(); ++g)
+          scatter(a.base + seg_off[g * na + static_cast<std::size_t>(local)] * a.elem, inner_stride(local),
+                  static_cast<const char*>(v) + seg_pos[g] * a.elem, seg_len[g], a.elem);
+      }
+    }
+  }
+
+  // Adds the block's values of reduce sink s to its pieces (see the top of the file).
+  void reduce(std::size_t s, const char* x, const bool* guard, std::int64_t f0, std::int64_t len) {
+    const sink& sk = gr.sinks[s];
+    piece_state& ps = pieces[s];
+    const std::int64_t R = sk.per_result, xe = size_of(p.nodes[static_cast<std::size_t>(sk.value)].type);
+    for (std::int64_t i = 0, f = f0; i < len;) {
+      if (!ps.open) {
+        ps.open = true;
+        ps.r = f / R;
+        ps.k = f / chunk_len;
+        ps.start = f;
+        ps.end = std::min((ps.r + 1) * R, (ps.k + 1) * chunk_len);
+        for (int l = 0; l < lanes; ++l) sk.rk.identity(ps.lanes.data() + static_cast<std::size_t>(l) * sk.rk.acc_bytes);
+      }
+      const std::int64_t n = std::min(len - i, ps.end - f);
+      sk.rk.accumulate(ps.lanes.data(), x + i * xe, guard ? guard + i : nullptr, n, f, f - ps.r * R);
+      f += n;
+      i += n;
+      if (f != ps.end) continue;
+      ps.open = false;
+      const std::int64_t r0 = ps.r * R;
+      if (ps.start == r0 && ps.end == r0 + R) {
+        sk.rk.tree(ps.lanes.data(), ps.piece.data());
+        sk.rk.identity(ps.acc.data());
+        sk.rk.combine(ps.acc.data(), ps.piece.data());
+        sk.rk.store(ps.acc.data(), sk.result, ps.r);
+      } else {
+        auto& slots = ps.k == r0 / chunk_len ? sk.last : sk.first;
+        // Distinct tiles write distinct slots (a slot belongs to one chunk).
+        sk.rk.tree(ps.lanes.data(), slots.data() + static_cast<std::size_t>(ps.k) * sk.rk.acc_bytes);
+      }
+    }
+  }
+};
+
+struct group_job {
+  const plan* p;
+  const group* gr;
+  const shape* sh;
+};
+
+void run_tiles(void* ctx, std::int64_t t0, std::int64_t t1) {
+  const group_job& j = *static_cast<const group_job*>(ctx);
+  worker w(*j.p, *j.gr, *j.sh);
+  for (std::int64_t t = t0; t < t1; ++t) {
+    const std::int64_t end = std::min(j.sh->n, (t + 1) * chunk_len);
+    for (std::int64_t f = t * chunk_len; f < end; f += block_len) w.block(f, std::min(block_len, end - f));
+  }
+}
+
+// The results of sink s that straddle chunk boundaries, and those of empty reductions.
+void finish_reduce(sink& s, std::int64_t n) {
+  const std::int64_t R = s.per_result;
+  std::vector<std::byte> acc(s.rk.acc_bytes);
+  if (R == 0) {
+    s.rk.identity(acc.data());
+    for (std::int64_t r = 0; r < s.results; ++r) s.rk.store(acc.data(), s.result, r);
+    return;
+  }
+  const std::int64_t chunks = (n + chunk_len - 1) / chunk_len;
+  std::int64_t prev = -1;
+  for (std::int64_t k = 1; k < chunks; ++k) {
+    const std::int64_t b = k * chunk_len;
+    if (b % R == 0 || b / R == prev) continue;
+    const std::int64_t r = prev = b / R;
+    const std::int64_t k0 = r * R / chunk_len, k1 = (r * R + R - 1) / chunk_len;
+    s.rk.identity(acc.data());
+    s.rk.combine(acc.data(), s.last.data() + static_cast<std::size_t>(k0) * s.rk.acc_bytes);
+    for (std::int64_t c = k0 + 1; c <= k1; ++c)
+      s.rk.combine(acc.data(), s.first.data() + static_cast<std::size_t>(c) * s.rk.acc_bytes);
+    s.rk.store(acc.data(), s.result, r);
+  }
+}
+
+void run_group(const plan& p, group& gr) {
+  const shape sh = shape_of(p, gr);
+  const std::int64_t chunks = (sh.n + chunk_len - 1) / chunk_len;
+  for (sink& s : gr.sinks)
+    if (s.reduce) {
+      s.first.assign(static_cast<std::size_t>(chunks) * s.rk.acc_bytes, std::byte{0});
+      s.last.assign(static_cast<std::size_t>(chunks) * s.rk.acc_bytes, std::byte{0});
+    }
+  if (sh.n > 0) {
+    for (int acc : sh.accs)
+      if (!p.accesses[static_cast<std::size_t>(acc)].base) throw error("jf::cpu_exec: an operand has a null pointer");
+    group_job j{&p, &gr, &sh};
+    // Tiles of chunk_len iterations; at least 4 per parallel chunk (64K iterations) as the Eigen evaluator.
+    cpu_eval::parallel_for(chunks, 4, &run_tiles, &j);
+  }
+  for (sink& s : gr.sinks)
+    if (s.reduce) finish_reduce(s, sh.n);
+}
+
+}  // namespace
+
+void execute(const ir::graph& g, const detail::step_bindings& b) {
+  g.validate();
+  check_bindings(g, b);
+  plan p;
+  build(p, g, b);
+  resolve_aliasing(p, g);
+  for (auto& [key, gr] : p.groups) run_group(p, gr);
+}
+
+}  // namespace jf::cpu_exec

@@ -1,0 +1,195 @@
+// The typed inner loops of the CPU executor, instantiated once per (operation, dtype) from the op
+// table: every element goes through the jf::ops function the Eigen evaluator and the CUDA
+// kernels call, so results agree bit for bit.
+#include "cpu/executor_kernels.hpp"
+
+#include <string>
+
+#include "jetfuse/errors.hpp"
+#include "jetfuse/scalar_ops.hpp"
+
+namespace jf::cpu_exec {
+namespace {
+
+template <op O>
+struct fn_of;
+#define JF_X(code, nm, ar, rl)     \
+  template <>                      \
+  struct fn_of<op::code> {         \
+    template <class... T>          \
+    static auto call(T... a) {     \
+      return ops::jf_##code(a...); \
+    }                              \
+  };
+JF_ELEMENTWISE_OPS(JF_X)
+#undef JF_X
+
+// Whether op O takes arguments of type T (already converted to its compute dtype).
+template <op O, class T>
+constexpr bool defined_for() {
+  constexpr op_rule r = info(O).rule;
+  if constexpr (r == op_rule::select)
+    return true;
+  else
+    return accepts(r, dtype_v<T>) && compute_dtype(r, dtype_v<T>) == dtype_v<T>;
+}
+
+template <op O, class T>
+void elementwise(const void* const* a, void* out, std::int64_t n) {
+  constexpr int arity = info(O).arity;
+  if constexpr (O == op::where) {
+    const bool* __restrict c = static_cast<const bool*>(a[0]);
+    const T* __restrict x = static_cast<const T*>(a[1]);
+    const T* __restrict y = static_cast<const T*>(a[2]);
+    T* __restrict o = static_cast<T*>(out);
+    for (std::int64_t i = 0; i < n; ++i) o[i] = ops::jf_where(c[i], x[i], y[i]);
+  } else if constexpr (arity == 1) {
+    using R = decltype(fn_of<O>::call(T{}));
+    const T* __restrict x = static_cast<const T*>(a[0]);
+    R* __restrict o = static_cast<R*>(out);
+    for (std::int64_t i = 0; i < n; ++i) o[i] = fn_of<O>::call(x[i]);
+  } else {
+    using R = decltype(fn_of<O>::call(T{}, T{}));
+    const T* __restrict x = static_cast<const T*>(a[0]);
+    const T* __restrict y = static_cast<const T*>(a[1]);
+    R* __restrict o = static_cast<R*>(out);
+    for (std::int64_t i = 0; i < n; ++i) o[i] = fn_of<O>::call(x[i], y[i]);
+  }
+}
+
+template <op O>
+elementwise_fn pick(dtype t) {
+  return visit_dtype(t, [](auto ti) -> elementwise_fn {
+    using T = typename decltype(ti)::type;
+    if constexpr (defined_for<O, T>())
+      return &elementwise<O, T>;
+    else
+      return nullptr;
+  });
+}
+
+template <class To, class From>
+void cast(const void* const* a, void* out, std::int64_t n) {
+  const From* __restrict x = static_cast<const From*>(a[0]);
+  To* __restrict o = static_cast<To*>(out);
+  for (std::int64_t i = 0; i < n; ++i) o[i] = ops::jf_cast<To>(x[i]);
+}
+
+// ---- reductions ---------------------------------------------------------------------------------
+template <monoid M, class T>
+struct monoid_of;
+#define JF_X(m)                                                    \
+  template <class T>                                               \
+  struct monoid_of<monoid::m, T> {                                 \
+    static auto identity() { return ops::jf_##m##_identity<T>(); } \
+    template <class A>                                             \
+    static A combine(A a, A b) {                                   \
+      return ops::jf_##m##_combine(a, b);                          \
+    }                                                              \
+  };
+JF_MONOIDS(JF_X)
+#undef JF_X
+
+template <monoid M, class T>
+struct reducer {
+  using mo = monoid_of<M, T>;
+  using A = decltype(mo::identity());
+  static A value(const T* x, std::int64_t i, std::int64_t pos) {
+    if constexpr (is_arg_monoid(M))
+      return A{x[i], static_cast<long long>(pos + i)};
+    else
+      return x[i];
+  }
+  static void identity(void* acc) { *static_cast<A*>(acc) = mo::identity(); }
+  static void accumulate(void* lane_accs, const void* xv, const bool* g, std::int64_t n, std::int64_t f,
+                         std::int64_t pos) {
+    A* l = static_cast<A*>(lane_accs);
+    const T* x = static_cast<const T*>(xv);
+    const A id = mo::identity();
+    auto one = [&](std::int64_t i) {
+      A& acc = l[(f + i) % lanes];
+      acc = mo::combine(acc, (g && !g[i]) ? id : value(x, i, pos));
+    };
+    std::int64_t i = 0;
+    for (; i < n && (f + i) % lanes != 0; ++i) one(i);
+    // The body: lane k takes elements i + k, in a local array the compiler keeps in registers.
+    A acc[lanes];
+    for (int k = 0; k < lanes; ++k) acc[k] = l[k];
+    if (g) {
+      for (; i + lanes <= n; i += lanes)
+        for (int k = 0; k < lanes; ++k) acc[k] = mo::combine(acc[k], g[i + k] ? value(x, i + k, pos) : id);
+    } else {
+      for (; i + lanes <= n; i += lanes)
+        for (int k = 0; k < lanes; ++k) acc[k] = mo::combine(acc[k], value(x, i + k, pos));
+    }
+    for (int k = 0; k < lanes; ++k) l[k] = acc[k];
+    for (; i < n; ++i) one(i);
+  }
+  static void tree(const void* lane_accs, void* piece) {
+    static_assert(lanes == 8);
+    const A* l = static_cast<const A*>(lane_accs);
+    const A a = mo::combine(mo::combine(l[0], l[1]), mo::combine(l[2], l[3]));
+    const A b = mo::combine(mo::combine(l[4], l[5]), mo::combine(l[6], l[7]));
+    *static_cast<A*>(piece) = mo::combine(a, b);
+  }
+  static void combine(void* acc, const void* piece) {
+    A& a = *static_cast<A*>(acc);
+    a = mo::combine(a, *static_cast<const A*>(piece));
+  }
+  static void store(const void* acc, void* results, std::int64_t r) {
+    const A& a = *static_cast<const A*>(acc);
+    if constexpr (is_arg_monoid(M))
+      static_cast<std::int64_t*>(results)[r] = static_cast<std::int64_t>(a.index);
+    else
+      static_cast<T*>(results)[r] = a;
+  }
+};
+
+template <monoid M>
+reduce_kernels pick_reduce(dtype t) {
+  return visit_dtype(t, [&](auto ti) -> reduce_kernels {
+    using T = typename decltype(ti)::type;
+    if constexpr ((M == monoid::any || M == monoid::all) && !std::is_same_v<T, bool>) {
+      throw dtype_error("jf::cpu_exec: reduce " + std::string(name(M)) + " needs a bool argument, not " +
+                        std::string(name(t)));
+    } else {
+      using R = reducer<M, T>;
+      return {sizeof(typename R::A), &R::identity, &R::accumulate, &R::tree, &R::combine, &R::store};
+    }
+  });
+}
+
+}  // namespace
+
+elementwise_fn find_elementwise(op code, dtype t) {
+  switch (code) {
+#define JF_X(c, nm, ar, rl) \
+  case op::c:               \
+    return pick<op::c>(t);
+    JF_ELEMENTWISE_OPS(JF_X)
+#undef JF_X
+    default:
+      return nullptr;
+  }
+}
+
+elementwise_fn find_cast(dtype to, dtype from) {
+  return visit_dtype(to, [&](auto tt) {
+    return visit_dtype(from, [&](auto ft) -> elementwise_fn {
+      return &cast<typename decltype(tt)::type, typename decltype(ft)::type>;
+    });
+  });
+}
+
+reduce_kernels find_reduce(monoid m, dtype t) {
+  switch (m) {
+#define JF_X(mo)   \
+  case monoid::mo: \
+    return pick_reduce<monoid::mo>(t);
+    JF_MONOIDS(JF_X)
+#undef JF_X
+  }
+  throw error("jf::cpu_exec: unknown monoid");
+}
+
+}  // namespace jf::cpu_exec

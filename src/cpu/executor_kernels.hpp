@@ -1,0 +1,85 @@
+// The typed inner loops of the CPU executor (src/cpu/executor.cpp): one loop per (operation,
+// dtype) over a column of iterations, the reduction monoids' lane accumulators, and plain copies.
+// Instantiated once in src/cpu/executor_kernels.cpp; the executor only sees function pointers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "jetfuse/dtype.hpp"
+#include "jetfuse/ops.hpp"
+
+namespace jf::cpu_exec {
+
+// Iterations evaluated at once: every node gets a column of this many values (8 KiB at most).
+inline constexpr std::int64_t block_len = 1024;
+// The flat iterations of a domain are cut every chunk_len for reductions (and parallel tiles).
+inline constexpr std::int64_t chunk_len = 16 * 1024;
+// Independent accumulators of a reduction piece (element f goes to lane f % lanes).
+inline constexpr int lanes = 8;
+static_assert(chunk_len % block_len == 0 && block_len % lanes == 0);
+
+// out[i] = op(args[0][i], ...) for i < n, in the node's dtypes (jf::ops). args and out never
+// overlap.
+using elementwise_fn = void (*)(const void* const* args, void* out, std::int64_t n);
+// The loop of an element-wise op whose (value) arguments are arg_type; nullptr when undefined.
+elementwise_fn find_elementwise(op code, dtype arg_type);
+// jf::ops::jf_cast<to>(from).
+elementwise_fn find_cast(dtype to, dtype from);
+
+// One monoid over one dtype. An accumulator is T, or jf_arg<T> for argmin/argmax.
+struct reduce_kernels {
+  std::size_t acc_bytes = 0;
+  void (*identity)(void* acc) = nullptr;
+  // lanes[(f + i) % lanes] = combine(lanes[...], x[i]) for i < n, skipping i where guard[i] is
+  // false (guard may be null); pos is the position of x[0] in its result (argmin/argmax).
+  void (*accumulate)(void* lane_accs, const void* x, const bool* guard, std::int64_t n, std::int64_t f,
+                     std::int64_t pos) = nullptr;
+  // piece = ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))
+  void (*tree)(const void* lane_accs, void* piece) = nullptr;
+  void (*combine)(void* acc, const void* piece) = nullptr;                  // acc = combine(acc, piece)
+  void (*store)(const void* acc, void* results, std::int64_t r) = nullptr;  // value, or the position
+};
+// Throws jf::dtype_error where the monoid is not defined for t (any/all need bool).
+reduce_kernels find_reduce(monoid m, dtype t);
+
+// dst[i] = src[i * stride] / dst[i * stride] = src[i], elements of elem bytes.
+inline void gather(void* dst, const void* src, std::int64_t stride, std::int64_t n, int elem) {
+  if (stride == 1) {
+    std::memcpy(dst, src, static_cast<std::size_t>(n * elem));
+    return;
+  }
+  auto loop = [&](auto t) {
+    using T = decltype(t);
+    T* d = static_cast<T*>(dst);
+    const T* s = static_cast<const T*>(src);
+    for (std::int64_t i = 0; i < n; ++i) d[i] = s[i * stride];
+  };
+  if (elem == 8)
+    loop(std::uint64_t{});
+  else if (elem == 4)
+    loop(std::uint32_t{});
+  else
+    loop(std::uint8_t{});
+}
+inline void scatter(void* dst, std::int64_t stride, const void* src, std::int64_t n, int elem) {
+  if (stride == 1) {
+    std::memmove(dst, src, static_cast<std::size_t>(n * elem));
+    return;
+  }
+  auto loop = [&](auto t) {
+    using T = decltype(t);
+    T* d = static_cast<T*>(dst);
+    const T* s = static_cast<const T*>(src);
+    for (std::int64_t i = 0; i < n; ++i) d[i * stride] = s[i];
+  };
+  if (elem == 8)
+    loop(std::uint64_t{});
+  else if (elem == 4)
+    loop(std::uint32_t{});
+  else
+    loop(std::uint8_t{});
+}
+
+}  // namespace jf::cpu_exec

@@ -1,0 +1,88 @@
+// Loop-nest kernel launches: the loop-nest ABI's argument struct, the scratch buffer (stream-ordered
+// pool, zeroed asynchronously, freed stream-ordered after the launch), and the launch itself.
+#include "cuda/launch_nest.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include "jetfuse/errors.hpp"
+
+namespace jf::cuda_rt {
+
+namespace {
+
+constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
+
+// Throws unless every offset and flat index an int-indexed kernel computes fits in int32.
+void check_int32(const ir::kernel_source& src, const detail::step_bindings& b) {
+  const auto& ext = b.extents;
+  std::int64_t total = 1;
+  for (std::size_t d = 0; d < ext.size(); ++d) {
+    if (ext[d] >= int32_limit)
+      throw error("jetfuse: kernel " + src.name + " uses int indices but axis " + std::to_string(d) + " has extent " +
+                  std::to_string(ext[d]));
+    if (ext[d] > 0) total = total > int32_limit ? total : total * ext[d];
+  }
+  if (total >= int32_limit)
+    throw error("jetfuse: kernel " + src.name + " uses int indices but its iterations number " + std::to_string(total) +
+                " or more");
+  const std::size_t nout = b.outputs.size();
+  for (std::size_t k = 0; k < src.launch.operand_axes.size(); ++k) {
+    const detail::operand_binding& op = k < nout ? b.outputs[k] : b.inputs[k - nout];
+    std::int64_t span = 0;
+    for (std::int32_t a : src.launch.operand_axes[k]) {
+      const std::int64_t e = ext[static_cast<std::size_t>(a)];
+      if (e > 0) span += (e - 1) * std::llabs(op.strides[static_cast<std::size_t>(a)]);
+    }
+    if (span >= int32_limit)
+      throw error("jetfuse: kernel " + src.name + " uses int indices but operand " + std::to_string(k) +
+                  " spans offsets up to " + std::to_string(span));
+  }
+}
+
+// Frees the scratch stream-ordered on every path out of launch_nest.
+struct scratch_guard {
+  void* p = nullptr;
+  ~scratch_guard() { deallocate(p); }
+};
+
+}  // namespace
+
+std::vector<std::uint64_t> pack_nest_args(const ir::kernel_source& src, const detail::step_bindings& b, void* scratch) {
+  const std::size_t ndim = b.extents.size();
+  for (const auto* group : {&b.outputs, &b.inputs})
+    for (const detail::operand_binding& op : *group)
+      if (op.strides.size() != ndim)
+        throw error("jetfuse: kernel " + src.name + ": an operand has " + std::to_string(op.strides.size()) +
+                    " strides for " + std::to_string(ndim) + " global axes");
+  std::vector<std::uint64_t> slots;
+  slots.reserve(b.outputs.size() + b.inputs.size() + b.params.size() + ndim * (1 + b.outputs.size() + b.inputs.size()) + 1);
+  for (const auto& o : b.outputs) slots.push_back(reinterpret_cast<std::uintptr_t>(o.ptr));
+  for (const auto& i : b.inputs) slots.push_back(reinterpret_cast<std::uintptr_t>(i.ptr));
+  for (std::uint64_t p : b.params) slots.push_back(p);
+  for (std::int64_t e : b.extents) slots.push_back(static_cast<std::uint64_t>(e));
+  for (const auto* group : {&b.outputs, &b.inputs})
+    for (const detail::operand_binding& op : *group)
+      for (std::int64_t st : op.strides) slots.push_back(static_cast<std::uint64_t>(st));
+  slots.push_back(reinterpret_cast<std::uintptr_t>(scratch));
+  return slots;
+}
+
+void launch_nest(const ir::kernel_source& src, const kernel& k, const detail::step_bindings& b) {
+  if (src.launch.shape == ir::kernel_shape::map)
+    throw error("jetfuse: launch_nest got the map kernel " + src.name + " (map kernels use the map ABI)");
+  if (src.launch.index32) check_int32(src, b);
+  const device_props& p = props(0);
+  const ir::device_limits dev{p.sm_count, p.max_threads_per_sm, 65535};
+  const ir::launch_config c = ir::configure_launch(src, b.extents.data(), static_cast<int>(b.extents.size()), dev);
+  if (c.empty()) return;
+  scratch_guard scratch;
+  if (c.scratch_bytes > 0) {
+    scratch.p = allocate(c.scratch_bytes);
+    memset_d8(scratch.p, 0, c.scratch_bytes);  // partials need no zeroing, the counters do
+  }
+  const std::vector<std::uint64_t> slots = pack_nest_args(src, b, scratch.p);
+  launch(k, c.grid, c.block, c.shared_bytes, slots.data());
+}
+
+}  // namespace jf::cuda_rt

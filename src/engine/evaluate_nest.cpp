@@ -1,0 +1,347 @@
+// Evaluation of expressions with reductions on both backends: the run-time analysis (shapes,
+// global axes, domains, strides, aliasing) and the variant key; on a miss the IR of loop nests is
+// lowered once; jf::cpu executes it as lowered, jf::cuda optimises, plans and launches its steps.
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+
+#include "core/step_bindings.hpp"
+#include "cpu/executor.hpp"
+#include "engine/backend.hpp"
+#include "engine/nest_analysis.hpp"
+#include "engine/variant_cache.hpp"
+#include "jetfuse/detail/engine.hpp"
+#include "jetfuse/stats.hpp"
+
+namespace jf::detail {
+namespace {
+
+constexpr int max_specialised_exponent = 16;
+constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
+
+struct nest_call {
+  nest_analysis a;
+  shape_t iter;
+  std::vector<std::vector<std::int64_t>> leaf_strides;  // per array leaf, over the global axes
+  std::vector<std::int32_t> leaf_input, input_leaf;
+  std::vector<ir::layout> input_layout;
+  std::vector<std::vector<std::int64_t>> out_strides;
+  std::vector<ir::layout> out_layout;
+  std::vector<std::int32_t> out_same_as;
+  std::vector<bool> out_staged, specialised;
+  bool index32 = true;
+  std::vector<std::int32_t> key;
+};
+
+// contiguous: stride 1 along the last axis of the domain's chain (what a kernel can coalesce).
+ir::layout layout_in(const nest_analysis& a, ir::domain_id d, const std::vector<std::int64_t>& s) {
+  const auto chain = chain_axes(a, d);
+  return chain.empty() || s[static_cast<std::size_t>(chain.back())] == 1 ? ir::layout::contiguous : ir::layout::strided;
+}
+
+bool fits32(const nest_analysis& a, const std::vector<std::int64_t>& s) {
+  std::int64_t m = 0;
+  for (std::size_t g = 0; g < s.size(); ++g)
+    m += (a.extents[g] > 0 ? a.extents[g] - 1 : 0) * (s[g] < 0 ? -s[g] : s[g]);
+  return m < int32_limit;
+}
+
+void analyse(const eval_request& r, device dev, nest_call& c) {
+  nest_analysis& a = c.a;
+  analyse_shapes(a, r.program, r.program_size, r.arrays, r.specs, r.nspecs);
+  c.iter = prepare_outputs(r.outputs, r.out_types, r.nout, a.value_shape, dev);
+  assign_domains(a, c.iter);
+  // Kernel shapes read the memory order from the axis numbers: the highest-numbered axis is the one
+  // the operands are contiguous along. Renumber by the operands' strides (largest first).
+  {
+    const std::size_t ng = a.extents.size();
+    std::vector<std::int64_t> speed(ng, INT64_MAX);  // the smallest stride any operand has along it
+    for (int i = 0; i < r.narrays; ++i) {
+      const auto st = global_strides(a, *r.arrays[i], a.leaf_region[static_cast<std::size_t>(i)]);
+      for (std::size_t g = 0; g < ng; ++g)
+        if (st[g] != 0) speed[g] = std::min(speed[g], st[g] < 0 ? -st[g] : st[g]);
+    }
+    std::vector<std::int32_t> order(ng);
+    for (std::size_t g = 0; g < ng; ++g) order[g] = static_cast<std::int32_t>(g);
+    std::stable_sort(order.begin(), order.end(), [&](std::int32_t x, std::int32_t y) {
+      return speed[static_cast<std::size_t>(x)] > speed[static_cast<std::size_t>(y)];
+    });
+    std::vector<std::int32_t> to(ng);
+    for (std::size_t k = 0; k < ng; ++k) to[static_cast<std::size_t>(order[k])] = static_cast<std::int32_t>(k);
+    renumber_axes(a, to);
+  }
+  std::int64_t iterations = 1;
+  for (std::int64_t e : a.extents) iterations = e == 0 ? 0 : (iterations > int32_limit ? iterations : iterations * e);
+  c.index32 = iterations < int32_limit;
+  const int na = r.narrays;
+  c.leaf_strides.assign(static_cast<std::size_t>(na), {});
+  c.leaf_input.assign(static_cast<std::size_t>(na), -1);
+  c.input_leaf.clear();
+  c.input_layout.clear();
+  for (int i = 0; i < na; ++i) {
+    const array_base& x = *r.arrays[i];
+    const int region = a.leaf_region[static_cast<std::size_t>(i)];
+    c.leaf_strides[static_cast<std::size_t>(i)] = global_strides(a, x, region);
+    if (!fits32(a, c.leaf_strides[static_cast<std::size_t>(i)])) c.index32 = false;
+    for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {  // the same elements in one region: read once
+      const int j = c.input_leaf[k];
+      if (r.arrays[j]->raw_data() == x.raw_data() && r.arrays[j]->dtype() == x.dtype() &&
+          a.regions[static_cast<std::size_t>(a.leaf_region[static_cast<std::size_t>(j)])].domain == a.regions[static_cast<std::size_t>(region)].domain &&
+          c.leaf_strides[static_cast<std::size_t>(j)] == c.leaf_strides[static_cast<std::size_t>(i)]) {
+        c.leaf_input[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(k);
+        break;
+      }
+    }
+    if (c.leaf_input[static_cast<std::size_t>(i)] < 0) {
+      c.leaf_input[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(c.input_leaf.size());
+      c.input_leaf.push_back(i);
+      c.input_layout.push_back(layout_in(a, a.regions[static_cast<std::size_t>(region)].domain, c.leaf_strides[static_cast<std::size_t>(i)]));
+    }
+  }
+  const ir::domain_id out_domain = a.regions[0].domain;
+  c.out_strides.assign(static_cast<std::size_t>(r.nout), {});
+  c.out_layout.assign(static_cast<std::size_t>(r.nout), ir::layout::contiguous);
+  c.out_same_as.assign(static_cast<std::size_t>(r.nout), -1);
+  c.out_staged.assign(static_cast<std::size_t>(r.nout), false);
+  for (int o = 0; o < r.nout; ++o) {
+    const array_base& out = r.outputs[o];
+    auto& s = c.out_strides[static_cast<std::size_t>(o)];
+    s = global_strides(a, out, 0);
+    if (!fits32(a, s)) c.index32 = false;
+    // An output that shares memory with any input goes through a temporary: a reduction may read
+    // an element after another iteration wrote it, and kernels of loop nests do not run in place.
+    for (std::size_t k = 0; k < c.input_leaf.size(); ++k)
+      if (may_overlap(out, *r.arrays[c.input_leaf[k]])) c.out_staged[static_cast<std::size_t>(o)] = true;
+    for (int p = 0; p < o; ++p)
+      if (may_overlap(out, r.outputs[p])) c.out_staged[static_cast<std::size_t>(o)] = true;
+    if (c.out_staged[static_cast<std::size_t>(o)]) {
+      c.out_same_as[static_cast<std::size_t>(o)] = -1;
+      const array_base tmp(nullptr, r.out_types[o], c.iter, contiguous_strides(c.iter), 0);
+      s = global_strides(a, tmp, 0);
+    }
+    c.out_layout[static_cast<std::size_t>(o)] = layout_in(a, out_domain, s);
+  }
+  c.specialised.assign(static_cast<std::size_t>(r.nscalars), false);
+  for (int i = 0; i < r.nscalars; ++i) {
+    const scalar_slot& sc = r.scalars[i];
+    c.specialised[static_cast<std::size_t>(i)] = sc.exponent && sc.value == static_cast<double>(static_cast<std::int64_t>(sc.value)) &&
+                                                  sc.value >= -max_specialised_exponent && sc.value <= max_specialised_exponent;
+  }
+  // The variant key: everything above that shapes the IR or the generated code.
+  auto& key = c.key;
+  key.clear();
+  key.push_back(static_cast<std::int32_t>(dev.kind));
+  key.push_back(dev.ordinal);
+  key.push_back(static_cast<std::int32_t>(r.opt.mode) * 2 + (r.opt.fast_math ? 1 : 0));
+  key.push_back(c.index32 ? 1 : 0);
+  key.push_back(static_cast<std::int32_t>(a.extents.size()));
+  for (const ir::domain& d : a.domains) {
+    key.push_back(d.parent);
+    key.push_back(static_cast<std::int32_t>(d.axes.size()));
+    for (std::int32_t x : d.axes) key.push_back(x);
+  }
+  for (const auto& R : a.regions) {
+    key.push_back(R.domain);
+    key.push_back(R.result_domain);
+    for (std::int32_t x : R.axis) key.push_back(x);
+    key.push_back(-2);
+  }
+  for (const reduce_spec& sp : a.specs) key.push_back(sp.ddof);
+  for (int o = 0; o < r.nout; ++o) {
+    key.push_back(static_cast<std::int32_t>(r.out_types[o]));
+    key.push_back(static_cast<std::int32_t>(c.out_layout[static_cast<std::size_t>(o)]));
+    key.push_back(c.out_same_as[static_cast<std::size_t>(o)]);
+  }
+  for (int i = 0; i < na; ++i) key.push_back(c.leaf_input[static_cast<std::size_t>(i)]);
+  for (auto l : c.input_layout) key.push_back(static_cast<std::int32_t>(l));
+  for (int i = 0; i < r.nscalars; ++i)
+    key.push_back(c.specialised[static_cast<std::size_t>(i)] ? static_cast<std::int32_t>(r.scalars[i].value) : 1000 + r.scalars[i].outside);
+}
+
+ir::graph lower_nest(const eval_request& r, const nest_call& c) {
+  ir::graph g;
+  g.loop_nest = true;
+  g.ndim = static_cast<int>(c.a.extents.size());
+  g.domains = c.a.domains;
+  g.index32 = c.index32;
+  for (std::size_t k = 0; k < c.input_leaf.size(); ++k) g.inputs.push_back({r.arrays[c.input_leaf[k]]->dtype(), c.input_layout[k]});
+  std::vector<unsigned char> spec(c.specialised.begin(), c.specialised.end());
+  spec.push_back(0);
+  lowering_inputs in{c.leaf_input.data(), c.input_layout.data(), r.scalars, reinterpret_cast<const bool*>(spec.data()), &c.a};
+  std::vector<ir::node_id> roots;
+  r.lower(g, in, static_cast<int>(c.input_leaf.size()), roots);
+  g.params.assign(static_cast<std::size_t>(r.nscalars), dtype::int64);
+  for (const auto& n : g.nodes)
+    if (n.code == op::param) g.params[static_cast<std::size_t>(n.index)] = n.type;
+  const ir::domain_id out_domain = c.a.regions[0].domain;
+  for (int o = 0; o < r.nout; ++o) {
+    ir::node_id v = roots[static_cast<std::size_t>(o)];
+    if (g.at(v).type != r.out_types[o]) v = g.add_cast(r.out_types[o], v);
+    const ir::node& n = g.at(v);
+    if (n.code == op::constant || n.code == op::param || n.code == op::extent) {
+      // A value without a domain (all of it folded): stored at every iteration of the result.
+    } else if (n.domain != out_domain) {
+      v = g.add_broadcast(v, out_domain);
+    }
+    g.add_output(v, c.out_layout[static_cast<std::size_t>(o)], c.out_same_as[static_cast<std::size_t>(o)]);
+    g.outputs.back().domain = out_domain;
+  }
+  // Constants, params and extents belong to no loop: the root (the builders default to domain 1).
+  for (ir::node& n : g.nodes)
+    if (n.code == op::constant || n.code == op::param || n.code == op::extent) n.domain = 0;
+  g.validate();
+  return g;
+}
+
+const variant& find_or_build(const eval_request& r, const nest_call& c, device dev) {
+  return find_or_build_variant(*r.slot, c.key, [&](variant& v) {
+    v.lowered = lower_nest(r, c);
+    if (dev.kind == device_kind::cpu) return;
+    ir::graph g = v.lowered;
+    ir::pass_options po;
+    po.fast_math = r.opt.fast_math;
+    ir::optimize(g, po);
+    v.plan = ir::make_nest_plan(g, r.opt.mode == eval_mode::fused ? ir::fusion_mode::fused : ir::fusion_mode::unfused);
+    ir::codegen_options co;
+    co.fast_math = r.opt.fast_math;
+    cuda_rt::compile_options ko;
+    ko.fast_math = r.opt.fast_math;
+    for (const auto& step : v.plan.steps) {
+      v.sources.push_back(ir::generate_cuda(step.kernel, co));
+      v.kernels.push_back(&cuda_rt::get_kernel(v.sources.back().name, v.sources.back().source, ko));
+    }
+  });
+}
+
+// Row-major strides of a temporary over the chain of its domain.
+std::vector<std::int64_t> temporary_strides(const nest_analysis& a, ir::domain_id d, shape_t& shape) {
+  const auto chain = chain_axes(a, d);
+  std::vector<std::int64_t> s(a.extents.size(), 0);
+  std::int64_t step = 1;
+  shape = shape_t{};
+  for (std::int32_t x : chain) shape.push_back(a.extents[static_cast<std::size_t>(x)]);
+  for (std::size_t i = chain.size(); i-- > 0;) {
+    s[static_cast<std::size_t>(chain[i])] = step;
+    step *= std::max<std::int64_t>(1, a.extents[static_cast<std::size_t>(chain[i])]);
+  }
+  return s;
+}
+
+}  // namespace
+
+void evaluate_nest(const eval_request& r) {
+  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+  if (dev.kind == device_kind::cuda) cuda_rt::require();
+  thread_local nest_call c;
+  analyse(r, dev, c);
+  if (c.iter.product() == 0) return;
+  const variant& v = find_or_build(r, c, dev);
+  // Outputs that overlap an input other than element for element go through a temporary.
+  std::vector<array_base> staged(static_cast<std::size_t>(r.nout));
+  for (int o = 0; o < r.nout; ++o)
+    if (c.out_staged[static_cast<std::size_t>(o)]) {
+      staged[static_cast<std::size_t>(o)] = make_array(dev, r.out_types[o], c.iter);
+      bump(counter::temporaries);
+      bump(counter::temporary_bytes, static_cast<std::uint64_t>(c.iter.product() * size_of(r.out_types[o])));
+    }
+  auto out_binding = [&](int o) {
+    const auto so = static_cast<std::size_t>(o);
+    return operand_binding{c.out_staged[so] ? staged[so].raw_data() : r.outputs[o].raw_data(), c.out_strides[so]};
+  };
+  auto in_binding = [&](std::int32_t k) {
+    const int leaf = c.input_leaf[static_cast<std::size_t>(k)];
+    return operand_binding{const_cast<void*>(static_cast<const void*>(r.arrays[leaf]->raw_data())), c.leaf_strides[static_cast<std::size_t>(leaf)]};
+  };
+  step_bindings b;
+  b.extents = c.a.extents;
+  if (dev.kind == device_kind::cpu) {
+    for (std::size_t k = 0; k < c.input_leaf.size(); ++k) b.inputs.push_back(in_binding(static_cast<std::int32_t>(k)));
+    for (int o = 0; o < r.nout; ++o) b.outputs.push_back(out_binding(o));
+    for (std::size_t p = 0; p < v.lowered.params.size(); ++p) b.params.push_back(p < static_cast<std::size_t>(r.nscalars) ? r.scalars[p].bits : 0);
+    bump(counter::cpu_evaluations);
+    bump(counter::cpu_elements, static_cast<std::uint64_t>(c.iter.product()));
+    cpu_exec::execute(v.lowered, b);
+  } else {
+    std::vector<array_base> temporaries;
+    std::vector<std::vector<std::int64_t>> temp_strides;
+    for (std::size_t t = 0; t < v.plan.temporaries.size(); ++t) {
+      shape_t shape;
+      temp_strides.push_back(temporary_strides(c.a, v.plan.temporary_domain[t], shape));
+      temporaries.push_back(make_array(dev, v.plan.temporaries[t], shape));
+      bump(counter::temporaries);
+      bump(counter::temporary_bytes, static_cast<std::uint64_t>(shape.product() * size_of(v.plan.temporaries[t])));
+    }
+    auto bind = [&](const ir::operand_ref& ref) {
+      switch (ref.k) {
+      case ir::operand_ref::kind::input: return in_binding(ref.index);
+      case ir::operand_ref::kind::output: return out_binding(ref.index);
+      default: {
+        const auto t = static_cast<std::size_t>(ref.index);
+        return operand_binding{temporaries[t].raw_data(), temp_strides[t]};
+      }
+      }
+    };
+    for (std::size_t s = 0; s < v.plan.steps.size(); ++s) {
+      const ir::plan_step& step = v.plan.steps[s];
+      b.inputs.clear();
+      b.outputs.clear();
+      b.params.clear();
+      for (const auto& ref : step.inputs) b.inputs.push_back(bind(ref));
+      for (const auto& ref : step.outputs) b.outputs.push_back(bind(ref));
+      for (auto p : step.params) b.params.push_back(r.scalars[p].bits);
+      launch_nest_step(v.sources[s], *v.kernels[s], b);
+    }
+  }
+  for (int o = 0; o < r.nout; ++o)
+    if (c.out_staged[static_cast<std::size_t>(o)]) assign(r.outputs[o], staged[static_cast<std::size_t>(o)]);
+}
+
+std::string explain_nest(const eval_request& r) {
+  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+  // Describe outputs without allocating them.
+  nest_analysis probe;
+  analyse_shapes(probe, r.program, r.program_size, r.arrays, r.specs, r.nspecs);
+  std::vector<array_base> outs;
+  for (int o = 0; o < r.nout; ++o)
+    outs.push_back(r.outputs[o].is_null()
+                       ? array_base(nullptr, r.out_types[o], probe.value_shape, contiguous_strides(probe.value_shape), 0)
+                       : r.outputs[o]);
+  eval_request rr = r;
+  rr.outputs = outs.data();
+  nest_call c;
+  analyse(rr, dev, c);
+  std::ostringstream os;
+  os << "jetfuse: evaluation of shape " << to_string(c.iter) << " with " << r.nspecs << " reduction(s) on "
+     << to_string(dev) << "\n";
+  os << "global axes:";
+  for (std::size_t x = 0; x < c.a.extents.size(); ++x) os << " axis " << x << " = " << c.a.extents[x] << (x + 1 < c.a.extents.size() ? "," : "");
+  os << "\n";
+  ir::graph g = lower_nest(rr, c);
+  if (dev.kind == device_kind::cpu) {
+    os << "--- IR (run as lowered by the CPU executor, src/cpu/executor.cpp) ---\n" << g.to_string();
+    os << "--- CPU plan: domain by domain, element-wise nodes over blocks of iterations, reductions "
+          "combined in a fixed order on the thread pool; no kernel is generated ---\n";
+    return os.str();
+  }
+  os << "--- IR before the passes ---\n" << g.to_string();
+  ir::pass_options po;
+  po.fast_math = r.opt.fast_math;
+  ir::optimize(g, po);
+  os << "--- IR after the passes ---\n" << g.to_string();
+  const ir::plan p = ir::make_nest_plan(g, r.opt.mode == eval_mode::fused ? ir::fusion_mode::fused : ir::fusion_mode::unfused);
+  os << "--- plan: " << p.steps.size() << " kernel(s), " << p.temporaries.size() << " temporaries";
+  if (!p.temporaries.empty()) os << " (a value carried into a domain it does not enclose, or read by a later reduction)";
+  os << " ---\n";
+  ir::codegen_options co;
+  co.fast_math = r.opt.fast_math;
+  for (const auto& step : p.steps) {
+    const ir::kernel_source src = ir::generate_cuda(step.kernel, co);
+    os << "--- step: " << ir::describe_launch(src) << " ---\n";
+    const auto pos = src.source.find("// ---- jetfuse kernel");
+    os << "--- CUDA source of " << src.name << " (prelude jetfuse/scalar_ops.hpp omitted) ---\n"
+       << (pos == std::string::npos ? src.source : src.source.substr(pos));
+  }
+  return os.str();
+}
+
+}  // namespace jf::detail

@@ -1,0 +1,232 @@
+// Shapes, global axes and domains of an expression with reductions (nest_analysis.hpp).
+#include "engine/nest_analysis.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "jetfuse/detail/engine.hpp"
+
+namespace jf::detail {
+namespace {
+
+// numpy's name of the operation in its empty-reduction error.
+std::string empty_message(reducer r) {
+  switch (r) {
+  case reducer::argmin: return "attempt to get argmin of an empty sequence";
+  case reducer::argmax: return "attempt to get argmax of an empty sequence";
+  case reducer::min: return "zero-size array to reduction operation minimum which has no identity";
+  case reducer::max: return "zero-size array to reduction operation maximum which has no identity";
+  case reducer::nanmin: return "zero-size array to reduction operation fmin which has no identity";
+  default: return "zero-size array to reduction operation fmax which has no identity";
+  }
+}
+
+struct parser {
+  nest_analysis& a;
+  const prog_entry* program;
+  int size;
+  const array_base* const* arrays;
+  const reduce_spec* specs;
+  int nspecs;
+  int pos = 0, ai = 0, ri = 0;
+
+  shape_t parse(int region) {
+    if (pos >= size) throw error("jetfuse: internal: expression program ends early");
+    const prog_entry e = program[pos++];
+    switch (e.kind) {
+    case prog_entry::array:
+      a.leaf_region.push_back(region);
+      return arrays[ai++]->shape();
+    case prog_entry::scalar: return shape_t{};
+    case prog_entry::elementwise: {
+      shape_t s;
+      for (int k = 0; k < e.nargs; ++k) s = k == 0 ? parse(region) : broadcast_shapes(s, parse(region));
+      return s;
+    }
+    case prog_entry::reduction: break;
+    }
+    const int r = ri++;
+    if (r >= nspecs) throw error("jetfuse: internal: more reductions than specs");
+    const int operand_region = r + 1;
+    a.regions.resize(std::max<std::size_t>(a.regions.size(), static_cast<std::size_t>(operand_region + 1)));
+    a.regions[static_cast<std::size_t>(operand_region)].parent = region;
+    const shape_t s = parse(operand_region);
+    a.regions[static_cast<std::size_t>(operand_region)].shape = s;
+    reduce_spec sp = specs[r];
+    const int rank = s.size();
+    std::vector<bool> red(static_cast<std::size_t>(rank), sp.all_axes);
+    if (!sp.all_axes) {
+      for (int k = 0; k < sp.naxes; ++k) {
+        int ax = sp.axes[k];
+        if (ax < -rank || ax >= rank)
+          throw axis_error("axis " + std::to_string(ax) + " is out of bounds for array of dimension " + std::to_string(rank));
+        if (ax < 0) ax += rank;
+        if (red[static_cast<std::size_t>(ax)]) throw axis_error("duplicate value in 'axis'");
+        red[static_cast<std::size_t>(ax)] = true;
+      }
+    }
+    sp.naxes = 0;
+    std::int64_t reduced_elements = 1;
+    shape_t result;
+    for (int k = 0; k < rank; ++k) {
+      if (red[static_cast<std::size_t>(k)]) {
+        sp.axes[sp.naxes++] = k;
+        reduced_elements *= s[k] == 0 ? 0 : 1;
+        if (sp.keepdims) result.push_back(1);
+      } else {
+        result.push_back(s[k]);
+      }
+    }
+    if (needs_elements(sp.kind) && reduced_elements == 0) throw value_error(empty_message(sp.kind));
+    a.specs[static_cast<std::size_t>(r)] = sp;
+    a.reduced[static_cast<std::size_t>(r)] = std::move(red);
+    return result;
+  }
+};
+
+ir::domain_id find_or_add(nest_analysis& a, ir::domain_id parent, const std::vector<std::int32_t>& axes) {
+  if (axes.empty()) return parent;
+  for (std::size_t d = 1; d < a.domains.size(); ++d)
+    if (a.domains[d].parent == parent && a.domains[d].axes == axes) return static_cast<ir::domain_id>(d);
+  a.domains.push_back(ir::domain{ir::domain_kind::box, parent, axes, -1, 0});
+  return static_cast<ir::domain_id>(a.domains.size() - 1);
+}
+
+bool contains(const std::vector<std::int32_t>& v, std::int32_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+}  // namespace
+
+std::vector<std::int32_t> chain_axes(const nest_analysis& a, ir::domain_id d) {
+  std::vector<ir::domain_id> path;
+  for (; d > 0; d = a.domains[static_cast<std::size_t>(d)].parent) path.push_back(d);
+  std::vector<std::int32_t> axes;
+  for (auto it = path.rbegin(); it != path.rend(); ++it)
+    for (std::int32_t x : a.domains[static_cast<std::size_t>(*it)].axes) axes.push_back(x);
+  return axes;
+}
+
+void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_size, const array_base* const* arrays,
+                    const reduce_spec* specs, int nspecs) {
+  a.regions.assign(static_cast<std::size_t>(nspecs + 1), {});
+  a.specs.assign(static_cast<std::size_t>(nspecs), {});
+  a.reduced.assign(static_cast<std::size_t>(nspecs), {});
+  a.leaf_region.clear();
+  parser p{a, program, program_size, arrays, specs, nspecs};
+  bool first = true;
+  while (p.pos < program_size) {  // one prefix program per expression of jf::eval(e1, e2, ...)
+    const shape_t s = p.parse(0);
+    a.value_shape = first ? s : broadcast_shapes(a.value_shape, s);
+    first = false;
+  }
+}
+
+void assign_domains(nest_analysis& a, const shape_t& iter) {
+  a.extents.clear();
+  a.domains.assign(1, ir::domain{});
+  auto new_axis = [&](std::int64_t extent) {
+    a.extents.push_back(extent);
+    return static_cast<std::int32_t>(a.extents.size() - 1);
+  };
+  nest_analysis::region& root = a.regions[0];
+  root.shape = iter;
+  root.axis.clear();
+  for (int k = 0; k < iter.size(); ++k) root.axis.push_back(iter[k] != 1 ? new_axis(iter[k]) : -1);
+  // Global axes, parents before children (regions are numbered in prefix order).
+  for (std::size_t q = 1; q < a.regions.size(); ++q) {
+    nest_analysis::region& Q = a.regions[q];
+    const nest_analysis::region& P = a.regions[static_cast<std::size_t>(Q.parent)];
+    const reduce_spec& sp = a.specs[q - 1];
+    const std::vector<bool>& red = a.reduced[q - 1];
+    const int rank = Q.shape.size();
+    const int result_rank = sp.keepdims ? rank : rank - sp.naxes;
+    const int offset = P.shape.size() - result_rank;
+    Q.axis.assign(static_cast<std::size_t>(rank), -1);
+    // A sibling reduction of the same region over axes of the same extents and kept axes (sum(x, 1)
+    // + sum(y, 1), mean and var of one operand) shares its reduced loops: one domain, one kernel.
+    const nest_analysis::region* twin = nullptr;
+    for (std::size_t t = 1; t < q && !twin; ++t) {
+      const nest_analysis::region& T = a.regions[t];
+      if (T.parent == Q.parent && T.shape == Q.shape && a.reduced[t - 1] == red && a.specs[t - 1].keepdims == sp.keepdims)
+        twin = &T;
+    }
+    int p = 0;
+    for (int j = 0; j < rank; ++j) {
+      if (red[static_cast<std::size_t>(j)]) {
+        if (Q.shape[j] != 1)
+          Q.axis[static_cast<std::size_t>(j)] = twin ? twin->axis[static_cast<std::size_t>(j)] : new_axis(Q.shape[j]);
+        if (sp.keepdims) ++p;
+        continue;
+      }
+      if (Q.shape[j] != 1) Q.axis[static_cast<std::size_t>(j)] = P.axis[static_cast<std::size_t>(offset + p)];
+      ++p;
+    }
+  }
+  // Domains, parents first. A region whose reductions all keep the same axes nests its own loops
+  // inside theirs, so a kernel can compute those reductions and use them without a temporary.
+  for (std::size_t r = 0; r < a.regions.size(); ++r) {
+    nest_analysis::region& R = a.regions[r];
+    const ir::domain_id parent = r == 0 ? 0 : R.result_domain;
+    const std::vector<std::int32_t> above = chain_axes(a, parent);
+    std::vector<std::int32_t> own;
+    for (std::int32_t x : R.axis)
+      if (x >= 0 && !contains(above, x)) own.push_back(x);
+    std::vector<std::size_t> children;
+    for (std::size_t q = 1; q < a.regions.size(); ++q)
+      if (a.regions[q].parent == static_cast<int>(r)) children.push_back(q);
+    auto kept = [&](std::size_t q) {  // the child's kept axes, in this region's axis order
+      std::vector<std::int32_t> k;
+      for (std::int32_t x : R.axis)
+        if (x >= 0 && contains(a.regions[q].axis, x)) k.push_back(x);
+      return k;
+    };
+    bool nest = !children.empty();
+    // argmin/argmax positions count the reduced axes in the operand's order: keep them in one box.
+    if (r > 0 && (a.specs[r - 1].kind == reducer::argmin || a.specs[r - 1].kind == reducer::argmax)) nest = false;
+    std::vector<std::int32_t> K = nest ? kept(children[0]) : std::vector<std::int32_t>{};
+    for (std::size_t c = 1; nest && c < children.size(); ++c) nest = kept(children[c]) == K;
+    for (std::int32_t x : above)
+      if (nest && !contains(K, x)) nest = false;
+    if (nest) {
+      std::vector<std::int32_t> outer_axes, inner_axes;
+      for (std::int32_t x : own) (contains(K, x) ? outer_axes : inner_axes).push_back(x);
+      const ir::domain_id outer = find_or_add(a, parent, outer_axes);
+      R.domain = find_or_add(a, outer, inner_axes);
+      for (std::size_t q : children) a.regions[q].result_domain = outer;
+    } else {
+      R.domain = find_or_add(a, parent, own);
+      for (std::size_t q : children) {
+        const std::vector<std::int32_t> k = kept(q);
+        bool under_parent = true;
+        for (std::int32_t x : above) under_parent = under_parent && contains(k, x);
+        std::vector<std::int32_t> extra;
+        for (std::int32_t x : k)
+          if (!under_parent || !contains(above, x)) extra.push_back(x);
+        a.regions[q].result_domain = find_or_add(a, under_parent ? parent : 0, extra);
+      }
+    }
+  }
+}
+
+void renumber_axes(nest_analysis& a, const std::vector<std::int32_t>& to) {
+  std::vector<std::int64_t> extents(a.extents.size());
+  for (std::size_t g = 0; g < to.size(); ++g) extents[static_cast<std::size_t>(to[g])] = a.extents[g];
+  a.extents = std::move(extents);
+  for (ir::domain& d : a.domains)
+    for (std::int32_t& x : d.axes) x = to[static_cast<std::size_t>(x)];
+  for (nest_analysis::region& R : a.regions)
+    for (std::int32_t& x : R.axis)
+      if (x >= 0) x = to[static_cast<std::size_t>(x)];
+}
+
+std::vector<std::int64_t> global_strides(const nest_analysis& a, const array_base& x, int region) {
+  const nest_analysis::region& R = a.regions[static_cast<std::size_t>(region)];
+  const strides_t eff = effective_strides(x, R.shape);
+  std::vector<std::int64_t> g(a.extents.size(), 0);
+  for (int j = 0; j < R.shape.size(); ++j)
+    if (R.axis[static_cast<std::size_t>(j)] >= 0) g[static_cast<std::size_t>(R.axis[static_cast<std::size_t>(j)])] = eff[j];
+  return g;
+}
+
+ir::domain_id region_domain(const nest_analysis& a, int region) { return a.regions[static_cast<std::size_t>(region)].domain; }
+
+}  // namespace jf::detail

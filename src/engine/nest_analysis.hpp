@@ -1,0 +1,44 @@
+// The run-time analysis of an expression with reductions: the shape of every region (the result,
+// and the operand of each reduction), numpy's axis and emptiness checks, the global axes of the
+// IR, the domain tree, and each operand's strides over the global axes (docs/design.md).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "jetfuse/array.hpp"
+#include "jetfuse/detail/lowering.hpp"
+
+namespace jf::detail {
+
+struct nest_analysis {
+  struct region {
+    shape_t shape;                     // the region's iteration shape
+    std::vector<std::int32_t> axis;    // per axis of `shape`: its global axis, -1 for extent 1 (no loop)
+    int parent = -1;                   // the enclosing region (-1 for region 0, the result)
+    ir::domain_id domain = 0;          // the domain of the region's element-wise nodes
+    ir::domain_id result_domain = 0;   // operand regions: where the reduction's result is computed
+  };
+  std::vector<region> regions;             // 0: the result; r + 1: the operand of reduction r
+  std::vector<reduce_spec> specs;          // per reduction: axes normalised (sorted, non-negative)
+  std::vector<std::vector<bool>> reduced;  // per reduction, per operand axis
+  std::vector<std::int64_t> extents;       // per global axis
+  std::vector<ir::domain> domains;         // the domain tree of the IR (graph::domains)
+  std::vector<int> leaf_region;            // per array leaf
+  shape_t value_shape;                     // the broadcast shape of the expressions' values
+};
+
+// Computes every region's shape from the leaves' shapes and checks the reductions' arguments as
+// numpy does (axis_error, value_error for an empty reduction without identity, shape_error).
+void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_size, const array_base* const* arrays,
+                    const reduce_spec* specs, int nspecs);
+// Given the iteration shape of the result (the outputs' shape), assigns global axes and domains.
+void assign_domains(nest_analysis& a, const shape_t& iter);
+// Renames global axis g to to[g] (a permutation) everywhere in the analysis.
+void renumber_axes(nest_analysis& a, const std::vector<std::int32_t>& to);
+// The strides of an operand of `region` over the global axes (0 where it does not vary).
+std::vector<std::int64_t> global_strides(const nest_analysis& a, const array_base& x, int region);
+// The global axes of a domain and its ancestors, outermost first.
+std::vector<std::int32_t> chain_axes(const nest_analysis& a, ir::domain_id d);
+
+}  // namespace jf::detail

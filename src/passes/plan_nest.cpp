@@ -1,0 +1,234 @@
+// Planning of loop-nest graphs (reductions): which values are stored to temporaries, and the steps
+// (kernels) that compute them. Fused:
+//  - a value carried by `broadcast` into a domain it does not enclose is stored first (column means
+//    used by every row) and read back by strides;
+//  - a reduction whose operand depends on another reduction (var's second pass over the mean,
+//    sum(x - mean(x, 1, keepdims))) reads that reduction from a temporary: a kernel shape combines
+//    its operand in one pass, so everything it reads must exist before it starts;
+//  - a reduced value used by element-wise work in an enclosed domain stays in the kernel only when
+//    the kernel can run it as a row (x - mean(x, 1, keepdims): one kernel); a whole-array or column
+//    reduction used by element-wise work is stored first (a kernel recomputing it per element
+//    would repeat the whole reduction);
+//  - everything else stays in the step of the outputs: producers fused into their reductions.
+// Unfused: every operation is its own step with a temporary per value, as CuPy without fusion.
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "jetfuse/ir/passes.hpp"
+
+namespace jf::ir {
+namespace {
+
+bool uniform(const node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
+bool is_leaf(const node& n) { return uniform(n) || n.code == op::input; }
+
+struct nest_planner {
+  const graph& g;
+  plan p;
+  std::vector<char> stored;                 // values computed by an earlier step into a temporary
+  std::vector<std::int32_t> temporary_of;   // per stored node
+
+  explicit nest_planner(const graph& graph_) : g(graph_), stored(graph_.nodes.size(), 0), temporary_of(graph_.nodes.size(), -1) {}
+
+  // Whether the operand cone of `id` (stopping at stored values) holds a reduce node.
+  bool cone_has_reduce(node_id id, std::vector<char>& seen, node_id* found) const {
+    const node& n = g.at(id);
+    for (int a = 0; a < n.nargs; ++a) {
+      const node_id x = n.args[static_cast<std::size_t>(a)];
+      if (seen[static_cast<std::size_t>(x)] || stored[static_cast<std::size_t>(x)]) continue;
+      seen[static_cast<std::size_t>(x)] = 1;
+      if (g.at(x).code == op::reduce) {
+        *found = x;
+        return true;
+      }
+      if (cone_has_reduce(x, seen, found)) return true;
+    }
+    return false;
+  }
+
+  void choose_stored(fusion_mode mode) {
+    for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+      const node& n = g.nodes[k];
+      if (mode == fusion_mode::unfused) {
+        if (!is_leaf(n) && n.code != op::broadcast) stored[k] = 1;
+        continue;
+      }
+      if (n.code != op::broadcast || uniform(g.at(n.args[0]))) continue;
+      const domain_id from = g.at(n.args[0]).domain;
+      if (!g.encloses(from, n.domain)) {
+        stored[static_cast<std::size_t>(n.args[0])] = 1;
+        continue;
+      }
+      // A reduced value used by element-wise work below it stays in the kernel only as a row: one
+      // unit (warp or block) per iteration of `from` that also runs the fastest axis (the highest
+      // numbered) below it. Otherwise (a whole-array reduction, a column) it is stored first.
+      const auto above = g.chain_axes(from), below = g.chain_axes(n.domain);
+      const std::int32_t fastest = g.ndim - 1;
+      const bool row = from != 0 && std::find(below.begin(), below.end(), fastest) != below.end() &&
+                       std::find(above.begin(), above.end(), fastest) == above.end();
+      if (!row) stored[static_cast<std::size_t>(n.args[0])] = 1;
+    }
+    if (mode == fusion_mode::unfused) {
+      for (const output_desc& o : g.outputs) stored[static_cast<std::size_t>(o.value)] = 0;  // written directly
+      return;
+    }
+    // Reductions read by another reduction's operand: to a fixed point (each pass stores one more).
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t k = 0; k < g.nodes.size() && !changed; ++k) {
+        if (g.nodes[k].code != op::reduce) continue;
+        std::vector<char> seen(g.nodes.size(), 0);
+        node_id found = no_node;
+        if (cone_has_reduce(static_cast<node_id>(k), seen, &found)) {
+          stored[static_cast<std::size_t>(found)] = 1;
+          changed = true;
+        }
+      }
+    }
+  }
+
+  // One step computing `roots` (stored values, or the graph's outputs when roots is empty).
+  void add_step(const std::vector<node_id>& roots) {
+    plan_step s;
+    graph& k = s.kernel;
+    k.loop_nest = true;
+    k.ndim = g.ndim;
+    k.index32 = g.index32;
+    k.vector_width = 1;
+    k.domains = g.domains;
+    std::vector<node_id> local(g.nodes.size(), no_node);
+    std::map<std::pair<int, domain_id>, node_id> temp_inputs;  // (temporary, domain) -> input node
+    std::map<std::int32_t, node_id> params, orig_inputs;
+    // The node reading stored value `x` in domain `d` (a broadcast of it is read where it is used).
+    auto read_stored = [&](node_id x, domain_id d) {
+      const std::int32_t t = temporary_of[static_cast<std::size_t>(x)];
+      auto [it, fresh] = temp_inputs.emplace(std::make_pair(t, d), no_node);
+      if (fresh) {
+        // Contiguous when the last axis of the reading domain is the temporary's last axis.
+        const auto reader = g.chain_axes(d), held = g.chain_axes(g.at(x).domain);
+        const bool contiguous = reader.empty() || (!held.empty() && held.back() == reader.back());
+        std::size_t idx = k.inputs.size();
+        for (std::size_t i = 0; i < s.inputs.size(); ++i)
+          if (s.inputs[i].k == operand_ref::kind::temporary && s.inputs[i].index == t &&
+              k.inputs[i].lay == (contiguous ? layout::contiguous : layout::strided))
+            idx = i;
+        if (idx == k.inputs.size()) {
+          k.inputs.push_back({g.at(x).type, contiguous ? layout::contiguous : layout::strided});
+          s.inputs.push_back({operand_ref::kind::temporary, t});
+        }
+        node n;
+        n.code = op::input;
+        n.type = g.at(x).type;
+        n.index = static_cast<std::int32_t>(idx);
+        n.domain = d;
+        it->second = k.add(n);
+      }
+      return it->second;
+    };
+    // Copies the cone of `id` into the step (stored values become inputs).
+    auto copy = [&](auto&& self, node_id id, bool is_root) -> node_id {
+      if (local[static_cast<std::size_t>(id)] != no_node) return local[static_cast<std::size_t>(id)];
+      const node& n = g.at(id);
+      if (!is_root && stored[static_cast<std::size_t>(id)]) return read_stored(id, n.domain);
+      node c = n;
+      if (n.code == op::param) {
+        auto [it, fresh] = params.emplace(n.index, no_node);
+        if (fresh) {
+          c.index = static_cast<std::int32_t>(k.params.size());
+          k.params.push_back(n.type);
+          s.params.push_back(n.index);
+          it->second = k.add(c);
+        }
+        return local[static_cast<std::size_t>(id)] = it->second;
+      }
+      if (n.code == op::input) {
+        auto [it, fresh] = orig_inputs.emplace(n.index, -1);
+        if (fresh) {
+          it->second = static_cast<node_id>(k.inputs.size());
+          k.inputs.push_back(g.inputs[static_cast<std::size_t>(n.index)]);
+          s.inputs.push_back({operand_ref::kind::input, n.index});
+        }
+        c.index = it->second;
+        return local[static_cast<std::size_t>(id)] = k.add(c);
+      }
+      if (n.code == op::broadcast && stored[static_cast<std::size_t>(n.args[0])])
+        return local[static_cast<std::size_t>(id)] = read_stored(n.args[0], n.domain);
+      for (int a = 0; a < n.nargs; ++a) c.args[static_cast<std::size_t>(a)] = self(self, n.args[static_cast<std::size_t>(a)], false);
+      return local[static_cast<std::size_t>(id)] = k.add(c);
+    };
+    if (roots.empty()) {
+      for (std::size_t o = 0; o < g.outputs.size(); ++o) {
+        const output_desc& od = g.outputs[o];
+        const node_id v = copy(copy, od.value, false);
+        output_desc out = od;
+        out.value = v;
+        k.outputs.push_back(out);
+        s.outputs.push_back({operand_ref::kind::output, static_cast<std::int32_t>(o)});
+      }
+    } else {
+      for (node_id r : roots) {
+        const node_id v = copy(copy, r, true);
+        const auto t = static_cast<std::int32_t>(p.temporaries.size());
+        p.temporaries.push_back(g.at(r).type);
+        p.temporary_domain.push_back(g.at(r).domain);
+        temporary_of[static_cast<std::size_t>(r)] = t;
+        output_desc out;
+        out.value = v;
+        out.desc = {g.at(r).type, layout::contiguous};
+        out.domain = g.at(r).domain;
+        k.outputs.push_back(out);
+        s.outputs.push_back({operand_ref::kind::temporary, t});
+      }
+    }
+    compact_domains(k);
+    p.steps.push_back(std::move(s));
+  }
+
+  // Keeps the domains the step uses (and their ancestors), renumbered in order.
+  static void compact_domains(graph& k) {
+    std::vector<char> used(k.domains.size(), 0);
+    auto mark = [&](domain_id d) {
+      for (; d >= 0; d = k.domains[static_cast<std::size_t>(d)].parent) used[static_cast<std::size_t>(d)] = 1;
+    };
+    for (const node& n : k.nodes) {
+      if (!uniform(n)) mark(n.domain);
+      if (n.code == op::extent) mark(static_cast<domain_id>(n.attr[0]));
+    }
+    for (const output_desc& o : k.outputs) mark(o.domain);
+    std::vector<domain_id> remap(k.domains.size(), -1);
+    std::vector<domain> kept;
+    for (std::size_t d = 0; d < k.domains.size(); ++d) {
+      if (!used[d]) continue;
+      domain dm = k.domains[d];
+      if (dm.parent >= 0) dm.parent = remap[static_cast<std::size_t>(dm.parent)];
+      remap[d] = static_cast<domain_id>(kept.size());
+      kept.push_back(dm);
+    }
+    k.domains = std::move(kept);
+    for (node& n : k.nodes) {
+      if (n.domain >= 0 && static_cast<std::size_t>(n.domain) < remap.size() && remap[static_cast<std::size_t>(n.domain)] >= 0)
+        n.domain = remap[static_cast<std::size_t>(n.domain)];
+      else if (uniform(n))
+        n.domain = 0;
+      if (n.code == op::extent) n.attr[0] = remap[static_cast<std::size_t>(n.attr[0])];
+    }
+    for (output_desc& o : k.outputs) o.domain = remap[static_cast<std::size_t>(o.domain)];
+  }
+};
+
+}  // namespace
+
+plan make_nest_plan(const graph& optimized, fusion_mode mode) {
+  optimized.validate();
+  nest_planner pl(optimized);
+  pl.choose_stored(mode);
+  // Stored values in node order: every step reads only temporaries of earlier steps.
+  for (std::size_t k = 0; k < optimized.nodes.size(); ++k)
+    if (pl.stored[k]) pl.add_step({static_cast<node_id>(k)});
+  pl.add_step({});
+  for (const plan_step& s : pl.p.steps) s.kernel.validate();
+  return pl.p;
+}
+
+}  // namespace jf::ir

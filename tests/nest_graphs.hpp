@@ -1,0 +1,166 @@
+// Hand-built loop-nest graphs shared by test_codegen_nest.cpp (shapes, NVRTC) and
+// test_cuda_nest.cpp (runs on the GPU): full, row, column reductions, x - mean(x), nested ones.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "jetfuse/ir/graph.hpp"
+
+namespace nest_test {
+
+using jf::dtype;
+using jf::monoid;
+using jf::op;
+using jf::ir::domain_id;
+using jf::ir::graph;
+using jf::ir::layout;
+using jf::ir::node_id;
+
+inline const monoid all_monoids[] = {monoid::sum,    monoid::prod,   monoid::min,    monoid::max,    monoid::any,
+                                     monoid::all,    monoid::argmin, monoid::argmax, monoid::nanmin, monoid::nanmax};
+inline const dtype all_dtypes[] = {dtype::bool_, dtype::int32, dtype::int64, dtype::float32, dtype::float64};
+
+// any/all reduce bool only; every other monoid takes every dtype.
+inline bool monoid_accepts(monoid m, dtype t) {
+  return (m == monoid::any || m == monoid::all) ? t == dtype::bool_ : true;
+}
+
+inline node_id in_domain(graph& g, node_id id, domain_id d) {
+  g.nodes[static_cast<std::size_t>(id)].domain = d;
+  return id;
+}
+inline node_id input_at(graph& g, dtype t, layout l, domain_id d) { return in_domain(g, g.add_input(t, l), d); }
+inline void output_at(graph& g, node_id v, domain_id d, layout l = layout::strided) {
+  g.add_output(v, l);
+  g.outputs.back().domain = d;
+}
+// A guard that keeps most iterations: x == x for floats (skips NaN), x != 1 otherwise.
+inline node_id guard_of(graph& g, node_id x, dtype t) {
+  if (t == dtype::bool_) return g.add_op(op::logical_not, dtype::bool_, {x});
+  const node_id one = g.add_constant(t, jf::ir::scalar_value::of(t, 1));
+  return g.add_op(t == dtype::float32 || t == dtype::float64 ? op::less_equal : op::not_equal, dtype::bool_,
+                  {x, t == dtype::float32 || t == dtype::float64 ? x : one});
+}
+
+// reduce(m, x [if guard]) over a 1-d input of n elements into the root: out0 shape ().
+inline graph full(monoid m, dtype t, bool guard, bool i32 = false, layout lay = layout::contiguous) {
+  graph g;
+  g.ndim = 1;
+  g.index32 = i32;
+  g.domains.resize(1);
+  const domain_id d = g.add_box(0, {0});
+  const node_id x = input_at(g, t, lay, d);
+  output_at(g, g.add_reduce(m, x, guard ? guard_of(g, x, t) : jf::ir::no_node), 0, layout::contiguous);
+  return g;
+}
+
+// reduce(m, x, axis=1) of an (rows, len) input: K = box(axis 0), R = box(axis 1) under K.
+inline graph rows(monoid m, dtype t, bool guard, bool i32 = false) {
+  graph g;
+  g.ndim = 2;
+  g.index32 = i32;
+  g.domains.resize(1);
+  const domain_id k = g.add_box(0, {0}), r = g.add_box(k, {1});
+  const node_id x = input_at(g, t, layout::contiguous, r);
+  output_at(g, g.add_reduce(m, x, guard ? guard_of(g, x, t) : jf::ir::no_node), k);
+  return g;
+}
+
+// reduce(m, x, axis=0) of an (len, cols) input: K = box(axis 1), R = box(axis 0) under K.
+inline graph columns(monoid m, dtype t, bool guard, bool i32 = false) {
+  graph g;
+  g.ndim = 2;
+  g.index32 = i32;
+  g.domains.resize(1);
+  const domain_id k = g.add_box(0, {1}), r = g.add_box(k, {0});
+  const node_id x = input_at(g, t, layout::strided, r);
+  output_at(g, g.add_reduce(m, x, guard ? guard_of(g, x, t) : jf::ir::no_node), k);
+  return g;
+}
+
+// x - mean(x, 1, keepdims) of (rows, len) floats, plus the mean as a second output.
+inline graph minus_row_mean(dtype t, bool with_mean_output, bool i32 = false) {
+  graph g;
+  g.ndim = 2;
+  g.index32 = i32;
+  g.domains.resize(1);
+  const domain_id k = g.add_box(0, {0}), r = g.add_box(k, {1});
+  const node_id x = input_at(g, t, layout::contiguous, r);
+  const node_id s = g.add_reduce(monoid::sum, x);
+  const node_id n = in_domain(g, g.add_cast(t, g.add_extent(r)), k);
+  const node_id mean = g.add_op(op::true_divide, t, {s, n});
+  const node_id y = g.add_op(op::subtract, t, {x, g.add_broadcast(mean, r)});
+  output_at(g, y, r, layout::contiguous);
+  if (with_mean_output) output_at(g, mean, k);
+  return g;
+}
+
+// sqrt(sum(a*b)), max(a) and argmin(b) of two 1-d float64 inputs: three reductions, one kernel.
+inline graph full_three(bool i32 = false) {
+  graph g;
+  g.ndim = 1;
+  g.index32 = i32;
+  g.domains.resize(1);
+  const domain_id d = g.add_box(0, {0});
+  const node_id a = input_at(g, dtype::float64, layout::contiguous, d);
+  const node_id b = input_at(g, dtype::float64, layout::strided, d);
+  const node_id s = g.add_reduce(monoid::sum, g.add_op(op::multiply, dtype::float64, {a, b}));
+  output_at(g, g.add_op(op::sqrt, dtype::float64, {s}), 0, layout::contiguous);
+  output_at(g, g.add_reduce(monoid::max, a), 0, layout::contiguous);
+  output_at(g, g.add_reduce(monoid::argmin, b), 0, layout::contiguous);
+  return g;
+}
+
+// max over rows of each row's sum (nested reductions): generic.
+inline graph max_of_row_sums(dtype t) {
+  graph g;
+  g.ndim = 2;
+  g.domains.resize(1);
+  const domain_id k = g.add_box(0, {0}), r = g.add_box(k, {1});
+  const node_id x = input_at(g, t, layout::strided, r);
+  const node_id s = g.add_reduce(monoid::sum, x);
+  output_at(g, g.add_reduce(monoid::max, s), 0, layout::contiguous);
+  output_at(g, s, k);  // the row sums too
+  return g;
+}
+
+// Row variance, two-pass: sum((x - mean)^2) / n: a reduction reads a reduced value (generic).
+inline graph row_variance(dtype t) {
+  graph g;
+  g.ndim = 2;
+  g.domains.resize(1);
+  const domain_id k = g.add_box(0, {0}), r = g.add_box(k, {1});
+  const node_id x = input_at(g, t, layout::contiguous, r);
+  const node_id n = in_domain(g, g.add_cast(t, g.add_extent(r)), k);
+  const node_id mean = g.add_op(op::true_divide, t, {g.add_reduce(monoid::sum, x), n});
+  const node_id d = g.add_op(op::subtract, t, {x, g.add_broadcast(mean, r)});
+  const node_id var = g.add_op(op::true_divide, t, {g.add_reduce(monoid::sum, g.add_op(op::multiply, t, {d, d})), n});
+  output_at(g, var, k);
+  return g;
+}
+
+// sum over axis 1 of an (a, b, c) array: K = box(0, 2), R = box(1): a column reduction (axis 2 in K).
+inline graph middle_axis(monoid m, dtype t) {
+  graph g;
+  g.ndim = 3;
+  g.domains.resize(1);
+  const domain_id k = g.add_box(0, {0, 2}), r = g.add_box(k, {1});
+  const node_id x = input_at(g, t, layout::strided, r);
+  output_at(g, g.add_reduce(m, x), k);
+  return g;
+}
+
+// sum over axes (1, 2) of an (a, b, c) array with a per-row offset y[i] broadcast in: a row reduction.
+inline graph last_two_axes(dtype t) {
+  graph g;
+  g.ndim = 3;
+  g.domains.resize(1);
+  const domain_id k = g.add_box(0, {0}), r = g.add_box(k, {1, 2});
+  const node_id x = input_at(g, t, layout::strided, r);
+  const node_id y = input_at(g, t, layout::strided, k);
+  output_at(g, g.add_reduce(monoid::sum, g.add_op(op::subtract, t, {x, g.add_broadcast(y, r)})), k);
+  return g;
+}
+
+}  // namespace nest_test

@@ -1,0 +1,259 @@
+// Code generation for loop-nest graphs (no GPU needed): which kernel shape each graph gets, the
+// launch rules (grids, scratch, determinism of the configuration), and that every generated
+// kernel compiles with NVRTC for sm_90 when the CUDA toolkit is present: every monoid at every
+// dtype in every shape, guards, argmin/argmax, several reductions in one kernel.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "jetfuse/errors.hpp"
+#include "jetfuse/ir/codegen.hpp"
+#include "nest_graphs.hpp"
+#ifdef JF_HAVE_CUDA
+#include "cuda/runtime.hpp"
+#endif
+
+using namespace nest_test;
+using jf::ir::configure_launch;
+using jf::ir::device_limits;
+using jf::ir::generate_cuda;
+using jf::ir::kernel_shape;
+using jf::ir::kernel_source;
+using jf::ir::launch_config;
+
+namespace {
+
+const device_limits h100{132, 2048, 65535};
+
+kernel_shape shape_of(const graph& g) { return generate_cuda(g).launch.shape; }
+
+std::string describe(const graph& g) { return g.to_string(); }
+
+// Kernels compiled together: one translation unit with the prelude once (each kernel has its own
+// argument struct and name; the device helpers are guarded).
+struct batch {
+  std::vector<kernel_source> kernels;
+  std::set<std::string> seen;
+
+  void add(const graph& g) {
+    kernel_source k;
+    try {
+      k = generate_cuda(g);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "generate_cuda threw: " << e.what() << "\n" << describe(g);
+      return;
+    }
+    if (seen.insert(k.name).second) kernels.push_back(std::move(k));
+  }
+
+  void compile(std::size_t chunk = 40) {
+#ifdef JF_HAVE_CUDA
+    const std::size_t prelude = jf::ir::scalar_ops_source().size();
+    for (std::size_t first = 0; first < kernels.size(); first += chunk) {
+      const std::size_t last = std::min(kernels.size(), first + chunk);
+      std::string tu(jf::ir::scalar_ops_source());
+      for (std::size_t k = first; k < last; ++k) tu += kernels[k].source.substr(prelude);
+      try {
+        const std::vector<char> cubin = jf::cuda_rt::nvrtc_compile(tu, "sm_90", {});
+        const std::string bytes(cubin.begin(), cubin.end());
+        for (std::size_t k = first; k < last; ++k)
+          EXPECT_NE(bytes.find(kernels[k].name), std::string::npos) << "kernel " << kernels[k].name << " missing from the cubin";
+      } catch (const jf::compile_error&) {
+        // Name the culprit: compile the chunk's kernels one by one.
+        for (std::size_t k = first; k < last; ++k) {
+          try {
+            jf::cuda_rt::nvrtc_compile(kernels[k].source, "sm_90", {});
+          } catch (const jf::compile_error& e) {
+            ADD_FAILURE() << "kernel " << kernels[k].name << " (" << jf::ir::name(kernels[k].launch.shape)
+                          << ") does not compile:\n" << e.what();
+            return;
+          }
+        }
+        ADD_FAILURE() << "the batch failed but every kernel compiles alone";
+      }
+    }
+#else
+    GTEST_SKIP() << "built without the CUDA toolkit: NVRTC compilation not checked";
+#endif
+  }
+};
+
+}  // namespace
+
+// ---- shapes ---------------------------------------------------------------------------------
+
+TEST(CodegenNest, ShapesAreRecognised) {
+  EXPECT_EQ(shape_of(full(monoid::sum, dtype::float64, false)), kernel_shape::full_reduction);
+  EXPECT_EQ(shape_of(full_three()), kernel_shape::full_reduction);
+  EXPECT_EQ(shape_of(rows(monoid::sum, dtype::float32, false)), kernel_shape::row_reduction);
+  EXPECT_EQ(shape_of(last_two_axes(dtype::float32)), kernel_shape::row_reduction);
+  EXPECT_EQ(shape_of(columns(monoid::sum, dtype::float32, false)), kernel_shape::column_reduction);
+  EXPECT_EQ(shape_of(middle_axis(monoid::max, dtype::int32)), kernel_shape::column_reduction);
+  EXPECT_EQ(shape_of(minus_row_mean(dtype::float32, false)), kernel_shape::row_with_map);
+  EXPECT_EQ(shape_of(minus_row_mean(dtype::float32, true)), kernel_shape::row_with_map);
+  EXPECT_EQ(shape_of(max_of_row_sums(dtype::float64)), kernel_shape::generic_nest);
+  EXPECT_EQ(shape_of(row_variance(dtype::float64)), kernel_shape::generic_nest);
+}
+
+TEST(CodegenNest, MapGraphsAreUnchanged) {
+  graph g;
+  const node_id x = g.add_input(dtype::float32, layout::contiguous);
+  g.add_output(g.add_op(op::negative, dtype::float32, {x}), layout::contiguous);
+  const kernel_source k = generate_cuda(g);
+  EXPECT_EQ(k.launch.shape, kernel_shape::map);
+  EXPECT_EQ(k.source.find("jf_nest"), std::string::npos);
+  const std::int64_t n = 1000;
+  const launch_config c = configure_launch(k, &n, 1, h100);
+  EXPECT_EQ(c.grid[0], 4u);
+  EXPECT_EQ(c.block[0], 256u);
+  EXPECT_EQ(c.scratch_bytes, 0u);
+}
+
+TEST(CodegenNest, KernelNamesDependOnOutputDomains) {
+  // The same nodes stored over different domains are different kernels.
+  graph a = minus_row_mean(dtype::float32, true);
+  graph b = a;
+  b.outputs[1].domain = 0;  // (invalid as a plan, but the name must differ)
+  EXPECT_NE(jf::ir::generate_cuda(a).name, jf::ir::generate_cuda(rows(monoid::sum, dtype::float32, false)).name);
+  EXPECT_NE(generate_cuda(a).name, generate_cuda(minus_row_mean(dtype::float32, false)).name);
+}
+
+TEST(CodegenNest, UnsupportedGraphsThrow) {
+  // A broadcast from a domain that does not enclose its own: the planner must store it first.
+  graph g;
+  g.ndim = 2;
+  g.domains.resize(1);
+  const domain_id c = g.add_box(0, {1}), ci = g.add_box(c, {0});
+  const node_id x = input_at(g, dtype::float32, layout::strided, ci);
+  const node_id colsum = g.add_reduce(monoid::sum, x);  // per column, in c
+  const domain_id r = g.add_box(0, {0}), rc = g.add_box(r, {1});
+  const node_id x2 = input_at(g, dtype::float32, layout::strided, rc);
+  const node_id y = g.add_op(op::subtract, dtype::float32, {x2, g.add_broadcast(colsum, rc)});
+  output_at(g, y, rc);
+  EXPECT_THROW(generate_cuda(g), jf::error);
+  // An in-place output of a loop nest.
+  graph h = minus_row_mean(dtype::float32, false);
+  h.outputs[0].same_as_input = 0;
+  h.outputs[0].desc.lay = layout::contiguous;
+  EXPECT_THROW(generate_cuda(h), jf::error);
+}
+
+// ---- launch rules ---------------------------------------------------------------------------
+
+TEST(CodegenNest, FullReductionLaunch) {
+  const kernel_source k = generate_cuda(full_three());
+  for (std::int64_t n : {std::int64_t(0), std::int64_t(1), std::int64_t(1000), std::int64_t(1) << 27}) {
+    const launch_config c = configure_launch(k, &n, 1, h100);
+    EXPECT_GE(c.grid[0], 1u) << "a full reduction always launches (it stores the identity for n = 0)";
+    EXPECT_LE(c.grid[0], 132u * 8 * 2);
+    EXPECT_EQ(c.block[0], 256u);
+    // 1 counter (16 bytes), then partials: sum f64, max f64, argmin f64 + position.
+    const std::size_t per = (c.grid[0] * 8 + 15) / 16 * 16;
+    EXPECT_EQ(c.scratch_bytes, 16 + 4 * per) << "n = " << n;
+    const launch_config again = configure_launch(k, &n, 1, h100);
+    EXPECT_EQ(again.grid[0], c.grid[0]);
+  }
+  const std::int64_t big = std::int64_t(1) << 27;
+  EXPECT_EQ(configure_launch(k, &big, 1, h100).grid[0], 132u * 8 * 2);
+  EXPECT_NE(jf::ir::describe_launch(k).find("full reduction"), std::string::npos);
+}
+
+TEST(CodegenNest, RowReductionLaunch) {
+  const kernel_source k = generate_cuda(rows(monoid::sum, dtype::float32, false));
+  std::int64_t ext[2] = {4096, 32768};
+  launch_config c = configure_launch(k, ext, 2, h100);
+  EXPECT_EQ(c.block[0], 256u);
+  EXPECT_EQ(c.block[1], 1u);
+  EXPECT_EQ(c.grid[0], 4096u);
+  EXPECT_EQ(c.scratch_bytes, 0u);
+  ext[1] = 33;
+  c = configure_launch(k, ext, 2, h100);
+  EXPECT_EQ(c.block[0], 32u);
+  EXPECT_EQ(c.block[1], 8u);
+  EXPECT_EQ(c.grid[0], 512u);
+  ext[0] = 0;
+  EXPECT_TRUE(configure_launch(k, ext, 2, h100).empty());
+  const kernel_source m = generate_cuda(minus_row_mean(dtype::float32, true));
+  std::int64_t ext2[2] = {4096, 32768};
+  c = configure_launch(m, ext2, 2, h100);
+  EXPECT_EQ(c.block[0], 256u);
+  EXPECT_EQ(c.grid[0], 4096u);
+}
+
+TEST(CodegenNest, ColumnReductionLaunch) {
+  const kernel_source k = generate_cuda(columns(monoid::sum, dtype::float32, false));
+  std::int64_t ext[2] = {32768, 4096};  // axis 0 reduced, 4096 columns
+  launch_config c = configure_launch(k, ext, 2, h100);
+  EXPECT_EQ(c.grid[0], 16u);
+  EXPECT_GT(c.grid[1], 1u) << "few columns: the rows are split over blockIdx.y";
+  EXPECT_GE(32768 / c.grid[1], 64u);
+  EXPECT_EQ(c.scratch_bytes, (16 * 4 + 15) / 16 * 16 + std::size_t(c.grid[1]) * 4096 * 4);
+  std::int64_t wide[2] = {100, 1 << 22};
+  c = configure_launch(k, wide, 2, h100);
+  EXPECT_EQ(c.grid[1], 1u);
+  EXPECT_EQ(c.scratch_bytes, 0u);
+  std::int64_t none[2] = {100, 0};
+  EXPECT_TRUE(configure_launch(k, none, 2, h100).empty());
+}
+
+TEST(CodegenNest, GenericLaunch) {
+  const kernel_source k = generate_cuda(max_of_row_sums(dtype::float64));
+  std::int64_t ext[2] = {1000, 7};
+  const launch_config c = configure_launch(k, ext, 2, h100);
+  EXPECT_EQ(c.grid[0], 4u);  // the largest phase: 1000 rows
+  EXPECT_EQ(c.scratch_bytes, 0u);
+}
+
+TEST(CodegenNest, GeneratedSourceIsReadable) {
+  const kernel_source k = generate_cuda(minus_row_mean(dtype::float32, true));
+  EXPECT_NE(k.source.find("Kernel shape: row reduction with map"), std::string::npos);
+  EXPECT_NE(k.source.find("jf::ops::jf_sum_combine"), std::string::npos);
+  EXPECT_NE(k.source.find("static_assert(sizeof("), std::string::npos);
+  EXPECT_EQ(jf::ir::nest_abi_slots(minus_row_mean(dtype::float32, true)),
+            2 /*outputs*/ + 1 /*input*/ + 0 + 2 /*extents*/ + 2 * 3 /*strides*/ + 1 /*scratch*/);
+}
+
+// ---- NVRTC ----------------------------------------------------------------------------------
+
+TEST(CodegenNestNvrtc, EveryMonoidAndDtypeInEveryShape) {
+  batch b;
+  for (monoid m : all_monoids)
+    for (dtype t : all_dtypes) {
+      if (!monoid_accepts(m, t)) continue;
+      for (bool guard : {false, true}) {
+        const bool i32 = guard;  // both index types, alternating
+        b.add(full(m, t, guard, i32, guard ? layout::strided : layout::contiguous));
+        b.add(rows(m, t, guard, !i32));
+        b.add(columns(m, t, guard, i32));
+        if (!guard) b.add(middle_axis(m, t));
+      }
+    }
+  EXPECT_GT(b.kernels.size(), 150u);
+  b.compile();
+}
+
+TEST(CodegenNestNvrtc, MapsSeveralReductionsAndGeneric) {
+  batch b;
+  for (dtype t : {dtype::float32, dtype::float64}) {
+    b.add(minus_row_mean(t, false));
+    b.add(minus_row_mean(t, true, true));
+    b.add(row_variance(t));
+    b.add(last_two_axes(t));
+  }
+  for (dtype t : all_dtypes) b.add(max_of_row_sums(t == dtype::bool_ ? dtype::int32 : t));
+  b.add(full_three());
+  b.add(full_three(true));
+  b.compile();
+}
+
+TEST(CodegenNestNvrtc, FastMathSourceIsTheSame) {
+  // fast math is an NVRTC option only: the source differs by its name and header only.
+  jf::ir::codegen_options fast;
+  fast.fast_math = true;
+  const kernel_source a = generate_cuda(full_three()), b = generate_cuda(full_three(), fast);
+  EXPECT_NE(a.name, b.name);
+  EXPECT_EQ(a.launch.shape, b.launch.shape);
+}

@@ -1,0 +1,570 @@
+// Loop-nest kernels on the GPU: hand-built graphs (nest_graphs.hpp) generated, compiled, launched
+// with jf::cuda_rt::launch_nest and compared with a scalar reference computed here with the same
+// jf::ops monoids. Sizes 0, 1, odd, larger than a block, rows of 1, 31, 33, 1000, 40000; every
+// shape also under forced grids (other block counts, splits, warp/block rows); two runs must give
+// the same bits. Skips (saying why) without a GPU.
+#include <gtest/gtest.h>
+
+#ifdef JF_HAVE_CUDA
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/step_bindings.hpp"
+#include "cuda/launch_nest.hpp"
+#include "cuda/runtime.hpp"
+#include "jetfuse/errors.hpp"
+#include "jetfuse/ir/codegen.hpp"
+#include "jetfuse/scalar_ops.hpp"
+#include "nest_graphs.hpp"
+
+using namespace nest_test;
+namespace rt = jf::cuda_rt;
+using jf::ir::kernel_source;
+
+namespace {
+
+#define REQUIRE_GPU() \
+  if (!rt::available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: loop-nest GPU tests skipped"
+
+// Host storage of a dtype (bool as one byte: std::vector<bool> is packed).
+template <class T> using elem = std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>;
+template <class T> using hvec = std::vector<elem<T>>;
+
+template <class F> void with_type(dtype t, F&& f) {
+  switch (t) {
+  case dtype::bool_: f(bool{}); break;
+  case dtype::int32: f(int{}); break;
+  case dtype::int64: f(static_cast<long long>(0)); break;
+  case dtype::float32: f(float{}); break;
+  case dtype::float64: f(double{}); break;
+  }
+}
+
+std::mt19937_64& rng() {
+  static std::mt19937_64 r(12345);
+  return r;
+}
+
+// Values for monoid m: exact powers of two near 1 for products (order-independent results), some
+// NaN / inf / +-0 for floats, integer edge cases, random bools.
+template <class T> hvec<T> values(std::size_t n, monoid m) {
+  hvec<T> v(n);
+  auto& r = rng();
+  for (auto& x : v) {
+    if constexpr (std::is_same_v<T, bool>) {
+      x = static_cast<unsigned char>(r() % 4 != 0);
+    } else if (m == monoid::prod) {
+      const int k = static_cast<int>(r() % 64);
+      x = static_cast<T>(k == 0 ? 2 : k == 1 && std::is_floating_point_v<T> ? 0.5 : (k % 2 ? -1 : 1));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      const int k = static_cast<int>(r() % 200);
+      const T sp[] = {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
+                      -std::numeric_limits<T>::infinity(), T(0), T(-0.0)};
+      x = k < 5 ? sp[k] : static_cast<T>(std::uniform_real_distribution<double>(-10, 10)(r));
+    } else {
+      const int k = static_cast<int>(r() % 100);
+      x = k == 0 ? std::numeric_limits<T>::max() : k == 1 ? std::numeric_limits<T>::min()
+                                                         : static_cast<T>(static_cast<long long>(r() % 2001) - 1000);
+    }
+  }
+  return v;
+}
+
+// The reference of reduce(m, x if keep) in index order, with the kernels' jf::ops monoids.
+template <class T> struct ref_result {
+  T value{};
+  long long index = -1;
+};
+template <class T> ref_result<T> reduce_ref(monoid m, const std::vector<T>& x, const std::vector<char>& keep) {
+  namespace o = jf::ops;
+  ref_result<T> res;
+  auto fold = [&](T id, auto combine) {
+    T acc = id;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (keep[i]) acc = combine(acc, x[i]);
+    res.value = acc;
+  };
+  switch (m) {
+  case monoid::sum: fold(o::jf_sum_identity<T>(), [](T a, T b) { return o::jf_sum_combine(a, b); }); break;
+  case monoid::prod: fold(o::jf_prod_identity<T>(), [](T a, T b) { return o::jf_prod_combine(a, b); }); break;
+  case monoid::min: fold(o::jf_min_identity<T>(), [](T a, T b) { return o::jf_min_combine(a, b); }); break;
+  case monoid::max: fold(o::jf_max_identity<T>(), [](T a, T b) { return o::jf_max_combine(a, b); }); break;
+  case monoid::nanmin: fold(o::jf_nanmin_identity<T>(), [](T a, T b) { return o::jf_nanmin_combine(a, b); }); break;
+  case monoid::nanmax: fold(o::jf_nanmax_identity<T>(), [](T a, T b) { return o::jf_nanmax_combine(a, b); }); break;
+  case monoid::any:
+    if constexpr (std::is_same_v<T, bool>) fold(false, [](bool a, bool b) { return o::jf_any_combine(a, b); });
+    break;
+  case monoid::all:
+    if constexpr (std::is_same_v<T, bool>) fold(true, [](bool a, bool b) { return o::jf_all_combine(a, b); });
+    break;
+  case monoid::argmin:
+  case monoid::argmax: {
+    o::jf_arg<T> acc = m == monoid::argmin ? o::jf_argmin_identity<T>() : o::jf_argmax_identity<T>();
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (keep[i]) {
+        const o::jf_arg<T> c{x[i], static_cast<long long>(i)};
+        acc = m == monoid::argmin ? o::jf_argmin_combine(acc, c) : o::jf_argmax_combine(acc, c);
+      }
+    res.index = acc.index;
+    break;
+  }
+  }
+  return res;
+}
+
+// The guard of nest_graphs.hpp's guard_of on the host.
+template <class T> bool guard_ref(T x) {
+  if constexpr (std::is_same_v<T, bool>) return !x;
+  else if constexpr (std::is_floating_point_v<T>) return x <= x;
+  else return x != T(1);
+}
+
+// Whether got matches want: exact for integers, bool, positions and order-independent monoids;
+// sums of floats within a tolerance scaled by the sum of magnitudes (the order differs).
+template <class T> bool close(T got, T want, monoid m, double magnitude) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(want) || std::isnan(got)) return std::isnan(want) && std::isnan(got);
+    if (m != monoid::sum || std::isinf(want)) return got == want;
+    const double eps = std::is_same_v<T, float> ? 2e-5 : 1e-12;
+    return std::abs(static_cast<double>(got) - static_cast<double>(want)) <= eps * (magnitude + 1);
+  } else {
+    return got == want;
+  }
+}
+
+// Device memory for one operand, freed stream-ordered.
+struct dbuf {
+  void* p = nullptr;
+  std::size_t bytes = 0;
+  explicit dbuf(std::size_t n) : p(rt::allocate(n)), bytes(n) { rt::memset_d8(p, 0, n); }
+  ~dbuf() { rt::deallocate(p); }
+  dbuf(const dbuf&) = delete;
+  dbuf& operator=(const dbuf&) = delete;
+  template <class E> static std::unique_ptr<dbuf> of(const std::vector<E>& h) {
+    auto b = std::make_unique<dbuf>(h.size() * sizeof(E));
+    rt::copy_htod(b->p, h.data(), h.size() * sizeof(E));
+    return b;
+  }
+  template <class E> std::vector<E> get(std::size_t n) const {
+    std::vector<E> h(n);
+    rt::copy_dtoh(h.data(), p, n * sizeof(E));
+    return h;
+  }
+  std::vector<unsigned char> raw() const { return get<unsigned char>(bytes); }
+};
+
+const rt::kernel& compiled(const kernel_source& k) { return rt::get_kernel(k.name, k.source, {}); }
+
+// Launches with launch_nest, or with a forced grid/block when `forced` is set (to check that any
+// grid gives a correct result; the scratch is sized for the forced grid).
+void run(const kernel_source& k, const jf::detail::step_bindings& b, const jf::ir::launch_config* forced = nullptr) {
+  if (!forced) {
+    rt::launch_nest(k, compiled(k), b);
+  } else {
+    std::unique_ptr<dbuf> scratch;
+    if (forced->scratch_bytes) scratch = std::make_unique<dbuf>(forced->scratch_bytes);
+    const auto slots = rt::pack_nest_args(k, b, scratch ? scratch->p : nullptr);
+    rt::launch(compiled(k), forced->grid, forced->block, forced->shared_bytes, slots.data());
+  }
+  rt::synchronize();
+}
+
+std::string what(monoid m, dtype t, bool guard, const std::string& sizes) {
+  std::ostringstream s;
+  s << jf::name(m) << " of " << jf::name(t) << (guard ? " with a guard" : "") << ", " << sizes;
+  return s.str();
+}
+
+}  // namespace
+
+// ---- full reduction ---------------------------------------------------------------------------
+
+TEST(CudaNest, FullReductionEveryMonoidAndDtype) {
+  REQUIRE_GPU();
+  const std::int64_t sizes[] = {0, 1, 7, 255, 257, 1000, 40000, (1 << 20) + 3};
+  for (monoid m : all_monoids)
+    for (dtype t : all_dtypes) {
+      if (!monoid_accepts(m, t)) continue;
+      for (bool guard : {false, true}) {
+        with_type(t, [&](auto tag) {
+          using T = decltype(tag);
+          const graph g = full(m, t, guard, guard);
+          const kernel_source k = jf::ir::generate_cuda(g);
+          ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::full_reduction);
+          for (std::int64_t n : sizes) {
+            const hvec<T> xs = values<T>(static_cast<std::size_t>(n), m);
+            std::vector<T> x(xs.begin(), xs.end());
+            std::vector<char> keep(x.size());
+            double mag = 0;
+            for (std::size_t i = 0; i < x.size(); ++i) {
+              keep[i] = !guard || guard_ref<T>(x[i]);
+              if constexpr (std::is_floating_point_v<T>)
+                if (keep[i] && std::isfinite(x[i])) mag += std::abs(static_cast<double>(x[i]));
+            }
+            const ref_result<T> want = reduce_ref(m, x, keep);
+            auto in = dbuf::of(xs.empty() ? hvec<T>(1) : xs);
+            dbuf out(8);
+            jf::detail::step_bindings b;
+            b.extents = {n};
+            b.outputs = {{out.p, {0}}};
+            b.inputs = {{in->p, {1}}};
+            std::vector<unsigned char> first;
+            for (int rep = 0; rep < 2; ++rep) {
+              run(k, b);
+              if (rep == 0) first = out.raw();
+              else EXPECT_EQ(first, out.raw()) << "two runs differ: " << what(m, t, guard, "n = " + std::to_string(n));
+            }
+            if (jf::is_arg_monoid(m)) {
+              EXPECT_EQ(out.get<long long>(1)[0], want.index) << what(m, t, guard, "n = " + std::to_string(n));
+            } else {
+              const T got = static_cast<T>(out.get<elem<T>>(1)[0]);
+              EXPECT_TRUE(close(got, want.value, m, mag))
+                  << what(m, t, guard, "n = " + std::to_string(n)) << ": got " << +got << ", want " << +want.value;
+            }
+            // Other grids (1, 3, 7, 300 blocks) give the same value (floating sums: within the tolerance).
+            if (n > 0 && n <= 40000)
+              for (unsigned blocks : {1u, 3u, 7u, 300u}) {
+                jf::ir::launch_config c;
+                c.grid[0] = blocks;
+                c.block[0] = 256;
+                c.scratch_bytes = 16 + 2 * ((std::size_t(blocks) * 8 + 15) / 16 * 16);  // >= every layout
+                run(k, b, &c);
+                if (jf::is_arg_monoid(m)) {
+                  EXPECT_EQ(out.get<long long>(1)[0], want.index) << what(m, t, guard, "grid " + std::to_string(blocks));
+                } else {
+                  const T got = static_cast<T>(out.get<elem<T>>(1)[0]);
+                  EXPECT_TRUE(close(got, want.value, m, mag))
+                      << what(m, t, guard, "n = " + std::to_string(n) + ", grid " + std::to_string(blocks)) << ": got "
+                      << +got << ", want " << +want.value;
+                }
+              }
+          }
+        });
+      }
+    }
+}
+
+TEST(CudaNest, FullReductionThreeReductionsOneKernel) {
+  REQUIRE_GPU();
+  for (bool i32 : {false, true})
+    for (std::int64_t n : {std::int64_t(0), std::int64_t(1), std::int64_t(33), std::int64_t(40000), std::int64_t(1) << 21}) {
+      const kernel_source k = jf::ir::generate_cuda(full_three(i32));
+      std::vector<double> a = values<double>(static_cast<std::size_t>(n), monoid::sum);
+      std::vector<double> b2 = values<double>(static_cast<std::size_t>(2 * n), monoid::sum);  // b = b2[::2]
+      std::vector<double> b(static_cast<std::size_t>(n));
+      double sum = 0, mag = 0;
+      std::vector<char> keep(static_cast<std::size_t>(n), 1);
+      for (std::size_t i = 0; i < b.size(); ++i) {
+        b[i] = b2[2 * i];
+        sum = jf::ops::jf_add(sum, a[i] * b[i]);
+        if (std::isfinite(a[i] * b[i])) mag += std::abs(a[i] * b[i]);
+      }
+      const double want_max = reduce_ref(monoid::max, a, keep).value;
+      const long long want_arg = reduce_ref(monoid::argmin, b, keep).index;
+      auto da = dbuf::of(a.empty() ? std::vector<double>(1) : a), db = dbuf::of(b2.empty() ? std::vector<double>(1) : b2);
+      dbuf o0(8), o1(8), o2(8);
+      jf::detail::step_bindings bind;
+      bind.extents = {n};
+      bind.outputs = {{o0.p, {0}}, {o1.p, {0}}, {o2.p, {0}}};
+      bind.inputs = {{da->p, {1}}, {db->p, {2}}};
+      run(k, bind);
+      const std::string at = "n = " + std::to_string(n) + (i32 ? ", int indices" : "");
+      EXPECT_TRUE(close(o0.get<double>(1)[0], std::sqrt(sum), monoid::sum, std::sqrt(mag)))
+          << "sqrt(sum(a*b)), " << at << ": got " << o0.get<double>(1)[0] << ", want " << std::sqrt(sum);
+      const double got_max = o1.get<double>(1)[0];
+      EXPECT_TRUE(close(got_max, want_max, monoid::max, 0)) << "max(a), " << at << ": got " << got_max << ", want " << want_max;
+      EXPECT_EQ(o2.get<long long>(1)[0], want_arg) << "argmin(b[::2]), " << at;
+    }
+}
+
+// ---- row and column reductions ----------------------------------------------------------------
+
+namespace {
+
+// reduce(m, x) along the rows or the columns of a (rows, len) / (len, cols) matrix, checked per
+// output against the reference, under launch_nest and forced launches; two runs bit-identical.
+template <class T> void check_lines(monoid m, dtype t, bool guard, bool column, std::int64_t lines, std::int64_t len, bool i32) {
+  const graph g = column ? columns(m, t, guard, i32) : rows(m, t, guard, i32);
+  const kernel_source k = jf::ir::generate_cuda(g);
+  ASSERT_EQ(k.launch.shape, column ? jf::ir::kernel_shape::column_reduction : jf::ir::kernel_shape::row_reduction);
+  const std::size_t total = static_cast<std::size_t>(lines * len);
+  const hvec<T> xs = values<T>(total, m);
+  // Element (line l, position p): rows: x[l * len + p]; columns: x[p * lines + l].
+  auto at = [&](std::int64_t l, std::int64_t p) {
+    return static_cast<T>(xs[static_cast<std::size_t>(column ? p * lines + l : l * len + p)]);
+  };
+  auto in = dbuf::of(xs.empty() ? hvec<T>(1) : xs);
+  const std::size_t out_elem = jf::is_arg_monoid(m) ? 8 : sizeof(elem<T>);
+  dbuf out(static_cast<std::size_t>(std::max<std::int64_t>(lines, 1)) * out_elem);
+  jf::detail::step_bindings b;
+  if (column) {
+    b.extents = {len, lines};
+    b.inputs = {{in->p, {lines, 1}}};
+    b.outputs = {{out.p, {0, 1}}};
+  } else {
+    b.extents = {lines, len};
+    b.inputs = {{in->p, {len, 1}}};
+    b.outputs = {{out.p, {1, 0}}};
+  }
+  const std::string sizes = std::string(column ? "columns" : "rows") + " " + std::to_string(lines) + " x " +
+                            std::to_string(len) + (i32 ? ", int indices" : "");
+  auto check = [&](const std::string& how) {
+    for (std::int64_t l = 0; l < lines; ++l) {
+      std::vector<T> x(static_cast<std::size_t>(len));
+      std::vector<char> keep(x.size());
+      double mag = 0;
+      for (std::int64_t p = 0; p < len; ++p) {
+        x[static_cast<std::size_t>(p)] = at(l, p);
+        keep[static_cast<std::size_t>(p)] = !guard || guard_ref<T>(x[static_cast<std::size_t>(p)]);
+        if constexpr (std::is_floating_point_v<T>)
+          if (keep[static_cast<std::size_t>(p)] && std::isfinite(x[static_cast<std::size_t>(p)]))
+            mag += std::abs(static_cast<double>(x[static_cast<std::size_t>(p)]));
+      }
+      const ref_result<T> want = reduce_ref(m, x, keep);
+      if (jf::is_arg_monoid(m)) {
+        const long long got = out.get<long long>(static_cast<std::size_t>(lines))[static_cast<std::size_t>(l)];
+        if (got != want.index) {
+          ADD_FAILURE() << what(m, t, guard, sizes) << how << ": line " << l << ": got position " << got << ", want " << want.index;
+          return;
+        }
+      } else {
+        const T got = static_cast<T>(out.get<elem<T>>(static_cast<std::size_t>(lines))[static_cast<std::size_t>(l)]);
+        if (!close(got, want.value, m, mag)) {
+          ADD_FAILURE() << what(m, t, guard, sizes) << how << ": line " << l << ": got " << +got << ", want " << +want.value;
+          return;
+        }
+      }
+    }
+  };
+  run(k, b);
+  const std::vector<unsigned char> first = out.raw();
+  check(" (launch_nest)");
+  run(k, b);
+  EXPECT_EQ(first, out.raw()) << "two runs differ: " << what(m, t, guard, sizes);
+  if (lines == 0) return;
+  // Forced launches: rows as warps (32x8) and as blocks (256x1) with 1 or 3 blocks; columns with
+  // 1, 2 and 5 splits.
+  std::vector<jf::ir::launch_config> forced;
+  if (!column) {
+    for (unsigned bx : {32u, 256u})
+      for (unsigned blocks : {1u, 3u}) {
+        jf::ir::launch_config c;
+        c.grid[0] = blocks;
+        c.block[0] = bx;
+        c.block[1] = bx == 32 ? 8 : 1;
+        forced.push_back(c);
+      }
+  } else {
+    for (unsigned splits : {1u, 2u, 5u}) {
+      jf::ir::launch_config c;
+      c.grid[0] = static_cast<unsigned>((lines + 255) / 256);
+      c.grid[1] = splits;
+      c.block[0] = 256;
+      c.scratch_bytes = 16 * (c.grid[0] + 1) + 2 * ((std::size_t(splits) * std::size_t(lines) * 8 + 15) / 16 * 16);
+      forced.push_back(c);
+    }
+  }
+  for (const auto& c : forced) {
+    rt::memset_d8(out.p, 0xff, out.bytes);
+    run(k, b, &c);
+    check(" (forced grid " + std::to_string(c.grid[0]) + "x" + std::to_string(c.grid[1]) + ", block " +
+          std::to_string(c.block[0]) + "x" + std::to_string(c.block[1]) + ")");
+  }
+}
+
+const std::int64_t line_sizes[][2] = {{0, 5}, {5, 0}, {1, 1}, {3, 31}, {7, 33}, {5, 1000}, {2, 40000}, {1000, 1}, {300, 257}};
+
+}  // namespace
+
+TEST(CudaNest, RowReductionEveryMonoidAndDtype) {
+  REQUIRE_GPU();
+  for (monoid m : all_monoids)
+    for (dtype t : all_dtypes) {
+      if (!monoid_accepts(m, t)) continue;
+      for (bool guard : {false, true})
+        for (const auto& s : line_sizes)
+          with_type(t, [&](auto tag) { check_lines<decltype(tag)>(m, t, guard, false, s[0], s[1], guard); });
+    }
+}
+
+TEST(CudaNest, ColumnReductionEveryMonoidAndDtype) {
+  REQUIRE_GPU();
+  for (monoid m : all_monoids)
+    for (dtype t : all_dtypes) {
+      if (!monoid_accepts(m, t)) continue;
+      for (bool guard : {false, true})
+        for (const auto& s : line_sizes)
+          with_type(t, [&](auto tag) { check_lines<decltype(tag)>(m, t, guard, true, s[0], s[1], !guard); });
+    }
+}
+
+// ---- x - mean(x, 1, keepdims) -----------------------------------------------------------------
+
+TEST(CudaNest, RowWithMapMinusMean) {
+  REQUIRE_GPU();
+  for (dtype t : {dtype::float32, dtype::float64})
+    with_type(t, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_floating_point_v<T>) {
+        for (const auto& s : line_sizes) {
+          const std::int64_t nr = s[0], len = s[1];
+          const kernel_source k = jf::ir::generate_cuda(minus_row_mean(t, true, nr % 2 == 1));
+          ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::row_with_map);
+          std::vector<T> x(static_cast<std::size_t>(nr * len));
+          for (auto& v : x) v = static_cast<T>(std::uniform_real_distribution<double>(-10, 10)(rng()));
+          auto in = dbuf::of(x.empty() ? std::vector<T>(1) : x);
+          dbuf y(std::max<std::size_t>(x.size(), 1) * sizeof(T)), mean(static_cast<std::size_t>(std::max<std::int64_t>(nr, 1)) * sizeof(T));
+          jf::detail::step_bindings b;
+          b.extents = {nr, len};
+          b.inputs = {{in->p, {len, 1}}};
+          b.outputs = {{y.p, {len, 1}}, {mean.p, {1, 0}}};
+          run(k, b);
+          const auto first = y.raw();
+          run(k, b);
+          EXPECT_EQ(first, y.raw()) << "two runs differ, " << nr << " x " << len;
+          const std::vector<T> gy = y.get<T>(x.size()), gm = mean.get<T>(static_cast<std::size_t>(nr));
+          const double eps = std::is_same_v<T, float> ? 2e-5 : 1e-12;
+          for (std::int64_t r = 0; r < nr; ++r) {
+            double sum = 0, mag = 0;
+            for (std::int64_t j = 0; j < len; ++j) {
+              sum += x[static_cast<std::size_t>(r * len + j)];
+              mag += std::abs(static_cast<double>(x[static_cast<std::size_t>(r * len + j)]));
+            }
+            const double m = sum / static_cast<double>(len);
+            if (len == 0) {
+              EXPECT_TRUE(std::isnan(gm[static_cast<std::size_t>(r)])) << "mean of an empty row is 0/0";
+              continue;
+            }
+            ASSERT_NEAR(gm[static_cast<std::size_t>(r)], m, eps * (mag + 1)) << "mean of row " << r << ", " << nr << " x " << len;
+            for (std::int64_t j = 0; j < len; ++j) {
+              const std::size_t i = static_cast<std::size_t>(r * len + j);
+              ASSERT_NEAR(gy[i], x[i] - gm[static_cast<std::size_t>(r)], eps * (std::abs(x[i]) + mag / len + 1))
+                  << "y[" << r << ", " << j << "], " << nr << " x " << len;
+            }
+          }
+        }
+      }
+    });
+}
+
+// ---- 3-d shapes and the generic nest ----------------------------------------------------------
+
+TEST(CudaNest, ThreeDimensionalRowAndColumn) {
+  REQUIRE_GPU();
+  const std::int64_t A = 5, B = 37, C = 41;
+  std::vector<double> x(static_cast<std::size_t>(A * B * C)), y(static_cast<std::size_t>(A));
+  for (auto& v : x) v = std::uniform_real_distribution<double>(-1, 1)(rng());
+  for (auto& v : y) v = std::uniform_real_distribution<double>(-1, 1)(rng());
+  auto dx = dbuf::of(x), dy = dbuf::of(y);
+  {  // sum over axes (1, 2) of x - y[i]: a row reduction over two axes
+    const kernel_source k = jf::ir::generate_cuda(last_two_axes(dtype::float64));
+    dbuf out(A * 8);
+    jf::detail::step_bindings b;
+    b.extents = {A, B, C};
+    b.inputs = {{dx->p, {B * C, C, 1}}, {dy->p, {1, 0, 0}}};
+    b.outputs = {{out.p, {1, 0, 0}}};
+    run(k, b);
+    const auto got = out.get<double>(A);
+    for (std::int64_t i = 0; i < A; ++i) {
+      double want = 0;
+      for (std::int64_t j = 0; j < B * C; ++j) want += x[static_cast<std::size_t>(i * B * C + j)] - y[static_cast<std::size_t>(i)];
+      EXPECT_NEAR(got[static_cast<std::size_t>(i)], want, 1e-10) << "sum over axes 1, 2 minus y[i], i = " << i;
+    }
+  }
+  {  // max over axis 1: a column reduction with K = (axis 0, axis 2)
+    const kernel_source k = jf::ir::generate_cuda(middle_axis(monoid::max, dtype::float64));
+    dbuf out(A * C * 8);
+    jf::detail::step_bindings b;
+    b.extents = {A, B, C};
+    b.inputs = {{dx->p, {B * C, C, 1}}};
+    b.outputs = {{out.p, {C, 0, 1}}};
+    run(k, b);
+    const auto got = out.get<double>(static_cast<std::size_t>(A * C));
+    for (std::int64_t i = 0; i < A; ++i)
+      for (std::int64_t l = 0; l < C; ++l) {
+        double want = -INFINITY;
+        for (std::int64_t j = 0; j < B; ++j) want = std::max(want, x[static_cast<std::size_t>((i * B + j) * C + l)]);
+        EXPECT_EQ(got[static_cast<std::size_t>(i * C + l)], want) << "max over axis 1 at (" << i << ", " << l << ")";
+      }
+  }
+}
+
+TEST(CudaNest, GenericNestedAndTwoPass) {
+  REQUIRE_GPU();
+  for (const auto& s : line_sizes) {
+    const std::int64_t nr = s[0], len = s[1];
+    if (nr * len > 100000) continue;  // the generic nest is serial per output
+    std::vector<double> x(static_cast<std::size_t>(nr * len));
+    for (auto& v : x) v = std::uniform_real_distribution<double>(-10, 10)(rng());
+    auto dx = dbuf::of(x.empty() ? std::vector<double>(1) : x);
+    const std::string sizes = std::to_string(nr) + " x " + std::to_string(len);
+    {  // max over rows of the row sums, and the row sums
+      const kernel_source k = jf::ir::generate_cuda(max_of_row_sums(dtype::float64));
+      ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::generic_nest);
+      dbuf mx(8), sums(static_cast<std::size_t>(std::max<std::int64_t>(nr, 1)) * 8);
+      jf::detail::step_bindings b;
+      b.extents = {nr, len};
+      b.inputs = {{dx->p, {len, 1}}};
+      b.outputs = {{mx.p, {0, 0}}, {sums.p, {1, 0}}};
+      run(k, b);
+      const auto got = sums.get<double>(static_cast<std::size_t>(nr));
+      double want_max = -INFINITY;
+      for (std::int64_t r = 0; r < nr; ++r) {
+        double sum = 0;
+        for (std::int64_t j = 0; j < len; ++j) sum += x[static_cast<std::size_t>(r * len + j)];  // the kernel's order
+        EXPECT_EQ(got[static_cast<std::size_t>(r)], sum) << "row sum " << r << ", " << sizes;
+        want_max = std::max(want_max, sum);
+      }
+      EXPECT_EQ(mx.get<double>(1)[0], want_max) << "max of row sums, " << sizes;
+    }
+    {  // two-pass row variance
+      const kernel_source k = jf::ir::generate_cuda(row_variance(dtype::float64));
+      dbuf var(static_cast<std::size_t>(std::max<std::int64_t>(nr, 1)) * 8);
+      jf::detail::step_bindings b;
+      b.extents = {nr, len};
+      b.inputs = {{dx->p, {len, 1}}};
+      b.outputs = {{var.p, {1, 0}}};
+      run(k, b);
+      const auto got = var.get<double>(static_cast<std::size_t>(nr));
+      for (std::int64_t r = 0; r < nr; ++r) {
+        double sum = 0, ss = 0;
+        for (std::int64_t j = 0; j < len; ++j) sum += x[static_cast<std::size_t>(r * len + j)];
+        const double mean = sum / static_cast<double>(len);
+        for (std::int64_t j = 0; j < len; ++j) {
+          const double d = x[static_cast<std::size_t>(r * len + j)] - mean;
+          ss += d * d;
+        }
+        const double want = ss / static_cast<double>(len);
+        if (len == 0) EXPECT_TRUE(std::isnan(got[static_cast<std::size_t>(r)])) << "variance of an empty row";
+        else EXPECT_EQ(got[static_cast<std::size_t>(r)], want) << "variance of row " << r << ", " << sizes;
+      }
+    }
+  }
+}
+
+TEST(CudaNest, Int32IndicesAreChecked) {
+  REQUIRE_GPU();
+  const kernel_source k = jf::ir::generate_cuda(rows(monoid::sum, dtype::float32, false, true));
+  dbuf in(16), out(16);
+  jf::detail::step_bindings b;
+  b.extents = {2, std::int64_t(1) << 31};
+  b.inputs = {{in.p, {std::int64_t(1) << 31, 1}}};
+  b.outputs = {{out.p, {1, 0}}};
+  EXPECT_THROW(rt::launch_nest(k, compiled(k), b), jf::error);
+}
+
+#else
+
+TEST(CudaNest, NeedsTheCudaBackend) { GTEST_SKIP() << "built without the CUDA backend: loop-nest GPU tests skipped"; }
+
+#endif

@@ -1,0 +1,191 @@
+// Reductions on jf::cuda against numpy's table and against the CPU executor (fused and unfused),
+// with bit-equality of repeated GPU runs, one kernel where the plan promises one, and bit-equality
+// of + - * / maps with the CPU. Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "gpu_test_util.hpp"
+#include "reduction_table.hpp"
+
+namespace {
+
+std::uint64_t seed() {
+  static const std::uint64_t s = [] {
+    const std::uint64_t v = std::random_device{}();
+    std::printf("test_cuda_reductions: random seed %llu\n", static_cast<unsigned long long>(v));
+    return v;
+  }();
+  return s;
+}
+
+template <class T> std::vector<T> random_vector(std::size_t n, std::mt19937_64& r, bool nans = false) {
+  std::vector<T> v(n);
+  if constexpr (std::is_same_v<T, bool>) {
+    for (std::size_t i = 0; i < n; ++i) v[i] = (r() & 3) == 0;
+  } else if constexpr (std::is_integral_v<T>) {
+    for (auto& x : v) x = static_cast<T>(static_cast<long long>(r() % 2001) - 1000);
+  } else {
+    std::uniform_real_distribution<double> u(-4, 4);
+    for (auto& x : v) x = (nans && r() % 97 == 0) ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(u(r));
+  }
+  return v;
+}
+
+template <class T> bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  if (a.size() != b.size()) return false;
+  if constexpr (std::is_same_v<T, bool>) return a == b;
+  else return a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// got (GPU) against want (CPU executor): exact unless a floating sum's order differs.
+template <class T> ::testing::AssertionResult agree(const std::vector<T>& got, const std::vector<T>& want, bool exact,
+                                                    double terms) {
+  if (got.size() != want.size()) return ::testing::AssertionFailure() << "sizes " << got.size() << " vs " << want.size();
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    bool ok;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(want[i]) || std::isnan(got[i])) ok = std::isnan(want[i]) && std::isnan(got[i]);
+      else if (exact) ok = got[i] == want[i];
+      else
+        ok = std::fabs(double(got[i]) - double(want[i])) <=
+             (std::is_same_v<T, float> ? 1e-6 : 1e-14) * std::sqrt(terms) * (8 + std::fabs(double(want[i])));
+    } else {
+      ok = got[i] == want[i];
+    }
+    if (!ok) return ::testing::AssertionFailure() << "element " << i << ": GPU " << got[i] << ", CPU " << want[i];
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST(CudaReductions, NumpyTable) {
+  JF_REQUIRE_GPU();
+  reduction_table::run_table(jf::cuda);
+}
+
+// Each reducer on shapes that pick every kernel shape: full, row (1, 31, 33, 1000, 40000 long),
+// column, and nests, fused and unfused, against the CPU executor.
+template <class T> void against_cpu(const jf::shape_t& shape, std::mt19937_64& r) {
+  const auto v = random_vector<T>(static_cast<std::size_t>(shape.product()), r, true);
+  const jf::array<T> hx(v, shape, jf::cpu);
+  const jf::array<T> dx = jf::to_backend(hx, jf::cuda);
+  const std::string what = std::string(jf::name(jf::dtype_v<T>)) + " " + jf::to_string(shape);
+  auto check = [&](const char* name, auto make, bool exact) {
+    for (int axis = -1; axis < shape.size(); ++axis) {
+      auto run = [&](const jf::array<T>& x, bool unfused) {
+        if (axis < 0) return unfused ? jf::eval(jf::unfused, make(x, -1)) : jf::eval(make(x, -1));
+        return unfused ? jf::eval(jf::unfused, make(x, axis)) : jf::eval(make(x, axis));
+      };
+      auto want = run(hx, false).to_vector();
+      auto got = jf::to_backend(run(dx, false), jf::cpu).to_vector();
+      auto again = jf::to_backend(run(dx, false), jf::cpu).to_vector();
+      auto unf = jf::to_backend(run(dx, true), jf::cpu).to_vector();
+      const double terms = double(axis < 0 ? shape.product() : shape[axis]);
+      EXPECT_TRUE(agree(got, want, exact, terms)) << name << " axis " << axis << " of " << what;
+      EXPECT_TRUE(agree(unf, want, exact, terms)) << name << " (unfused) axis " << axis << " of " << what;
+      EXPECT_TRUE(same_bits(got, again)) << name << " axis " << axis << " of " << what << ": two GPU runs differ";
+    }
+  };
+  auto ax = [](auto f) {
+    return [f](const jf::array<T>& x, int axis) { return axis < 0 ? f(x) : f(x, axis); };
+  };
+  check("sum(x*2)", [](const jf::array<T>& x, int axis) { return axis < 0 ? jf::sum(x * 2) : jf::sum(x * 2, axis); }, std::is_integral_v<T>);
+  check("max", ax([](auto&&... a) { return jf::max(a...); }), true);
+  check("min", ax([](auto&&... a) { return jf::min(a...); }), true);
+  check("argmax", ax([](auto&&... a) { return jf::argmax(a...); }), true);
+  check("argmin", ax([](auto&&... a) { return jf::argmin(a...); }), true);
+  check("any", ax([](auto&&... a) { return jf::any(a...); }), true);
+  check("all", ax([](auto&&... a) { return jf::all(a...); }), true);
+  check("count_nonzero", ax([](auto&&... a) { return jf::count_nonzero(a...); }), true);
+  if constexpr (!std::is_same_v<T, bool>) {
+    check("mean", ax([](auto&&... a) { return jf::mean(a...); }), false);
+    check("var", ax([](auto&&... a) { return jf::var(a...); }), false);
+    check("nanmax", ax([](auto&&... a) { return jf::nanmax(a...); }), true);
+    check("nansum", ax([](auto&&... a) { return jf::nansum(a...); }), std::is_integral_v<T>);
+  }
+}
+
+TEST(CudaReductions, AgainstCpuExecutor) {
+  JF_REQUIRE_GPU();
+  std::mt19937_64 r(seed());
+  const jf::shape_t shapes[] = {{0}, {1}, {7}, {1000}, {1 << 20 | 3}, {3, 1}, {5, 31}, {7, 33}, {4, 1000},
+                                {3, 40000}, {40000, 3}, {257, 129}, {2, 3, 513}, {0, 5}, {5, 0}};
+  for (const auto& s : shapes) {
+    against_cpu<double>(s, r);
+    against_cpu<float>(s, r);
+    against_cpu<std::int32_t>(s, r);
+    against_cpu<std::int64_t>(s, r);
+    against_cpu<bool>(s, r);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TEST(CudaReductions, FusedExpressionsAndKernelCounts) {
+  JF_REQUIRE_GPU();
+  std::mt19937_64 r(seed() + 1);
+  const std::int64_t m = 300, n = 4099;
+  const auto xv = random_vector<float>(static_cast<std::size_t>(m * n), r);
+  const jf::array<float> hx(xv, {m, n}, jf::cpu);
+  const jf::array<float> dx = jf::to_backend(hx, jf::cuda);
+  // Poisoned output: every element must be written.
+  jf::array<float> y = jf::full<float>({m, n}, std::numeric_limits<float>::quiet_NaN(), jf::cuda);
+  jf::synchronize();
+  jf::reset_stats();
+  y = dx - jf::mean(dx, 1, jf::keepdims);
+  jf::synchronize();
+  EXPECT_EQ(jf::stats().launches, 1u) << jf::explain(dx - jf::mean(dx, 1, jf::keepdims));
+  const jf::array<float> want = hx - jf::mean(hx, 1, jf::keepdims);
+  EXPECT_TRUE(agree(jf::to_backend(y, jf::cpu).to_vector(), want.to_vector(), false, double(n)));
+
+  const jf::array<double> a = jf::to_backend(jf::array<double>(random_vector<double>(1 << 20, r)), jf::cuda);
+  const jf::array<double> b = jf::to_backend(jf::array<double>(random_vector<double>(1 << 20, r)), jf::cuda);
+  jf::array<double> s = jf::zeros<double>({}, jf::cuda);
+  jf::synchronize();
+  jf::reset_stats();
+  s = jf::sum(a * b);
+  jf::synchronize();
+  EXPECT_EQ(jf::stats().launches, 1u) << jf::explain(jf::sum(a * b));
+  const double cpu = jf::sum(jf::to_backend(a, jf::cpu) * jf::to_backend(b, jf::cpu)).item();
+  EXPECT_NEAR(s.item(), cpu, 1e-9);
+  EXPECT_EQ(jf::sum(a * b).item(), s.item());  // the same bits again
+  EXPECT_NEAR(jf::sqrt(jf::sum(a * a)).item(), jf::norm(jf::to_backend(a, jf::cpu)).item(), 1e-9);
+
+  // Column means used by every row: a stored temporary, two kernels; nested reductions.
+  const jf::array<float> cm = hx - jf::mean(hx, 0);
+  jf::array<float> dcm = dx - jf::mean(dx, 0);
+  EXPECT_TRUE(agree(jf::to_backend(dcm, jf::cpu).to_vector(), cm.to_vector(), false, double(m)));
+  const float ss_cpu = jf::sum(jf::square(hx - jf::mean(hx, 1, jf::keepdims))).item();
+  const float ss_gpu = jf::sum(jf::square(dx - jf::mean(dx, 1, jf::keepdims))).item();
+  EXPECT_NEAR(ss_gpu, ss_cpu, 1e-4 * ss_cpu);
+  auto [lo, hi] = jf::eval(jf::min(dx, 1), jf::max(dx, 1));
+  EXPECT_EQ(jf::to_backend(lo, jf::cpu).to_vector(), jf::eval(jf::min(hx, 1)).to_vector());
+  EXPECT_EQ(jf::to_backend(hi, jf::cpu).to_vector(), jf::eval(jf::max(hx, 1)).to_vector());
+  // A transposed (strided) operand and an in-place update through a temporary.
+  jf::array<float> ct = jf::sum(dx.transpose(), 1);
+  EXPECT_TRUE(agree(jf::to_backend(ct, jf::cpu).to_vector(), jf::eval(jf::sum(hx, 0)).to_vector(), false, double(m)));
+  jf::array<float> z = dx.copy();
+  z = z - jf::mean(z, 1, jf::keepdims);
+  EXPECT_TRUE(agree(jf::to_backend(z, jf::cpu).to_vector(), want.to_vector(), false, double(n)));
+}
+
+TEST(CudaReductions, MapsAreBitIdenticalWithTheCpu) {
+  JF_REQUIRE_GPU();
+  std::mt19937_64 r(seed() + 2);
+  for (std::int64_t n : {std::int64_t(1), std::int64_t(1001), std::int64_t(1) << 20}) {
+    const auto av = random_vector<double>(static_cast<std::size_t>(n), r), bv = random_vector<double>(static_cast<std::size_t>(n), r);
+    const jf::array<double> ha(av), hb(bv);
+    const jf::array<double> da = jf::to_backend(ha, jf::cuda), db = jf::to_backend(hb, jf::cuda);
+    auto cmp = [&](auto h, auto d, const char* op) {
+      EXPECT_TRUE(same_bits(jf::to_backend(jf::eval(d), jf::cpu).to_vector(), jf::eval(h).to_vector())) << op << " n=" << n;
+    };
+    cmp(ha + hb, da + db, "+");
+    cmp(ha - hb, da - db, "-");
+    cmp(ha * hb, da * db, "*");
+    cmp(ha / hb, da / db, "/");
+    cmp(ha * hb + ha / (hb - 1.5), da * db + da / (db - 1.5), "a*b + a/(b-1.5)");
+  }
+}
+
+}  // namespace

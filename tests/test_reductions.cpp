@@ -1,0 +1,213 @@
+// Reductions on the CPU backend: numpy's table (every reducer x dtype x axis x keepdims, empty
+// inputs and NaN positions), expressions around reductions, errors, views and large sizes against
+// independent references.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "reduction_table.hpp"
+
+namespace {
+
+std::uint64_t seed() {
+  static const std::uint64_t s = [] {
+    const std::uint64_t v = std::random_device{}();
+    std::printf("test_reductions: random seed %llu\n", static_cast<unsigned long long>(v));
+    return v;
+  }();
+  return s;
+}
+
+template <class T> std::vector<T> random_vector(std::size_t n, std::mt19937_64& r, double lo = -3, double hi = 3) {
+  std::vector<T> v(n);
+  std::uniform_real_distribution<double> u(lo, hi);
+  for (auto& x : v) x = static_cast<T>(u(r));
+  return v;
+}
+
+TEST(Reductions, NumpyTableOnCpu) { reduction_table::run_table(jf::cpu); }
+
+TEST(Reductions, ResultDtypesAreNumpys) {
+  jf::array<std::int32_t> i({1, 2, 3});
+  jf::array<bool> b({true, false, true});
+  jf::array<float> f({1.f, 2.f});
+  static_assert(std::is_same_v<jf::value_type_t<decltype(jf::sum(i))>, std::int64_t>);
+  static_assert(std::is_same_v<jf::value_type_t<decltype(jf::sum(b))>, std::int64_t>);
+  static_assert(std::is_same_v<jf::value_type_t<decltype(jf::mean(i))>, double>);
+  static_assert(std::is_same_v<jf::value_type_t<decltype(jf::mean(f))>, float>);
+  static_assert(std::is_same_v<jf::value_type_t<decltype(jf::max(i))>, std::int32_t>);
+  static_assert(std::is_same_v<jf::value_type_t<decltype(jf::argmax(f))>, std::int64_t>);
+  static_assert(std::is_same_v<jf::value_type_t<decltype(jf::any(f))>, bool>);
+  EXPECT_EQ(jf::sum(i).item(), 6);
+  EXPECT_EQ(jf::sum(b).item(), 2);
+  EXPECT_DOUBLE_EQ(jf::mean(i).item(), 2.0);
+}
+
+TEST(Reductions, ItemOfTheExampleInTheIssue) {
+  jf::array<double> a({1.0, 2.0, 3.0}), b({4.0, -5.0, 6.0});
+  const double s = jf::sum(a * b).item();
+  EXPECT_EQ(s, 4.0 - 10.0 + 18.0);
+  EXPECT_DOUBLE_EQ(jf::sqrt(jf::sum(a * a)).item(), std::sqrt(14.0));
+  jf::array<double> two = jf::sum(a, 0, jf::keepdims);  // shape (1,)
+  EXPECT_THROW((void)jf::array<double>(a + b).item(), jf::value_error);  // size 3
+  EXPECT_EQ(two.item(), 6.0);
+}
+
+TEST(Reductions, RowCenteringIsOneExpression) {
+  std::mt19937_64 r(seed());
+  const std::int64_t m = 37, n = 1001;
+  const auto xv = random_vector<float>(static_cast<std::size_t>(m * n), r);
+  jf::array<float> x(xv, {m, n});
+  jf::array<float> y = x - jf::mean(x, 1, jf::keepdims);
+  ASSERT_EQ(jf::to_string(y.shape()), "(37, 1001)");
+  const auto got = y.to_vector();
+  for (std::int64_t i = 0; i < m; ++i) {
+    double s = 0;
+    for (std::int64_t j = 0; j < n; ++j) s += xv[static_cast<std::size_t>(i * n + j)];
+    const float mean = static_cast<float>(s / n);
+    for (std::int64_t j = 0; j < n; ++j)
+      ASSERT_NEAR(got[static_cast<std::size_t>(i * n + j)], xv[static_cast<std::size_t>(i * n + j)] - mean, 1e-5)
+          << "row " << i << " column " << j;
+  }
+  // In place: every row's mean is read before the row is written.
+  jf::array<float> z = x.copy();
+  z = z - jf::mean(z, 1, jf::keepdims);
+  const auto zv = z.to_vector();
+  for (std::size_t k = 0; k < zv.size(); ++k) ASSERT_EQ(zv[k], got[k]) << k;
+}
+
+TEST(Reductions, ColumnMeansUsedByEveryRow) {
+  std::mt19937_64 r(seed() + 1);
+  const std::int64_t m = 19, n = 23;
+  const auto xv = random_vector<double>(static_cast<std::size_t>(m * n), r);
+  jf::array<double> x(xv, {m, n});
+  jf::array<double> y = x - jf::mean(x, 0);  // (m, n) - (n,)
+  const auto got = y.to_vector();
+  for (std::int64_t j = 0; j < n; ++j) {
+    double s = 0;
+    for (std::int64_t i = 0; i < m; ++i) s += xv[static_cast<std::size_t>(i * n + j)];
+    for (std::int64_t i = 0; i < m; ++i)
+      ASSERT_NEAR(got[static_cast<std::size_t>(i * n + j)], xv[static_cast<std::size_t>(i * n + j)] - s / m, 1e-12);
+  }
+}
+
+TEST(Reductions, NestedAndSeveralReductions) {
+  std::mt19937_64 r(seed() + 2);
+  const std::int64_t m = 13, n = 77;
+  const auto xv = random_vector<double>(static_cast<std::size_t>(m * n), r);
+  jf::array<double> x(xv, {m, n});
+  // The sum of squared deviations from each row's mean, and the variance of everything.
+  const double ss = jf::sum(jf::square(x - jf::mean(x, 1, jf::keepdims))).item();
+  double want = 0, all = 0, all2 = 0;
+  for (std::int64_t i = 0; i < m; ++i) {
+    double s = 0;
+    for (std::int64_t j = 0; j < n; ++j) s += xv[static_cast<std::size_t>(i * n + j)];
+    for (std::int64_t j = 0; j < n; ++j) {
+      const double d = xv[static_cast<std::size_t>(i * n + j)] - s / n;
+      want += d * d;
+    }
+  }
+  EXPECT_NEAR(ss, want, 1e-10 * want);
+  for (double v : xv) all += v;
+  for (double v : xv) all2 += (v - all / double(m * n)) * (v - all / double(m * n));
+  EXPECT_NEAR(jf::var(x).item(), all2 / double(m * n), 1e-12);
+  EXPECT_NEAR(jf::std(x, jf::ddof(1)).item(), std::sqrt(all2 / double(m * n - 1)), 1e-12);
+  // Two reductions in one evaluation (one kernel on a GPU).
+  auto [lo, hi] = jf::eval(jf::min(x, 1), jf::max(x, 1));
+  const auto lov = lo.to_vector(), hiv = hi.to_vector();
+  for (std::int64_t i = 0; i < m; ++i) {
+    auto b = xv.begin() + i * n;
+    EXPECT_EQ(lov[static_cast<std::size_t>(i)], *std::min_element(b, b + n));
+    EXPECT_EQ(hiv[static_cast<std::size_t>(i)], *std::max_element(b, b + n));
+  }
+}
+
+TEST(Reductions, ViewsAndBroadcastOperands) {
+  std::mt19937_64 r(seed() + 3);
+  const auto xv = random_vector<double>(6 * 8, r);
+  jf::array<double> x(xv, {6, 8});
+  auto xt = x.transpose();                           // (8, 6), strided
+  auto rev = x(jf::range(jf::none, jf::none, -1), jf::range(1, 7, 2));  // (6, 3): reversed rows, step 2
+  jf::array<double> s1 = jf::sum(xt, 1);             // = sums over x's axis 0
+  jf::array<double> s2 = jf::sum(rev, 0);
+  jf::array<double> c({1.0, 2.0, 3.0});
+  jf::array<double> s3 = jf::sum(rev * c, 1);        // a broadcast operand inside the reduction
+  const auto v1 = s1.to_vector(), v2 = s2.to_vector(), v3 = s3.to_vector();
+  for (int j = 0; j < 8; ++j) {
+    double s = 0;
+    for (int i = 0; i < 6; ++i) s += xv[static_cast<std::size_t>(i * 8 + j)];
+    EXPECT_NEAR(v1[static_cast<std::size_t>(j)], s, 1e-12);
+  }
+  for (int k = 0; k < 3; ++k) {
+    double s = 0;
+    for (int i = 0; i < 6; ++i) s += xv[static_cast<std::size_t>((5 - i) * 8 + 1 + 2 * k)];
+    EXPECT_NEAR(v2[static_cast<std::size_t>(k)], s, 1e-12);
+  }
+  for (int i = 0; i < 6; ++i) {
+    double s = 0;
+    for (int k = 0; k < 3; ++k) s += xv[static_cast<std::size_t>((5 - i) * 8 + 1 + 2 * k)] * (k + 1);
+    EXPECT_NEAR(v3[static_cast<std::size_t>(i)], s, 1e-12);
+  }
+  // A reduction broadcast into a larger output: numpy's out[...] = value.
+  jf::array<double> out = jf::zeros<double>({4, 3});
+  out = jf::sum(rev, 0);
+  const auto ov = out.to_vector();
+  for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(ov[static_cast<std::size_t>(i * 3 + k)], v2[static_cast<std::size_t>(k)]);
+}
+
+TEST(Reductions, ErrorsAreNumpys) {
+  jf::array<double> x = jf::zeros<double>({3, 4});
+  EXPECT_THROW((void)jf::eval(jf::sum(x, 2)), jf::axis_error);
+  EXPECT_THROW((void)jf::eval(jf::sum(x, -3)), jf::axis_error);
+  EXPECT_THROW((void)jf::eval(jf::sum(x, {1, -1})), jf::axis_error);
+  jf::array<double> empty = jf::zeros<double>({3, 0});
+  EXPECT_THROW((void)jf::eval(jf::max(empty, 1)), jf::value_error);
+  EXPECT_THROW((void)jf::eval(jf::argmax(empty)), jf::value_error);
+  jf::array<double> rows = jf::max(empty, 0);  // reduces an axis of extent 3: fine, shape (0,)
+  EXPECT_EQ(rows.size(), 0);
+  EXPECT_EQ(jf::sum(empty).item(), 0.0);
+  jf::array<double> s = jf::sum(empty, 1);
+  EXPECT_EQ(s.to_vector(), (std::vector<double>{0, 0, 0}));
+  try {
+    (void)jf::eval(jf::sum(x, 5));
+    ADD_FAILURE() << "no axis_error";
+  } catch (const jf::axis_error& e) {
+    EXPECT_STREQ(e.what(), "axis 5 is out of bounds for array of dimension 2");
+  }
+  // The output is untouched when the call fails.
+  jf::array<double> out = jf::full<double>({3}, 7.0);
+  EXPECT_THROW(out = jf::min(empty, 1), jf::value_error);
+  EXPECT_EQ(out.to_vector(), (std::vector<double>{7, 7, 7}));
+  // Shapes that do not broadcast inside a reduction.
+  jf::array<double> a = jf::zeros<double>({3}), b = jf::zeros<double>({4});
+  EXPECT_THROW((void)jf::eval(jf::sum(a + b)), jf::shape_error);
+}
+
+TEST(Reductions, LargeSumsAgainstCompensatedReference) {
+  std::mt19937_64 r(seed() + 4);
+  for (std::int64_t n : {std::int64_t(1), std::int64_t(1023), std::int64_t(1) << 20, (std::int64_t(1) << 24) + 5}) {
+    const auto av = random_vector<double>(static_cast<std::size_t>(n), r, -1, 1);
+    const auto bv = random_vector<double>(static_cast<std::size_t>(n), r, -1, 1);
+    jf::array<double> a(av), b(bv);
+    long double ref = 0;
+    for (std::size_t i = 0; i < av.size(); ++i) ref += static_cast<long double>(av[i]) * bv[i];
+    const double got = jf::sum(a * b).item();
+    EXPECT_NEAR(got, static_cast<double>(ref), 1e-13 * std::sqrt(double(n)) + 1e-15) << "n = " << n;
+    // Deterministic: the same bits again.
+    EXPECT_EQ(jf::sum(a * b).item(), got);
+    const std::int64_t am = jf::argmax(a).item();
+    EXPECT_EQ(am, std::max_element(av.begin(), av.end()) - av.begin());
+  }
+}
+
+TEST(Reductions, ExplainSaysHowItRuns) {
+  jf::array<double> a = jf::zeros<double>({100}), b = jf::zeros<double>({100});
+  const std::string e = jf::explain(jf::sum(a * b));
+  EXPECT_NE(e.find("reduce sum f64"), std::string::npos) << e;
+  EXPECT_NE(e.find("CPU executor"), std::string::npos) << e;
+}
+
+}  // namespace
