@@ -78,7 +78,13 @@ template <class T> void against_cpu(const jf::shape_t& shape, std::mt19937_64& r
         if (axis < 0) return unfused ? jf::eval(jf::unfused, make(x, -1)) : jf::eval(make(x, -1));
         return unfused ? jf::eval(jf::unfused, make(x, axis)) : jf::eval(make(x, axis));
       };
-      auto want = run(hx, false).to_vector();
+      std::vector<typename decltype(run(hx, false))::value_type> want;
+      try {
+        want = run(hx, false).to_vector();
+      } catch (const jf::value_error&) {  // an empty reduction without identity: the GPU raises too
+        EXPECT_THROW((void)run(dx, false), jf::value_error) << name << " axis " << axis << " of " << what;
+        continue;
+      }
       auto got = jf::to_backend(run(dx, false), jf::cpu).to_vector();
       auto again = jf::to_backend(run(dx, false), jf::cpu).to_vector();
       auto unf = jf::to_backend(run(dx, true), jf::cpu).to_vector();
@@ -156,9 +162,22 @@ TEST(CudaReductions, FusedExpressionsAndKernelCounts) {
   const jf::array<float> cm = hx - jf::mean(hx, 0);
   jf::array<float> dcm = dx - jf::mean(dx, 0);
   EXPECT_TRUE(agree(jf::to_backend(dcm, jf::cpu).to_vector(), cm.to_vector(), false, double(m)));
+  // float32 sums of 1.2 million squares: each backend against a float64 reference of the same.
+  double ss_ref = 0;
+  for (std::int64_t i = 0; i < m; ++i) {
+    float rs = 0;  // the row mean as jetfuse computes it: float32 sum / n
+    double s = 0;
+    for (std::int64_t j = 0; j < n; ++j) s += xv[static_cast<std::size_t>(i * n + j)];
+    rs = static_cast<float>(s / double(n));
+    for (std::int64_t j = 0; j < n; ++j) {
+      const double d = double(xv[static_cast<std::size_t>(i * n + j)] - rs);
+      ss_ref += d * d;
+    }
+  }
   const float ss_cpu = jf::sum(jf::square(hx - jf::mean(hx, 1, jf::keepdims))).item();
   const float ss_gpu = jf::sum(jf::square(dx - jf::mean(dx, 1, jf::keepdims))).item();
-  EXPECT_NEAR(ss_gpu, ss_cpu, 1e-4 * ss_cpu);
+  EXPECT_NEAR(ss_gpu, ss_ref, 1e-4 * ss_ref);
+  EXPECT_NEAR(ss_cpu, ss_ref, 1e-3 * ss_ref);
   auto [lo, hi] = jf::eval(jf::min(dx, 1), jf::max(dx, 1));
   EXPECT_EQ(jf::to_backend(lo, jf::cpu).to_vector(), jf::eval(jf::min(hx, 1)).to_vector());
   EXPECT_EQ(jf::to_backend(hi, jf::cpu).to_vector(), jf::eval(jf::max(hx, 1)).to_vector());

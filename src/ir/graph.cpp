@@ -304,7 +304,8 @@ void graph::validate() const {
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const node& n = nodes[k];
     const op_info oi = info(n.code);
-    if (n.domain < 0 || static_cast<std::size_t>(n.domain) >= domains.size())
+    // Constants, params and extents belong to no loop: their domain field is not looked at.
+    if (!uniform(n) && (n.domain < 0 || static_cast<std::size_t>(n.domain) >= domains.size()))
       bad(*this, k, "no domain D" + std::to_string(n.domain));
     if (n.code == op::reduce && n.nargs == 2) {
       // reduce with a guard: checked below

@@ -47,6 +47,30 @@ struct nest_planner {
     return false;
   }
 
+  // Whether every reduce that value `id` is computed from (not crossing stored values) combines
+  // along the highest-numbered axis of its operand's chain, inside its own domain (a row).
+  bool row_reductions_only(node_id id) const {
+    std::vector<char> seen(g.nodes.size(), 0);
+    std::vector<node_id> todo{id};
+    while (!todo.empty()) {
+      const node_id x = todo.back();
+      todo.pop_back();
+      if (seen[static_cast<std::size_t>(x)] || stored[static_cast<std::size_t>(x)]) continue;
+      seen[static_cast<std::size_t>(x)] = 1;
+      const node& n = g.at(x);
+      if (n.code == op::reduce) {
+        const domain_id from = g.at(n.args[0]).domain;
+        const auto chain = g.chain_axes(from);
+        const auto& own = g.dom(from).axes;
+        if (chain.empty() || std::find(own.begin(), own.end(), *std::max_element(chain.begin(), chain.end())) == own.end())
+          return false;
+        continue;  // its operand is the reduction's own business
+      }
+      for (int a = 0; a < n.nargs; ++a) todo.push_back(n.args[static_cast<std::size_t>(a)]);
+    }
+    return true;
+  }
+
   void choose_stored(fusion_mode mode) {
     for (std::size_t k = 0; k < g.nodes.size(); ++k) {
       const node& n = g.nodes[k];
@@ -61,13 +85,10 @@ struct nest_planner {
         continue;
       }
       // A reduced value used by element-wise work below it stays in the kernel only as a row: one
-      // unit (warp or block) per iteration of `from` that also runs the fastest axis (the highest
-      // numbered) below it. Otherwise (a whole-array reduction, a column) it is stored first.
-      const auto above = g.chain_axes(from), below = g.chain_axes(n.domain);
-      const std::int32_t fastest = g.ndim - 1;
-      const bool row = from != 0 && std::find(below.begin(), below.end(), fastest) != below.end() &&
-                       std::find(above.begin(), above.end(), fastest) == above.end();
-      if (!row) stored[static_cast<std::size_t>(n.args[0])] = 1;
+      // unit (warp or block) per iteration of `from` that combines along the fastest axis of its
+      // operand (the highest numbered of its chain) and then runs the element-wise work. Otherwise
+      // (a whole-array reduction, a column) it is stored first.
+      if (from == 0 || !row_reductions_only(n.args[0])) stored[static_cast<std::size_t>(n.args[0])] = 1;
     }
     if (mode == fusion_mode::unfused) {
       for (const output_desc& o : g.outputs) stored[static_cast<std::size_t>(o.value)] = 0;  // written directly
