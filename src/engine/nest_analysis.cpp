@@ -152,8 +152,16 @@ void assign_domains(nest_analysis& a, const shape_t& iter) {
     int p = 0;
     for (int j = 0; j < rank; ++j) {
       if (red[static_cast<std::size_t>(j)]) {
-        if (Q.shape[j] != 1)
-          Q.axis[static_cast<std::size_t>(j)] = twin ? twin->axis[static_cast<std::size_t>(j)] : new_axis(Q.shape[j]);
+        if (Q.shape[j] != 1) {
+          // keepdims into the result: the reduced axis lines up with an axis of the same extent of
+          // the result (x - mean(x, 1, keepdims)); sharing it makes the reduction's domain the
+          // element-wise work's, so a kernel reads each row once for both.
+          const int rr = offset + p;
+          if (twin) Q.axis[static_cast<std::size_t>(j)] = twin->axis[static_cast<std::size_t>(j)];
+          else if (sp.keepdims && Q.parent == 0 && rr >= 0 && P.shape[rr] == Q.shape[j] && P.axis[static_cast<std::size_t>(rr)] >= 0)
+            Q.axis[static_cast<std::size_t>(j)] = P.axis[static_cast<std::size_t>(rr)];
+          else Q.axis[static_cast<std::size_t>(j)] = new_axis(Q.shape[j]);
+        }
         if (sp.keepdims) ++p;
         continue;
       }
@@ -174,9 +182,13 @@ void assign_domains(nest_analysis& a, const shape_t& iter) {
     for (std::size_t q = 1; q < a.regions.size(); ++q)
       if (a.regions[q].parent == static_cast<int>(r)) children.push_back(q);
     auto kept = [&](std::size_t q) {  // the child's kept axes, in this region's axis order
+      std::vector<std::int32_t> child_kept;
+      const auto& Q = a.regions[q];
+      for (std::size_t j = 0; j < Q.axis.size(); ++j)
+        if (Q.axis[j] >= 0 && !a.reduced[q - 1][j]) child_kept.push_back(Q.axis[j]);
       std::vector<std::int32_t> k;
       for (std::int32_t x : R.axis)
-        if (x >= 0 && contains(a.regions[q].axis, x)) k.push_back(x);
+        if (x >= 0 && contains(child_kept, x)) k.push_back(x);
       return k;
     };
     bool nest = !children.empty();

@@ -251,7 +251,9 @@ std::string graph::to_string() const {
     const output_desc& o = outputs[k];
     s << "out #" << k << " <- %" << o.value << " (" << short_name(o.desc.type) << ", " << layout_name(o.desc.lay);
     if (o.same_as_input >= 0) s << ", same as input #" << o.same_as_input;
-    s << ")\n";
+    s << ")";
+    if (nested) s << " @ " << domain_name(o.domain);
+    s << "\n";
   }
   return s.str();
 }
