@@ -27,8 +27,10 @@ template <class Key> kernel_slot* slot_for() {
   return slot;
 }
 
+// Runs once per kernel variant (a cache miss): compiled cold, for size, to keep user translation
+// units cheap.
 template <class... E>
-void lower_all(ir::graph& g, const lowering_inputs& in, int num_inputs, std::vector<ir::node_id>& roots) {
+[[gnu::cold]] void lower_all(ir::graph& g, const lowering_inputs& in, int num_inputs, std::vector<ir::node_id>& roots) {
   constexpr int regions = 1 + (0 + ... + leaf_counts<E>::reductions);
   std::vector<ir::node_id> input_nodes(static_cast<std::size_t>(num_inputs * regions), ir::no_node);
   lower_cursor c;
@@ -100,7 +102,7 @@ template <class... E> struct gathered {
 };
 
 template <class... E>
-void evaluate_into(array_base* outs, const dtype* out_types, const eval_options& opt, const E&... e) {
+[[gnu::noinline]] void evaluate_into(array_base* outs, const dtype* out_types, const eval_options& opt, const E&... e) {
   gathered<E...> g(e...);
   eval_request r = g.request(outs, out_types, opt);
   r.slot = slot_for<slot_key<E...>>();

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "jetfuse/ir/graph.hpp"
 #include "jetfuse/reducers.hpp"
@@ -45,6 +47,20 @@ struct lowering_inputs {
   const bool* specialised;             // per scalar leaf: write it as a constant
   const nest_analysis* nest = nullptr;  // expressions with reductions: their domains
 };
+
+// The non-template steps of the per-type lowering walk (src/engine/lower_nodes.cpp): each
+// expression type's walk is then a short sequence of calls (cheap to compile in user code).
+// Array leaf `leaf` of `region`: one input node per (kernel input, region).
+ir::node_id lower_input(ir::graph& g, const lowering_inputs& in, int leaf, int region, int regions,
+                        std::vector<ir::node_id>& input_nodes, dtype type);
+// Scalar leaf `k` at dtype `target`: a param, or a constant where the variant specialises it.
+ir::node_id lower_scalar(ir::graph& g, const lowering_inputs& in, int k, dtype target);
+// An element-wise operation in its arguments' domain.
+ir::node_id lower_operation(ir::graph& g, op code, dtype result, const ir::node_id* args, int nargs);
+// v converted to `target` (v itself when it has that dtype).
+ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target);
+// numpy's OverflowError for a weak integer outside the dtype it is used at: jf::dtype_error.
+[[noreturn]] void throw_scalar_out_of_bounds(const std::string& value, dtype target);
 
 // The domain of the element-wise nodes of a region (0: the result; r + 1: reduction r's operand).
 ir::domain_id region_domain(const nest_analysis& a, int region);

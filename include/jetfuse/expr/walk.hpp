@@ -53,9 +53,7 @@ template <dtype Target, class S> void convert_scalar(S v, scalar_use use, scalar
         slot->outside = v < 0 ? -1 : 1;
         return;
       }
-      if (use != scalar_use::selected)
-        throw dtype_error("jetfuse: integer scalar " + scalar_text(v) + " out of bounds for " +
-                          std::string(name(Target)) + " (numpy: OverflowError)");
+      if (use != scalar_use::selected) throw_scalar_out_of_bounds(scalar_text(v), Target);
     }
   }
   const T t = ops::jf_cast<T>(v);
@@ -105,9 +103,7 @@ template <dtype Loop, class Leaf> void check_logical_scalar(const Leaf& leaf) {
     using S = std::remove_cvref_t<decltype(leaf.elements[hana::llong_c<0>])>;
     if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool>) {
       const S v = leaf.elements[hana::llong_c<0>];
-      if (!std::in_range<cpp_type_t<Loop>>(v))
-        throw dtype_error("jetfuse: integer scalar " + scalar_text(v) + " out of bounds for " +
-                          std::string(name(Loop)) + " (numpy: OverflowError)");
+      if (!std::in_range<cpp_type_t<Loop>>(v)) throw_scalar_out_of_bounds(scalar_text(v), Loop);
     }
   }
 }
@@ -197,30 +193,14 @@ struct lower_cursor {
 
 template <class T> struct lower_type<term<array<T>>> {
   static ir::node_id run(ir::graph& g, const lowering_inputs& in, lower_cursor& c, dtype) {
-    const std::int32_t k = in.array_input[c.ai++];
-    ir::node_id& slot = (*c.input_nodes)[static_cast<std::size_t>(k * c.regions + c.region)];
-    if (slot == ir::no_node) {
-      ir::node n;
-      n.code = op::input;
-      n.type = dtype_v<T>;
-      n.index = k;
-      if (in.nest) n.domain = region_domain(*in.nest, c.region);
-      slot = g.add(n);
-    }
-    return slot;
+    return lower_input(g, in, c.ai++, c.region, c.regions, *c.input_nodes, dtype_v<T>);
   }
 };
 template <class S>
   requires std::is_arithmetic_v<S>
 struct lower_type<term<S>> {
   static ir::node_id run(ir::graph& g, const lowering_inputs& in, lower_cursor& c, dtype target) {
-    const int k = c.si++;
-    if (in.specialised[k]) return g.add_constant(target, ir::scalar_value::of(target, in.scalars[k].value));
-    ir::node n;
-    n.code = op::param;
-    n.type = target;
-    n.index = k;
-    return g.add(n);
+    return lower_scalar(g, in, c.si++, target);
   }
 };
 template <class Tag, class... A> struct lower_type<call_node<Tag, A...>> {
@@ -235,22 +215,7 @@ template <class Tag, class... A> struct lower_type<call_node<Tag, A...>> {
     if constexpr (is_cast_tag<Tag>::value) {
       return g.add_cast(Tag::type, args[0]);
     } else {
-      using types = op_types<Tag::code, A...>;
-      ir::node n;
-      n.code = Tag::code;
-      n.type = types::result;
-      n.nargs = static_cast<std::int8_t>(sizeof...(A));
-      bool placed = false;
-      for (std::size_t i = 0; i < sizeof...(A); ++i) {
-        n.args[i] = args[i];
-        const ir::node& a = g.at(args[i]);
-        // An element-wise node runs in its arguments' domain (constants and params fit anywhere).
-        if (!placed && a.code != op::constant && a.code != op::param && a.code != op::extent) {
-          n.domain = a.domain;
-          placed = true;
-        }
-      }
-      return g.add(n);
+      return lower_operation(g, Tag::code, op_types<Tag::code, A...>::result, args, static_cast<int>(sizeof...(A)));
     }
   }
   template <std::size_t... I>
@@ -260,9 +225,7 @@ template <class Tag, class... A> struct lower_type<call_node<Tag, A...>> {
         [&] {
           using Arg = std::tuple_element_t<I, std::tuple<A...>>;
           constexpr dtype target = tree<call_node<Tag, A...>>::template arg_target<I>();
-          ir::node_id v = lower_type<Arg>::run(g, in, c, target);
-          if (g.nodes[static_cast<std::size_t>(v)].type != target) v = g.add_cast(target, v);
-          args[I] = v;
+          args[I] = lower_cast(g, lower_type<Arg>::run(g, in, c, target), target);
         }(),
         ...);
   }

@@ -1,0 +1,61 @@
+// The non-template steps of the per-type lowering walk (detail/lowering.hpp): compiled once here
+// instead of in every user translation unit.
+#include <string>
+
+#include "engine/nest_analysis.hpp"
+#include "jetfuse/errors.hpp"
+
+namespace jf::detail {
+
+ir::node_id lower_input(ir::graph& g, const lowering_inputs& in, int leaf, int region, int regions,
+                        std::vector<ir::node_id>& input_nodes, dtype type) {
+  const std::int32_t k = in.array_input[leaf];
+  ir::node_id& slot = input_nodes[static_cast<std::size_t>(k * regions + region)];
+  if (slot == ir::no_node) {
+    ir::node n;
+    n.code = op::input;
+    n.type = type;
+    n.index = k;
+    if (in.nest) n.domain = region_domain(*in.nest, region);
+    slot = g.add(n);
+  }
+  return slot;
+}
+
+ir::node_id lower_scalar(ir::graph& g, const lowering_inputs& in, int k, dtype target) {
+  if (in.specialised[k]) return g.add_constant(target, ir::scalar_value::of(target, in.scalars[k].value));
+  ir::node n;
+  n.code = op::param;
+  n.type = target;
+  n.index = k;
+  return g.add(n);
+}
+
+ir::node_id lower_operation(ir::graph& g, op code, dtype result, const ir::node_id* args, int nargs) {
+  ir::node n;
+  n.code = code;
+  n.type = result;
+  n.nargs = static_cast<std::int8_t>(nargs);
+  bool placed = false;
+  for (int i = 0; i < nargs; ++i) {
+    n.args[static_cast<std::size_t>(i)] = args[i];
+    const ir::node& a = g.at(args[i]);
+    // An element-wise node runs in its arguments' domain (constants and params fit anywhere).
+    if (!placed && a.code != op::constant && a.code != op::param && a.code != op::extent) {
+      n.domain = a.domain;
+      placed = true;
+    }
+  }
+  return g.add(n);
+}
+
+ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target) {
+  return g.at(v).type == target ? v : g.add_cast(target, v);
+}
+
+void throw_scalar_out_of_bounds(const std::string& value, dtype target) {
+  throw dtype_error("jetfuse: integer scalar " + value + " out of bounds for " + std::string(name(target)) +
+                    " (numpy: OverflowError)");
+}
+
+}  // namespace jf::detail
