@@ -2,6 +2,7 @@
 // graph::inputs and graph::params are left alone (they are the kernel's ABI): an unused input
 // keeps its pointer slot even when its node goes.
 #include "jetfuse/ir/passes.hpp"
+#include "passes/rebuild.hpp"
 
 namespace jf::ir {
 
@@ -13,20 +14,12 @@ void remove_dead_code(graph& g) {
     const node& n = g.nodes[k];
     for (int a = 0; a < n.nargs; ++a) live[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])] = 1;
   }
-  std::vector<node_id> remap(g.nodes.size(), no_node);
   std::vector<node> kept;
-  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
-    if (!live[k]) continue;
-    node n = g.nodes[k];
-    for (int a = 0; a < n.nargs; ++a) {
-      auto& arg = n.args[static_cast<std::size_t>(a)];
-      arg = remap[static_cast<std::size_t>(arg)];
-    }
-    remap[k] = static_cast<node_id>(kept.size());
+  detail::rebuild(g, kept, [&](const node& n, std::size_t k) {
+    if (!live[k]) return no_node;
     kept.push_back(n);
-  }
-  g.nodes = std::move(kept);
-  for (output_desc& o : g.outputs) o.value = remap[static_cast<std::size_t>(o.value)];
+    return static_cast<node_id>(kept.size() - 1);
+  });
 }
 
 }  // namespace jf::ir

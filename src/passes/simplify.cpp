@@ -26,6 +26,7 @@
 #include <cmath>
 
 #include "jetfuse/ir/passes.hpp"
+#include "passes/rebuild.hpp"
 
 namespace jf::ir {
 namespace {
@@ -162,19 +163,11 @@ struct rewriter {
 
 void simplify(graph& g, const pass_options& opt) {
   rewriter r{g, opt, {}};
-  r.out.reserve(g.nodes.size());
-  std::vector<node_id> remap(g.nodes.size(), no_node);
-  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
-    node n = g.nodes[k];
-    for (int a = 0; a < n.nargs; ++a) {
-      auto& arg = n.args[static_cast<std::size_t>(a)];
-      arg = remap[static_cast<std::size_t>(arg)];
-    }
+  std::vector<node>& out = r.out;
+  detail::rebuild(g, out, [&](const node& n, std::size_t) {
     r.domain = n.domain;
-    remap[k] = r.rewrite(n);
-  }
-  g.nodes = std::move(r.out);
-  for (output_desc& o : g.outputs) o.value = remap[static_cast<std::size_t>(o.value)];
+    return r.rewrite(n);
+  });
 }
 
 }  // namespace jf::ir
