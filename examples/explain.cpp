@@ -1,5 +1,5 @@
 // Prints what jetfuse does with the quadratic formula: on the GPU the IR before and after the
-// optimiser and the generated CUDA kernel(s); on the CPU the IR and how the Eigen evaluator runs
+// optimiser and the generated CUDA kernel(s); on the CPU the IR and how the CPU executor runs
 // it. Runs nothing, so it works without a GPU.
 #include <cstdio>
 

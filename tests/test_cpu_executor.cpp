@@ -3,6 +3,7 @@
 // broadcasts, in-place outputs, and the same bits whatever the number of threads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cpu/executor.hpp"
@@ -663,57 +665,128 @@ TEST(CpuExecutorNest, InPlace) {
 
 // ---- determinism ----------------------------------------------------------------------------------
 
-// The documented order of combination (src/cpu/executor.cpp): pieces cut at multiples of
-// chunk_len and result boundaries, 8 lanes by flat index, a fixed tree, pieces in order.
-double canonical_sum(const std::vector<double>& flat, i64 r, i64 R) {
-  double total = 0;
+// The documented order of combination (src/cpu/executor.cpp), written from its definition:
+// pieces cut at multiples of chunk_len and result boundaries; float sums cut them into blocks at
+// multiples of pair_len, each 8 lanes by flat index and a fixed tree, the blocks combined pairwise;
+// other monoids run the 8 lanes over the whole piece; a result combines its pieces pairwise.
+template <class F>
+double pairwise(const std::vector<double>& p, std::size_t lo, std::size_t n, F op) {
+  if (n == 1) return p[lo];
+  std::size_t h = 1;  // the largest power of two below n
+  while (2 * h < n) h *= 2;
+  return op(pairwise(p, lo, h, op), pairwise(p, lo + h, n - h, op));
+}
+template <class F>
+double canonical(const std::vector<double>& flat, i64 r, i64 R, bool blocks, double id, F op) {
+  auto lanes = [&](i64 start, i64 end) {
+    double l[8];
+    std::fill(l, l + 8, id);
+    for (i64 f = start; f < end; ++f) l[f % 8] = op(l[f % 8], flat[static_cast<std::size_t>(f)]);
+    return op(op(op(l[0], l[1]), op(l[2], l[3])), op(op(l[4], l[5]), op(l[6], l[7])));
+  };
+  std::vector<double> pieces;
   for (i64 start = r * R; start < (r + 1) * R;) {
     const i64 end = std::min((r + 1) * R, (start / cpu_exec::chunk_len + 1) * cpu_exec::chunk_len);
-    double l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    for (i64 f = start; f < end; ++f) l[f % 8] = l[f % 8] + flat[static_cast<std::size_t>(f)];
-    total = total + (((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7])));
+    if (blocks) {
+      std::vector<double> parts;
+      for (i64 b = start; b < end; b = std::min(end, (b / cpu_exec::pair_len + 1) * cpu_exec::pair_len))
+        parts.push_back(lanes(b, std::min(end, (b / cpu_exec::pair_len + 1) * cpu_exec::pair_len)));
+      pieces.push_back(pairwise(parts, 0, parts.size(), op));
+    } else {
+      pieces.push_back(lanes(start, end));
+    }
     start = end;
   }
-  return total;
+  return op(id, pairwise(pieces, 0, pieces.size(), op));
+}
+double canonical_sum(const std::vector<double>& flat, i64 r, i64 R) {
+  return canonical(flat, r, R, true, 0.0, [](double a, double b) { return a + b; });
+}
+double canonical_prod(const std::vector<double>& flat, i64 r, i64 R) {
+  return canonical(flat, r, R, false, 1.0, [](double a, double b) { return a * b; });
 }
 
 TEST(CpuExecutorDeterminism, SameBitsWhateverTheThreads) {
-  const i64 m = 3, n = 700001;  // rows straddle several chunks
-  arr<double> xs(static_cast<std::size_t>(m * n));
-  fill(xs);
-  for (std::size_t i = 0; i < xs.n; ++i)
-    if (std::isnan(xs[i]) || std::isinf(xs[i])) xs[i] = 1.25;
-  graph g = nest(2);
-  const domain_id dr = g.add_box(0, {0}), dc = g.add_box(dr, {1});
-  const node_id x = input_at(g, dtype::float64, dc);
-  const node_id sq = g.add_op(op::multiply, dtype::float64, {x, x});
-  output_at(g, g.add_reduce(monoid::sum, sq), dr);
-  output_at(g, g.add_reduce(monoid::sum, x, ir::no_node, 0), 0);
-  output_at(g, g.add_reduce(monoid::argmax, x, ir::no_node, 0), 0);
-  std::vector<double> flat(xs.data(), xs.data() + xs.n), flatsq(flat);
-  for (double& v : flatsq) v = v * v;
-  std::vector<std::uint64_t> first;
-  for (int threads : {0, 1, 2, 3, 5, 16}) {
-    cpu_eval::set_thread_limit(threads);
-    arr<double> rows(static_cast<std::size_t>(m)), total(1);
-    arr<i64> am(1);
-    cpu_exec::execute(g, {{m, n},
-                          {binding(rows.data(), {1, 0}), binding(total.data(), {0, 0}), binding(am.data(), {0, 0})},
-                          {binding(xs.data(), {n, 1})},
-                          {}});
-    std::vector<std::uint64_t> bits;
-    for (i64 i = 0; i < m; ++i) {
-      bits.push_back(std::bit_cast<std::uint64_t>(rows[static_cast<std::size_t>(i)]));
-      EXPECT_EQ(rows[static_cast<std::size_t>(i)], canonical_sum(flatsq, i, n))
-          << "row " << i << " threads " << threads;
+  // Rows straddling several chunks, and short rows (not multiples of pair_len) within or across.
+  for (const auto& [m, n] : {std::pair<i64, i64>{3, 700001}, std::pair<i64, i64>{4099, 333}}) {
+    arr<double> xs(static_cast<std::size_t>(m * n)), ys(xs.n);
+    fill(xs);
+    for (std::size_t i = 0; i < xs.n; ++i) {
+      if (std::isnan(xs[i]) || std::isinf(xs[i])) xs[i] = 1.25;
+      // Factors near 1: products of 2 million of them stay in range and round at every step.
+      ys[i] = 1 + std::ldexp(xs[i], -22);
     }
-    bits.push_back(std::bit_cast<std::uint64_t>(total[0]));
-    EXPECT_EQ(total[0], canonical_sum(flat, 0, m * n)) << "threads " << threads;
-    EXPECT_EQ(am[0], ref_reduce<double>(monoid::argmax, flat, nullptr).index);
-    if (first.empty()) first = bits;
-    EXPECT_EQ(bits, first) << "threads " << threads;
+    graph g = nest(2);
+    const domain_id dr = g.add_box(0, {0}), dc = g.add_box(dr, {1});
+    const node_id x = input_at(g, dtype::float64, dc), y = input_at(g, dtype::float64, dc);
+    const node_id sq = g.add_op(op::multiply, dtype::float64, {x, x});
+    output_at(g, g.add_reduce(monoid::sum, sq), dr);
+    output_at(g, g.add_reduce(monoid::sum, x, ir::no_node, 0), 0);
+    output_at(g, g.add_reduce(monoid::argmax, x, ir::no_node, 0), 0);
+    output_at(g, g.add_reduce(monoid::prod, y), dr);
+    output_at(g, g.add_reduce(monoid::prod, y, ir::no_node, 0), 0);
+    std::vector<double> flat(xs.data(), xs.data() + xs.n), flatsq(flat), flaty(ys.data(), ys.data() + ys.n);
+    for (double& v : flatsq) v = v * v;
+    std::vector<std::uint64_t> first;
+    for (int threads : {0, 1, 2, 3, 5, 16}) {
+      cpu_eval::set_thread_limit(threads);
+      arr<double> rows(static_cast<std::size_t>(m)), total(1), prows(static_cast<std::size_t>(m)), ptotal(1);
+      arr<i64> am(1);
+      cpu_exec::execute(g, {{m, n},
+                            {binding(rows.data(), {1, 0}), binding(total.data(), {0, 0}), binding(am.data(), {0, 0}),
+                             binding(prows.data(), {1, 0}), binding(ptotal.data(), {0, 0})},
+                            {binding(xs.data(), {n, 1}), binding(ys.data(), {n, 1})},
+                            {}});
+      std::vector<std::uint64_t> bits;
+      for (i64 i = 0; i < m; ++i) {
+        bits.push_back(std::bit_cast<std::uint64_t>(rows[static_cast<std::size_t>(i)]));
+        bits.push_back(std::bit_cast<std::uint64_t>(prows[static_cast<std::size_t>(i)]));
+        if (threads != 0) continue;  // the bits are compared with the first run's below
+        ASSERT_EQ(rows[static_cast<std::size_t>(i)], canonical_sum(flatsq, i, n)) << "row " << i << " of " << m;
+        ASSERT_EQ(prows[static_cast<std::size_t>(i)], canonical_prod(flaty, i, n)) << "row " << i << " of " << m;
+      }
+      bits.push_back(std::bit_cast<std::uint64_t>(total[0]));
+      bits.push_back(std::bit_cast<std::uint64_t>(ptotal[0]));
+      EXPECT_EQ(total[0], canonical_sum(flat, 0, m * n)) << "threads " << threads;
+      EXPECT_EQ(ptotal[0], canonical_prod(flaty, 0, m * n)) << "threads " << threads;
+      EXPECT_EQ(am[0], ref_reduce<double>(monoid::argmax, flat, nullptr).index);
+      if (first.empty()) first = bits;
+      EXPECT_EQ(bits, first) << "threads " << threads << ", " << m << " rows";
+    }
   }
   cpu_eval::set_thread_limit(0);
+}
+
+// Float sums are pairwise: float32 sums of 2^22 values in [0, 1) within 1e-6 of a long double
+// reference, in rows and in all; and of 2^22 times 0.1f, whose roundings all go the same way
+// (8 lanes adding whole pieces, then the pieces in order, were 1.8e-5 off).
+TEST(CpuExecutorDeterminism, FloatSumsArePairwise) {
+  const i64 n = i64(1) << 22, m = 64;
+  std::vector<float> xs(static_cast<std::size_t>(n));
+  std::uniform_real_distribution<float> u(0, 1);
+  for (float& v : xs) v = u(rng());
+  graph g = nest(2);
+  const domain_id dr = g.add_box(0, {0}), dc = g.add_box(dr, {1});
+  const node_id x = input_at(g, dtype::float32, dc);
+  output_at(g, g.add_reduce(monoid::sum, x, ir::no_node, 0), 0);
+  output_at(g, g.add_reduce(monoid::sum, x), dr);
+  float total = 0;
+  std::vector<float> rows(static_cast<std::size_t>(m));
+  cpu_exec::execute(
+      g, {{m, n / m}, {binding(&total, {0, 0}), binding(rows.data(), {1, 0})}, {binding(xs.data(), {n / m, 1})}, {}});
+  long double ref = 0;
+  for (i64 i = 0; i < m; ++i) {
+    long double row = 0;
+    for (i64 j = 0; j < n / m; ++j) row += xs[static_cast<std::size_t>(i * (n / m) + j)];
+    EXPECT_LE(std::abs(static_cast<double>((rows[static_cast<std::size_t>(i)] - row) / row)), 1e-6) << "row " << i;
+    ref += row;
+  }
+  EXPECT_LE(std::abs(static_cast<double>((total - ref) / ref)), 1e-6) << total << " vs " << static_cast<double>(ref);
+  std::fill(xs.begin(), xs.end(), 0.1f);
+  cpu_exec::execute(
+      g, {{m, n / m}, {binding(&total, {0, 0}), binding(rows.data(), {1, 0})}, {binding(xs.data(), {n / m, 1})}, {}});
+  const double want = static_cast<double>(0.1f) * static_cast<double>(n);
+  EXPECT_LE(std::abs((total - want) / want), 1e-6) << total << " vs " << want;
 }
 
 // ---- bad graphs and bindings ------------------------------------------------------------------------

@@ -203,6 +203,25 @@ TEST(Reductions, LargeSumsAgainstCompensatedReference) {
   }
 }
 
+// Float32 sums are pairwise, as numpy's: within 1e-6 relative of a long double reference for
+// 2^22 values in [0, 1), and so are mean and var (sums too) of 10^6 values.
+TEST(Reductions, Float32SumsMeanVarArePairwise) {
+  std::mt19937_64 r(seed() + 5);
+  auto rel = [](double got, long double want) { return std::abs(static_cast<double>((got - want) / want)); };
+  const auto xv = random_vector<float>(std::size_t(1) << 22, r, 0, 1);
+  long double sx = 0;
+  for (float v : xv) sx += v;
+  EXPECT_LE(rel(jf::sum(jf::array<float>(xv)).item(), sx), 1e-6);
+  const auto yv = random_vector<float>(1000000, r, 0, 1);
+  jf::array<float> y(yv);
+  long double sy = 0, ss = 0;
+  for (float v : yv) sy += v;
+  const long double mean = sy / yv.size();
+  for (float v : yv) ss += (v - mean) * (v - mean);
+  EXPECT_LE(rel(jf::mean(y).item(), mean), 1e-6);
+  EXPECT_LE(rel(jf::var(y).item(), ss / yv.size()), 1e-6);
+}
+
 TEST(Reductions, ExplainSaysHowItRuns) {
   jf::array<double> a = jf::zeros<double>({100}), b = jf::zeros<double>({100});
   const std::string e = jf::explain(jf::sum(a * b));

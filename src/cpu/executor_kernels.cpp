@@ -3,7 +3,10 @@
 // kernels call, so results agree bit for bit.
 #include "cpu/executor_kernels.hpp"
 
+#include <algorithm>
+#include <new>
 #include <string>
+#include <type_traits>
 
 #include "jetfuse/errors.hpp"
 #include "jetfuse/scalar_ops.hpp"
@@ -94,17 +97,28 @@ template <monoid M, class T>
 struct reducer {
   using mo = monoid_of<M, T>;
   using A = decltype(mo::identity());
+  // Only floating-point sums gain from pairwise addition: the other monoids are exact, and a
+  // product's relative error does not depend on the order of its factors.
+  static constexpr bool pairwise = M == monoid::sum && std::is_floating_point_v<T>;
+  static constexpr int levels = 8;  // a piece has at most chunk_len / pair_len = 2^(levels - 1) blocks
+  static_assert(chunk_len / pair_len <= (std::int64_t{1} << (levels - 1)));
+  struct state {
+    A lane[lanes];
+    // Pairwise: the partials of the complete blocks as a binary counter (partial[j], bit j of
+    // blocks set, holds 2^j blocks), and whether the lanes hold elements of an incomplete block.
+    A partial[pairwise ? levels : 1];
+    std::int64_t blocks;
+    bool open;
+  };
+
   static A value(const T* x, std::int64_t i, std::int64_t pos) {
     if constexpr (is_arg_monoid(M))
       return A{x[i], static_cast<long long>(pos + i)};
     else
       return x[i];
   }
-  static void identity(void* acc) { *static_cast<A*>(acc) = mo::identity(); }
-  static void accumulate(void* lane_accs, const void* xv, const bool* g, std::int64_t n, std::int64_t f,
-                         std::int64_t pos) {
-    A* l = static_cast<A*>(lane_accs);
-    const T* x = static_cast<const T*>(xv);
+  // l[(f + i) % lanes] = combine(l[...], x[i]) for i < n.
+  static void add(A* l, const T* x, const bool* g, std::int64_t n, std::int64_t f, std::int64_t pos) {
     const A id = mo::identity();
     auto one = [&](std::int64_t i) {
       A& acc = l[(f + i) % lanes];
@@ -125,12 +139,79 @@ struct reducer {
     for (int k = 0; k < lanes; ++k) l[k] = acc[k];
     for (; i < n; ++i) one(i);
   }
-  static void tree(const void* lane_accs, void* piece) {
+  // ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))
+  static A tree(const A* l) {
     static_assert(lanes == 8);
-    const A* l = static_cast<const A*>(lane_accs);
     const A a = mo::combine(mo::combine(l[0], l[1]), mo::combine(l[2], l[3]));
     const A b = mo::combine(mo::combine(l[4], l[5]), mo::combine(l[6], l[7]));
-    *static_cast<A*>(piece) = mo::combine(a, b);
+    return mo::combine(a, b);
+  }
+  // Counts in one more block: equal-sized partials merge, the earlier one on the left.
+  static void push(state& s, A v) {
+    int j = 0;
+    for (; (s.blocks >> j) & 1; ++j) v = mo::combine(s.partial[j], v);
+    s.partial[j] = v;
+    ++s.blocks;
+  }
+
+  // The partial of a whole block starting at x[0] (lanes from the identity), kept in registers.
+  template <bool guarded>
+  static A block(const T* x, const bool* g) {
+    const A id = mo::identity();
+    A acc[lanes];
+    for (int k = 0; k < lanes; ++k) acc[k] = id;
+    for (std::int64_t i = 0; i < pair_len; i += lanes)
+      for (int k = 0; k < lanes; ++k) acc[k] = mo::combine(acc[k], !guarded || g[i + k] ? x[i + k] : id);
+    return tree(acc);
+  }
+
+  static void identity(void* acc) { *static_cast<A*>(acc) = mo::identity(); }
+  static void begin(void* st) {
+    state& s = *new (st) state;
+    for (A& a : s.lane) a = mo::identity();
+    s.blocks = 0;
+    s.open = false;
+  }
+  static void accumulate(void* st, const void* xv, const bool* g, std::int64_t n, std::int64_t f, std::int64_t pos) {
+    state& s = *static_cast<state*>(st);
+    const T* x = static_cast<const T*>(xv);
+    if constexpr (!pairwise) {
+      add(s.lane, x, g, n, f, pos);
+    } else {
+      for (std::int64_t i = 0; i < n;) {
+        if (!s.open && (f + i) % pair_len == 0 && n - i >= pair_len) {  // whole blocks: the hot path
+          if (g)
+            for (; n - i >= pair_len; i += pair_len) push(s, block<true>(x + i, g + i));
+          else
+            for (; n - i >= pair_len; i += pair_len) push(s, block<false>(x + i, nullptr));
+          continue;
+        }
+        const std::int64_t m = std::min(n - i, pair_len - (f + i) % pair_len);
+        add(s.lane, x + i, g ? g + i : nullptr, m, f + i, pos + i);
+        i += m;
+        s.open = true;
+        if ((f + i) % pair_len == 0) {  // the block is complete
+          push(s, tree(s.lane));
+          for (A& a : s.lane) a = mo::identity();
+          s.open = false;
+        }
+      }
+    }
+  }
+  static void end(void* st, void* piece) {
+    state& s = *static_cast<state*>(st);
+    A& out = *static_cast<A*>(piece);
+    if constexpr (!pairwise) {
+      out = tree(s.lane);
+    } else {
+      if (s.open || s.blocks == 0) push(s, tree(s.lane));
+      // The binary counter's partials, the smallest (latest) first: every earlier one on the left.
+      int j = 0;
+      while (!((s.blocks >> j) & 1)) ++j;
+      out = s.partial[j];
+      for (++j; j < levels; ++j)
+        if ((s.blocks >> j) & 1) out = mo::combine(s.partial[j], out);
+    }
   }
   static void combine(void* acc, const void* piece) {
     A& a = *static_cast<A*>(acc);
@@ -154,7 +235,8 @@ reduce_kernels pick_reduce(dtype t) {
                         std::string(name(t)));
     } else {
       using R = reducer<M, T>;
-      return {sizeof(typename R::A), &R::identity, &R::accumulate, &R::tree, &R::combine, &R::store};
+      return {sizeof(typename R::A), sizeof(typename R::state), &R::identity, &R::begin, &R::accumulate, &R::end,
+              &R::combine, &R::store};
     }
   });
 }

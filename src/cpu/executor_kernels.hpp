@@ -18,7 +18,10 @@ inline constexpr std::int64_t block_len = 1024;
 inline constexpr std::int64_t chunk_len = 16 * 1024;
 // Independent accumulators of a reduction piece (element f goes to lane f % lanes).
 inline constexpr int lanes = 8;
-static_assert(chunk_len % block_len == 0 && block_len % lanes == 0);
+// Floating-point sums cut their pieces at every multiple of pair_len and add the blocks' partials
+// pairwise (numpy's pairwise_sum: 8 accumulators over 128 elements): O(log n) rounding errors.
+inline constexpr std::int64_t pair_len = 128;
+static_assert(chunk_len % block_len == 0 && block_len % pair_len == 0 && pair_len % lanes == 0);
 
 // out[i] = op(args[0][i], ...) for i < n, in the node's dtypes (jf::ops). args and out never
 // overlap.
@@ -28,16 +31,19 @@ elementwise_fn find_elementwise(op code, dtype arg_type);
 // jf::ops::jf_cast<to>(from).
 elementwise_fn find_cast(dtype to, dtype from);
 
-// One monoid over one dtype. An accumulator is T, or jf_arg<T> for argmin/argmax.
+// One monoid over one dtype. An accumulator is T, or jf_arg<T> for argmin/argmax. A piece in
+// progress is state_bytes of opaque state (its lanes, and the block partials of pairwise sums).
 struct reduce_kernels {
   std::size_t acc_bytes = 0;
+  std::size_t state_bytes = 0;
   void (*identity)(void* acc) = nullptr;
-  // lanes[(f + i) % lanes] = combine(lanes[...], x[i]) for i < n, skipping i where guard[i] is
-  // false (guard may be null); pos is the position of x[0] in its result (argmin/argmax).
-  void (*accumulate)(void* lane_accs, const void* x, const bool* guard, std::int64_t n, std::int64_t f,
+  void (*begin)(void* state) = nullptr;  // a piece with no element yet
+  // Adds x[i], the element of flat index f + i, for i < n, in the order of the top of
+  // executor.cpp; i where guard[i] is false adds the identity (guard may be null); pos is the
+  // position of x[0] in its result (argmin/argmax). Calls follow each other in f.
+  void (*accumulate)(void* state, const void* x, const bool* guard, std::int64_t n, std::int64_t f,
                      std::int64_t pos) = nullptr;
-  // piece = ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))
-  void (*tree)(const void* lane_accs, void* piece) = nullptr;
+  void (*end)(void* state, void* piece) = nullptr;                          // the piece's value
   void (*combine)(void* acc, const void* piece) = nullptr;                  // acc = combine(acc, piece)
   void (*store)(const void* acc, void* results, std::int64_t r) = nullptr;  // value, or the position
 };

@@ -9,7 +9,7 @@
 #include "cpu/executor.hpp"
 #include "engine/backend.hpp"
 #include "engine/nest_analysis.hpp"
-#include "engine/variant_cache.hpp"
+#include "engine/pipeline.hpp"
 #include "jetfuse/detail/engine.hpp"
 #include "jetfuse/stats.hpp"
 
@@ -194,23 +194,7 @@ ir::graph lower_nest(const eval_request& r, const nest_call& c) {
 }
 
 const variant& find_or_build(const eval_request& r, const nest_call& c, device dev) {
-  return find_or_build_variant(*r.slot, c.key, [&](variant& v) {
-    v.lowered = lower_nest(r, c);
-    if (dev.kind == device_kind::cpu) return;
-    ir::graph g = v.lowered;
-    ir::pass_options po;
-    po.fast_math = r.opt.fast_math;
-    ir::optimize(g, po);
-    v.plan = ir::make_nest_plan(g, r.opt.mode == eval_mode::fused ? ir::fusion_mode::fused : ir::fusion_mode::unfused);
-    ir::codegen_options co;
-    co.fast_math = r.opt.fast_math;
-    cuda_rt::compile_options ko;
-    ko.fast_math = r.opt.fast_math;
-    for (const auto& step : v.plan.steps) {
-      v.sources.push_back(ir::generate_cuda(step.kernel, co));
-      v.kernels.push_back(&cuda_rt::get_kernel(v.sources.back().name, v.sources.back().source, ko));
-    }
-  });
+  return find_or_build_variant(*r.slot, c.key, [&](variant& v) { build_variant(v, lower_nest(r, c), r.opt, dev); });
 }
 
 // Row-major strides of a temporary over the chain of its domain.
@@ -231,7 +215,7 @@ std::vector<std::int64_t> temporary_strides(const nest_analysis& a, ir::domain_i
 
 void evaluate_nest(const eval_request& r) {
   const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
-  if (dev.kind == device_kind::cuda) cuda_rt::require();
+  if (dev.kind == device_kind::cuda) backend::require_cuda();
   thread_local nest_call c;
   analyse(r, dev, c);
   if (c.iter.product() == 0) return;
@@ -289,7 +273,7 @@ void evaluate_nest(const eval_request& r) {
       for (const auto& ref : step.inputs) b.inputs.push_back(bind(ref));
       for (const auto& ref : step.outputs) b.outputs.push_back(bind(ref));
       for (auto p : step.params) b.params.push_back(r.scalars[p].bits);
-      launch_nest_step(v.sources[s], *v.kernels[s], b);
+      backend::launch_nest(v.sources[s], *v.kernels[s], b);
     }
   }
   for (int o = 0; o < r.nout; ++o)
@@ -323,24 +307,7 @@ std::string explain_nest(const eval_request& r) {
           "combined in a fixed order on the thread pool; no kernel is generated ---\n";
     return os.str();
   }
-  os << "--- IR before the passes ---\n" << g.to_string();
-  ir::pass_options po;
-  po.fast_math = r.opt.fast_math;
-  ir::optimize(g, po);
-  os << "--- IR after the passes ---\n" << g.to_string();
-  const ir::plan p = ir::make_nest_plan(g, r.opt.mode == eval_mode::fused ? ir::fusion_mode::fused : ir::fusion_mode::unfused);
-  os << "--- plan: " << p.steps.size() << " kernel(s), " << p.temporaries.size() << " temporaries";
-  if (!p.temporaries.empty()) os << " (a value carried into a domain it does not enclose, or read by a later reduction)";
-  os << " ---\n";
-  ir::codegen_options co;
-  co.fast_math = r.opt.fast_math;
-  for (const auto& step : p.steps) {
-    const ir::kernel_source src = ir::generate_cuda(step.kernel, co);
-    os << "--- step: " << ir::describe_launch(src) << " ---\n";
-    const auto pos = src.source.find("// ---- jetfuse kernel");
-    os << "--- CUDA source of " << src.name << " (prelude jetfuse/scalar_ops.hpp omitted) ---\n"
-       << (pos == std::string::npos ? src.source : src.source.substr(pos));
-  }
+  os << describe_cuda(g, r.opt);
   return os.str();
 }
 

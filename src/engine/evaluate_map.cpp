@@ -1,5 +1,6 @@
-// The CUDA evaluation engine: variant lookup in the per-type slot (the hot path), and on a miss
-// lowering -> passes -> plan -> code generation -> NVRTC / caches.
+// Element-wise (map) evaluations on both backends: the run-time analysis and variant key (the hot
+// path), the lowering of a variant on a miss; jf::cpu runs the lowered IR with the CPU executor,
+// jf::cuda plans it through the pipeline (pipeline.hpp) and launches each step via the backend.
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -9,19 +10,16 @@
 #include "core/step_bindings.hpp"
 #include "core/strided_copy.hpp"
 #include "cpu/executor.hpp"
+#include "engine/backend.hpp"
+#include "engine/pipeline.hpp"
 #include "jetfuse/cpu/thread_pool.hpp"
-#include "cuda/runtime.hpp"
-#include "engine/variant_cache.hpp"
 #include "jetfuse/detail/engine.hpp"
-#include "jetfuse/ir/codegen.hpp"
-#include "jetfuse/ir/passes.hpp"
 #include "jetfuse/stats.hpp"
 
 namespace jf::detail {
 
 namespace {
 
-constexpr unsigned block_size = 256;
 constexpr int max_specialised_exponent = 16;
 constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
 
@@ -178,21 +176,8 @@ kernel_slot* new_kernel_slot() { return new kernel_slot(); }
 namespace {
 
 const variant& find_or_build(const eval_request& r, const call_analysis& a) {
-  return find_or_build_variant(*r.slot, a.key, [&](variant& v) {
-    ir::graph g = lower_variant(r, a);
-    ir::pass_options po;
-    po.fast_math = r.opt.fast_math;
-    ir::optimize(g, po);
-    v.plan = ir::make_plan(g, r.opt.mode == eval_mode::fused ? ir::fusion_mode::fused : ir::fusion_mode::unfused);
-    ir::codegen_options co;
-    co.fast_math = r.opt.fast_math;
-    cuda_rt::compile_options ko;
-    ko.fast_math = r.opt.fast_math;
-    for (const auto& step : v.plan.steps) {
-      v.sources.push_back(ir::generate_cuda(step.kernel, co));
-      v.kernels.push_back(&cuda_rt::get_kernel(v.sources.back().name, v.sources.back().source, ko));
-    }
-  });
+  return find_or_build_variant(*r.slot, a.key,
+                               [&](variant& v) { build_variant(v, lower_variant(r, a), r.opt, device{device_kind::cuda, 0}); });
 }
 
 // Packs one step's argument struct (the ABI of graph.hpp) and launches it.
@@ -201,7 +186,8 @@ struct binding {
   const strides_t* strides;  // effective strides on the iteration space (strided operands)
 };
 
-void launch_step(const ir::plan_step& step, const cuda_rt::kernel& k, const eval_request& r, const call_analysis& a,
+void launch_step(const ir::plan_step& step, const ir::kernel_source& src, const cuda_rt::kernel& k, const eval_request& r,
+                 const call_analysis& a,
                  const std::vector<binding>& in_bind, const std::vector<binding>& out_bind,
                  const std::vector<binding>& tmp_bind, const strides_t& contiguous) {
   const ir::graph& g = step.kernel;
@@ -240,17 +226,19 @@ void launch_step(const ir::plan_step& step, const cuda_rt::kernel& k, const eval
   for (std::size_t i = 0; i < g.inputs.size(); ++i)
     if (g.inputs[i].lay == ir::layout::strided) put_strides(resolve(step.inputs[i]));
 
-  const cuda_rt::device_props& props = cuda_rt::props(0);
-  const std::int64_t work = (a.n + g.vector_width - 1) / g.vector_width;
-  const std::int64_t resident = static_cast<std::int64_t>(props.sm_count) * (props.max_threads_per_sm / block_size) * 4;
-  const std::int64_t blocks = std::max<std::int64_t>(1, std::min<std::int64_t>((work + block_size - 1) / block_size, resident));
-  cuda_rt::launch(k, static_cast<unsigned>(blocks), block_size, slots, ns * sizeof(std::uint64_t));
+  // The iteration space as the kernel sees it (one axis when no operand is strided).
+  std::int64_t extents[max_ndim > 1 ? max_ndim : 1] = {};
+  int ndim = g.ndim;
+  if (g.ndim == 1 && a.iter.size() != 1) extents[0] = a.n;
+  else
+    for (int d = 0; d < g.ndim; ++d) extents[d] = a.iter[d];
+  backend::launch_map(src, k, slots, ns * sizeof(std::uint64_t), extents, ndim);
 }
 
 }  // namespace
 
 void evaluate_cuda(const eval_request& r) {
-  cuda_rt::require();
+  backend::require_cuda();
   const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
   const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
   const shape_t iter = prepare_outputs(r.outputs, r.out_types, r.nout, value_shape, dev);
@@ -292,7 +280,7 @@ void evaluate_cuda(const eval_request& r) {
     tmp_bind.push_back({temporaries.back().raw_data(), nullptr});
   }
   for (std::size_t s = 0; s < v.plan.steps.size(); ++s)
-    launch_step(v.plan.steps[s], *v.kernels[s], r, a, in_bind, out_bind, tmp_bind, contiguous);
+    launch_step(v.plan.steps[s], v.sources[s], *v.kernels[s], r, a, in_bind, out_bind, tmp_bind, contiguous);
   // The copies run the engine again (and reuse this thread's analysis): collect the targets first.
   std::vector<int> staged_outputs;
   for (int o = 0; o < r.nout; ++o)
@@ -386,51 +374,8 @@ std::string explain(const eval_request& r) {
     describe_cpu(os, rr, value_shape);
     return os.str();
   }
-  os << "--- IR before the passes ---\n" << g.to_string();
-  ir::pass_options po;
-  po.fast_math = r.opt.fast_math;
-  ir::optimize(g, po);
-  os << "--- IR after the passes ---\n" << g.to_string();
-  const ir::plan p = ir::make_plan(g, r.opt.mode == eval_mode::fused ? ir::fusion_mode::fused : ir::fusion_mode::unfused);
-  os << "--- plan: " << p.steps.size() << " kernel(s), " << p.temporaries.size() << " temporaries ---\n";
-  ir::codegen_options co;
-  co.fast_math = r.opt.fast_math;
-  for (const auto& step : p.steps) {
-    const ir::kernel_source src = ir::generate_cuda(step.kernel, co);
-    const auto pos = src.source.find("// ---- jetfuse kernel");
-    os << "--- CUDA source of " << src.name << " (prelude jetfuse/scalar_ops.hpp omitted) ---\n"
-       << (pos == std::string::npos ? src.source : src.source.substr(pos));
-  }
+  os << describe_cuda(g, r.opt);
   return os.str();
 }
 
-// dst = src element for element (equal shapes and dtypes), as one generated copy kernel.
-void cuda_strided_copy(const array_base& dst, const array_base& src) {
-  static kernel_slot* const slot = new_kernel_slot();
-  const array_base* leaves[] = {&src};
-  array_base out = dst;
-  const dtype t = dst.dtype();
-  eval_request r;
-  r.slot = slot;
-  r.lower = [](ir::graph& g, const lowering_inputs& in, int, std::vector<ir::node_id>& roots) {
-    ir::node n;
-    n.code = op::input;
-    n.type = g.inputs[0].type;
-    n.index = in.array_input[0];
-    roots.push_back(g.add(n));
-  };
-  r.arrays = leaves;
-  r.narrays = 1;
-  r.outputs = &out;
-  r.out_types = &t;
-  r.nout = 1;
-  evaluate_cuda(r);
-}
-
 }  // namespace jf::detail
-
-namespace jf {
-void synchronize() {
-  if (cuda_rt::available()) cuda_rt::synchronize();
-}
-}  // namespace jf
