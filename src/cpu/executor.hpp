@@ -1,5 +1,5 @@
 // The CPU backend's executor of jf::ir graphs: runs a map graph or a loop-nest graph, as lowered
-// (no pass needs to have run), on the persistent thread pool. docs/loop-nests.md has the contract;
+// (no pass needs to have run), on the persistent thread pool. docs/design.md ("The IR of loop nests") has the contract;
 // src/cpu/executor.cpp documents the schedule and the order in which reductions combine.
 #pragma once
 
