@@ -31,8 +31,10 @@ ir::node_id lower_scalar(ir::graph& g, const lowering_inputs& in, int k, dtype t
   return g.add(n);
 }
 
-ir::node_id lower_operation(ir::graph& g, op code, dtype result, const ir::node_id* args, int nargs) {
+ir::node_id lower_operation(ir::graph& g, op code, dtype result, const ir::node_id* args, int nargs,
+                            ir::domain_id home) {
   ir::node n;
+  n.domain = home;
   n.code = code;
   n.type = result;
   n.nargs = static_cast<std::int8_t>(nargs);
@@ -49,8 +51,9 @@ ir::node_id lower_operation(ir::graph& g, op code, dtype result, const ir::node_
   return g.add(n);
 }
 
-ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target) {
-  return g.at(v).type == target ? v : g.add_cast(target, v);
+ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target, ir::domain_id home) {
+  if (g.at(v).type == target) return v;
+  return lower_operation(g, op::cast, target, &v, 1, home);
 }
 
 void throw_scalar_out_of_bounds(const std::string& value, dtype target) {

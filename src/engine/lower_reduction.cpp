@@ -15,16 +15,28 @@ struct reduction_builder {
   bool trivial;         // no loop is reduced (every reduced axis has extent 1)
 
   ir::node_id cast(dtype t, ir::node_id v) { return g.at(v).type == t ? v : g.add_cast(t, v); }
+  ir::node_id constant(dtype t, double v) { return g.add_constant(t, ir::scalar_value::of(t, v)); }
+  // An operand that is the same in every iteration (a folded argmin of extent-1 axes, say) is
+  // carried into the reduced domain first: a reduce reads one value per iteration.
+  bool varies(ir::node_id v) const {
+    const ir::node& n = g.at(v);
+    if (n.code == op::input || n.code == op::reduce || n.code == op::broadcast) return true;
+    for (int a = 0; a < n.nargs; ++a)
+      if (varies(n.args[static_cast<std::size_t>(a)])) return true;
+    return false;
+  }
+  ir::node_id in_domain(ir::node_id v) { return varies(v) ? v : g.add_broadcast(v, inner); }
   ir::node_id reduce(monoid m, ir::node_id v, ir::node_id guard = ir::no_node) {
-    if (trivial) {
-      if (is_arg_monoid(m)) return g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 0));
-      if (guard != ir::no_node) {  // a skipped element leaves the identity
-        const double identity = m == monoid::prod ? 1.0 : 0.0;
-        return g.add_op(op::where, g.at(v).type, {guard, v, g.add_constant(g.at(v).type, ir::scalar_value::of(g.at(v).type, identity))});
-      }
+    if (trivial) {  // one element: identity combined with it, as numpy's reduce does
+      if (is_arg_monoid(m)) return constant(dtype::int64, 0);
+      const dtype t = g.at(v).type;
+      if (guard != ir::no_node)  // a skipped element leaves the identity
+        v = g.add_op(op::where, t, {guard, v, constant(t, m == monoid::prod ? 1.0 : 0.0)});
+      // identity + x: numpy's sum of [-0.0] is +0.0
+      if (m == monoid::sum && is_floating(t)) v = g.add_op(op::add, t, {v, constant(t, 0.0)});
       return v;
     }
-    return g.add_reduce(m, v, guard, outer);
+    return g.add_reduce(m, in_domain(v), guard == ir::no_node ? guard : in_domain(guard), outer);
   }
   // The number of reduced elements, as int64 (uniform).
   ir::node_id count() {

@@ -8,7 +8,7 @@ and data are chosen at run time (variants.py); scalars are C++ literals (NEP 50 
 import math
 from dataclasses import dataclass, field
 
-from optable import CPP_TYPE, DTYPES, INPLACE, Op, OpType, Spelling, is_float, is_int, op_types, weak
+from optable import CPP_TYPE, DTYPES, INPLACE, Op, OpType, Spelling, is_float, is_int, op_types, reduced_dtype, weak
 
 INT32_MIN, INT32_MAX = -2**31, 2**31 - 1
 INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
@@ -103,12 +103,75 @@ class Clip(Node):
         return "np.clip(%s)" % ", ".join(a.np() for a in self.args)
 
 
+@dataclass
+class Reduce(Node):
+    """jf::sum(x), jf::mean(x, 1, jf::keepdims), jf::var(x, {0, -1}, jf::ddof(1)): numpy's
+    np.sum(x, axis=..., keepdims=..., ddof=...). Axes are literals; the operand's shape (and so
+    whether the axes are valid) is chosen per variant (variants.py plans shapes around them)."""
+    red: object      # optable.Reducer
+    arg: Node
+    axis: object     # None, an int, or a tuple of ints
+    keepdims: bool
+    ddof: int = 0
+    spell_ddof: bool = False  # write jf::ddof(0) explicitly
+
+    @property
+    def t(self):
+        return OpType(reduced_dtype(self.red.kind, self.arg.t.dtype))
+
+    @property
+    def axes(self):
+        """The axes as a tuple (None: all)."""
+        return None if self.axis is None else self.axis if isinstance(self.axis, tuple) else (self.axis,)
+
+    def cpp(self):
+        parts = [self.arg.cpp()]
+        if isinstance(self.axis, tuple):
+            parts.append("{%s}" % ", ".join(map(str, self.axis)))
+        elif self.axis is not None:
+            parts.append(str(self.axis))
+        if self.keepdims:
+            parts.append("jf::keepdims")
+        if self.red.form == "moment" and (self.ddof or self.spell_ddof):
+            parts.append("jf::ddof(%d)" % self.ddof)
+        return "jf::%s(%s)" % (self.red.name, ", ".join(parts))
+
+    def np(self):
+        parts = [self.arg.np()]
+        if self.axis is not None:
+            parts.append("axis=%r" % (self.axis,))
+        if self.keepdims:
+            parts.append("keepdims=True")
+        if self.red.form == "moment" and self.ddof:
+            parts.append("ddof=%d" % self.ddof)
+        return "np.%s(%s)" % (self.red.name, ", ".join(parts))
+
+
+def children(node):
+    if isinstance(node, (Cast, Reduce)):
+        return [node.arg]
+    return getattr(node, "args", None) or []
+
+
 def walk(node):
     if node is None:
         return
     yield node
-    for a in getattr(node, "args", []) or ([node.arg] if isinstance(node, Cast) else []):
+    for a in children(node):
         yield from walk(a)
+
+
+def always_0d(node):
+    """Whether the node's value is 0-d whatever the leaves' shapes (a full reduction)."""
+    if isinstance(node, Reduce):
+        return node.axis is None and not node.keepdims
+    if isinstance(node, (Leaf, Scalar)):
+        return isinstance(node, Scalar)
+    return all(always_0d(a) for a in children(node))
+
+
+def has_reduction(node):
+    return any(isinstance(n, Reduce) for n in walk(node))
 
 
 @dataclass
@@ -253,7 +316,8 @@ class TreeGen:
         if depth <= 0 or r.chance(0.2):
             return self.leaf()
         for _ in range(10):
-            what = r.weighted([("unary", 30), ("binary", 55), ("where", 5), ("cast", 6), ("clip", 3)])
+            what = r.weighted([("unary", 30), ("binary", 55), ("where", 5), ("cast", 6), ("clip", 3),
+                               ("reduce", 14 if self.t.reducers else 0)])
             n = getattr(self, "gen_" + what)(depth)
             if n is not None:
                 return n
@@ -309,6 +373,35 @@ class TreeGen:
         return Clip([x, lo, hi], OpType(mini[1]))
 
 
+    def gen_reduce(self, depth, arg=None):
+        """A reduction of a subtree: random reducer, axis None / int (negative too) / tuple,
+        keepdims, ddof. Its result broadcasts against its siblings (variants.py plans shapes)."""
+        r = self.rng
+        red = r.choice(self.t.reducers)
+        x = self.node(depth - 1) if arg is None else arg
+        forms = [("none", 3), ("int", 4)] + ([("tuple", 3)] if red.form != "arg" else [])
+        form = "none" if always_0d(x) else r.weighted(forms)
+        if form == "none":
+            axis = None
+        elif form == "int":
+            axis = r.weighted([(0, 4), (1, 3), (2, 1), (-1, 4), (-2, 2), (-3, 1)])
+        else:
+            n = r.weighted([(1, 1), (2, 5), (3, 1)])
+            # distinct literals; whether they name distinct axes depends on the rank (0 and -2 at
+            # rank 2): the variants choose ranks where they do, and now and then one where not
+            for _ in range(20):
+                axis = tuple(r.shuffle([0, 1, 2, -1, -2, -3])[:n])
+                if any(len({a % k for a in axis}) == n and all(-k <= a < k for a in axis) for k in range(n, 5)):
+                    break  # distinct axes at some rank <= 4
+        keep = r.chance(0.4)
+        ddof = 0
+        spell = False
+        if red.form == "moment":
+            ddof = r.weighted([(0, 5), (1, 4), (2, 1), (-1, 1), (5, 1)])
+            spell = ddof == 0 and r.chance(0.3)
+        return Reduce(red, x, axis, keep, ddof, spell)
+
+
 def gen_case(table, seed, index, rng):
     g = TreeGen(table, rng)
     depth = rng.weighted([(1, 2), (2, 4), (3, 4), (4, 1)])
@@ -320,6 +413,8 @@ def gen_case(table, seed, index, rng):
             break
     if isinstance(root, Leaf):  # give up on an operation: negate it
         root = Call(table.by_arity(1)[0], [root], OpType(root.dtype))
+    if table.reducers and rng.chance(0.15):  # a reduction at the root
+        root = g.gen_reduce(depth, root)
     dest = rng.weighted([("new", 44), ("pair", 8), ("typed", 11), ("assign", 18), ("inplace", 19)])
     root2 = g.node(rng.weighted([(1, 2), (2, 2)])) if dest == "pair" else None
     # Leaves of subtrees that were generated and dropped (jetfuse rejected them) are not leaves.
@@ -339,7 +434,12 @@ def gen_case(table, seed, index, rng):
         if dest == "inplace":
             case.inplace_op = rng.choice(table.inplace)
             code = INPLACE[case.inplace_op]
-            if op_types(table.ops[code], [OpType(case.leaves[case.dest_leaf]), root.t]) is None:
+            ts = op_types(table.ops[code], [OpType(case.leaves[case.dest_leaf]), root.t])
+            if ts is None:
+                case.skip_reason = "jetfuse rejects at compile time"
+            elif not __import__("numpy").can_cast(ts[1], case.leaves[case.dest_leaf], "same_kind"):
+                # numpy's same_kind rule, a static_assert in jetfuse (numpy's own check is not
+                # reached when every variant raises first, e.g. for a weak integer out of range)
                 case.skip_reason = "jetfuse rejects at compile time"
     return case
 

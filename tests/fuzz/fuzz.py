@@ -72,6 +72,11 @@ class Generator:
             except npeval.NumpyRejects as e:
                 self.skip("numpy rejects: " + str(e).split(" with ")[0][:90])
                 continue
+            if all(x["status"] == "error" and x["error"] != "OverflowError" for x in expected):
+                # Every variant raises for its shapes: numpy never reached the operations whose
+                # dtypes it may reject (no loop, an in-place cast that is not same_kind).
+                self.skip("every variant raises for its shapes")
+                continue
             return case, variants, expected
         raise SystemExit("fuzz: no valid case for seed %d index %d" % (seed, index))
 
@@ -147,7 +152,7 @@ def run_runner(exe, items, workdir, cpu_only=False):
 
 def summary(gen, total_cases, runs, failures, modes):
     print("fuzz: %d expressions, %d runs (modes: %s), %d failed" % (total_cases, runs, ", ".join(modes), failures))
-    print("  elements: %d exact, %d within an error bound, %d not checked; %d runs expecting jf::dtype_error" % (
+    print("  elements: %d exact, %d within an error bound, %d not checked; %d runs expecting an error" % (
         tally["exact"], tally["bounded"], tally["unchecked"], tally["errors"]))
     for k, v in sorted(gen.skipped.items()):
         print("  skipped tree (%s): %d" % (k, v))

@@ -183,6 +183,7 @@ std::string describe(const jf::array_base& r) {
 std::string error_kind(const std::exception& e) {
   if (dynamic_cast<const jf::shape_error*>(&e)) return "shape_error";
   if (dynamic_cast<const jf::dtype_error*>(&e)) return "dtype_error";
+  if (dynamic_cast<const jf::axis_error*>(&e)) return "axis_error";  // a value_error
   if (dynamic_cast<const jf::value_error*>(&e)) return "value_error";
   if (dynamic_cast<const jf::index_error*>(&e)) return "index_error";
   if (dynamic_cast<const jf::backend_mismatch*>(&e)) return "backend_mismatch";

@@ -15,6 +15,7 @@ raises). Known, not yet fixed differences are excluded where they occur and coun
 """
 import itertools
 import math
+import warnings
 
 import numpy as np
 
@@ -34,12 +35,22 @@ _CUDA_ULP = {
 }
 ULP_BOUND = {op: (4 + max(3, d), 4 + max(3, f)) for op, (d, f) in _CUDA_ULP.items()}
 
+warnings.filterwarnings("ignore", category=RuntimeWarning)  # mean of empty slice, ddof >= n...
 WIDE = np.float64  # error intervals are evaluated in float64
 PERIODIC = ("sin", "cos", "tan")
 
 
 class NumpyRejects(Exception):
     """numpy has no loop for the operation (a TypeError): the tree is not a valid test."""
+
+
+class NumpyRaises(Exception):
+    """numpy raises for these shapes (an empty reduction without identity, an axis out of bounds,
+    shapes that do not broadcast): jetfuse must throw one of `accept` (jf:: error kinds)."""
+
+    def __init__(self, error, message, accept):
+        super().__init__(message)
+        self.error, self.message, self.accept = error, message, accept
 
 
 def ulp(x, dtype):
@@ -92,6 +103,8 @@ class Evaluator:
             center = np.asarray(self.np_fn(node.sp, vals))
         except TypeError as e:
             raise NumpyRejects(str(e))
+        except ValueError as e:  # operands that do not broadcast (shapes around reductions)
+            raise NumpyRaises("ValueError", str(e), ("shape_error",))
         if op.code == "where":
             # An inexact condition is converted to bool: it decides only where 0 is in its interval.
             c = np.asarray(vals[0])
@@ -225,6 +238,117 @@ class Evaluator:
             out.append(a)
         return out
 
+    # ---- reductions ----------------------------------------------------------------------------
+    def reduce(self, node, env):
+        """np.<reducer>(x, axis, keepdims, ddof) and its bound, lane by lane (a lane: the elements
+        one result element reduces). Exact (bound 0): integer and bool reductions (sums and products
+        wrap in int64 as numpy's), min/max/argmin/argmax/any/all/count_nonzero of exact operands.
+        Floating sums, means, products, variances depend on the order of combination (numpy sums
+        pairwise, jetfuse in its own fixed order): bounded below (`sum_bound`, ...)."""
+        v, e = self.ev(node.arg, env)
+        x = np.asarray(v)
+        e = np.broadcast_to(np.asarray(e, dtype=WIDE), x.shape)
+        kw = {"axis": node.axis, "keepdims": node.keepdims}
+        if node.red.form == "moment" and node.ddof:
+            kw["ddof"] = node.ddof
+        try:
+            center = np.asarray(getattr(np, node.red.name)(x, **kw))
+        except np.exceptions.AxisError as ex:
+            raise NumpyRaises("AxisError", str(ex), ("axis_error",))
+        except ValueError as ex:  # duplicate axes (jf::axis_error), an empty min/max/argmin/argmax
+            accept = ("axis_error",) if "axis" in str(ex) else ("value_error",)
+            raise NumpyRaises("ValueError", str(ex), accept)
+        if x.ndim == 0 and node.axis is not None:
+            # numpy's ufunc reductions (np.sum, np.nanmean of floats, argmin, count_nonzero...)
+            # accept axis 0 and -1 of a 0-d array (np.sum(np.array(2.), axis=0) is 2.) where np.mean
+            # raises AxisError, as jetfuse does for every reducer: either answer is accepted.
+            if self.exclusions:
+                self.or_error += ("axis_error",)
+            self.count("numpy: axis 0 or -1 of a 0-d operand (np.sum(np.array(2.), axis=0))")
+            kw["axis"] = None
+        if center.dtype.name == "int64" or center.dtype == np.intp:
+            center = center.astype(np.int64)
+        xl, el = lanes(x, kw["axis"]), lanes(e, kw["axis"])
+        k = xl.shape[1]
+        kind = node.red.kind
+        if xl.shape[0] == 0:
+            return center, np.zeros(center.shape)
+        unknown = np.isinf(el).any(axis=1)
+        inexact = (el > 0).any(axis=1)
+        flat = center.reshape(-1)
+        if kind in ("any", "all", "count_nonzero"):
+            nz = xl != 0
+            undecided = np.isinf(el) | ((el > 0) & (np.abs(xl.astype(WIDE)) <= el))
+            true_ = (nz & ~undecided).any(axis=1)
+            false_ = (~nz & ~undecided).any(axis=1)
+            und = undecided.any(axis=1)
+            if kind == "any":
+                unknown = und & ~true_
+            elif kind == "all":
+                unknown = und & ~false_
+            else:
+                unknown = und
+            err = np.zeros(flat.shape)
+        elif xl.dtype.kind != "f" and kind not in ("mean", "nanmean", "var", "std"):
+            err = np.zeros(flat.shape)  # integers and bool: exact (an integer operand is exact or unknown)
+        elif kind in ("min", "max", "nanmin", "nanmax"):
+            err = np.where(inexact, el.max(axis=1) if k else 0.0, 0.0)
+            if xl.dtype.kind == "f":
+                # numpy's zero of min/max of +0 and -0 depends on its loop (np.min([0., -0.]) is -0.,
+                # np.min of a longer array of them +0.): the sign of such a zero is not checked.
+                zeros = xl == 0
+                tie = (zeros & np.signbit(xl)).any(axis=1) & (zeros & ~np.signbit(xl)).any(axis=1) & (flat == 0)
+                if tie.any() and self.exclusions:
+                    self.count("numpy: the zero of min/max of +0 and -0 depends on its loop", tie.sum())
+                    err = np.where(tie, np.nextafter(0.0, 1.0), err)
+        elif kind in ("argmin", "argmax"):
+            xw = xl.astype(WIDE)
+            if kind == "argmin":
+                xw = -xw
+            lo, hi = xw - el, xw + el
+            best = np.nanmax(np.where(np.isnan(xw), -np.inf, lo), axis=1) if k else np.zeros(len(xw))
+            cand = hi >= best[:, None]
+            ambiguous = (cand.sum(axis=1) > 1) & (cand & (el > 0)).any(axis=1) & ~np.isnan(xw).any(axis=1)
+            unknown = unknown | ambiguous
+            err = np.zeros(flat.shape)
+        elif kind in ("sum", "nansum", "mean", "nanmean"):
+            t = xl.astype(WIDE)
+            count = np.full(len(t), float(k))
+            if kind.startswith("nan") and xl.dtype.kind == "f":
+                count = (~np.isnan(t)).sum(axis=1).astype(WIDE)
+                el = np.where(np.isnan(t), 0.0, el)
+                t = np.where(np.isnan(t), 0.0, t)
+            acc = center.dtype if kind in ("sum", "nansum") else np.dtype(center.dtype)
+            serr, sunknown = sum_bound(t, el, acc)
+            unknown = unknown | sunknown
+            if kind in ("mean", "nanmean"):
+                with np.errstate(all="ignore"):
+                    err = np.where(count > 0, serr / np.maximum(count, 1), 0.0) + ulp(flat, center.dtype)
+            else:
+                err = serr + np.where(inexact, ulp(flat, center.dtype), 0.0)
+        elif kind in ("prod", "nanprod"):
+            t = xl.astype(WIDE)
+            if kind == "nanprod":
+                el = np.where(np.isnan(t), 0.0, el)
+                t = np.where(np.isnan(t), 1.0, t)
+            perr, punknown = prod_bound(t, el, flat.astype(WIDE), center.dtype)
+            unknown = unknown | punknown
+            err = perr
+        else:  # var, std
+            verr, vunknown, var = var_bound(xl.astype(WIDE), el, node.ddof, center.dtype)
+            unknown = unknown | vunknown
+            if kind == "std":
+                with np.errstate(all="ignore"):
+                    s0 = np.sqrt(var)
+                    up = np.sqrt(var + verr) - s0
+                    down = s0 - np.sqrt(np.maximum(var - verr, 0.0))
+                    err = np.where(verr > 0, np.maximum(up, down) * (1 + 1e-9) + ulp(flat, center.dtype), 0.0)
+                    err = np.where(np.isfinite(err), err, 0.0)
+            else:
+                err = verr
+        err = np.where(unknown, np.inf, err)
+        return center, err.reshape(center.shape)
+
     def ev(self, node, env):
         if isinstance(node, eg.Leaf):
             v = env[node.idx]
@@ -237,12 +361,16 @@ class Evaluator:
                 center = np.asarray(v).astype(node.dtype)
             fn = lambda x: np.asarray(x).astype(node.dtype)
             return center, self.propagate(fn, [np.asarray(v)], [e], center)
+        if isinstance(node, eg.Reduce):
+            return self.reduce(node, env)
         if isinstance(node, eg.Clip):
             vals, errs = zip(*[self.ev(a, env) for a in node.args])
             try:
                 center = np.asarray(np.clip(*vals))
             except TypeError as ex:
                 raise NumpyRejects(str(ex))
+            except ValueError as ex:
+                raise NumpyRaises("ValueError", str(ex), ("shape_error",))
             err = self.propagate(lambda *v: np.clip(*v), list(vals), list(errs), center)
             x = np.asarray(vals[0])
             for bound in vals[1:]:  # a clip bound is a minimum/maximum operand
@@ -253,13 +381,16 @@ class Evaluator:
     # ---- a whole case ----------------------------------------------------------------------------
     def expected(self, case, variant):
         """numpy's result: dict(status, dtype, shape, value, err, bases, written) or an error."""
+        self.or_error = ()  # jf:: errors also accepted instead of numpy's value (reduce())
         bases = [b.copy() for b in variant.bases]
         env = variant.leaf_arrays(bases)
         with np.errstate(all="ignore"):
             try:
                 value, err = self.ev(case.root, env)
             except OverflowError as e:  # a weak integer out of the array's range
-                return {"status": "error", "error": "OverflowError", "message": str(e)}
+                return {"status": "error", "error": "OverflowError", "message": str(e), "accept": ("dtype_error",)}
+            except NumpyRaises as e:
+                return {"status": "error", "error": e.error, "message": e.message, "accept": e.accept}
             value = np.asarray(value)
             err = np.broadcast_to(np.asarray(err, dtype=WIDE), value.shape)
             written = None
@@ -268,8 +399,16 @@ class Evaluator:
                 result = value
             elif case.dest == "pair":
                 # jf::eval(e1, e2): every output has the broadcast shape of all the leaves
-                v2, e2 = self.ev(case.root2, env)
-                shape = np.broadcast_shapes(*[a.shape for a in env])
+                try:
+                    v2, e2 = self.ev(case.root2, env)
+                except OverflowError as e:
+                    return {"status": "error", "error": "OverflowError", "message": str(e), "accept": ("dtype_error",)}
+                except NumpyRaises as e:
+                    return {"status": "error", "error": e.error, "message": e.message, "accept": e.accept}
+                try:  # the broadcast shape of the outputs (without reductions: of all the leaves)
+                    shape = np.broadcast_shapes(value.shape, np.shape(v2))
+                except ValueError as e:
+                    return {"status": "error", "error": "ValueError", "message": str(e), "accept": ("shape_error",)}
                 result = np.broadcast_to(value, shape)
                 v2 = np.broadcast_to(np.asarray(v2), shape)
                 second = (v2, np.broadcast_to(np.asarray(e2, dtype=WIDE), shape))
@@ -278,6 +417,10 @@ class Evaluator:
                 err = self.propagate(lambda x: np.asarray(x).astype(case.dest_dtype), [value], [err], result)
             else:
                 d = env[case.dest_leaf]
+                try:
+                    np.broadcast_to(value, d.shape)
+                except ValueError as e:  # the value does not fit the destination
+                    return {"status": "error", "error": "ValueError", "message": str(e), "accept": ("shape_error",)}
                 if case.dest == "assign":
                     newval = np.broadcast_to(value, d.shape).astype(d.dtype)  # numpy's unsafe cast
                     err = self.propagate(lambda x: np.asarray(x).astype(d.dtype), [value], [err], np.asarray(newval))
@@ -294,7 +437,7 @@ class Evaluator:
                 written = self.written_mask(variant, case.dest_leaf)
             err = np.broadcast_to(err, result.shape)
         return {"status": "ok", "dtype": result.dtype.name, "shape": result.shape, "value": result,
-                "err": err, "bases": bases, "written": written, "second": second}
+                "err": err, "bases": bases, "written": written, "second": second, "or_error": self.or_error}
 
     @staticmethod
     def written_mask(variant, leaf):
@@ -304,3 +447,102 @@ class Evaluator:
         mask = np.zeros(b.shape, dtype=bool)
         v.apply(mask)[...] = True
         return v.base, mask
+
+
+# ---- reduction bounds ----------------------------------------------------------------------------
+def lanes(a, axis):
+    """a as (number of results, elements reduced into each), results in C order of the kept axes."""
+    a = np.asarray(a)
+    nd = a.ndim
+    axes = tuple(range(nd)) if axis is None else tuple(
+        x + nd if x < 0 else x for x in (axis if isinstance(axis, tuple) else (axis,)))
+    keep = [i for i in range(nd) if i not in axes]
+    k = int(np.prod([a.shape[i] for i in axes])) if axes else 1
+    n = int(np.prod([a.shape[i] for i in keep])) if keep else 1
+    return np.transpose(a, keep + list(axes)).reshape(n, k)
+
+
+def sum_bound(t, e, acc):
+    """Bound of |jetfuse's sum - numpy's sum| per lane of terms t (float64 values of the dtype acc,
+    the accumulation's) with errors e. Any order of summation of k terms is within (k-1)u*sum|t| of
+    the exact sum (u = eps/2); two orders within k*eps*sum|t|. k <= 2: one rounded addition, the
+    same in every order. Non-finite terms decide the result (NaN, or an infinity) unless the finite
+    terms may overflow in some order: then the lane is not checked."""
+    k = t.shape[1]
+    info = np.finfo(acc)
+    eps, big = float(info.eps), float(info.max)
+    with np.errstate(all="ignore"):
+        fin = np.isfinite(t)
+        F = np.where(fin, np.abs(t) + e, 0.0).sum(axis=1)
+        nan = np.isnan(t).any(axis=1)
+        pinf = (t == np.inf).any(axis=1)
+        ninf = (t == -np.inf).any(axis=1)
+        decided_nan = nan | (pinf & ninf)
+        overflow = ~(F * (1 + 2 * k * eps) < big)  # F inf or nan too
+        err = (k * eps * 1.01 * F if k > 2 else 0.0) + np.where(fin, e, 0.0).sum(axis=1)
+        err = np.where(pinf | ninf | nan, 0.0, err)
+    return err, overflow & ~decided_nan
+
+
+def prod_bound(t, e, center, acc):
+    """Bound of a floating product per lane: products overflow or underflow depending on the order
+    unless every partial product is within range (the product of the factors' magnitudes clamped
+    to >= 1, resp. <= 1, is); a zero, an infinity or a NaN decides the result where they can."""
+    k = t.shape[1]
+    info = np.finfo(acc)
+    eps, lbig, ltiny = float(info.eps), np.log2(float(info.max)) - 1, np.log2(float(info.tiny)) + 1
+    with np.errstate(all="ignore"):
+        a = np.abs(t)
+        fin = np.isfinite(t)
+        nan = np.isnan(t).any(axis=1)
+        inf = np.isinf(t).any(axis=1)
+        zero = ((t == 0) & (e == 0)).any(axis=1)
+        straddle = ((e > 0) & (a <= e)).any(axis=1)  # an inexact factor that may be 0 or change sign
+        nz = fin & (a > 0)
+        lhi = np.where(nz, np.log2(np.maximum(a + e, 1.0)), 0.0).sum(axis=1)
+        llo = np.where(nz, np.log2(np.clip(a - e, np.finfo(np.float64).tiny, 1.0)), 0.0).sum(axis=1)
+        in_range = (lhi < lbig) & (llo > ltiny)
+        phi = np.where(fin, a + e, 1.0).prod(axis=1)
+        plo = np.where(fin, np.maximum(a - e, 0.0), 1.0).prod(axis=1)
+        c = np.abs(center)
+        pert = np.maximum(phi - c, c - plo) * (1 + 1e-9)
+        inexact = (e > 0).any(axis=1)
+        err = (2.02 * k * eps * c if k > 2 else 0.0) + np.where(inexact, pert + ulp(center, acc), 0.0)
+        decided = nan | (inf & zero) | (inf & (llo > ltiny)) | (zero & (lhi < lbig))
+        unknown = ~decided & (~in_range | straddle | inf | zero)
+        err = np.where(decided, 0.0, err)
+    return np.where(np.isfinite(err), err, 0.0), unknown
+
+
+def var_bound(x, e, ddof, acc):
+    """Bound of numpy's two-pass variance sum((x - m)**2) / max(n - ddof, 0) per lane, m = sum(x)/n:
+    the computed means differ from the exact one by at most d = u*(sum|x| + |m|), so each computed
+    sum of squares is within [D, D + n*d^2] of the exact D before the (n+2)u relative rounding of
+    the squares and their sum; input errors e move sqrt(D) by at most ||e||_2. A non-finite element
+    makes the lane NaN in every order; n - ddof <= 0 divides by 0 (inf, or NaN where the sum is 0)."""
+    n = x.shape[1]
+    info = np.finfo(acc)
+    eps, big = float(info.eps), float(info.max)
+    with np.errstate(all="ignore"):
+        fin = np.isfinite(x).all(axis=1)
+        xf = np.where(np.isfinite(x), x, 0.0)
+        S1 = (np.abs(xf) + e).sum(axis=1)
+        m = xf.mean(axis=1) if n else np.zeros(len(x))
+        D = ((xf - m[:, None]) ** 2).sum(axis=1)
+        d = 0.5 * eps * (S1 + np.abs(m)) * 1.05 if n > 1 else np.zeros(len(x))
+        en = np.sqrt((e ** 2).sum(axis=1))
+        Din = 2 * np.sqrt(D) * en + en ** 2
+        bD = n * d ** 2 + (n + 2) * eps * (D + Din + n * d ** 2) * 1.05 + Din
+        overflow = ~(S1 * (1 + 2 * n * eps) < big) | ~((D + bD) * (1 + 4 * n * eps) < big)
+        div = max(n - ddof, 0)
+        var = D / div if div else np.where(D > 0, np.inf, np.nan)
+        if div:
+            err = bD / div + ulp(var, acc)
+            unknown = fin & overflow
+        else:  # inf when the sum of squares is surely > 0, NaN when it is surely 0
+            err = np.zeros(len(x))
+            unknown = fin & (overflow | ~((D > 2 * bD) | (bD == 0)))
+        err = np.where(fin, err, 0.0)
+        if n == 0:
+            err, unknown = np.zeros(len(x)), np.zeros(len(x), dtype=bool)
+    return np.where(np.isfinite(err), err, 0.0), unknown, np.where(fin, var, np.nan)

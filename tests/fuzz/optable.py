@@ -153,6 +153,17 @@ class OpTable:
                         if re.search(r"operator" + re.escape(sym) + r"=\s*\(", headers)
                         or re.search(r"JF_COMPOUND_ASSIGNMENT\(" + re.escape(sym) + r",\s*" + INPLACE[sym] + r"\)",
                                      headers)]
+        # Reductions (expr/reductions.hpp): (C++ and numpy name, reducer, form) where form is
+        # "plain" (axis None/int/tuple, keepdims), "moment" (plus jf::ddof) or "arg" (no tuple).
+        self.reducers = []
+        red_path = os.path.join(root, "include/jetfuse/expr/reductions.hpp")
+        if os.path.exists(red_path):
+            red_src = _read(root, "include/jetfuse/expr/reductions.hpp")
+            for macro, form in (("REDUCER", "plain"), ("MOMENT", "moment"), ("ARG", "arg")):
+                for name, kind in re.findall(r"^JF_%s_FUNCTION\((\w+), (\w+)\)" % macro, red_src, re.M):
+                    self.reducers.append(Reducer(name, kind, form))
+            if re.search(r"^JF_ALL_REDUCTION\(", red_src, re.M):
+                self.reducers.append(Reducer("all", "all", "plain"))
         self.has_clip = "auto clip(" in fn_src
         self.has_astype = "auto astype(" in fn_src
         covered = {s.op.code for s in self.spellings}
@@ -162,6 +173,27 @@ class OpTable:
 
     def by_arity(self, n):
         return [s for s in self.spellings if s.op.arity == n]
+
+
+@dataclass(frozen=True)
+class Reducer:
+    """One reduction function: jf::NAME(x, ...) and np.NAME(x, ...)."""
+    name: str      # sum, amin, all, ... (the same in C++ and numpy)
+    kind: str      # the reducer (reducers.hpp): amin is min
+    form: str      # plain, moment (var/std: ddof), arg (argmin/argmax: no tuple of axes)
+
+
+def reduced_dtype(kind, d):
+    """numpy's result dtype of a reduction (reducers.hpp reduced_dtype)."""
+    if kind in ("sum", "prod", "nansum", "nanprod"):
+        return d if is_float(d) else "int64"
+    if kind in ("mean", "var", "std", "nanmean"):
+        return d if is_float(d) else "float64"
+    if kind in ("any", "all"):
+        return "bool"
+    if kind in ("argmin", "argmax", "count_nonzero"):
+        return "int64"
+    return d
 
 
 # x OP= e: the operation each compound assignment applies (numpy's in-place ufunc).

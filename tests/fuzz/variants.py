@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import exprgen as eg
 from optable import is_float, is_int
 
 NONE = None  # an open slice bound (jf::range::none)
@@ -204,11 +205,16 @@ def values(rng, dtype, n, kind):
         return arr.astype(dtype)
 
 
-def make_variant(rng, leaf_dtypes, dest_leaf, kind):
-    out = out_shape(rng)
+def make_variant(rng, leaf_dtypes, dest_leaf, kind, shapes=None, out=None):
+    """shapes: every leaf's shape (planned around reductions), else each broadcasts to `out`."""
+    if out is None:
+        out = out_shape(rng)
     bases, base_dtype, views = [], [], []
     for i, dt in enumerate(leaf_dtypes):
-        shape = out if i == dest_leaf else leaf_shape(rng, out)
+        if shapes is not None:
+            shape = shapes[i]
+        else:
+            shape = out if i == dest_leaf else leaf_shape(rng, out)
         # Share a buffer with an earlier leaf of the same dtype and shape (overlapping views).
         partners = [j for j in range(i) if leaf_dtypes[j] == dt and views[j] is not None
                     and views[j].apply(np.empty(bases[views[j].base].shape)).shape == tuple(shape)]
@@ -224,7 +230,8 @@ def make_variant(rng, leaf_dtypes, dest_leaf, kind):
     if dest_leaf >= 0 and rng.chance(0.6):
         # Another leaf reads the destination's buffer through a different view (shifted,
         # reversed, transposed): jetfuse must read everything before it writes, as numpy does.
-        others = [k for k in range(len(leaf_dtypes)) if k != dest_leaf and leaf_dtypes[k] == leaf_dtypes[dest_leaf]]
+        others = [k for k in range(len(leaf_dtypes)) if k != dest_leaf and leaf_dtypes[k] == leaf_dtypes[dest_leaf]
+                  and (shapes is None or tuple(shapes[k]) == tuple(out))]
         if others:
             k = rng.choice(others)
             v = views[dest_leaf]
@@ -235,9 +242,162 @@ def make_variant(rng, leaf_dtypes, dest_leaf, kind):
     return Variant(bases, views, kind)
 
 
+# ---- shapes around reductions ------------------------------------------------------------------
+MAX_RANK = 4          # of a reduction's operand (the views add an integer index: 5 arguments)
+MAX_OPERAND = 20000   # elements of a reduction's operand
+
+
+def norm_axes(axes, rank):
+    """The axes normalized for a rank, or None when numpy raises (out of bounds, duplicates)."""
+    if any(a < -rank or a >= rank for a in axes):
+        return None
+    n = tuple(a + rank if a < 0 else a for a in axes)
+    return n if len(set(n)) == len(n) else None
+
+
+def reduced_extent(rng):
+    """An extent that a reduction runs over: now and then 0 (an empty reduction) or long."""
+    if rng.chance(0.05):
+        return 0
+    if rng.chance(0.12):
+        return rng.choice([16, 17, 64, 129, 300, 1000, 2051])
+    return rng.choice(EXTENTS)
+
+
+class Unplanned(Exception):
+    """The shapes do not fit together where the planner did not mean them to (retry)."""
+
+
+class ShapePlan:
+    """Chooses every leaf's shape top-down: a node's value must broadcast to its target shape; a
+    reduction's operand gets the shape S that its axes reduce to the target (keepdims: 1s that
+    broadcast back), with at least one leaf of S's full rank so that the axes are valid. A leaf
+    used twice keeps its first shape (the result must still fit: else the plan is retried)."""
+
+    def __init__(self, rng, nleaves, dest_leaf, out):
+        self.rng = rng
+        self.shapes = [None] * nleaves
+        self.out = tuple(out)
+        if dest_leaf >= 0:
+            self.shapes[dest_leaf] = tuple(out)
+        self.bad_axes = False  # a reduction's operand deliberately of a rank its axes do not fit
+
+    def visit(self, node, target, full):
+        r = self.rng
+        if isinstance(node, eg.Scalar):
+            return
+        if isinstance(node, eg.Leaf):
+            if self.shapes[node.idx] is None:
+                self.shapes[node.idx] = tuple(target) if full else leaf_shape(r, tuple(target))
+            return
+        if isinstance(node, eg.Reduce):
+            self.reduce(node, list(target), full)
+            return
+        kids = r.shuffle([c for c in eg.children(node) if not isinstance(c, eg.Scalar)])
+        # Operands with reductions first: their leaves need the ranks the axes ask for.
+        kids.sort(key=lambda c: not eg.has_reduction(c))
+        f = r.below(len(kids)) if full and kids else -1
+        for i, c in enumerate(kids):
+            self.visit(c, target, i == f)
+
+    def fit(self, shape, n):
+        """shape with n axes: leading axes dropped or added (extent 1 mostly)."""
+        shape = list(shape)
+        while len(shape) > n:
+            shape.pop(0)
+        while len(shape) < n:
+            shape.insert(0, 1 if self.rng.chance(0.6) else self.rng.choice(EXTENTS))
+        return shape
+
+    def reduce(self, node, target, full):
+        r = self.rng
+        R = list(target) if full else list(leaf_shape(r, tuple(target)))
+        axes = node.axes
+        if axes is None:
+            if node.keepdims:  # the result is 1s of the operand's rank
+                S = [reduced_extent(r) for _ in R]
+            else:
+                S = [reduced_extent(r) for _ in range(r.weighted([(0, 1), (1, 4), (2, 4), (3, 2)]))]
+        else:
+            m = len(axes)
+            fits = [k for k in range(MAX_RANK + 1) if norm_axes(axes, k) is not None]
+            misfits = [k for k in range(MAX_RANK + 1) if k not in fits]
+            if not fits or (misfits and r.chance(0.03)):
+                self.bad_axes = True
+                S = [r.choice(EXTENTS) for _ in range(r.choice(misfits))]
+            else:
+                want = len(R) if node.keepdims else len(R) + m
+                above = [k for k in fits if k >= want]
+                rank = min(above) if above else max(fits)
+                P = norm_axes(axes, rank)
+                if node.keepdims:
+                    S = self.fit(R, rank)
+                    for p in P:
+                        S[p] = reduced_extent(r)
+                else:
+                    rest = iter(self.fit(R, rank - m))
+                    S = [reduced_extent(r) if k in P else next(rest) for k in range(rank)]
+        while S and int(np.prod(S)) > MAX_OPERAND:
+            k = max(range(len(S)), key=lambda i: S[i])
+            S[k] = r.choice([2, 3, 5])
+        self.visit(node.arg, S, True)
+
+
+def shape_of(node, shapes):
+    """numpy's shape of a node; raises Unplanned where numpy would raise for shapes (broadcasting,
+    axes). Empty reductions are not checked here (they are meant)."""
+    if isinstance(node, eg.Scalar):
+        return ()
+    if isinstance(node, eg.Leaf):
+        return tuple(shapes[node.idx])
+    if isinstance(node, eg.Reduce):
+        s = shape_of(node.arg, shapes)
+        axes = tuple(range(len(s))) if node.axis is None else norm_axes(node.axes, len(s))
+        if axes is None:
+            raise Unplanned("axes")
+        return tuple(1 if k in axes else e for k, e in enumerate(s) if node.keepdims or k not in axes)
+    try:
+        return np.broadcast_shapes(*[shape_of(c, shapes) for c in eg.children(node)])
+    except ValueError:
+        raise Unplanned("broadcast")
+
+
+def plan_shapes(rng, case, out):
+    """(leaf shapes, the destination's shape) for a case with reductions; the destination's shape
+    is drawn again when the plan does not fit (x = f(sum(x, {0, -2})) needs x of rank 3 or more)."""
+    for attempt in range(16):
+        if attempt >= 4:
+            out = out_shape(rng)
+        p = ShapePlan(rng, len(case.leaves), case.dest_leaf, out)
+        p.visit(case.root, out, False)
+        if case.root2 is not None:
+            p.visit(case.root2, out, False)
+        for i, s in enumerate(p.shapes):
+            if s is None:  # not reached (cannot happen: every leaf is in a tree)
+                p.shapes[i] = leaf_shape(rng, tuple(out))
+        if p.bad_axes:
+            return p.shapes, out
+        try:
+            res = shape_of(case.root, p.shapes)
+            if case.root2 is not None:
+                np.broadcast_shapes(res, shape_of(case.root2, p.shapes))
+            if case.dest_leaf >= 0 and (len(res) > len(out) or np.broadcast_shapes(res, out) != tuple(out)):
+                raise Unplanned("destination")
+            return p.shapes, out
+        except (Unplanned, ValueError):
+            if attempt == 15:
+                return p.shapes, out  # numpy raises: so must jetfuse
+            continue
+
+
 def make_variants(rng, case, count):
     out = []
+    planned = eg.has_reduction(case.root) or eg.has_reduction(case.root2)
     for k in range(count):
         kind = "tame" if k % 2 == 0 else "edge"
-        out.append(make_variant(rng, case.leaves, case.dest_leaf, kind))
+        if planned:
+            shapes, o = plan_shapes(rng, case, out_shape(rng))
+            out.append(make_variant(rng, case.leaves, case.dest_leaf, kind, shapes, o))
+        else:
+            out.append(make_variant(rng, case.leaves, case.dest_leaf, kind))
     return out

@@ -48,6 +48,9 @@ struct lowering_inputs {
   const nest_analysis* nest = nullptr;  // expressions with reductions: their domains
 };
 
+// The domain of the element-wise nodes of a region (0: the result; r + 1: reduction r's operand).
+ir::domain_id region_domain(const nest_analysis& a, int region);
+
 // The non-template steps of the per-type lowering walk (src/engine/lower_nodes.cpp): each
 // expression type's walk is then a short sequence of calls (cheap to compile in user code).
 // Array leaf `leaf` of `region`: one input node per (kernel input, region).
@@ -55,15 +58,18 @@ ir::node_id lower_input(ir::graph& g, const lowering_inputs& in, int leaf, int r
                         std::vector<ir::node_id>& input_nodes, dtype type);
 // Scalar leaf `k` at dtype `target`: a param, or a constant where the variant specialises it.
 ir::node_id lower_scalar(ir::graph& g, const lowering_inputs& in, int k, dtype target);
-// An element-wise operation in its arguments' domain.
-ir::node_id lower_operation(ir::graph& g, op code, dtype result, const ir::node_id* args, int nargs);
-// v converted to `target` (v itself when it has that dtype).
-ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target);
+// An element-wise operation in its arguments' domain (`home` when every argument is uniform).
+ir::node_id lower_operation(ir::graph& g, op code, dtype result, const ir::node_id* args, int nargs,
+                            ir::domain_id home);
+// v converted to `target` (v itself when it has that dtype), in v's domain or `home`.
+ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target, ir::domain_id home);
+// The domain of the element-wise nodes at the walk's position (maps: the one box).
+inline ir::domain_id home_domain(const lowering_inputs& in, int region) {
+  return in.nest ? region_domain(*in.nest, region) : ir::node::map_domain;
+}
 // numpy's OverflowError for a weak integer outside the dtype it is used at: jf::dtype_error.
 [[noreturn]] void throw_scalar_out_of_bounds(const std::string& value, dtype target);
 
-// The domain of the element-wise nodes of a region (0: the result; r + 1: reduction r's operand).
-ir::domain_id region_domain(const nest_analysis& a, int region);
 // Lowers reduction r (prefix order) of operand x (a node of region r + 1): the reduce node(s) and
 // numpy's composition (mean = sum / n, var, nan*), carried into the enclosing region's domain.
 ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::node_id x);

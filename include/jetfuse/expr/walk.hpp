@@ -213,9 +213,10 @@ template <class Tag, class... A> struct lower_type<call_node<Tag, A...>> {
       if (known >= 0) return g.add_constant(dtype::bool_, ir::scalar_value::of(dtype::bool_, known));
     }
     if constexpr (is_cast_tag<Tag>::value) {
-      return g.add_cast(Tag::type, args[0]);
+      return lower_cast(g, args[0], Tag::type, home_domain(in, c.region));
     } else {
-      return lower_operation(g, Tag::code, op_types<Tag::code, A...>::result, args, static_cast<int>(sizeof...(A)));
+      return lower_operation(g, Tag::code, op_types<Tag::code, A...>::result, args, static_cast<int>(sizeof...(A)),
+                             home_domain(in, c.region));
     }
   }
   template <std::size_t... I>
@@ -225,7 +226,7 @@ template <class Tag, class... A> struct lower_type<call_node<Tag, A...>> {
         [&] {
           using Arg = std::tuple_element_t<I, std::tuple<A...>>;
           constexpr dtype target = tree<call_node<Tag, A...>>::template arg_target<I>();
-          args[I] = lower_cast(g, lower_type<Arg>::run(g, in, c, target), target);
+          args[I] = lower_cast(g, lower_type<Arg>::run(g, in, c, target), target, home_domain(in, c.region));
         }(),
         ...);
   }
