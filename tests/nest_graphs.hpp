@@ -96,6 +96,75 @@ inline graph minus_row_mean(dtype t, bool with_mean_output, bool i32 = false) {
   return g;
 }
 
+// x - mean(x, 1, keepdims) as the lowering builds it when the map shares the reduced domain:
+//   D1 = box(axis 0) in root, D2 = box(axis 1) in D1
+//   %0 = input #0 @ D2 (one node: read by the reduce and by the subtract), %1 = reduce sum %0 @ D1,
+//   %2 = %1 / n @ D1, %3 = broadcast %2 @ D2, %4 = subtract %0, %3 @ D2; out #0 @ D2.
+// The count n is a constant cast from the extent node of D2 (uniform).
+inline graph x_minus_row_mean(dtype t, bool i32 = false) {
+  graph g;
+  g.ndim = 2;
+  g.index32 = i32;
+  g.domains.resize(1);
+  const domain_id k = g.add_box(0, {0}), r = g.add_box(k, {1});
+  const node_id x = input_at(g, t, layout::contiguous, r);
+  const node_id n = in_domain(g, g.add_cast(t, g.add_extent(r)), k);
+  const node_id mean = g.add_op(op::true_divide, t, {g.add_reduce(monoid::sum, x), n});
+  output_at(g, g.add_op(op::subtract, t, {x, g.add_broadcast(mean, r)}), r, layout::contiguous);
+  return g;
+}
+
+// x - reduce(m, x, 1, keepdims) of (rows, len) values of any numeric dtype (not argmin/argmax): the
+// map over the reduced domain reads the reduction's load of x.
+inline graph minus_row_reduce(monoid m, dtype t, bool i32 = false) {
+  graph g;
+  g.ndim = 2;
+  g.index32 = i32;
+  g.domains.resize(1);
+  const domain_id k = g.add_box(0, {0}), r = g.add_box(k, {1});
+  const node_id x = input_at(g, t, layout::contiguous, r);
+  const node_id red = g.add_reduce(m, x);
+  output_at(g, g.add_op(op::subtract, t, {x, g.add_broadcast(red, r)}), r, layout::contiguous);
+  return g;
+}
+
+// Two loads both loops read (a float32, b float64, strided) and one only the map reads (c):
+// p = f64(a) * b, s = sum(p if b <= b) per row; y = p - s / n and z = c + s over R, s over K.
+// Outputs: y (contiguous), z (strided), s.
+inline graph row_cache_mixed(bool i32 = false) {
+  graph g;
+  g.ndim = 2;
+  g.index32 = i32;
+  g.domains.resize(1);
+  const domain_id k = g.add_box(0, {0}), r = g.add_box(k, {1});
+  const node_id a = input_at(g, dtype::float32, layout::contiguous, r);
+  const node_id b = input_at(g, dtype::float64, layout::strided, r);
+  const node_id c = input_at(g, dtype::float64, layout::strided, r);
+  const node_id p = g.add_op(op::multiply, dtype::float64, {g.add_cast(dtype::float64, a), b});
+  const node_id s = g.add_reduce(monoid::sum, p, guard_of(g, b, dtype::float64));
+  const node_id n = in_domain(g, g.add_cast(dtype::float64, g.add_extent(r)), k);
+  const node_id mean = g.add_op(op::true_divide, dtype::float64, {s, n});
+  output_at(g, g.add_op(op::subtract, dtype::float64, {p, g.add_broadcast(mean, r)}), r, layout::contiguous);
+  output_at(g, g.add_op(op::add, dtype::float64, {c, g.add_broadcast(s, r)}), r);
+  output_at(g, s, k);
+  return g;
+}
+
+// x - mean(x) with the map in a box of its own (M, the same axis, a sibling of R under K) reading
+// input #1 (bind x twice): row_with_map without the row cache (nothing of R is read by the map).
+inline graph minus_row_mean_sibling(dtype t) {
+  graph g;
+  g.ndim = 2;
+  g.domains.resize(1);
+  const domain_id k = g.add_box(0, {0}), r = g.add_box(k, {1}), m = g.add_box(k, {1});
+  const node_id x = input_at(g, t, layout::contiguous, r);
+  const node_id n = in_domain(g, g.add_cast(t, g.add_extent(r)), k);
+  const node_id mean = g.add_op(op::true_divide, t, {g.add_reduce(monoid::sum, x), n});
+  const node_id x2 = input_at(g, t, layout::contiguous, m);
+  output_at(g, g.add_op(op::subtract, t, {x2, g.add_broadcast(mean, m)}), m, layout::contiguous);
+  return g;
+}
+
 // sqrt(sum(a*b)), max(a) and argmin(b) of two 1-d float64 inputs: three reductions, one kernel.
 inline graph full_three(bool i32 = false) {
   graph g;

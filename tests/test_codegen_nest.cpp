@@ -27,6 +27,9 @@ using jf::ir::launch_config;
 namespace {
 
 const device_limits h100{132, 2048, 65535};
+// The same with the H100's shared memory (227 KiB opt-in per block, 228 KiB per SM, 1 KiB reserved
+// per block): the row cache of row_with_map is possible.
+const device_limits h100_shared{132, 2048, 65535, 232448, 233472, 1024};
 
 kernel_shape shape_of(const graph& g) { return generate_cuda(g).launch.shape; }
 
@@ -183,6 +186,119 @@ TEST(CodegenNest, RowReductionLaunch) {
   EXPECT_EQ(c.grid[0], 4096u);
 }
 
+// ---- row_with_map: the row cache ---------------------------------------------------------------
+
+TEST(CodegenNest, RowCacheSharedDomainGraph) {
+  // The lowering's graph: one load of x in R, read by the reduce and (after the broadcast) by the
+  // subtract stored over R itself.
+  const graph g = x_minus_row_mean(dtype::float32);
+  const node_id x = 0;
+  ASSERT_EQ(g.at(x).code, op::input) << describe(g);
+  int readers = 0;
+  for (const auto& n : g.nodes)
+    for (int a = 0; a < n.nargs; ++a) readers += n.args[static_cast<std::size_t>(a)] == x;
+  EXPECT_EQ(readers, 2) << "x must be one node read by the reduce and the subtract:\n" << describe(g);
+  ASSERT_EQ(g.outputs.size(), 1u);
+  EXPECT_EQ(g.outputs[0].domain, g.at(x).domain) << "the map domain is the reduced domain";
+  const kernel_source k = generate_cuda(g);
+  ASSERT_EQ(k.launch.shape, kernel_shape::row_with_map) << describe(g);
+  EXPECT_EQ(k.launch.row_cache_bytes, std::vector<int>{4}) << "x (float32) is the one kept load";
+  EXPECT_NE(k.source.find("__launch_bounds__(1024)"), std::string::npos);
+  EXPECT_NE(k.source.find("extern __shared__ __align__(16) unsigned char jf_row_cache[];"), std::string::npos)
+      << k.source;
+  EXPECT_NE(k.source.find("if (cached) kept0[j] = v0_0;"), std::string::npos) << k.source;
+  EXPECT_NE(k.source.find("= kept0[j];  // kept by the reduction loop"), std::string::npos) << k.source;
+  EXPECT_NE(k.source.find("} else {  // the row did not fit: reload it"), std::string::npos) << k.source;
+  // The lowering's graph and the test graph with the mean output are the same shape of kernel.
+  EXPECT_EQ(generate_cuda(minus_row_mean(dtype::float64, true)).launch.row_cache_bytes, std::vector<int>{8});
+  EXPECT_EQ(generate_cuda(minus_row_reduce(monoid::max, dtype::int32)).launch.row_cache_bytes, std::vector<int>{4});
+  EXPECT_EQ(generate_cuda(row_cache_mixed()).launch.row_cache_bytes, (std::vector<int>{4, 8}))
+      << "a (float32) and b (float64) are kept; c is read by the map only";
+}
+
+TEST(CodegenNest, NoRowCacheWithoutASharedDomain) {
+  for (const graph& g : {minus_row_mean_sibling(dtype::float32), rows(monoid::sum, dtype::float32, false),
+                         last_two_axes(dtype::float32)}) {
+    const kernel_source k = generate_cuda(g);
+    EXPECT_TRUE(k.launch.row_cache_bytes.empty()) << describe(g);
+    EXPECT_EQ(k.source.find("jf_row_cache"), std::string::npos) << describe(g);
+    EXPECT_EQ(k.source.find("__launch_bounds__"), std::string::npos) << describe(g);
+    std::int64_t ext[3] = {4096, 32768, 1};
+    const launch_config c = configure_launch(k, ext, g.ndim, h100_shared);
+    EXPECT_EQ(c.shared_bytes, 0u) << describe(g);
+    EXPECT_LE(c.block[0], 256u) << describe(g);
+  }
+  EXPECT_EQ(shape_of(minus_row_mean_sibling(dtype::float32)), kernel_shape::row_with_map);
+}
+
+TEST(CodegenNest, RowCacheLaunch) {
+  struct want {
+    dtype t;
+    std::int64_t rows, len;
+    unsigned block_x, block_y;  // the launch
+    std::size_t shared;         // 0: not cached
+  };
+  const want cases[] = {
+      // The benchmark: 128 KiB rows, one 1024-thread block per SM.
+      {dtype::float32, 4096, 32768, 1024, 1, 32768 * 4},
+      {dtype::float32, 2, 40000, 1024, 1, 160000},
+      {dtype::float32, 3, 4097, 256, 1, (4097 * 4 + 15) / 16 * 16},  // 13 blocks fit an SM: 256 threads
+      {dtype::float32, 3, 16384, 1024, 1, 65536},  // 3 blocks fit the shared memory, 2 the threads: 2048 resident
+      {dtype::float32, 7, 33, 32, 8, (8 * 33 * 4 + 15) / 16 * 16},  // a warp per row, 8 rows cached per block
+      {dtype::float32, 5, 1000, 32, 8, 8 * 1000 * 4},
+      {dtype::float32, 1, 1, 32, 8, 32},
+      {dtype::float64, 2, 40000, 256, 1, 0},  // 320 KB: does not fit, the map reloads
+      {dtype::float32, 2, 70000, 256, 1, 0},  // 280 KB: does not fit
+      {dtype::float64, 64, 2000, 32, 8, 0},   // 128 KB per 8 rows: one 256-thread block per SM, too few loads in flight
+      {dtype::float64, 3, 20000, 1024, 1, 160000},
+  };
+  for (const want& w : cases) {
+    const kernel_source k = generate_cuda(x_minus_row_mean(w.t));
+    std::int64_t ext[2] = {w.rows, w.len};
+    const launch_config c = configure_launch(k, ext, 2, h100_shared);
+    const std::string at = std::string(jf::name(w.t)) + " " + std::to_string(w.rows) + " x " + std::to_string(w.len) +
+                           ": " + jf::ir::describe_launch(k, c);
+    EXPECT_EQ(c.block[0], w.block_x) << at;
+    EXPECT_EQ(c.block[1], w.block_y) << at;
+    EXPECT_EQ(c.shared_bytes, w.shared) << at;
+    EXPECT_EQ(c.scratch_bytes, 0u) << at;
+    EXPECT_GE(c.grid[0], 1u) << at;
+    EXPECT_LE(std::int64_t(c.grid[0]) * c.block[1], std::max<std::int64_t>(w.rows, c.block[1])) << at;
+    // describe_launch says which it is.
+    const std::string d = jf::ir::describe_launch(k, c);
+    EXPECT_EQ(d.find("row cached in shared memory") != std::string::npos, w.shared > 0) << at;
+    EXPECT_EQ(d.find("read twice") != std::string::npos, w.shared == 0) << at;
+    if (w.shared > 0) {
+      EXPECT_LE(c.shared_bytes + std::size_t(k.launch.static_shared_bytes), h100_shared.shared_per_block) << at;
+    }
+    // A pure function of the extents and the device.
+    const launch_config again = configure_launch(k, ext, 2, h100_shared);
+    EXPECT_EQ(again.grid[0], c.grid[0]) << at;
+    EXPECT_EQ(again.block[0], c.block[0]) << at;
+    EXPECT_EQ(again.shared_bytes, c.shared_bytes) << at;
+  }
+  const kernel_source k = generate_cuda(x_minus_row_mean(dtype::float32));
+  std::int64_t ext[2] = {4096, 32768};
+  EXPECT_EQ(configure_launch(k, ext, 2, h100_shared).grid[0], 132u * 4) << "4 waves of one resident block per SM";
+  // Without the device's shared memory (unknown): never cached, today's launch.
+  launch_config c = configure_launch(k, ext, 2, h100);
+  EXPECT_EQ(c.shared_bytes, 0u);
+  EXPECT_EQ(c.block[0], 256u);
+  EXPECT_EQ(c.grid[0], 4096u);
+  // No rows: nothing to launch.
+  ext[0] = 0;
+  EXPECT_TRUE(configure_launch(k, ext, 2, h100_shared).empty());
+  // Several kept loads: one buffer each, 16-byte aligned, 8 rows of each per warp-per-row block.
+  const kernel_source mixed = generate_cuda(row_cache_mixed());
+  std::int64_t ext2[2] = {100, 33};
+  c = configure_launch(mixed, ext2, 2, h100_shared);
+  EXPECT_EQ(c.shared_bytes, std::size_t((8 * 33 * 4 + 15) / 16 * 16 + 8 * 33 * 8));
+  // Without a launch configuration the description promises nothing.
+  const std::string plain = jf::ir::describe_launch(k);
+  EXPECT_EQ(plain.find("row cached in shared memory"), std::string::npos) << plain;
+  EXPECT_NE(plain.find("shared memory when they fit"), std::string::npos) << plain;
+}
+
 TEST(CodegenNest, ColumnReductionLaunch) {
   const kernel_source k = generate_cuda(columns(monoid::sum, dtype::float32, false));
   std::int64_t ext[2] = {32768, 4096};  // axis 0 reduced, 4096 columns
@@ -247,6 +363,32 @@ TEST(CodegenNestNvrtc, MapsSeveralReductionsAndGeneric) {
   b.add(full_three());
   b.add(full_three(true));
   b.compile();
+}
+
+TEST(CodegenNestNvrtc, RowCacheVariants) {
+  // The same kernel serves rows that fit (the cached loop) and rows that do not (the reload): the
+  // launch decides, the kernel checks the shared memory it got. Both paths are in every kernel.
+  batch b;
+  for (dtype t : {dtype::float32, dtype::float64})
+    for (bool i32 : {false, true}) {
+      b.add(x_minus_row_mean(t, i32));
+      b.add(minus_row_mean(t, true, i32));
+    }
+  for (dtype t : {dtype::int32, dtype::int64, dtype::float32})
+    for (monoid m : {monoid::sum, monoid::max, monoid::nanmin}) b.add(minus_row_reduce(m, t, t == dtype::int32));
+  b.add(row_cache_mixed(false));
+  b.add(row_cache_mixed(true));
+  b.add(minus_row_mean_sibling(dtype::float32));
+  for (const kernel_source& k : b.kernels) EXPECT_EQ(k.launch.shape, kernel_shape::row_with_map) << k.name;
+  EXPECT_EQ(b.kernels.size(), 20u);
+  b.compile();
+  // Row lengths that fit and that do not, for each: the launch is one of the two paths.
+  for (const kernel_source& k : b.kernels) {
+    if (k.launch.row_cache_bytes.empty()) continue;
+    std::int64_t fits[2] = {1000, 500}, too_long[2] = {10, 100000};
+    EXPECT_GT(configure_launch(k, fits, 2, h100_shared).shared_bytes, 0u) << k.name;
+    EXPECT_EQ(configure_launch(k, too_long, 2, h100_shared).shared_bytes, 0u) << k.name;
+  }
 }
 
 TEST(CodegenNestNvrtc, FastMathSourceIsTheSame) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -458,6 +459,257 @@ TEST(CudaNest, RowWithMapMinusMean) {
         }
       }
     });
+}
+
+// ---- row_with_map over the reduced domain: the row cache ------------------------------------------
+
+namespace {
+
+// A forced launch of a row-cache kernel and its name in failure messages.
+struct forced_launch {
+  jf::ir::launch_config c;
+  std::string what;
+};
+
+// A 1024-thread and a 256-thread block per row and a warp per row (8 rows per block), each with no
+// shared memory (reload), the cache's exact bytes (cached) and one byte too few (the kernel must
+// reload). Launches over 48 KiB of shared memory are left out: they need the opt-in launch_nest does.
+std::vector<forced_launch> row_cache_forced(const kernel_source& k, std::int64_t rows, std::int64_t len) {
+  std::vector<forced_launch> v;
+  for (unsigned bx : {1024u, 256u, 32u}) {
+    const unsigned by = bx == 32 ? 8 : 1;
+    std::size_t exact = 0;
+    for (int e : k.launch.row_cache_bytes) exact += (std::size_t(e) * by * std::size_t(len) + 15) / 16 * 16;
+    for (std::size_t shared : {std::size_t(0), exact, exact - 1}) {
+      if (shared > 48 * 1024 || (shared == exact - 1 && exact == 0)) continue;
+      forced_launch f;
+      f.c.grid[0] = static_cast<unsigned>(std::min<std::int64_t>(3, (rows + by - 1) / by));
+      f.c.block[0] = bx;
+      f.c.block[1] = by;
+      f.c.shared_bytes = shared;
+      f.what = "forced grid " + std::to_string(f.c.grid[0]) + ", block " + std::to_string(bx) + "x" +
+               std::to_string(by) + ", " + std::to_string(shared) + " B shared (" +
+               (shared == exact && exact > 0 ? "cached" : "reload") + ")";
+      v.push_back(f);
+    }
+  }
+  return v;
+}
+
+// Runs k under launch_nest (twice: the same bits) and under row_cache_forced's launches; `check`
+// compares the outputs with the reference (returns "" or what differs). Launches with the same
+// block must give the same bits cached or not: the cache does not change the order of combination.
+template <class Check>
+void check_row_cache_runs(const kernel_source& k, const jf::detail::step_bindings& b,
+                          const std::vector<const dbuf*>& outs, std::int64_t rows, std::int64_t len,
+                          const std::string& sizes, const Check& check) {
+  auto raw = [&] {
+    std::vector<unsigned char> all;
+    for (const dbuf* o : outs) {
+      const auto r = o->raw();
+      all.insert(all.end(), r.begin(), r.end());
+    }
+    return all;
+  };
+  const jf::ir::launch_config c = jf::ir::configure_launch(k, b.extents.data(), 2, rt::nest_device_limits());
+  const std::string how = sizes + " (launch_nest: " + jf::ir::describe_launch(k, c) + ")";
+  run(k, b);
+  const auto first = raw();
+  if (const std::string bad = check(); !bad.empty()) ADD_FAILURE() << how << ": " << bad;
+  run(k, b);
+  EXPECT_EQ(first, raw()) << "two runs differ: " << how;
+  if (rows == 0 || len == 0) return;
+  std::map<unsigned, std::pair<std::vector<unsigned char>, std::string>> by_block;
+  for (const forced_launch& f : row_cache_forced(k, rows, len)) {
+    for (const dbuf* o : outs) rt::memset_d8(o->p, 0xff, o->bytes);
+    run(k, b, &f.c);
+    if (const std::string bad = check(); !bad.empty()) ADD_FAILURE() << sizes << ", " << f.what << ": " << bad;
+    const auto bits = raw();
+    auto [it, fresh] = by_block.try_emplace(f.c.block[0], bits, f.what);
+    if (!fresh) {
+      EXPECT_TRUE(it->second.first == bits)
+          << sizes << ": " << f.what << " and " << it->second.second << " differ in bits";
+    }
+  }
+}
+
+// Expected launch decisions on sm_90 (227 KiB of shared memory per block, 228 KiB per SM).
+void expect_cached_on_hopper(const kernel_source& k, const std::int64_t ext[2], bool want, const std::string& sizes) {
+  if (rt::props(0).cc_major != 9) return;
+  const jf::ir::launch_config c = jf::ir::configure_launch(k, ext, 2, rt::nest_device_limits());
+  EXPECT_EQ(c.shared_bytes > 0, want) << sizes << ": " << jf::ir::describe_launch(k, c);
+}
+
+}  // namespace
+
+TEST(CudaNest, RowCacheMinusMean) {
+  REQUIRE_GPU();
+  // The lowering's graph: out #0 = x - mean(x) over R, x one load read by the reduce and the map.
+  const std::int64_t sizes[][2] = {{1, 1},     {3, 31},    {7, 33}, {9, 1000}, {3, 4097},
+                                   {2, 40000}, {2, 70000}, {0, 8},  {4, 0},    {33, 2049}};
+  for (dtype t : {dtype::float32, dtype::float64})
+    with_type(t, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_floating_point_v<T>) {
+        for (const auto& sz : sizes) {
+          const std::int64_t nr = sz[0], len = sz[1];
+          const kernel_source k = jf::ir::generate_cuda(x_minus_row_mean(t, nr % 2 == 1));
+          ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::row_with_map);
+          ASSERT_FALSE(k.launch.row_cache_bytes.empty()) << "x - mean(x) over R itself must keep x";
+          const std::string at = std::string(jf::name(t)) + " " + std::to_string(nr) + " x " + std::to_string(len) +
+                                 (nr % 2 == 1 ? ", int indices" : "");
+          const std::int64_t ext[2] = {nr, len};
+          if (nr == 2 && len == 70000) expect_cached_on_hopper(k, ext, false, at + " (280 KB rows)");
+          if (t == dtype::float32 && ((nr == 2 && len == 40000) || (nr == 9 && len == 1000)))
+            expect_cached_on_hopper(k, ext, true, at);
+          if (t == dtype::float64 && nr == 2 && len == 40000)
+            expect_cached_on_hopper(k, ext, false, at + " (320 KB rows)");
+          std::vector<T> x(static_cast<std::size_t>(nr * len));
+          for (auto& v : x) v = static_cast<T>(std::uniform_real_distribution<double>(-10, 10)(rng()));
+          auto in = dbuf::of(x.empty() ? std::vector<T>(1) : x);
+          dbuf y(std::max<std::size_t>(x.size(), 1) * sizeof(T));
+          jf::detail::step_bindings b;
+          b.extents = {nr, len};
+          b.inputs = {{in->p, {len, 1}}};
+          b.outputs = {{y.p, {len, 1}}};
+          // The reference mean in double, in index order.
+          std::vector<double> mean(static_cast<std::size_t>(nr)), mag(static_cast<std::size_t>(nr));
+          for (std::int64_t r = 0; r < nr; ++r) {
+            double sum = 0;
+            for (std::int64_t j = 0; j < len; ++j) {
+              sum += x[static_cast<std::size_t>(r * len + j)];
+              mag[static_cast<std::size_t>(r)] +=
+                  std::abs(static_cast<double>(x[static_cast<std::size_t>(r * len + j)]));
+            }
+            mean[static_cast<std::size_t>(r)] = sum / static_cast<double>(len);
+          }
+          const double eps = std::is_same_v<T, float> ? 2e-5 : 1e-12;
+          auto check = [&]() -> std::string {
+            const std::vector<T> gy = y.get<T>(x.size());
+            for (std::int64_t r = 0; r < nr; ++r)
+              for (std::int64_t j = 0; j < len; ++j) {
+                const std::size_t i = static_cast<std::size_t>(r * len + j);
+                const double want = static_cast<double>(x[i]) - mean[static_cast<std::size_t>(r)];
+                const double tol = eps * (std::abs(static_cast<double>(x[i])) +
+                                          mag[static_cast<std::size_t>(r)] / static_cast<double>(len) + 1);
+                if (!(std::abs(static_cast<double>(gy[i]) - want) <= tol)) {
+                  std::ostringstream o;
+                  o.precision(17);
+                  o << "y[" << r << ", " << j << "] = " << gy[i] << ", want " << want << " (x = " << x[i] << ", mean "
+                    << mean[static_cast<std::size_t>(r)] << ")";
+                  return o.str();
+                }
+              }
+            return "";
+          };
+          check_row_cache_runs(k, b, {&y}, nr, len, at, check);
+        }
+      }
+    });
+}
+
+TEST(CudaNest, RowCacheIntegers) {
+  REQUIRE_GPU();
+  // y = x - reduce(m, x) per row: exact.
+  const std::int64_t sizes[][2] = {{7, 33}, {5, 1000}, {3, 4097}, {2, 40000}, {2, 70000}};
+  for (dtype t : {dtype::int32, dtype::int64})
+    for (monoid m : {monoid::sum, monoid::max})
+      with_type(t, [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+          for (const auto& sz : sizes) {
+            const std::int64_t nr = sz[0], len = sz[1];
+            const kernel_source k = jf::ir::generate_cuda(minus_row_reduce(m, t, t == dtype::int32));
+            ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::row_with_map);
+            const std::string at = what(m, t, false, std::to_string(nr) + " x " + std::to_string(len));
+            std::vector<T> x(static_cast<std::size_t>(nr * len));
+            for (auto& v : x) v = static_cast<T>(static_cast<long long>(rng()() % 2001) - 1000);
+            std::vector<T> red(static_cast<std::size_t>(nr));
+            std::vector<char> keep(static_cast<std::size_t>(len), 1);
+            for (std::int64_t r = 0; r < nr; ++r)
+              red[static_cast<std::size_t>(r)] =
+                  reduce_ref(m, std::vector<T>(x.begin() + r * len, x.begin() + (r + 1) * len), keep).value;
+            auto in = dbuf::of(x);
+            dbuf y(x.size() * sizeof(T));
+            jf::detail::step_bindings b;
+            b.extents = {nr, len};
+            b.inputs = {{in->p, {len, 1}}};
+            b.outputs = {{y.p, {len, 1}}};
+            auto check = [&]() -> std::string {
+              const std::vector<T> gy = y.get<T>(x.size());
+              for (std::size_t i = 0; i < x.size(); ++i) {
+                const T want = static_cast<T>(x[i] - red[i / static_cast<std::size_t>(len)]);
+                if (gy[i] != want)
+                  return "y[" + std::to_string(i / len) + ", " + std::to_string(i % len) +
+                         "] = " + std::to_string(gy[i]) + ", want " + std::to_string(want);
+              }
+              return "";
+            };
+            check_row_cache_runs(k, b, {&y}, nr, len, at, check);
+          }
+        }
+      });
+}
+
+TEST(CudaNest, RowCacheTwoKeptLoadsAndStridedOperands) {
+  REQUIRE_GPU();
+  // a (float32) and b (float64, every other element) kept; c read by the map only; z stored
+  // column-major; s per row.
+  const std::int64_t sizes[][2] = {{5, 33}, {9, 1000}, {3, 4097}, {2, 40000}, {2, 70000}};
+  for (const auto& sz : sizes) {
+    const std::int64_t nr = sz[0], len = sz[1];
+    const std::size_t n = static_cast<std::size_t>(nr * len);
+    const kernel_source k = jf::ir::generate_cuda(row_cache_mixed(nr % 2 == 1));
+    ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::row_with_map);
+    ASSERT_EQ(k.launch.row_cache_bytes, (std::vector<int>{4, 8}));
+    const std::string at = "a f32, b f64 kept, " + std::to_string(nr) + " x " + std::to_string(len);
+    std::vector<float> a(n);
+    std::vector<double> b2(2 * n), c(n);
+    for (auto& v : a) v = static_cast<float>(std::uniform_real_distribution<double>(-10, 10)(rng()));
+    for (auto& v : b2) v = std::uniform_real_distribution<double>(-10, 10)(rng());
+    for (auto& v : c) v = std::uniform_real_distribution<double>(-10, 10)(rng());
+    std::vector<double> p(n), sref(static_cast<std::size_t>(nr)), mag(static_cast<std::size_t>(nr));
+    for (std::size_t i = 0; i < n; ++i) {
+      p[i] = static_cast<double>(a[i]) * b2[2 * i];
+      sref[i / static_cast<std::size_t>(len)] += p[i];
+      mag[i / static_cast<std::size_t>(len)] += std::abs(p[i]);
+    }
+    auto da = dbuf::of(a), db = dbuf::of(b2), dc = dbuf::of(c);
+    dbuf y(n * 8), z(n * 8), s(static_cast<std::size_t>(nr) * 8);
+    jf::detail::step_bindings b;
+    b.extents = {nr, len};
+    b.inputs = {{da->p, {len, 1}}, {db->p, {2 * len, 2}}, {dc->p, {len, 1}}};
+    b.outputs = {{y.p, {len, 1}}, {z.p, {1, nr}}, {s.p, {1, 0}}};
+    auto check = [&]() -> std::string {
+      const auto gy = y.get<double>(n), gz = z.get<double>(n), gs = s.get<double>(static_cast<std::size_t>(nr));
+      std::ostringstream o;
+      o.precision(17);
+      for (std::int64_t r = 0; r < nr; ++r) {
+        const std::size_t ur = static_cast<std::size_t>(r);
+        const double tol = 1e-12 * (mag[ur] + 1);
+        if (!(std::abs(gs[ur] - sref[ur]) <= tol)) {
+          o << "s[" << r << "] = " << gs[ur] << ", want " << sref[ur];
+          return o.str();
+        }
+        for (std::int64_t j = 0; j < len; ++j) {
+          const std::size_t i = static_cast<std::size_t>(r * len + j);
+          const double want_y = p[i] - gs[ur] / static_cast<double>(len);
+          const double want_z = c[i] + gs[ur];
+          const double got_z = gz[static_cast<std::size_t>(j * nr + r)];
+          if (!(std::abs(gy[i] - want_y) <= 1e-12 * (std::abs(want_y) + 1))) {
+            o << "y[" << r << ", " << j << "] = " << gy[i] << ", want " << want_y;
+            return o.str();
+          }
+          if (!(std::abs(got_z - want_z) <= 1e-12 * (std::abs(want_z) + 1))) {
+            o << "z[" << r << ", " << j << "] = " << got_z << ", want " << want_z;
+            return o.str();
+          }
+        }
+      }
+      return "";
+    };
+    check_row_cache_runs(k, b, {&y, &z, &s}, nr, len, at, check);
+  }
 }
 
 // ---- 3-d shapes and the generic nest ----------------------------------------------------------

@@ -89,6 +89,13 @@ template <class T, class C> __device__ T group_allreduce(T v, C combine, T ident
 template <class T> __device__ __forceinline__ T load_volatile(const T* p) { return *static_cast<const volatile T*>(p); }
 
 __device__ __forceinline__ unsigned long long align16(unsigned long long bytes) { return (bytes + 15) & ~15ull; }
+
+// Bytes of dynamic shared memory this launch was given (the row cache checks it fits).
+__device__ __forceinline__ unsigned dynamic_smem_bytes() {
+  unsigned bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  return bytes;
+}
 }  // namespace jf_nest
 #endif
 )";
@@ -228,7 +235,8 @@ shape_plan recognise(const facts& f) {
 
 emitter::emitter(const graph& graph_, const codegen_options& o, std::string name)
     : g(graph_), f(graph_), opt(o), kname(std::move(name)), vname(graph_.nodes.size()),
-      axis(static_cast<std::size_t>(graph_.ndim)), operand_axes_(graph_.outputs.size() + graph_.inputs.size()) {
+      axis(static_cast<std::size_t>(graph_.ndim)), kept(graph_.nodes.size()),
+      operand_axes_(graph_.outputs.size() + graph_.inputs.size()) {
   auto add_axes = [&](std::vector<std::int32_t>& to, domain_id d) {
     for (std::int32_t a : g.chain_axes(d))
       if (std::find(to.begin(), to.end(), a) == to.end()) to.push_back(a);
@@ -277,7 +285,9 @@ void emitter::args_struct() {
 
 void emitter::open_kernel(const std::string& comment) {
   s << "\n" << comment;
-  s << "extern \"C\" __global__ void " << kname << "(const " << kname << "_args a) {\n";
+  s << "extern \"C\" __global__ void ";
+  if (max_threads > 0) s << "__launch_bounds__(" << max_threads << ") ";
+  s << kname << "(const " << kname << "_args a) {\n";
 }
 
 void emitter::prologue(const std::string& ind) {
@@ -369,7 +379,16 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
   for (std::size_t id = 0; id < g.nodes.size(); ++id) {
     if (!needed[id] || !vname[id].empty() || f.uniform[id]) continue;
     const node& n = g.nodes[id];
-    if ((w == which::loads) != (n.code == op::input) && w != which::all) continue;
+    const bool load = n.code == op::input || !kept[id].empty();
+    if ((w == which::loads) != load && w != which::all) continue;
+    if (!kept[id].empty()) {
+      if (flat_index.empty())
+        throw error(nest::cat("jf::ir codegen: internal error: kept %", id) + " read outside a loop");
+      s << ind << "const " << T(n.type) << " " << nest::cat("v", id) << sfx << " = " << kept[id] << "[" << flat_index
+        << "];  // kept by the reduction loop\n";
+      vname[id] = nest::cat("v", id) + sfx;
+      continue;
+    }
     if (n.code == op::reduce) {
       if (!on_reduce) throw error(nest::cat("jf::ir codegen: internal error: reduce %", id) + " used before its value");
       on_reduce(static_cast<node_id>(id), ind);
@@ -474,6 +493,7 @@ void emitter::laned_loop(const std::string& ind, const std::string& c, const std
       vname = saved_v;
       axis = saved_a;
       unravel(in2, flat(u), axes, nest::cat("_", u));
+      flat_index = flat(u);
       emit_nodes(needed, in2, nest::cat("_", u), which::loads);
       lane_v[static_cast<std::size_t>(u)] = vname;
       lane_a[static_cast<std::size_t>(u)] = axis;
@@ -481,6 +501,7 @@ void emitter::laned_loop(const std::string& ind, const std::string& c, const std
     for (int u = 0; u < lanes; ++u) {
       vname = lane_v[static_cast<std::size_t>(u)];
       axis = lane_a[static_cast<std::size_t>(u)];
+      flat_index = flat(u);
       emit_nodes(needed, in2, nest::cat("_", u), which::compute);
       at_lane(in2, flat(u));
     }
@@ -490,11 +511,13 @@ void emitter::laned_loop(const std::string& ind, const std::string& c, const std
   axis = saved_a;
   s << ind << "for (; " << c << " < " << n << "; " << c << " += " << step << ") {\n";
   unravel(in2, c, axes, "");
+  flat_index = c;
   emit_nodes(needed, in2, "", which::all);
   at_lane(in2, c);
   s << ind << "}\n";
   vname = saved_v;
   axis = saved_a;
+  flat_index.clear();
 }
 
 void emitter::scratch_pointers(const std::string& ind, const std::string& counters, const std::string& count) {
@@ -643,9 +666,7 @@ std::string describe_launch(const kernel_source& k) {
   case kernel_shape::row_reduction:
     return "row reduction: a warp per row (8 rows per block) for rows shorter than 2048, else a 256-thread block per "
            "row; each row combined in a fixed tree order";
-  case kernel_shape::row_with_map:
-    return "row reduction with map: a warp (short rows) or a 256-thread block per row reduces the row, shares the "
-           "result, then runs the element-wise work of the same row (the row is read twice)";
+  case kernel_shape::row_with_map: return nest::describe_row_with_map(li, nullptr);
   case kernel_shape::column_reduction:
     return "column reduction: a thread per column (256-column tiles), the reduced axes split over blockIdx.y when "
            "there are few columns (partials combined in split order by the last block of each tile)";
@@ -656,7 +677,8 @@ std::string describe_launch(const kernel_source& k) {
 }
 
 std::string describe_launch(const kernel_source& k, const launch_config& c) {
-  std::string s = describe_launch(k);
+  std::string s =
+      k.launch.shape == kernel_shape::row_with_map ? nest::describe_row_with_map(k.launch, &c) : describe_launch(k);
   s += nest::cat(" [grid ", c.grid[0]) + nest::cat("x", c.grid[1]) + nest::cat("x", c.grid[2]) +
        nest::cat(", block ", c.block[0]) + nest::cat("x", c.block[1]) + nest::cat("x", c.block[2]);
   if (c.shared_bytes) s += nest::cat(", ", c.shared_bytes) + " B shared";

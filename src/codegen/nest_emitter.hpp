@@ -60,6 +60,12 @@ class emitter {
   // them around nested scopes.
   std::vector<std::string> vname;
   std::vector<std::string> axis;
+  // Per node: the array ("" for none) its value is read from at the current flat index instead of
+  // being computed, e.g. a load the row shapes kept in shared memory. emit_nodes treats those reads
+  // as loads; laned_loop sets flat_index.
+  std::vector<std::string> kept;
+  std::string flat_index;
+  int max_threads = 0;  // > 0: the kernel's __launch_bounds__ (a launch may use that many threads)
 
   std::string T(dtype t) const;
   void header(const shape_plan& p, const std::string& plan_text);
@@ -140,5 +146,7 @@ launch_config configure_full_reduction(const launch_info& li, const std::int64_t
 launch_config configure_row_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_column_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_generic_nest(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+// describe_launch of row_with_map, with the numbers of a configuration when c is given.
+std::string describe_row_with_map(const launch_info& li, const launch_config* c);
 
 }  // namespace jf::ir::nest

@@ -40,6 +40,7 @@ namespace jf::cuda_rt::driver {
   X(ModuleLoadData, cuModuleLoadData)                        \
   X(ModuleUnload, cuModuleUnload)                            \
   X(ModuleGetFunction, cuModuleGetFunction)                  \
+  X(FuncSetAttribute, cuFuncSetAttribute)                    \
   X(LaunchKernel, cuLaunchKernel)
 
 struct api {

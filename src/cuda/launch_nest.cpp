@@ -3,8 +3,12 @@
 #include "cuda/launch_nest.hpp"
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <string>
 
+#include "cuda/context.hpp"
+#include "cuda/driver.hpp"
 #include "jetfuse/errors.hpp"
 
 namespace jf::cuda_rt {
@@ -40,6 +44,52 @@ void check_int32(const ir::kernel_source& src, const detail::step_bindings& b) {
   }
 }
 
+}  // namespace
+
+const ir::device_limits& nest_device_limits() {
+  static const ir::device_limits dev = [] {
+    const device_props& p = props(0);
+    const driver::api& f = driver::require();
+    CUdevice d = 0;
+    driver::check(f.DeviceGet(&d, 0), "cuDeviceGet");
+    auto attr = [&](CUdevice_attribute a) {
+      int v = 0;
+      driver::check(f.DeviceGetAttribute(&v, a, d), "cuDeviceGetAttribute");
+      return static_cast<std::size_t>(v < 0 ? 0 : v);
+    };
+    ir::device_limits l;
+    l.sm_count = p.sm_count;
+    l.max_threads_per_sm = p.max_threads_per_sm;
+    l.max_grid_y = 65535;
+    l.shared_per_block = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    l.shared_per_sm = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+    l.shared_reserved_per_block = attr(CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+    return l;
+  }();
+  return dev;
+}
+
+namespace {
+
+// Dynamic shared memory above the default 48 KiB needs the kernel's opt-in. Each function's limit
+// only grows (under a lock), so a concurrent launch never finds it lowered below its own need.
+void allow_shared(const kernel& k, std::size_t bytes) {
+  constexpr std::size_t default_limit = 48 * 1024;
+  if (bytes <= default_limit) return;
+  static std::mutex mutex;
+  static auto* allowed = new std::map<const void*, std::size_t>;  // never destroyed (used at exit)
+  std::lock_guard<std::mutex> lock(mutex);
+  std::size_t& now = (*allowed)[k.function];
+  if (now >= bytes) return;
+  const driver::api& f = context::enter();
+  const std::string call =
+      "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + std::to_string(bytes) + ") of kernel " + k.name;
+  driver::check(f.FuncSetAttribute(static_cast<CUfunction>(k.function), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                   static_cast<int>(bytes)),
+                call.c_str());
+  now = bytes;
+}
+
 // Frees the scratch stream-ordered on every path out of launch_nest.
 struct scratch_guard {
   void* p = nullptr;
@@ -72,10 +122,10 @@ void launch_nest(const ir::kernel_source& src, const kernel& k, const detail::st
   if (src.launch.shape == ir::kernel_shape::map)
     throw error("jetfuse: launch_nest got the map kernel " + src.name + " (map kernels use the map ABI)");
   if (src.launch.index32) check_int32(src, b);
-  const device_props& p = props(0);
-  const ir::device_limits dev{p.sm_count, p.max_threads_per_sm, 65535};
-  const ir::launch_config c = ir::configure_launch(src, b.extents.data(), static_cast<int>(b.extents.size()), dev);
+  const ir::launch_config c =
+      ir::configure_launch(src, b.extents.data(), static_cast<int>(b.extents.size()), nest_device_limits());
   if (c.empty()) return;
+  allow_shared(k, c.shared_bytes);
   scratch_guard scratch;
   if (c.scratch_bytes > 0) {
     scratch.p = allocate(c.scratch_bytes);

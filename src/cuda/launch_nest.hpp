@@ -16,6 +16,10 @@ namespace jf::cuda_rt {
 // the launch fails. Nothing is launched when the output domains have no iteration.
 void launch_nest(const ir::kernel_source& src, const kernel& k, const detail::step_bindings& b);
 
+// The facts about device 0 that launch_nest passes to ir::configure_launch (SMs, threads and
+// shared memory per SM and per block), read from the driver once. Exposed for tests and explain.
+const ir::device_limits& nest_device_limits();
+
 // The argument struct's slots for these bindings (exposed for tests): outputs' pointers, inputs'
 // pointers, params, extents, strides per operand, and `scratch` last.
 std::vector<std::uint64_t> pack_nest_args(const ir::kernel_source& src, const detail::step_bindings& b, void* scratch);

@@ -16,14 +16,15 @@ struct codegen_options {
   bool fast_math = false;
 };
 
-// The kernel shapes (docs/loop-nests.md, "Kernel shapes and the plan"). Each owns its launch
+// The kernel shapes (docs/design.md, "Code generation"). Each owns its launch
 // configuration (configure_launch) and its order of combination.
 enum class kernel_shape : std::uint8_t {
   map,               // a grid-stride loop over one box (map graphs)
   full_reduction,    // reduce(s) of one box chain into the root: block partials + last-block finish
   row_reduction,     // reduce(s) into box(K) from box(R) under it, R innermost: a warp or block per row
   column_reduction,  // the same with the fastest axis in K: threads across K, R split over blockIdx.y
-  row_with_map,      // a row reduction whose rows also run element-wise work below K (x - mean(x))
+  row_with_map,      // a row reduction whose rows also run element-wise work below K (x - mean(x)),
+                     // the row's loads kept in shared memory when the work is over R itself and fits
   generic_nest,      // anything else: a thread per output iteration, serial loops for reductions
 };
 std::string_view name(kernel_shape s);
@@ -44,6 +45,10 @@ struct launch_info {
   std::vector<std::vector<std::int32_t>> operand_axes;
   // generic_nest: per phase (output domain, in order) the axes of its iterations.
   std::vector<std::vector<std::int32_t>> phase_axes;
+  // row_with_map over the reduced domain itself: bytes per element of each load the reduction loop
+  // keeps in shared memory for the map loop when the row fits (empty: the map loop reloads).
+  std::vector<int> row_cache_bytes;
+  int static_shared_bytes = 0;  // an upper bound of the kernel's static shared memory
 };
 
 struct kernel_source {
@@ -60,11 +65,15 @@ struct kernel_source {
 // outputs of loop nests).
 kernel_source generate_cuda(const graph& g, const codegen_options& opt = {});
 
-// The few device facts a launch depends on (cuda_rt::device_props provides them).
+// The few device facts a launch depends on (cuda_rt::device_props and driver attributes provide
+// them). Shared memory 0: unknown, no kernel gets dynamic shared memory.
 struct device_limits {
   int sm_count = 1;
   int max_threads_per_sm = 2048;
   int max_grid_y = 65535;
+  std::size_t shared_per_block = 0;           // opt-in maximum of one block, static + dynamic
+  std::size_t shared_per_sm = 0;              // of one multiprocessor
+  std::size_t shared_reserved_per_block = 0;  // taken by the system from shared_per_sm per resident block
 };
 
 struct launch_config {
