@@ -1,5 +1,5 @@
-// CUDA C++ generation from a jf::ir::graph (src/codegen/cuda_codegen.cpp for map graphs, the
-// kernel shapes of src/codegen/shape_*.cpp for loop-nest graphs) and each kernel's launch rule.
+// CUDA C++ generation from a jf::ir::graph (src/cuda/codegen/cuda_codegen.cpp for map graphs, the
+// kernel shapes of src/cuda/codegen/shape_*.cpp for loop-nest graphs) and each kernel's launch rule.
 #pragma once
 
 #include <cstddef>

@@ -9,7 +9,7 @@
 // thread in increasing order, then the same tree.
 #include <algorithm>
 
-#include "codegen/nest_emitter.hpp"
+#include "cuda/codegen/nest_emitter.hpp"
 
 namespace jf::ir::nest {
 

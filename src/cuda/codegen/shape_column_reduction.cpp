@@ -8,7 +8,7 @@
 // order 0, 1, ... gridDim.y - 1. gridDim.y is fixed by configure_launch for given extents and device.
 #include <algorithm>
 
-#include "codegen/nest_emitter.hpp"
+#include "cuda/codegen/nest_emitter.hpp"
 
 namespace jf::ir::nest {
 

@@ -1,6 +1,6 @@
 // The shared half of the loop-nest kernel shapes (see nest_emitter.hpp), the recogniser that picks
 // a shape, generate_nest, configure_launch and describe_launch.
-#include "codegen/nest_emitter.hpp"
+#include "cuda/codegen/nest_emitter.hpp"
 
 #include <algorithm>
 

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "codegen/codegen_detail.hpp"
+#include "cuda/codegen/codegen_detail.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/ir/codegen.hpp"
 

@@ -22,7 +22,7 @@
 // length and (row cache) the device's shared memory: the same bits on every run.
 #include <algorithm>
 
-#include "codegen/nest_emitter.hpp"
+#include "cuda/codegen/nest_emitter.hpp"
 
 namespace jf::ir::nest {
 

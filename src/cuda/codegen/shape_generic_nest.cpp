@@ -6,7 +6,7 @@
 // once per iteration). Order of combination: the reduced iterations in row-major order.
 #include <algorithm>
 
-#include "codegen/nest_emitter.hpp"
+#include "cuda/codegen/nest_emitter.hpp"
 #include "jetfuse/errors.hpp"
 
 namespace jf::ir::nest {

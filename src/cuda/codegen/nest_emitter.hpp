@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/codegen_detail.hpp"
+#include "cuda/codegen/codegen_detail.hpp"
 
 namespace jf::ir::nest {
 
