@@ -176,7 +176,7 @@ ir::graph lower_nest(const eval_request& r, const nest_call& c) {
   const ir::domain_id out_domain = c.a.regions[0].domain;
   for (int o = 0; o < r.nout; ++o) {
     ir::node_id v = roots[static_cast<std::size_t>(o)];
-    if (g.at(v).type != r.out_types[o]) v = g.add_cast(r.out_types[o], v);
+    v = lower_cast(g, v, r.out_types[o], out_domain);
     const ir::node& n = g.at(v);
     if (n.code == op::constant || n.code == op::param || n.code == op::extent) {
       // A value without a domain (all of it folded): stored at every iteration of the result.
