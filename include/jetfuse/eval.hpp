@@ -201,6 +201,17 @@ std::string explain(unfused_t, const E&... e) {
   return detail::explain_with(opt, e...);
 }
 
+// What jf::cuda would run for expressions over arrays of these shapes and layouts, whatever
+// backend the arrays are on: the IR before and after the passes, the plan, each kernel's shape and
+// launch rule, and its source. Runs and compiles nothing (also on a machine without a GPU).
+template <class... E>
+  requires(sizeof...(E) > 0 && (lazy_operand<E> && ...))
+std::string explain_cuda(const E&... e) {
+  detail::eval_options opt;
+  opt.explain_cuda = true;
+  return detail::explain_with(opt, e...);
+}
+
 // Compound assignment evaluates in place: numpy's `x += e`, also into a temporary view
 // (`x(jf::range(1, -1)) -= e`, numpy's x[1:-1] -= e). The result is cast to x's dtype only when
 // numpy's same_kind rule allows it (casting.hpp); x must not be a null handle.

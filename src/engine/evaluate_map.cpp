@@ -368,7 +368,7 @@ std::string explain(const eval_request& r) {
   std::ostringstream os;
   os << "jetfuse: evaluation of shape " << to_string(value_shape) << " on " << to_string(dev) << "\n";
   ir::graph g = lower_variant(rr, a);
-  if (dev.kind == device_kind::cpu) {
+  if (dev.kind == device_kind::cpu && !r.opt.explain_cuda) {
     const std::string ir = g.to_string();  // without its first line: index and vector width are for kernels
     os << "--- IR ---\n" << ir.substr(ir.find('\n') + 1);
     describe_cpu(os, rr, value_shape);

@@ -301,7 +301,7 @@ std::string explain_nest(const eval_request& r) {
   for (std::size_t x = 0; x < c.a.extents.size(); ++x) os << " axis " << x << " = " << c.a.extents[x] << (x + 1 < c.a.extents.size() ? "," : "");
   os << "\n";
   ir::graph g = lower_nest(rr, c);
-  if (dev.kind == device_kind::cpu) {
+  if (dev.kind == device_kind::cpu && !r.opt.explain_cuda) {
     os << "--- IR (run as lowered by the CPU executor, src/cpu/executor.cpp) ---\n" << g.to_string();
     os << "--- CPU plan: domain by domain, element-wise nodes over blocks of iterations, reductions "
           "combined in a fixed order on the thread pool; no kernel is generated ---\n";

@@ -31,20 +31,43 @@ struct nest_planner {
 
   explicit nest_planner(const graph& graph_) : g(graph_), stored(graph_.nodes.size(), 0), temporary_of(graph_.nodes.size(), -1) {}
 
-  // Whether the operand cone of `id` (stopping at stored values) holds a reduce node.
-  bool cone_has_reduce(node_id id, std::vector<char>& seen, node_id* found) const {
-    const node& n = g.at(id);
-    for (int a = 0; a < n.nargs; ++a) {
-      const node_id x = n.args[static_cast<std::size_t>(a)];
+  // Whether the cone of `id` (stopping at stored values) holds a reduce node.
+  bool depends_on_reduce(node_id id) const {
+    std::vector<char> seen(g.nodes.size(), 0);
+    std::vector<node_id> todo{id};
+    while (!todo.empty()) {
+      const node_id x = todo.back();
+      todo.pop_back();
       if (seen[static_cast<std::size_t>(x)] || stored[static_cast<std::size_t>(x)]) continue;
       seen[static_cast<std::size_t>(x)] = 1;
-      if (g.at(x).code == op::reduce) {
-        *found = x;
-        return true;
-      }
-      if (cone_has_reduce(x, seen, found)) return true;
+      if (g.at(x).code == op::reduce) return true;
+      for (int a = 0; a < g.at(x).nargs; ++a) todo.push_back(g.at(x).args[static_cast<std::size_t>(a)]);
     }
     return false;
+  }
+
+  // A reduced value reaches another reduction's operand through a broadcast (the reduction's result
+  // lives in an outer domain): the first such broadcast source in the operand cone of reduce `r`
+  // (the whole value carried inward, mean = sum / n, not only its reduce), or no_node.
+  node_id reduced_source_in_operand(node_id r) const {
+    std::vector<char> seen(g.nodes.size(), 0);
+    std::vector<node_id> todo;
+    for (int a = 0; a < g.at(r).nargs; ++a) todo.push_back(g.at(r).args[static_cast<std::size_t>(a)]);
+    while (!todo.empty()) {
+      const node_id x = todo.back();
+      todo.pop_back();
+      if (seen[static_cast<std::size_t>(x)] || stored[static_cast<std::size_t>(x)]) continue;
+      seen[static_cast<std::size_t>(x)] = 1;
+      const node& n = g.at(x);
+      if (n.code == op::broadcast) {
+        const node_id src = n.args[0];
+        if (!uniform(g.at(src)) && !stored[static_cast<std::size_t>(src)] && depends_on_reduce(src)) return src;
+        continue;
+      }
+      if (n.code == op::reduce) return x;  // (a reduce of the same domain: not produced by the lowering)
+      for (int a = 0; a < n.nargs; ++a) todo.push_back(n.args[static_cast<std::size_t>(a)]);
+    }
+    return no_node;
   }
 
   // Whether every reduce that value `id` is computed from (not crossing stored values) combines
@@ -94,15 +117,14 @@ struct nest_planner {
       for (const output_desc& o : g.outputs) stored[static_cast<std::size_t>(o.value)] = 0;  // written directly
       return;
     }
-    // Reductions read by another reduction's operand: to a fixed point (each pass stores one more).
+    // Reduced values read by another reduction's operand: to a fixed point (each pass stores one).
     for (bool changed = true; changed;) {
       changed = false;
       for (std::size_t k = 0; k < g.nodes.size() && !changed; ++k) {
         if (g.nodes[k].code != op::reduce) continue;
-        std::vector<char> seen(g.nodes.size(), 0);
-        node_id found = no_node;
-        if (cone_has_reduce(static_cast<node_id>(k), seen, &found)) {
-          stored[static_cast<std::size_t>(found)] = 1;
+        const node_id src = reduced_source_in_operand(static_cast<node_id>(k));
+        if (src != no_node) {
+          stored[static_cast<std::size_t>(src)] = 1;
           changed = true;
         }
       }

@@ -17,6 +17,7 @@ enum class eval_mode : std::uint8_t { fused, unfused };
 struct eval_options {
   eval_mode mode = eval_mode::fused;
   bool fast_math = false;
+  bool explain_cuda = false;  // jf::explain_cuda: describe jf::cuda's plan whatever the arrays' backend
 };
 
 // ---- analysis ----------------------------------------------------------------------------------

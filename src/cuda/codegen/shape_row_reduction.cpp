@@ -113,7 +113,10 @@ void emit_row_reduction(emitter& e, const shape_plan& p, launch_info& li) {
 
   for (node_id r : e.f.reduces)
     s << ind << e.acc_type(r) << " acc" << r << " = " << e.identity(r) << ";  // reduce %" << r << "\n";
-  e.laned_loop(ind, "j", "lane", "lanes", "n_len", r_axes, e.unroll(), need, [&](const std::string& in2, const std::string& flat) {
+  // A cached row is read by one block per SM: twice the loads in flight per thread keep the memory
+  // busy while other SMs write.
+  const int read_unroll = cached.empty() ? e.unroll() : 2 * e.unroll();
+  e.laned_loop(ind, "j", "lane", "lanes", "n_len", r_axes, read_unroll, need, [&](const std::string& in2, const std::string& flat) {
     for (node_id c : cached)
       s << in2 << "if (cached) kept" << c << "[" << flat << "] = " << e.vname[static_cast<std::size_t>(c)] << ";\n";
     for (node_id r : e.f.reduces) e.accumulate(in2, r, cat("acc", r), flat);

@@ -1,0 +1,64 @@
+// The plans jf::cuda would run (jf::explain_cuda, no GPU needed): how many kernels each common
+// reduction costs and which kernel shape each one is. Guards the planner and the shape recogniser
+// in CI, where no kernel runs.
+#include <gtest/gtest.h>
+
+#include <jetfuse/jetfuse.hpp>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+// The "--- kernel <name>: <shape>: ..." lines of an explanation: the shape of each step.
+std::vector<std::string> shapes(const std::string& e) {
+  std::vector<std::string> out;
+  for (std::size_t p = 0; (p = e.find("--- kernel ", p)) != std::string::npos; ++p) {
+    const std::size_t colon = e.find(": ", p);
+    const std::size_t end = e.find(':', colon + 2);
+    out.push_back(e.substr(colon + 2, end - colon - 2));
+  }
+  return out;
+}
+
+using v = std::vector<std::string>;
+
+TEST(Plans, ReductionsAndTheirKernels) {
+  const auto x = jf::zeros<float>({300, 4099});
+  const auto a = jf::zeros<double>({1 << 20}), b = jf::zeros<double>({1 << 20});
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::sum(a * b))), (v{"full reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::sqrt(jf::sum(a * a)))), (v{"full reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::norm(a))), (v{"full reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::sum(x, 1))), (v{"row reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::sum(x, 0))), (v{"column reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::sum(x.transpose(), 1))), (v{"column reduction"}));  // memory order decides
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::argmax(x, 1))), (v{"row reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(x - jf::mean(x, 1, jf::keepdims))), (v{"row reduction with map"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::min(x, 1), jf::max(x, 1))), (v{"row reduction"}));
+  // A second kernel where a reduced value must exist before the next pass starts.
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::var(x, 1))), (v{"row reduction", "row reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::sum(jf::square(x - jf::mean(x, 1, jf::keepdims))))),
+            (v{"row reduction", "full reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(x - jf::mean(x, 0))), (v{"column reduction", "generic loop nest"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(x - jf::mean(x))), (v{"full reduction", "generic loop nest"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::var(a))), (v{"full reduction", "full reduction"}));
+  // Unfused: one kernel per operation.
+  EXPECT_EQ(shapes(jf::explain_cuda(a * b + 1)), (v{"map"}));
+  EXPECT_GE(shapes(jf::detail::explain_with(jf::detail::eval_options{jf::detail::eval_mode::unfused, false, true},
+                                            jf::sum(a * b)))
+                .size(),
+            2u);
+}
+
+TEST(Plans, ExplainSaysWhyAValueIsStored) {
+  const auto x = jf::zeros<double>({64, 128});
+  const std::string e = jf::explain_cuda(jf::var(x, 1));
+  EXPECT_NE(e.find("1 temporaries (values read by a later reduction"), std::string::npos) << e;
+  EXPECT_NE(e.find("reduce sum f64"), std::string::npos) << e;
+  // jf::explain of CPU arrays describes the CPU executor, not kernels.
+  const std::string c = jf::explain(jf::var(x, 1));
+  EXPECT_NE(c.find("CPU executor"), std::string::npos) << c;
+  EXPECT_EQ(c.find("--- kernel"), std::string::npos) << c;
+}
+
+}  // namespace
