@@ -50,6 +50,23 @@ TEST(Plans, ReductionsAndTheirKernels) {
             2u);
 }
 
+// Cases the differential fuzzer found on the GPU only (the passes and the planner do not run on the
+// CPU): every step of their plans must be generated.
+TEST(Plans, FuzzerFoundGraphsArePlanned) {
+  const auto x = jf::zeros<std::int64_t>({3, 1, 4, 1});
+  // argmin over an axis of extent 1 is the constant 0; the mean of it still runs over its domain.
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::nanmean(jf::argmin(x, 1), {-3, 1}))).size(), 1u);
+  // A reduction over an axis of extent 1 is its operand, read in another domain: stored first,
+  // fused and unfused.
+  const auto a0 = jf::zeros<std::int32_t>({7, 300}).transpose();
+  const auto a1 = jf::zeros<float>({300, 7});
+  const auto a2 = jf::zeros<std::int32_t>({300, 1, 1});
+  const auto e = jf::argmin((a1 * a0) % jf::nanmax(a2, 2), 0);
+  EXPECT_FALSE(shapes(jf::explain_cuda(e)).empty());
+  EXPECT_FALSE(shapes(jf::detail::explain_with(jf::detail::eval_options{jf::detail::eval_mode::unfused, false, true}, e))
+                   .empty());
+}
+
 TEST(Plans, ExplainSaysWhyAValueIsStored) {
   const auto x = jf::zeros<double>({64, 128});
   const std::string e = jf::explain_cuda(jf::var(x, 1));

@@ -4,6 +4,8 @@
 #include <type_traits>
 
 #include "jetfuse/errors.hpp"
+#include <vector>
+
 #include "jetfuse/ir/passes.hpp"
 #include "jetfuse/scalar_ops.hpp"
 
@@ -21,14 +23,21 @@ scalar_value evaluate(const node& n, const graph& g) {
 }  // namespace
 
 void fold_constants(graph& g) {
-  for (node& n : g.nodes) {
+  // A reduce reads one value per iteration of its operand's domain: the broadcast that puts a
+  // constant there stays (it names the domain the reduction runs over).
+  std::vector<char> reduced(g.nodes.size(), 0);
+  for (const node& n : g.nodes)
+    if (n.code == op::reduce)
+      for (int a = 0; a < n.nargs; ++a) reduced[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])] = 1;
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    node& n = g.nodes[k];
     // A reduction of a constant depends on its domain's extent: not folded. A broadcast of a
-    // constant is that constant (constants are usable from every domain).
+    // constant is that constant (constants are usable from every domain), unless a reduce reads it.
     if (n.code == op::input || n.code == op::param || n.code == op::constant || n.code == op::reduce || n.nargs == 0)
       continue;
     if (n.code == op::broadcast) {
       const node& x = g.nodes[static_cast<std::size_t>(n.args[0])];
-      if (x.code == op::constant) n = x;
+      if (x.code == op::constant && !reduced[k]) n = x;
       continue;
     }
     bool all_constant = true;

@@ -97,16 +97,14 @@ struct nest_planner {
   void choose_stored(fusion_mode mode) {
     for (std::size_t k = 0; k < g.nodes.size(); ++k) {
       const node& n = g.nodes[k];
-      if (mode == fusion_mode::unfused) {
-        if (!is_leaf(n) && n.code != op::broadcast) stored[k] = 1;
-        continue;
-      }
+      if (mode == fusion_mode::unfused && !is_leaf(n) && n.code != op::broadcast) stored[k] = 1;
       if (n.code != op::broadcast || uniform(g.at(n.args[0]))) continue;
       const domain_id from = g.at(n.args[0]).domain;
-      if (!g.encloses(from, n.domain)) {
+      if (!g.encloses(from, n.domain)) {  // also an input read in another domain (a trivial reduction)
         stored[static_cast<std::size_t>(n.args[0])] = 1;
         continue;
       }
+      if (mode == fusion_mode::unfused) continue;
       // A reduced value used by element-wise work below it stays in the kernel only as a row: one
       // unit (warp or block) per iteration of `from` that combines along the fastest axis of its
       // operand (the highest numbered of its chain) and then runs the element-wise work. Otherwise
