@@ -103,10 +103,7 @@ void BM_SumOnly(benchmark::State& state) {
   auto a = device_random<double>({n}, 1);
   jf::array<double> s = jf::zeros<double>({}, jf::cuda);
   timed_batches(state, reps_for(n * 8), [&] { s = jf::sum(a); });
-  state.counters["bytes"] = static_cast<double>(n * 8);
-  state.counters["GB/s"] = static_cast<double>(n * 8) / mean_seconds * 1e-9;
-  auto it = copy_gbps.find(n * 8);  // the copy that moves as many bytes (n / 2 elements)
-  if (it != copy_gbps.end()) state.counters["of_copy"] = state.counters["GB/s"] / it->second;
+  report(state, n * 8);  // against the copy of as many bytes (n / 2 elements)
 }
 void BM_Norm2(benchmark::State& state) {
   if (!need_gpu(state)) return;
@@ -114,10 +111,7 @@ void BM_Norm2(benchmark::State& state) {
   auto a = device_random<double>({n}, 3);
   jf::array<double> s = jf::zeros<double>({}, jf::cuda);
   timed_batches(state, reps_for(n * 8), [&] { s = jf::norm(a); });
-  state.counters["bytes"] = static_cast<double>(n * 8);
-  state.counters["GB/s"] = static_cast<double>(n * 8) / mean_seconds * 1e-9;
-  auto it = copy_gbps.find(n * 8);
-  if (it != copy_gbps.end()) state.counters["of_copy"] = state.counters["GB/s"] / it->second;
+  report(state, n * 8);  // against the copy of as many bytes (n / 2 elements)
 }
 
 // ---- axis reductions of f32 matrices: 4 bytes per element read -----------------------------------

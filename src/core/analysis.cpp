@@ -93,6 +93,18 @@ bool same_elements(const array_base& a, const array_base& b, const shape_t& iter
   return effective_strides(a, iter) == effective_strides(b, iter);
 }
 
+void specialise_scalars(const scalar_slot* scalars, int n, std::vector<bool>& specialised, std::vector<std::int32_t>& key) {
+  constexpr int max_specialised_exponent = 16;
+  specialised.assign(static_cast<std::size_t>(n), false);
+  for (int s = 0; s < n; ++s) {
+    const scalar_slot& sc = scalars[s];
+    const bool spec = sc.exponent && sc.value == static_cast<double>(static_cast<std::int64_t>(sc.value)) &&
+                      sc.value >= -max_specialised_exponent && sc.value <= max_specialised_exponent;
+    specialised[static_cast<std::size_t>(s)] = spec;
+    key.push_back(spec ? static_cast<std::int32_t>(sc.value) : 1000 + sc.outside);
+  }
+}
+
 shape_t prepare_outputs(array_base* outputs, const dtype* out_types, int nout, const shape_t& value_shape,
                         device dev) {
   for (int o = 0; o < nout; ++o) {

@@ -20,7 +20,6 @@ namespace jf::detail {
 
 namespace {
 
-constexpr int max_specialised_exponent = 16;
 constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
 
 // Everything about one call that changes the generated code (the variant key), and the run-time
@@ -99,12 +98,6 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
       a.out_layout[o] = ir::layout::contiguous;  // the temporary
     }
   }
-  a.specialised.assign(static_cast<std::size_t>(r.nscalars), false);
-  for (int s = 0; s < r.nscalars; ++s) {
-    const scalar_slot& sc = r.scalars[s];
-    a.specialised[s] = sc.exponent && sc.value == static_cast<double>(static_cast<std::int64_t>(sc.value)) &&
-                       sc.value >= -max_specialised_exponent && sc.value <= max_specialised_exponent;
-  }
   // 16-byte vector accesses when every operand is contiguous (or one broadcast element) and aligned.
   bool vec = a.n > 0;
   int widest = 1;
@@ -139,8 +132,7 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
   for (auto l : a.input_layout) key.push_back(static_cast<std::int32_t>(l));
   // Specialised exponents by value; comparisons with an integer outside the compared dtype have a
   // known answer (a constant in the IR).
-  for (int s = 0; s < r.nscalars; ++s)
-    key.push_back(a.specialised[s] ? static_cast<std::int32_t>(r.scalars[s].value) : 1000 + r.scalars[s].outside);
+  specialise_scalars(r.scalars, r.nscalars, a.specialised, key);
 }
 
 // Builds the IR of one variant (before the passes).

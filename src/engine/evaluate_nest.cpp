@@ -16,7 +16,6 @@
 namespace jf::detail {
 namespace {
 
-constexpr int max_specialised_exponent = 16;
 constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
 
 struct nest_call {
@@ -121,12 +120,6 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     }
     c.out_layout[static_cast<std::size_t>(o)] = layout_in(a, out_domain, s);
   }
-  c.specialised.assign(static_cast<std::size_t>(r.nscalars), false);
-  for (int i = 0; i < r.nscalars; ++i) {
-    const scalar_slot& sc = r.scalars[i];
-    c.specialised[static_cast<std::size_t>(i)] = sc.exponent && sc.value == static_cast<double>(static_cast<std::int64_t>(sc.value)) &&
-                                                  sc.value >= -max_specialised_exponent && sc.value <= max_specialised_exponent;
-  }
   // The variant key: everything above that shapes the IR or the generated code.
   auto& key = c.key;
   key.clear();
@@ -154,8 +147,7 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
   }
   for (int i = 0; i < na; ++i) key.push_back(c.leaf_input[static_cast<std::size_t>(i)]);
   for (auto l : c.input_layout) key.push_back(static_cast<std::int32_t>(l));
-  for (int i = 0; i < r.nscalars; ++i)
-    key.push_back(c.specialised[static_cast<std::size_t>(i)] ? static_cast<std::int32_t>(r.scalars[i].value) : 1000 + r.scalars[i].outside);
+  specialise_scalars(r.scalars, r.nscalars, c.specialised, key);
 }
 
 ir::graph lower_nest(const eval_request& r, const nest_call& c) {

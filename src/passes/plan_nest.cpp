@@ -31,67 +31,67 @@ struct nest_planner {
 
   explicit nest_planner(const graph& graph_) : g(graph_), stored(graph_.nodes.size(), 0), temporary_of(graph_.nodes.size(), -1) {}
 
-  // Whether the cone of `id` (stopping at stored values) holds a reduce node.
-  bool depends_on_reduce(node_id id) const {
+  // Walks the cone of `roots` (their arguments, and theirs, ...) without crossing stored values:
+  // `visit(x)` says whether x is what was looked for (found), whether to go on below x (descend),
+  // or not (skip). Returns the first node found, or no_node.
+  enum class step { descend, skip, found };
+  template <class Visit> node_id find_in_cone(std::vector<node_id> todo, Visit&& visit) const {
     std::vector<char> seen(g.nodes.size(), 0);
-    std::vector<node_id> todo{id};
     while (!todo.empty()) {
       const node_id x = todo.back();
       todo.pop_back();
       if (seen[static_cast<std::size_t>(x)] || stored[static_cast<std::size_t>(x)]) continue;
       seen[static_cast<std::size_t>(x)] = 1;
-      if (g.at(x).code == op::reduce) return true;
+      const step st = visit(x);
+      if (st == step::found) return x;
+      if (st == step::skip) continue;
       for (int a = 0; a < g.at(x).nargs; ++a) todo.push_back(g.at(x).args[static_cast<std::size_t>(a)]);
     }
-    return false;
+    return no_node;
+  }
+
+  bool depends_on_reduce(node_id id) const {
+    return find_in_cone({id}, [&](node_id x) { return g.at(x).code == op::reduce ? step::found : step::descend; }) != no_node;
   }
 
   // A reduced value reaches another reduction's operand through a broadcast (the reduction's result
   // lives in an outer domain): the first such broadcast source in the operand cone of reduce `r`
   // (the whole value carried inward, mean = sum / n, not only its reduce), or no_node.
   node_id reduced_source_in_operand(node_id r) const {
-    std::vector<char> seen(g.nodes.size(), 0);
-    std::vector<node_id> todo;
-    for (int a = 0; a < g.at(r).nargs; ++a) todo.push_back(g.at(r).args[static_cast<std::size_t>(a)]);
-    while (!todo.empty()) {
-      const node_id x = todo.back();
-      todo.pop_back();
-      if (seen[static_cast<std::size_t>(x)] || stored[static_cast<std::size_t>(x)]) continue;
-      seen[static_cast<std::size_t>(x)] = 1;
+    std::vector<node_id> operands;
+    for (int a = 0; a < g.at(r).nargs; ++a) operands.push_back(g.at(r).args[static_cast<std::size_t>(a)]);
+    node_id source = no_node;
+    find_in_cone(operands, [&](node_id x) {
       const node& n = g.at(x);
-      if (n.code == op::broadcast) {
-        const node_id src = n.args[0];
-        if (!uniform(g.at(src)) && !stored[static_cast<std::size_t>(src)] && depends_on_reduce(src)) return src;
-        continue;
+      if (n.code == op::reduce) {  // (a reduce of the same domain: not produced by the lowering)
+        source = x;
+        return step::found;
       }
-      if (n.code == op::reduce) return x;  // (a reduce of the same domain: not produced by the lowering)
-      for (int a = 0; a < n.nargs; ++a) todo.push_back(n.args[static_cast<std::size_t>(a)]);
-    }
-    return no_node;
+      if (n.code != op::broadcast) return step::descend;
+      const node_id src = n.args[0];
+      if (!uniform(g.at(src)) && !stored[static_cast<std::size_t>(src)] && depends_on_reduce(src)) {
+        source = src;
+        return step::found;
+      }
+      return step::skip;
+    });
+    return source;
   }
 
   // Whether every reduce that value `id` is computed from (not crossing stored values) combines
   // along the highest-numbered axis of its operand's chain, inside its own domain (a row).
   bool row_reductions_only(node_id id) const {
-    std::vector<char> seen(g.nodes.size(), 0);
-    std::vector<node_id> todo{id};
-    while (!todo.empty()) {
-      const node_id x = todo.back();
-      todo.pop_back();
-      if (seen[static_cast<std::size_t>(x)] || stored[static_cast<std::size_t>(x)]) continue;
-      seen[static_cast<std::size_t>(x)] = 1;
+    const node_id column = find_in_cone({id}, [&](node_id x) {
       const node& n = g.at(x);
-      if (n.code == op::reduce) {
-        const domain_id from = g.at(n.args[0]).domain;
-        const auto chain = g.chain_axes(from);
-        const auto& own = g.dom(from).axes;
-        if (chain.empty() || std::find(own.begin(), own.end(), *std::max_element(chain.begin(), chain.end())) == own.end())
-          return false;
-        continue;  // its operand is the reduction's own business
-      }
-      for (int a = 0; a < n.nargs; ++a) todo.push_back(n.args[static_cast<std::size_t>(a)]);
-    }
-    return true;
+      if (n.code != op::reduce) return step::descend;
+      const domain_id from = g.at(n.args[0]).domain;
+      const auto chain = g.chain_axes(from);
+      const auto& own = g.dom(from).axes;
+      const bool row = !chain.empty() &&
+                       std::find(own.begin(), own.end(), *std::max_element(chain.begin(), chain.end())) != own.end();
+      return row ? step::skip : step::found;  // below a reduce is its operand: the reduction's business
+    });
+    return column == no_node;
   }
 
   void choose_stored(fusion_mode mode) {

@@ -33,6 +33,10 @@ ir::layout classify(const strides_t& eff, const shape_t& iter);
 bool may_overlap(const array_base& a, const array_base& b);
 // Whether two arrays address the same elements in the same order on `iter`.
 bool same_elements(const array_base& a, const array_base& b, const shape_t& iter);
+// Which scalar leaves the kernel specialises (small integral exponents of power, written as
+// constants), and their part of the variant key (the exponent, or whether a compared integer lies
+// outside the compared dtype).
+void specialise_scalars(const scalar_slot* scalars, int n, std::vector<bool>& specialised, std::vector<std::int32_t>& key);
 // Allocates null outputs with `shape`, checks that non-null ones can receive it (numpy's
 // `out[...] = value` broadcasting; shape_error otherwise). Returns the iteration space.
 shape_t prepare_outputs(array_base* outputs, const dtype* out_types, int nout, const shape_t& value_shape,
