@@ -1,5 +1,5 @@
 // Checks of one operation of the op table on every dtype it accepts, on jf::cuda fused and
-// unfused, against the Eigen evaluator on the same fresh random inputs. The tests are spread over
+// unfused, against the CPU executor on the same fresh random inputs. The tests are spread over
 // several translation units (test_cuda_ops_*.cpp) to bound compile time and memory.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The Eigen evaluator's addressing and the evaluation entry points on jf::cpu: broadcasting,
+// The CPU backend's addressing and the evaluation entry points on jf::cpu: broadcasting,
 // non-contiguous views (steps, transposes, negative steps, 0-d arrays), assignment into existing
 // arrays and views, compound assignment, overlapping in-place assignment, several results in one
 // evaluation, output dtypes other than the expression's, and the errors.

@@ -1,4 +1,4 @@
-// jf::cuda against the Eigen evaluator: add, subtract, multiply, true_divide, floor_divide, remainder, power.
+// jf::cuda against the CPU executor: add, subtract, multiply, true_divide, floor_divide, remainder, power.
 #include "cuda_op_checks.hpp"
 
 JF_CUDA_OP_TEST(add)

@@ -1,4 +1,4 @@
-// jf::cuda against the Eigen evaluator: bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift.
+// jf::cuda against the CPU executor: bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift.
 #include "cuda_op_checks.hpp"
 
 JF_CUDA_OP_TEST(bitwise_and)

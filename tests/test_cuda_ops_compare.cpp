@@ -1,4 +1,4 @@
-// jf::cuda against the Eigen evaluator: equal, not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or.
+// jf::cuda against the CPU executor: equal, not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or.
 #include "cuda_op_checks.hpp"
 
 JF_CUDA_OP_TEST(equal)

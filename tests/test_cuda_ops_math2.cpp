@@ -1,4 +1,4 @@
-// jf::cuda against the Eigen evaluator: arctan2, hypot, minimum, maximum, fmin, fmax.
+// jf::cuda against the CPU executor: arctan2, hypot, minimum, maximum, fmin, fmax.
 #include "cuda_op_checks.hpp"
 
 JF_CUDA_OP_TEST(arctan2)

@@ -1,4 +1,4 @@
-// jf::cuda against the Eigen evaluator: sqrt, cbrt, exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan, arcsin, arccos, arctan, sinh, cosh, tanh, arcsinh, arccosh, arctanh, rint.
+// jf::cuda against the CPU executor: sqrt, cbrt, exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan, arcsin, arccos, arctan, sinh, cosh, tanh, arcsinh, arccosh, arctanh, rint.
 #include "cuda_op_checks.hpp"
 
 JF_CUDA_OP_TEST(sqrt)

@@ -1,4 +1,4 @@
-// jf::cuda against the Eigen evaluator: negative, absolute, square, reciprocal, floor, ceil, trunc, sign, isnan, isinf, isfinite, logical_not, invert.
+// jf::cuda against the CPU executor: negative, absolute, square, reciprocal, floor, ceil, trunc, sign, isnan, isinf, isfinite, logical_not, invert.
 #include "cuda_op_checks.hpp"
 
 JF_CUDA_OP_TEST(negative)

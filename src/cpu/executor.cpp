@@ -753,7 +753,7 @@ void run_group(const plan& p, group& gr) {
     for (int acc : sh.accs)
       if (!p.accesses[static_cast<std::size_t>(acc)].base) throw error("jf::cpu_exec: an operand has a null pointer");
     group_job j{&p, &gr, &sh};
-    // Tiles of chunk_len iterations; at least 4 per parallel chunk (64K iterations) as the Eigen evaluator.
+    // Tiles of chunk_len iterations; at least 4 per parallel chunk (64K iterations).
     cpu_eval::parallel_for(chunks, 4, &run_tiles, &j);
   }
   for (sink& s : gr.sinks)

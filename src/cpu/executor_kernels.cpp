@@ -1,6 +1,6 @@
 // The typed inner loops of the CPU executor, instantiated once per (operation, dtype) from the op
-// table: every element goes through the jf::ops function the Eigen evaluator and the CUDA
-// kernels call, so results agree bit for bit.
+// table: every element goes through the jf::ops function the CUDA kernels call, so results agree
+// bit for bit.
 #include "cpu/executor_kernels.hpp"
 
 #include <algorithm>

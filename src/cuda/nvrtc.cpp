@@ -34,7 +34,7 @@ std::string program_log(nvrtcProgram p) {
 std::vector<std::string> nvrtc_options(const std::string& arch, const compile_options& opt) {
   std::vector<std::string> o = {"--gpu-architecture=" + arch, "-std=c++17", "-DJF_NVRTC=1"};
   // IEEE division, sqrt and denormals, and no contraction of a*b+c into fma: results then match
-  // the Eigen evaluator (compiled without contraction) operation for operation.
+  // the CPU executor (compiled without contraction) operation for operation.
   if (opt.fast_math) o.emplace_back("--use_fast_math");
   else o.emplace_back("--fmad=false");
   return o;

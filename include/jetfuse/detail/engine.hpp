@@ -1,4 +1,4 @@
-// The non-template evaluation engine (src/core/engine.cpp) and the analysis shared by both
+// The non-template evaluation engine (src/engine/) and the analysis shared by both
 // backends: broadcasting, effective strides, layouts, aliasing and overlap.
 #pragma once
 
