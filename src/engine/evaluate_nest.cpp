@@ -212,7 +212,7 @@ void evaluate_nest(const eval_request& r) {
   analyse(r, dev, c);
   if (c.iter.product() == 0) return;
   const variant& v = find_or_build(r, c, dev);
-  // Outputs that overlap an input other than element for element go through a temporary.
+  // Outputs that overlap an input go through a temporary (see analyse).
   std::vector<array_base> staged(static_cast<std::size_t>(r.nout));
   for (int o = 0; o < r.nout; ++o)
     if (c.out_staged[static_cast<std::size_t>(o)]) {
