@@ -45,6 +45,8 @@ int main() {
                   worst_centred < 1e-12 && h[static_cast<std::size_t>(at)] == hi;
   std::printf("check against plain loops: %s\n", ok ? "ok" : "MISMATCH");
 
+  // How one fused reduction runs: on this backend, and the kernels a GPU would run for it.
   std::printf("\n%s", jf::explain(jf::sum(x * x, 1)).c_str());
+  if (dev == jf::cpu) std::printf("\n(on a GPU)\n%s", jf::explain_cuda(jf::sum(x * x, 1)).c_str());
   return ok ? 0 : 1;
 }
