@@ -17,6 +17,7 @@
 #include <string>
 
 #include "cuda/runtime.hpp"
+#include "timed_batches.hpp"
 #include "jetfuse/ir/codegen.hpp"
 #include <jetfuse/jetfuse.hpp>
 
@@ -33,25 +34,8 @@ template <class T> jf::array<T> device_random(std::int64_t n, double lo, double 
   return jf::array<T>(v, jf::cuda);
 }
 
-// Runs `call` `reps` times back to back, then synchronises; sets the manual time per call and
-// returns the mean time per call in seconds.
-double mean_seconds = 0;
-template <class F> void timed_batches(benchmark::State& state, int reps, F&& call) {
-  call();  // warm (compile / load)
-  jf::synchronize();
-  double total = 0;
-  std::int64_t calls = 0;
-  for (auto _ : state) {
-    const auto t0 = clock_type::now();
-    for (int i = 0; i < reps; ++i) call();
-    jf::synchronize();
-    const double s = std::chrono::duration<double>(clock_type::now() - t0).count();
-    state.SetIterationTime(s / reps);
-    total += s;
-    calls += reps;
-  }
-  mean_seconds = calls ? total / static_cast<double>(calls) : 0;
-}
+using jf_bench::mean_seconds;
+using jf_bench::timed_batches;
 
 int reps_for(std::int64_t n) { return n >= (1 << 24) ? 5 : n >= (1 << 18) ? 50 : 200; }
 

@@ -17,11 +17,11 @@
 #include <random>
 
 #include "cuda/runtime.hpp"
+#include "timed_batches.hpp"
 #include <jetfuse/jetfuse.hpp>
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
 std::map<std::int64_t, double> copy_gbps;  // measured roof per byte count moved
 
 template <class T> jf::array<T> device_random(const jf::shape_t& s, unsigned seed) {
@@ -32,23 +32,8 @@ template <class T> jf::array<T> device_random(const jf::shape_t& s, unsigned see
   return jf::array<T>(v, s, jf::cuda);
 }
 
-double mean_seconds = 0;
-template <class F> void timed_batches(benchmark::State& state, int reps, F&& call) {
-  call();  // warm: compile or load the kernels
-  jf::synchronize();
-  double total = 0;
-  std::int64_t calls = 0;
-  for (auto _ : state) {
-    const auto t0 = clock_type::now();
-    for (int i = 0; i < reps; ++i) call();
-    jf::synchronize();
-    const double s = std::chrono::duration<double>(clock_type::now() - t0).count();
-    state.SetIterationTime(s / reps);
-    total += s;
-    calls += reps;
-  }
-  mean_seconds = calls ? total / static_cast<double>(calls) : 0;
-}
+using jf_bench::mean_seconds;
+using jf_bench::timed_batches;
 
 int reps_for(std::int64_t bytes) { return bytes >= (std::int64_t(1) << 28) ? 10 : bytes >= (1 << 22) ? 50 : 200; }
 

@@ -93,6 +93,13 @@ bool same_elements(const array_base& a, const array_base& b, const shape_t& iter
   return effective_strides(a, iter) == effective_strides(b, iter);
 }
 
+std::vector<array_base> described_outputs(const array_base* outputs, const dtype* out_types, int nout, const shape_t& shape) {
+  std::vector<array_base> outs;
+  for (int o = 0; o < nout; ++o)
+    outs.push_back(outputs[o].is_null() ? array_base(nullptr, out_types[o], shape, contiguous_strides(shape), 0) : outputs[o]);
+  return outs;
+}
+
 void specialise_scalars(const scalar_slot* scalars, int n, std::vector<bool>& specialised, std::vector<std::int32_t>& key) {
   constexpr int max_specialised_exponent = 16;
   specialised.assign(static_cast<std::size_t>(n), false);

@@ -348,11 +348,7 @@ void describe_cpu(std::ostringstream& os, const eval_request& r, const shape_t& 
 std::string explain(const eval_request& r) {
   const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
   const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
-  // Describe outputs without allocating them: fresh contiguous arrays of the value shape.
-  std::vector<array_base> outs;
-  for (int o = 0; o < r.nout; ++o)
-    outs.push_back(r.outputs[o].is_null() ? array_base(nullptr, r.out_types[o], value_shape, contiguous_strides(value_shape), 0)
-                                          : r.outputs[o]);
+  std::vector<array_base> outs = described_outputs(r.outputs, r.out_types, r.nout, value_shape);
   eval_request rr = r;
   rr.outputs = outs.data();
   call_analysis a;

@@ -277,11 +277,7 @@ std::string explain_nest(const eval_request& r) {
   // Describe outputs without allocating them.
   nest_analysis probe;
   analyse_shapes(probe, r.program, r.program_size, r.arrays, r.specs, r.nspecs);
-  std::vector<array_base> outs;
-  for (int o = 0; o < r.nout; ++o)
-    outs.push_back(r.outputs[o].is_null()
-                       ? array_base(nullptr, r.out_types[o], probe.value_shape, contiguous_strides(probe.value_shape), 0)
-                       : r.outputs[o]);
+  std::vector<array_base> outs = described_outputs(r.outputs, r.out_types, r.nout, probe.value_shape);
   eval_request rr = r;
   rr.outputs = outs.data();
   nest_call c;

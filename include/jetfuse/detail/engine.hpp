@@ -37,6 +37,9 @@ bool same_elements(const array_base& a, const array_base& b, const shape_t& iter
 // constants), and their part of the variant key (the exponent, or whether a compared integer lies
 // outside the compared dtype).
 void specialise_scalars(const scalar_slot* scalars, int n, std::vector<bool>& specialised, std::vector<std::int32_t>& key);
+// jf::explain describes outputs without allocating them: null ones become unallocated contiguous
+// arrays of `shape` (the analysis reads only their shape, dtype and strides).
+std::vector<array_base> described_outputs(const array_base* outputs, const dtype* out_types, int nout, const shape_t& shape);
 // Allocates null outputs with `shape`, checks that non-null ones can receive it (numpy's
 // `out[...] = value` broadcasting; shape_error otherwise). Returns the iteration space.
 shape_t prepare_outputs(array_base* outputs, const dtype* out_types, int nout, const shape_t& value_shape,
