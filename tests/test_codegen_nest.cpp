@@ -52,7 +52,7 @@ struct batch {
     if (seen.insert(k.name).second) kernels.push_back(std::move(k));
   }
 
-  void compile(std::size_t chunk = 40) {
+  void compile([[maybe_unused]] std::size_t chunk = 40) {
 #ifdef JF_HAVE_CUDA
     const std::size_t prelude = jf::ir::scalar_ops_source().size();
     for (std::size_t first = 0; first < kernels.size(); first += chunk) {
