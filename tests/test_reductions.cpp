@@ -222,6 +222,31 @@ TEST(Reductions, Float32SumsMeanVarArePairwise) {
   EXPECT_LE(rel(jf::var(y).item(), ss / yv.size()), 1e-6);
 }
 
+TEST(Reductions, DotAndVdotAreNumpys) {
+  jf::array<std::int32_t> i({2000000000, 2000000000, 3});
+  jf::array<std::int32_t> one({1, 1, 1});
+  const auto di = jf::dot(i, one).item();  // numpy accumulates in int32: wraps
+  static_assert(std::is_same_v<decltype(di), const std::int32_t>);
+  EXPECT_EQ(di, static_cast<std::int32_t>(static_cast<std::uint32_t>(4000000003LL)));
+  jf::array<bool> b({true, false}), c({true, true});
+  EXPECT_TRUE(jf::dot(b, c).item());
+  EXPECT_FALSE(jf::dot(b, jf::array<bool>({false, true})).item());
+  jf::array<float> f({1.5f, 2.0f});
+  jf::array<double> d({2.0, 4.0});
+  EXPECT_EQ(jf::dot(f, d).item(), 11.0);  // float32 . float64 -> float64
+  EXPECT_EQ(jf::dot(jf::zeros<double>({0}), jf::zeros<double>({0})).item(), 0.0);
+  jf::array<double> m(std::vector<double>{1, 2, 3, 4, 5, 6}, {2, 3});
+  EXPECT_EQ(jf::vdot(m, m).item(), 91.0);
+  try {
+    (void)jf::dot(jf::zeros<double>({3}), jf::zeros<double>({4}));
+    ADD_FAILURE() << "no shape_error";
+  } catch (const jf::shape_error& e) {
+    EXPECT_STREQ(e.what(), "shapes (3,) and (4,) not aligned: 3 (dim 0) != 4 (dim 0)");
+  }
+  EXPECT_THROW((void)jf::dot(m, m), jf::value_error);  // a matrix product
+  EXPECT_THROW((void)jf::vdot(m, m.transpose()), jf::shape_error);
+}
+
 TEST(Reductions, ExplainSaysHowItRuns) {
   jf::array<double> a = jf::zeros<double>({100}), b = jf::zeros<double>({100});
   const std::string e = jf::explain(jf::sum(a * b));

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine/nest_analysis.hpp"
+#include "jetfuse/array.hpp"
 #include "jetfuse/errors.hpp"
 
 namespace jf::detail {
@@ -54,6 +55,22 @@ ir::node_id lower_operation(ir::graph& g, op code, dtype result, const ir::node_
 ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target, ir::domain_id home) {
   if (g.at(v).type == target) return v;
   return lower_operation(g, op::cast, target, &v, 1, home);
+}
+
+void check_dot_shapes(const array_base& a, const array_base& b, bool flatten) {
+  if (a.is_null() || b.is_null()) throw value_error("jetfuse: jf::dot of a null array handle");
+  if (flatten) {
+    if (!(a.shape() == b.shape()))
+      throw shape_error("jetfuse: jf::vdot of arrays of shapes " + to_string(a.shape()) + " and " + to_string(b.shape()) +
+                        ": only arrays of one shape are supported (numpy flattens both)");
+    return;
+  }
+  if (a.ndim() != 1 || b.ndim() != 1)
+    throw value_error("jetfuse: jf::dot of arrays of shapes " + to_string(a.shape()) + " and " + to_string(b.shape()) +
+                      ": only 1-d arrays (matrix products are not supported yet)");
+  if (a.shape()[0] != b.shape()[0])
+    throw shape_error("shapes " + to_string(a.shape()) + " and " + to_string(b.shape()) + " not aligned: " +
+                      std::to_string(a.shape()[0]) + " (dim 0) != " + std::to_string(b.shape()[0]) + " (dim 0)");
 }
 
 void throw_scalar_out_of_bounds(const std::string& value, dtype target) {

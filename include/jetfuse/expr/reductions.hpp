@@ -143,6 +143,28 @@ JF_ARG_FUNCTION(argmin, argmin)
 JF_ARG_FUNCTION(argmax, argmax)
 #undef JF_ARG_FUNCTION
 
+// numpy.dot and numpy.vdot of two arrays, as one fused reduction: sum(a * b) in numpy's result
+// dtype (result_type(a, b): int32 stays int32, wrapping as numpy's; bool is "any(a and b)").
+// dot takes 1-d arrays of one length (matrix products are the cuBLAS issue: jf::value_error);
+// vdot any two arrays of one shape (numpy flattens both; arrays of equal size but different
+// shapes are not supported: jf::shape_error). Shapes are checked when called.
+namespace detail {
+void check_dot_shapes(const array_base& a, const array_base& b, bool flatten);
+template <class T, class U> auto dot_expression(const array<T>& a, const array<U>& b) {
+  constexpr dtype r = promote_types(dtype_v<T>, dtype_v<U>);
+  if constexpr (r == dtype::bool_) return any(logical_and(a, b));
+  else return astype<cpp_type_t<r>>(sum(a * b));
+}
+}  // namespace detail
+template <class T, class U> auto dot(const array<T>& a, const array<U>& b) {
+  detail::check_dot_shapes(a, b, false);
+  return detail::dot_expression(a, b);
+}
+template <class T, class U> auto vdot(const array<T>& a, const array<U>& b) {
+  detail::check_dot_shapes(a, b, true);
+  return detail::dot_expression(a, b);
+}
+
 // numpy.linalg.norm of a vector or, for n-d operands, of all elements flattened: norm<2> (the
 // default) is sqrt(sum(x*x)), norm<1> sum(|x|), norm<inf_norm> max(|x|). Integers are converted to
 // float64 first, as numpy does.
