@@ -29,6 +29,9 @@ TEST(Plans, ReductionsAndTheirKernels) {
   EXPECT_EQ(shapes(jf::explain_cuda(jf::sum(a * b))), (v{"full reduction"}));
   EXPECT_EQ(shapes(jf::explain_cuda(jf::sqrt(jf::sum(a * a)))), (v{"full reduction"}));
   EXPECT_EQ(shapes(jf::explain_cuda(jf::norm(a))), (v{"full reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::dot(a, b))), (v{"full reduction"}));
+  const auto i = jf::zeros<std::int32_t>({1000});
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::dot(i, i))), (v{"full reduction"}));  // the int32 cast in the root
   EXPECT_EQ(shapes(jf::explain_cuda(jf::sum(x, 1))), (v{"row reduction"}));
   EXPECT_EQ(shapes(jf::explain_cuda(jf::sum(x, 0))), (v{"column reduction"}));
   EXPECT_EQ(shapes(jf::explain_cuda(jf::sum(x.transpose(), 1))), (v{"column reduction"}));  // memory order decides
