@@ -104,22 +104,17 @@ constexpr std::int64_t big = 32768, small = 4096;
 void BM_CopyMatrix(benchmark::State& state) {
   if (need_gpu(state)) copy_roof(state, big * small * 4);
 }
-void BM_RowSums(benchmark::State& state) {  // sum over the last (contiguous) axis
+// Sums of an (m, n) f32 matrix over `axis`: 1 is the contiguous one (row sums), 0 columns.
+void axis_sums(benchmark::State& state, int axis) {
   if (!need_gpu(state)) return;
   const std::int64_t m = state.range(0), n = state.range(1);
-  auto x = device_random<float>({m, n}, 4);
-  jf::array<float> r = jf::zeros<float>({m}, jf::cuda);
-  timed_batches(state, reps_for(m * n * 4), [&] { r = jf::sum(x, 1); });
+  auto x = device_random<float>({m, n}, 4 + static_cast<unsigned>(axis == 0));
+  jf::array<float> r = jf::zeros<float>({axis == 1 ? m : n}, jf::cuda);
+  timed_batches(state, reps_for(m * n * 4), [&] { r = jf::sum(x, axis); });
   report(state, m * n * 4);
 }
-void BM_ColumnSums(benchmark::State& state) {  // sum over the first axis
-  if (!need_gpu(state)) return;
-  const std::int64_t m = state.range(0), n = state.range(1);
-  auto x = device_random<float>({m, n}, 5);
-  jf::array<float> r = jf::zeros<float>({n}, jf::cuda);
-  timed_batches(state, reps_for(m * n * 4), [&] { r = jf::sum(x, 0); });
-  report(state, m * n * 4);
-}
+void BM_RowSums(benchmark::State& state) { axis_sums(state, 1); }
+void BM_ColumnSums(benchmark::State& state) { axis_sums(state, 0); }
 // x - mean(x, 1, keepdims): reads x and writes the result, 8 bytes per element, one kernel.
 void BM_CopyCentre(benchmark::State& state) {
   if (need_gpu(state)) copy_roof(state, small * big * 8);

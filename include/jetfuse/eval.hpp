@@ -106,11 +106,7 @@ template <class... E>
   gathered<E...> g(e...);
   eval_request r = g.request(outs, out_types, opt);
   r.slot = slot_for<slot_key<E...>>();
-  if constexpr (gathered<E...>::R > 0) evaluate_nest(r);  // both backends: loop nests
-  else if (common_device(g.arrays.data(), g.A, outs, static_cast<int>(sizeof...(E))).kind == device_kind::cuda)
-    evaluate_cuda(r);
-  else
-    evaluate_cpu(r);
+  evaluate(r);
 }
 
 }  // namespace detail

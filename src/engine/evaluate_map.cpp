@@ -227,11 +227,8 @@ void launch_step(const ir::plan_step& step, const ir::kernel_source& src, const 
   backend::launch_map(src, k, slots, ns * sizeof(std::uint64_t), extents, ndim);
 }
 
-}  // namespace
-
-void evaluate_cuda(const eval_request& r) {
+void evaluate_cuda(const eval_request& r, device dev) {
   backend::require_cuda();
-  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
   const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
   const shape_t iter = prepare_outputs(r.outputs, r.out_types, r.nout, value_shape, dev);
 
@@ -280,8 +277,7 @@ void evaluate_cuda(const eval_request& r) {
   for (std::size_t si = 0; si < staged_outputs.size(); ++si) cuda_strided_copy(r.outputs[staged_outputs[si]], staged[si]);
 }
 
-void evaluate_cpu(const eval_request& r) {
-  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+void evaluate_cpu(const eval_request& r, device dev) {
   const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
   const shape_t iter = prepare_outputs(r.outputs, r.out_types, r.nout, value_shape, dev);
   thread_local call_analysis a;
@@ -322,8 +318,6 @@ void evaluate_cpu(const eval_request& r) {
     if (a.out_staged[o]) assign(r.outputs[o], staged[static_cast<std::size_t>(o)]);
 }
 
-namespace {
-
 // What the CPU executor does with one evaluation (src/cpu/executor.cpp): the IR above, as
 // lowered (no pass), over blocks of iterations on the thread pool.
 void describe_cpu(std::ostringstream& os, const eval_request& r, const shape_t& iter) {
@@ -344,6 +338,13 @@ void describe_cpu(std::ostringstream& os, const eval_request& r, const shape_t& 
 }
 
 }  // namespace
+
+void evaluate(const eval_request& r) {
+  if (r.program) return evaluate_nest(r);  // with reductions: loop nests, both backends
+  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+  if (dev.kind == device_kind::cuda) evaluate_cuda(r, dev);
+  else evaluate_cpu(r, dev);
+}
 
 std::string explain(const eval_request& r) {
   const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);

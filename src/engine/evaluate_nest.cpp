@@ -52,11 +52,14 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
   assign_domains(a, c.iter);
   // Kernel shapes read the memory order from the axis numbers: the highest-numbered axis is the one
   // the operands are contiguous along. Renumber by the operands' strides (largest first).
+  const int na = r.narrays;
+  c.leaf_strides.resize(static_cast<std::size_t>(na));
   {
     const std::size_t ng = a.extents.size();
     std::vector<std::int64_t> speed(ng, INT64_MAX);  // the smallest stride any operand has along it
-    for (int i = 0; i < r.narrays; ++i) {
-      const auto st = global_strides(a, *r.arrays[i], a.leaf_region[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < na; ++i) {
+      auto& st = c.leaf_strides[static_cast<std::size_t>(i)];
+      st = global_strides(a, *r.arrays[i], a.leaf_region[static_cast<std::size_t>(i)]);
       for (std::size_t g = 0; g < ng; ++g)
         if (st[g] != 0) speed[g] = std::min(speed[g], st[g] < 0 ? -st[g] : st[g]);
     }
@@ -68,19 +71,21 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     std::vector<std::int32_t> to(ng);
     for (std::size_t k = 0; k < ng; ++k) to[static_cast<std::size_t>(order[k])] = static_cast<std::int32_t>(k);
     renumber_axes(a, to);
+    for (auto& st : c.leaf_strides) {  // the same strides under the new numbers
+      std::vector<std::int64_t> renamed(ng);
+      for (std::size_t g = 0; g < ng; ++g) renamed[static_cast<std::size_t>(to[g])] = st[g];
+      st = std::move(renamed);
+    }
   }
   std::int64_t iterations = 1;
   for (std::int64_t e : a.extents) iterations = e == 0 ? 0 : (iterations > int32_limit ? iterations : iterations * e);
   c.index32 = iterations < int32_limit;
-  const int na = r.narrays;
-  c.leaf_strides.assign(static_cast<std::size_t>(na), {});
   c.leaf_input.assign(static_cast<std::size_t>(na), -1);
   c.input_leaf.clear();
   c.input_layout.clear();
   for (int i = 0; i < na; ++i) {
     const array_base& x = *r.arrays[i];
     const int region = a.leaf_region[static_cast<std::size_t>(i)];
-    c.leaf_strides[static_cast<std::size_t>(i)] = global_strides(a, x, region);
     if (!fits32(a, c.leaf_strides[static_cast<std::size_t>(i)])) c.index32 = false;
     for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {  // the same elements in one region: read once
       const int j = c.input_leaf[k];

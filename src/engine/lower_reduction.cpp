@@ -1,7 +1,7 @@
 // Lowering of one reduction call to jf::ir: numpy's reducers as reduce nodes (monoids) and the
 // element-wise work around them (mean = sum / n, var's second pass, the nan* guards).
+#include <initializer_list>
 #include <string>
-#include <vector>
 
 #include "engine/nest_analysis.hpp"
 
@@ -14,7 +14,12 @@ struct reduction_builder {
   ir::domain_id outer;  // the result's domain
   bool trivial;         // no loop is reduced (every reduced axis has extent 1)
 
-  ir::node_id cast(dtype t, ir::node_id v) { return g.at(v).type == t ? v : g.add_cast(t, v); }
+  // An operation in its arguments' domain; on extents and constants only (the count n, n - ddof)
+  // in the result's domain, where it is used.
+  ir::node_id op(jf::op code, dtype t, std::initializer_list<ir::node_id> args) {
+    return lower_operation(g, code, t, args.begin(), static_cast<int>(args.size()), outer);
+  }
+  ir::node_id cast(dtype t, ir::node_id v) { return lower_cast(g, v, t, outer); }
   ir::node_id constant(dtype t, double v) { return g.add_constant(t, ir::scalar_value::of(t, v)); }
   // An operand that is the same in every iteration (a folded argmin of extent-1 axes, say) is
   // carried into the reduced domain first: a reduce reads one value per iteration.
@@ -31,9 +36,9 @@ struct reduction_builder {
       if (is_arg_monoid(m)) return constant(dtype::int64, 0);
       const dtype t = g.at(v).type;
       if (guard != ir::no_node)  // a skipped element leaves the identity
-        v = g.add_op(op::where, t, {guard, v, constant(t, m == monoid::prod ? 1.0 : 0.0)});
+        v = op(op::where, t, {guard, v, constant(t, m == monoid::prod ? 1.0 : 0.0)});
       // identity + x: numpy's sum of [-0.0] is +0.0
-      if (m == monoid::sum && is_floating(t)) v = g.add_op(op::add, t, {v, constant(t, 0.0)});
+      if (m == monoid::sum && is_floating(t)) v = op(op::add, t, {v, constant(t, 0.0)});
       return v;
     }
     return g.add_reduce(m, in_domain(v), guard == ir::no_node ? guard : in_domain(guard), outer);
@@ -43,30 +48,30 @@ struct reduction_builder {
     ir::node_id n = ir::no_node;
     for (ir::domain_id d = inner; d != outer; d = g.dom(d).parent) {
       const ir::node_id e = g.add_extent(d);
-      n = n == ir::no_node ? e : g.add_op(op::multiply, dtype::int64, {n, e});
+      n = n == ir::no_node ? e : op(op::multiply, dtype::int64, {n, e});
     }
     return n == ir::no_node ? g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 1)) : n;
   }
   ir::node_id not_nan(ir::node_id v) {
-    return g.add_op(op::logical_not, dtype::bool_, {g.add_op(op::isnan, dtype::bool_, {v})});
+    return op(op::logical_not, dtype::bool_, {op(op::isnan, dtype::bool_, {v})});
   }
   ir::node_id inward(ir::node_id v) { return trivial ? v : g.add_broadcast(v, inner); }
 
   ir::node_id mean(ir::node_id x, dtype acc) {
     const ir::node_id xs = cast(acc, x);
-    return g.add_op(op::true_divide, acc, {reduce(monoid::sum, xs), cast(acc, count())});
+    return op(op::true_divide, acc, {reduce(monoid::sum, xs), cast(acc, count())});
   }
   // numpy's _var: the mean first, then the sum of squared deviations divided by max(n - ddof, 0).
   ir::node_id var(ir::node_id x, dtype acc, std::int32_t ddof) {
     const ir::node_id xs = cast(acc, x);
     const ir::node_id m = mean(x, acc);
-    const ir::node_id d = g.add_op(op::subtract, acc, {xs, inward(m)});
-    const ir::node_id s2 = reduce(monoid::sum, g.add_op(op::multiply, acc, {d, d}));
-    const ir::node_id n = g.add_op(op::subtract, dtype::int64,
+    const ir::node_id d = op(op::subtract, acc, {xs, inward(m)});
+    const ir::node_id s2 = reduce(monoid::sum, op(op::multiply, acc, {d, d}));
+    const ir::node_id n = op(op::subtract, dtype::int64,
                                    {count(), g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, ddof))});
     const ir::node_id n0 =
-        g.add_op(op::maximum, dtype::int64, {n, g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 0))});
-    return g.add_op(op::true_divide, acc, {s2, cast(acc, n0)});
+        op(op::maximum, dtype::int64, {n, g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 0))});
+    return op(op::true_divide, acc, {s2, cast(acc, n0)});
   }
 };
 
@@ -77,7 +82,6 @@ ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::nod
   const nest_analysis::region& Q = a.regions[static_cast<std::size_t>(r + 1)];
   const nest_analysis::region& P = a.regions[static_cast<std::size_t>(Q.parent)];
   reduction_builder b{g, Q.domain, Q.result_domain, Q.domain == Q.result_domain};
-  const std::size_t first_new = g.nodes.size();
   const dtype t = g.at(x).type;
   const dtype res = reduced_dtype(sp.kind, t);
   const bool fl = is_floating(t);
@@ -106,29 +110,13 @@ ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::nod
       const ir::node_id ok = b.not_nan(x);
       const ir::node_id s = b.reduce(monoid::sum, x, ok);
       const ir::node_id n = b.reduce(monoid::sum, b.cast(dtype::int64, ok));
-      v = g.add_op(op::true_divide, res, {s, b.cast(res, n)});
+      v = b.op(op::true_divide, res, {s, b.cast(res, n)});
     }
     break;
   case reducer::var: v = b.var(x, res, sp.ddof); break;
-  case reducer::std: v = g.add_op(op::sqrt, res, {b.var(x, res, sp.ddof)}); break;
+  case reducer::std: v = b.op(op::sqrt, res, {b.var(x, res, sp.ddof)}); break;
   }
-  if (g.at(v).type != res) v = g.add_cast(res, v);
-  // Operations on extents and constants only (the count n, n - ddof) are computed where the
-  // result is: add_op cannot know that domain from uniform arguments.
-  std::vector<char> free(g.nodes.size(), 0);
-  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
-    ir::node& m = g.nodes[k];
-    if (m.code == op::constant || m.code == op::param || m.code == op::extent) {
-      free[k] = 1;
-    } else if (k >= first_new && m.code != op::input && m.code != op::reduce && m.code != op::broadcast) {
-      bool all_free = true;
-      for (int i = 0; i < m.nargs; ++i) all_free = all_free && free[static_cast<std::size_t>(m.args[static_cast<std::size_t>(i)])];
-      if (all_free) {
-        free[k] = 1;
-        m.domain = Q.result_domain;
-      }
-    }
-  }
+  v = b.cast(res, v);
   // Carried into the enclosing region (a kept axis of extent 1 there, or a larger region).
   const ir::node& n = g.at(v);
   const bool uniform = n.code == op::constant || n.code == op::param || n.code == op::extent;

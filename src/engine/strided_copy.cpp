@@ -26,7 +26,7 @@ void cuda_strided_copy(const array_base& dst, const array_base& src) {
   r.outputs = &out;
   r.out_types = &t;
   r.nout = 1;
-  evaluate_cuda(r);
+  evaluate(r);
 }
 
 }  // namespace jf::detail

@@ -72,12 +72,10 @@ struct eval_request {
   int nspecs = 0;
 };
 
-// Runs an element-wise evaluation on jf::cuda (generated kernels) or jf::cpu (the CPU executor
-// runs the lowered IR).
-void evaluate_cuda(const eval_request& r);
-void evaluate_cpu(const eval_request& r);
-// Runs an evaluation with reductions (r.program set) on the arrays' backend: one IR of loop nests,
-// executed as lowered by the CPU executor, or optimised, planned and launched on jf::cuda.
+// Runs an evaluation on its arrays' backend: element-wise ones on jf::cuda as generated kernels,
+// on jf::cpu by the CPU executor running the lowered IR; with reductions (r.program set) one IR of
+// loop nests, executed as lowered on jf::cpu, optimised, planned and launched on jf::cuda.
+void evaluate(const eval_request& r);
 void evaluate_nest(const eval_request& r);
 std::string explain_nest(const eval_request& r);
 // jf::explain: on jf::cuda the IR before and after the passes, the plan and the generated
