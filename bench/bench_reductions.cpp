@@ -152,6 +152,39 @@ void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark
 
 }  // namespace
 
+// ---- histogram of 2^27 doubles into 100 bins: 8 bytes per element read ---------------------------
+constexpr std::int64_t hist_n = std::int64_t(1) << 27;
+void BM_CopyHistogram(benchmark::State& state) {
+  if (need_gpu(state)) copy_roof(state, hist_n * 8);
+}
+// numpy.histogram(x, 100, (-1, 1)) of uniform values: one kernel (block counts in shared memory).
+void BM_Histogram(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  auto x = device_random<double>({hist_n}, 4);
+  jf::array<std::int64_t> h;
+  timed_batches(state, 10, [&] { h = jf::histogram(x, 100, {-1.0, 1.0}).hist; });
+  report(state, hist_n * 8);
+}
+// The same bins of an expression, fused (one kernel reads x once) and unfused (a kernel per op).
+void BM_HistogramOfExpression(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  auto x = device_random<double>({hist_n}, 4);
+  jf::array<std::int64_t> h;
+  if (state.range(0))
+    timed_batches(state, 10, [&] { h = jf::histogram(jf::unfused, x * x * 2 - 1, 100, {-1.0, 1.0}).hist; });
+  else
+    timed_batches(state, 10, [&] { h = jf::histogram(x * x * 2 - 1, 100, {-1.0, 1.0}).hist; });
+  report(state, hist_n * 8);  // useful bytes: what the fused kernel reads
+}
+// numpy.histogram(x, 100) with the data's range: a min/max pass, then the counts.
+void BM_HistogramAutoRange(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  auto x = device_random<double>({hist_n}, 4);
+  jf::array<std::int64_t> h;
+  timed_batches(state, 10, [&] { h = jf::histogram(x, 100).hist; });
+  report(state, hist_n * 8);
+}
+
 // Registration order: each copy roof before the rows compared with it.
 BENCHMARK(BM_CopyDot)->Apply(dot_sizes);
 BENCHMARK(BM_DotFused)->Apply(dot_sizes);
@@ -164,6 +197,10 @@ BENCHMARK(BM_ColumnSums)->Apply(matrices);
 BENCHMARK(BM_CopyCentre)->Apply(one);
 BENCHMARK(BM_CentreRowsFused)->Apply(one);
 BENCHMARK(BM_CentreRowsUnfused)->Apply(one);
+BENCHMARK(BM_CopyHistogram)->Apply(one);
+BENCHMARK(BM_Histogram)->Apply(one);
+BENCHMARK(BM_HistogramOfExpression)->Arg(0)->Arg(1);
+BENCHMARK(BM_HistogramAutoRange)->Apply(one);
 
 int main(int argc, char** argv) {
   if (jf::cuda_available()) {

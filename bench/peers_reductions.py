@@ -93,6 +93,12 @@ def main():
     h = cp.random.uniform(0, 1, n)
     roof = copy_roof(n * 8)
     row("cupy.histogram(x, 100, (0, 1)) f64 2^27 (8 B/elem)", timed(lambda: cp.histogram(h, 100, (0.0, 1.0)), 5), n * 8, roof)
+    row("cupy.histogram(x*x*2-1, 100, (-1, 1)) unfused", timed(lambda: cp.histogram(h * h * 2 - 1, 100, (-1.0, 1.0)), 5),
+        n * 8, roof)
+    row("cupy.histogram(x, 100) (range from min/max)", timed(lambda: cp.histogram(h, 100), 5), n * 8, roof)
+    if torch is not None:
+        th = torch.as_tensor(h, device="cuda")
+        row("torch.histc(x, 100, 0, 1)", timed(lambda: torch.histc(th, 100, 0.0, 1.0), 5), n * 8, roof)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
-// Statistics of a large array and of its rows, in fused reductions: on the GPU when there is one,
-// else on the CPU backend. Prints the results, checks them against plain loops, and shows with
-// jf::explain how one fused reduction runs.
+// Statistics of a large array and of its rows, in fused reductions, and a histogram: on the GPU
+// when there is one, else on the CPU backend. Prints the results, checks them against plain loops,
+// and shows with jf::explain how one fused reduction runs.
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <jetfuse/jetfuse.hpp>
@@ -36,13 +37,26 @@ int main() {
   std::printf("row means: first %.6f, last %.6f; largest |mean| of a centred row: %.2e\n",
               static_cast<double>(row_means(0)), static_cast<double>(row_means(rows - 1)), worst_centred);
 
+  // A histogram of the standardised values (numpy.histogram's bins; one kernel with the expression).
+  const auto [hist, edges] = jf::histogram((x - mean) / sd, 12, {-3.0, 3.0});
+  std::printf("histogram of (x - mean) / std in [-3, 3]:\n");
+  std::int64_t counted = 0;
+  for (std::int64_t b = 0; b < 12; ++b) {
+    const auto c = static_cast<std::int64_t>(hist(b));
+    counted += c;
+    std::printf("  [%5.1f, %5.1f%c %8lld %s\n", static_cast<double>(edges(b)), static_cast<double>(edges(b + 1)),
+                b == 11 ? ']' : ')', static_cast<long long>(c), std::string(static_cast<std::size_t>(c / 16000), '#').c_str());
+  }
+
   // The same numbers from plain loops.
   double s = 0, s2 = 0;
   for (double v : h) s += v;
   const double m = s / static_cast<double>(h.size());
   for (double v : h) s2 += (v - m) * (v - m);
+  std::int64_t inside = 0;
+  for (double v : h) inside += std::abs((v - mean) / sd) <= 3.0;
   const bool ok = std::abs(mean - m) < 1e-9 && std::abs(sd - std::sqrt(s2 / static_cast<double>(h.size()))) < 1e-9 &&
-                  worst_centred < 1e-12 && h[static_cast<std::size_t>(at)] == hi;
+                  worst_centred < 1e-12 && h[static_cast<std::size_t>(at)] == hi && counted == inside;
   std::printf("check against plain loops: %s\n", ok ? "ok" : "MISMATCH");
 
   // How one fused reduction runs: on this backend, and the kernels a GPU would run for it.

@@ -53,6 +53,39 @@ TEST(Plans, ReductionsAndTheirKernels) {
             2u);
 }
 
+// The counts of numpy.histogram / bincount as jf::histogram builds them (it evaluates at once).
+template <jf::reducer R, class X> auto counts(const X& x, std::int64_t bins) {
+  jf::detail::reduce_spec sp;
+  sp.bins = bins;
+  sp.lo = -1;
+  sp.hi = 1;
+  sp.data = jf::type_of_v<decltype(jf::capture(x))>.type;
+  return jf::detail::counts_node<R>(jf::capture(x), sp);
+}
+
+TEST(Plans, HistogramsAreOneKernelWithTheirProducers) {
+  const auto a = jf::zeros<double>({1 << 20});
+  const auto x = jf::zeros<float>({300, 4099});
+  const auto i = jf::zeros<std::int32_t>({1000});
+  using jf::reducer;
+  EXPECT_EQ(shapes(jf::explain_cuda(counts<reducer::histogram>(a * 2 + 1, 100))), (v{"histogram"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(counts<reducer::histogram>(x, 100))), (v{"histogram"}));  // flattened
+  EXPECT_EQ(shapes(jf::explain_cuda(counts<reducer::histogram>(x.transpose(), 100000))), (v{"histogram"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(counts<reducer::bincount>(i + 1, 7))), (v{"histogram"}));
+  // One bin: a guarded count.
+  EXPECT_EQ(shapes(jf::explain_cuda(counts<reducer::histogram>(a, 1))), (v{"full reduction"}));
+  // The bins of a value that needs a whole-array reduction first: that reduction, then the counts.
+  EXPECT_EQ(shapes(jf::explain_cuda(counts<reducer::histogram>(a - jf::mean(a), 10))), (v{"full reduction", "histogram"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(counts<reducer::histogram>(x - jf::mean(x, 1, jf::keepdims), 10))),
+            (v{"row reduction", "histogram"}));  // the means stored, then counted
+  const std::string e = jf::explain_cuda(counts<reducer::histogram>(a * 2 + 1, 100));
+  EXPECT_NE(e.find("scatter sum i64"), std::string::npos) << e;
+  EXPECT_GE(shapes(jf::detail::explain_with(jf::detail::eval_options{jf::detail::eval_mode::unfused, false, true},
+                                            counts<reducer::histogram>(a * 2 + 1, 100)))
+                .size(),
+            3u);
+}
+
 // Cases the differential fuzzer found on the GPU only (the passes and the planner do not run on the
 // CPU): every step of their plans must be generated.
 TEST(Plans, FuzzerFoundGraphsArePlanned) {

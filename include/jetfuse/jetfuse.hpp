@@ -9,6 +9,7 @@
 #include "jetfuse/eval.hpp"
 #include "jetfuse/expr/expr.hpp"
 #include "jetfuse/expr/functions.hpp"
+#include "jetfuse/expr/histogram.hpp"
 #include "jetfuse/expr/operators.hpp"
 #include "jetfuse/expr/reductions.hpp"
 #include "jetfuse/expr/type_of.hpp"

@@ -96,6 +96,7 @@ enum class op : std::uint8_t {
   constant,  // a compile-time scalar (from specialisation or folding), written as a literal
   cast,      // astype
   reduce,    // combines its argument over a domain into the parent domain (jf::ir, monoid in attr[0])
+  scatter,   // combines values into the iteration of a 1-axis box that an index names (histograms)
   broadcast, // makes a value of an outer domain available in an inner one
   extent,    // the number of iterations of a domain (attr[0]) for one iteration of its parent: int64
 #define JF_X(code, name, arity, rule) code,
@@ -123,6 +124,7 @@ constexpr op_info info(op o) {
   case op::constant: return {"constant", 0, op_rule::special};
   case op::cast: return {"cast", 1, op_rule::special};
   case op::reduce: return {"reduce", 1, op_rule::special};  // 2 with a guard
+  case op::scatter: return {"scatter", 2, op_rule::special};  // 3 with a guard
   case op::broadcast: return {"broadcast", 1, op_rule::special};
   case op::extent: return {"extent", 0, op_rule::special};
 #define JF_X(code, nm, ar, rl) \

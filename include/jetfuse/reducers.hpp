@@ -13,7 +13,7 @@ namespace jf {
 
 #define JF_REDUCERS(X)                                                                                   \
   X(sum) X(prod) X(min) X(max) X(mean) X(var) X(std) X(any) X(all) X(argmin) X(argmax) X(count_nonzero) \
-  X(nansum) X(nanprod) X(nanmin) X(nanmax) X(nanmean)
+  X(nansum) X(nanprod) X(nanmin) X(nanmax) X(nanmean) X(histogram) X(bincount)
 
 enum class reducer : std::uint8_t {
 #define JF_X(r) r,
@@ -41,6 +41,7 @@ constexpr dtype reduced_dtype(reducer r, dtype t) {
     return is_floating(t) ? t : dtype::float64;
   case reducer::any: case reducer::all: return dtype::bool_;
   case reducer::argmin: case reducer::argmax: case reducer::count_nonzero: return dtype::int64;
+  case reducer::histogram: case reducer::bincount: return dtype::int64;  // counts
   default: return t;  // min, max, nanmin, nanmax
   }
 }
@@ -62,8 +63,13 @@ struct ddof {
 };
 
 namespace detail {
+// Where the range of a histogram comes from: given (python floats), or the data's min and max
+// (numpy then computes in the data's dtype: floats as they are, integers exactly).
+enum class bin_range : std::uint8_t { given, data_float, data_int };
+
 // The run-time arguments of one reduction call: which axes (numpy's axis=None, an int or a tuple,
 // negative counting from the end; checked against the operand's rank when it runs), keepdims, ddof.
+// histogram and bincount reduce every axis into a new one of `bins` iterations.
 struct reduce_spec {
   reducer kind = reducer::sum;
   bool all_axes = true;
@@ -71,6 +77,17 @@ struct reduce_spec {
   std::int8_t naxes = 0;
   std::int32_t ddof = 0;
   std::int32_t axes[max_ndim] = {};
+  // An empty min/max gives the identity instead of raising (numpy's initial=; used internally by
+  // the histogram's range and bincount's length).
+  bool allow_empty = false;
+  // The operand must be 1-d, as numpy.bincount's (checked before its values are looked at).
+  bool bincount_operand = false;
+  // histogram, bincount: the counts' length; histogram: the operand's dtype and the range.
+  std::int64_t bins = 0;
+  dtype data = dtype::float64;
+  bin_range range = bin_range::given;
+  double lo = 0, hi = 0;          // given, data_float
+  std::int64_t ilo = 0, ihi = 0;  // data_int
 };
 }  // namespace detail
 

@@ -1,7 +1,8 @@
 // The CPU executor of jf::ir graphs (map and loop-nest graphs).
 //
-// Schedule. Values cross domains only through reduce (argument's domain -> an ancestor) and
-// broadcast (source's domain -> another), and both are materialised into buffers over the domain
+// Schedule. Values cross domains only through reduce (argument's domain -> an ancestor), scatter
+// (index's domain -> a sibling box of counts) and broadcast (source's domain -> another), and all
+// are materialised into buffers over the domain
 // of the value (row-major over its chain axes). A node's level counts the buffers on its longest
 // path from the inputs; the graph is cut into groups, one per (level, domain) holding sinks: the
 // reductions, buffer stores and outputs whose values are at that level in that domain. Groups run
@@ -36,6 +37,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,8 +79,10 @@ struct xnode {
 
 struct sink {
   bool reduce = false;
+  bool scatter = false;  // into `result` at the position an index names (a histogram's counts)
   int value = -1;
   int guard = -1;
+  int index = -1;        // scatter: the int64 position within the results of one parent iteration
   int acc = -1;  // store: the access written
   // reduce: R iterations per result, `results` results into `result` (row-major over its domain).
   reduce_kernels rk{};
@@ -88,7 +92,14 @@ struct sink {
   // result that started in chunk k and goes on (last), or that started before k (first).
   // Written by the worker threads (distinct slots), hence mutable.
   mutable std::vector<std::byte> first, last;
+  // scatter: `results` = the parent's iterations times `bins`, per_result iterations of the
+  // index's domain per parent iteration; every worker sums privately and adds its sums here at
+  // the end (integer sums: any order gives the same bits).
+  std::int64_t bins = 0;
+  std::shared_ptr<std::mutex> merge;
+  mutable bool out_of_range = false;
 };
+bool stores(const sink& s) { return !s.reduce && !s.scatter; }
 
 struct group {
   int level = 0;
@@ -286,6 +297,30 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
         x.level = lv + 1;
         break;
       }
+      case op::scatter: {
+        const int v = arg(0), ix = arg(1), gd = n.nargs == 3 ? arg(2) : -1;
+        const domain_id from = g.at(n.args[1]).domain;
+        int lv = std::max(level_of(v), level_of(ix));
+        if (gd >= 0) lv = std::max(lv, level_of(gd));
+        sink s;
+        s.scatter = true;
+        s.value = v;
+        s.index = ix;
+        s.guard = gd;
+        s.bins = p.extents[static_cast<std::size_t>(g.dom(n.domain).axes[0])];
+        const domain_id parent = g.dom(n.domain).parent;
+        s.results = p.iterations(n.domain);
+        s.per_result = p.iterations(from) / std::max<std::int64_t>(1, p.iterations(parent));
+        const int acc = p.new_buffer(n.type, n.domain);
+        s.result = p.accesses[static_cast<std::size_t>(acc)].base;
+        std::memset(s.result, 0, static_cast<std::size_t>(s.results) * static_cast<std::size_t>(size_of(n.type)));
+        s.merge = std::make_shared<std::mutex>();
+        p.group_at(lv, from).sinks.push_back(std::move(s));
+        x.k = kind::load;
+        x.acc = acc;
+        x.level = lv + 1;
+        break;
+      }
       case op::broadcast: {
         const int v = arg(0);
         const xnode& src = p.nodes[static_cast<std::size_t>(v)];
@@ -352,6 +387,7 @@ void close_group(const plan& p, group& gr) {
   for (const sink& s : gr.sinks) {
     need[static_cast<std::size_t>(s.value)] = 1;
     if (s.guard >= 0) need[static_cast<std::size_t>(s.guard)] = 1;
+    if (s.index >= 0) need[static_cast<std::size_t>(s.index)] = 1;
   }
   for (std::size_t k = p.nodes.size(); k-- > 0;)
     if (need[k])
@@ -364,7 +400,7 @@ void close_group(const plan& p, group& gr) {
   for (std::size_t i = 0; i < gr.nodes.size(); ++i) {
     if (p.nodes[static_cast<std::size_t>(gr.nodes[i])].k != kind::compute) continue;
     for (std::size_t s = 0; s < gr.sinks.size(); ++s)
-      if (!gr.sinks[s].reduce && gr.sinks[s].value == gr.nodes[i] &&
+      if (stores(gr.sinks[s]) && gr.sinks[s].value == gr.nodes[i] &&
           !p.accesses[static_cast<std::size_t>(gr.sinks[s].acc)].overlaps) {
         gr.direct[i] = static_cast<int>(s);
         break;
@@ -401,7 +437,7 @@ void resolve_aliasing(plan& p, const ir::graph& g) {
     order.push_back(&gr);
     for (std::size_t s = 0; s < gr.sinks.size(); ++s) {
       const int acc = gr.sinks[s].acc;
-      if (!gr.sinks[s].reduce && acc >= static_cast<int>(ni) && acc < static_cast<int>(ni + no)) {
+      if (stores(gr.sinks[s]) && acc >= static_cast<int>(ni) && acc < static_cast<int>(ni + no)) {
         where[static_cast<std::size_t>(acc) - ni] = {&gr, s};
         for (std::int32_t a : p.chains[static_cast<std::size_t>(gr.dom)])
           axes[static_cast<std::size_t>(acc)][static_cast<std::size_t>(a)] = 1;
@@ -478,7 +514,7 @@ shape shape_of(const plan& p, const group& gr) {
   for (int id : gr.nodes)
     if (p.nodes[static_cast<std::size_t>(id)].k == kind::load) use(p.nodes[static_cast<std::size_t>(id)].acc);
   for (const sink& s : gr.sinks)
-    if (!s.reduce) use(s.acc);
+    if (stores(s)) use(s.acc);
   const auto& ch = p.chains[static_cast<std::size_t>(gr.dom)];
   const std::size_t na = sh.accs.size();
   std::vector<std::int64_t> ext;
@@ -528,6 +564,8 @@ struct worker {
     std::vector<std::byte> state, piece, acc;
   };
   std::vector<piece_state> pieces;  // per sink
+  std::vector<std::vector<std::uint64_t>> counts;  // per scatter sink: this worker's sums (wrapping)
+  bool oob = false;
 
   worker(const plan& pl, const group& g, const shape& s) : p(pl), gr(g), sh(s) {
     const std::size_t nn = gr.nodes.size();
@@ -546,6 +584,7 @@ struct worker {
     }
     done.assign(gr.sinks.size(), 0);
     pieces.resize(gr.sinks.size());
+    counts.resize(gr.sinks.size());
     for (std::size_t s = 0; s < gr.sinks.size(); ++s)
       if (gr.sinks[s].reduce) {
         const reduce_kernels& rk = gr.sinks[s].rk;
@@ -639,12 +678,69 @@ struct worker {
                 ? static_cast<const bool*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(sk.guard)])])
                 : nullptr;
         reduce(s, static_cast<const char*>(v), guard, f0, len);
+      } else if (sk.scatter) {
+        const bool* guard =
+            sk.guard >= 0
+                ? static_cast<const bool*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(sk.guard)])])
+                : nullptr;
+        const auto* index =
+            static_cast<const std::int64_t*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(sk.index)])]);
+        scatter_add(s, static_cast<const char*>(v), index, guard, f0, len);
       } else if (!done[s]) {
         const access& a = p.accesses[static_cast<std::size_t>(sk.acc)];
         const int local = sh.local[static_cast<std::size_t>(sk.acc)];
         for (std::size_t g = 0; g < seg_len.size(); ++g)
           scatter(a.base + seg_off[g * na + static_cast<std::size_t>(local)] * a.elem, inner_stride(local),
                   static_cast<const char*>(v) + seg_pos[g] * a.elem, seg_len[g], a.elem);
+      }
+    }
+  }
+
+  // Adds the block's values of scatter sink s to this worker's counts (see merge_counts).
+  void scatter_add(std::size_t s, const char* v, const std::int64_t* index, const bool* guard, std::int64_t f0,
+                   std::int64_t len) {
+    const sink& sk = gr.sinks[s];
+    std::vector<std::uint64_t>& c = counts[s];
+    if (c.empty()) c.assign(static_cast<std::size_t>(sk.results), 0);
+    const bool wide = size_of(p.nodes[static_cast<std::size_t>(sk.value)].type) == 8;
+    for (std::int64_t j = 0; j < len; ++j) {
+      if (guard && !guard[j]) continue;
+      const std::int64_t i = index[j];
+      if (i < 0 || i >= sk.bins) {  // the lowering's indices are in range by construction
+        oob = true;
+        continue;
+      }
+      std::int64_t x;
+      if (wide) std::memcpy(&x, v + 8 * j, 8);
+      else {
+        std::int32_t y;
+        std::memcpy(&y, v + 4 * j, 4);
+        x = y;
+      }
+      c[static_cast<std::size_t>((f0 + j) / sk.per_result * sk.bins + i)] += static_cast<std::uint64_t>(x);
+    }
+  }
+  // Adds this worker's counts into the scatter sinks' results.
+  void merge_counts() {
+    for (std::size_t s = 0; s < gr.sinks.size(); ++s) {
+      const sink& sk = gr.sinks[s];
+      if (!sk.scatter) continue;
+      std::lock_guard<std::mutex> lock(*sk.merge);
+      if (oob) sk.out_of_range = true;
+      const std::vector<std::uint64_t>& c = counts[s];
+      const bool wide = size_of(p.nodes[static_cast<std::size_t>(sk.value)].type) == 8;
+      for (std::size_t k = 0; k < c.size(); ++k) {
+        if (wide) {
+          std::uint64_t r;
+          std::memcpy(&r, sk.result + 8 * k, 8);
+          r += c[k];
+          std::memcpy(sk.result + 8 * k, &r, 8);
+        } else {
+          std::uint32_t r;
+          std::memcpy(&r, sk.result + 4 * k, 4);
+          r += static_cast<std::uint32_t>(c[k]);
+          std::memcpy(sk.result + 4 * k, &r, 4);
+        }
       }
     }
   }
@@ -697,6 +793,7 @@ void run_tiles(void* ctx, std::int64_t t0, std::int64_t t1) {
     const std::int64_t end = std::min(j.sh->n, (t + 1) * chunk_len);
     for (std::int64_t f = t * chunk_len; f < end; f += block_len) w.block(f, std::min(block_len, end - f));
   }
+  w.merge_counts();
 }
 
 // piece(lo) .. piece(lo + n - 1) combined pairwise (see the top of the file) into out.
@@ -756,8 +853,10 @@ void run_group(const plan& p, group& gr) {
     // Tiles of chunk_len iterations; at least 4 per parallel chunk (64K iterations).
     cpu_eval::parallel_for(chunks, 4, &run_tiles, &j);
   }
-  for (sink& s : gr.sinks)
+  for (sink& s : gr.sinks) {
     if (s.reduce) finish_reduce(s, sh.n);
+    if (s.scatter && s.out_of_range) throw error("jf::cpu_exec: internal: a scatter index is out of range");
+  }
 }
 
 }  // namespace

@@ -48,6 +48,7 @@ bool fits32(const nest_analysis& a, const std::vector<std::int64_t>& s) {
 void analyse(const eval_request& r, device dev, nest_call& c) {
   nest_analysis& a = c.a;
   analyse_shapes(a, r.program, r.program_size, r.arrays, r.specs, r.nspecs);
+  number_extra_params(a, r.nscalars);
   c.iter = prepare_outputs(r.outputs, r.out_types, r.nout, a.value_shape, dev);
   assign_domains(a, c.iter);
   // Kernel shapes read the memory order from the axis numbers: the highest-numbered axis is the one
@@ -144,7 +145,12 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     for (std::int32_t x : R.axis) key.push_back(x);
     key.push_back(-2);
   }
-  for (const reduce_spec& sp : a.specs) key.push_back(sp.ddof);
+  for (std::size_t q = 0; q < a.specs.size(); ++q) {
+    key.push_back(a.specs[q].ddof);
+    const binning& b = a.binnings[q];  // what shapes a histogram's code (not its numbers: params)
+    if (a.specs[q].kind == reducer::histogram)
+      key.push_back(static_cast<std::int32_t>(b.work) * 4 + (b.guarded ? 2 : 0) + (b.step_zero ? 1 : 0));
+  }
   for (int o = 0; o < r.nout; ++o) {
     key.push_back(static_cast<std::int32_t>(r.out_types[o]));
     key.push_back(static_cast<std::int32_t>(c.out_layout[static_cast<std::size_t>(o)]));
@@ -167,7 +173,7 @@ ir::graph lower_nest(const eval_request& r, const nest_call& c) {
   lowering_inputs in{c.leaf_input.data(), c.input_layout.data(), r.scalars, reinterpret_cast<const bool*>(spec.data()), &c.a};
   std::vector<ir::node_id> roots;
   r.lower(g, in, static_cast<int>(c.input_leaf.size()), roots);
-  g.params.assign(static_cast<std::size_t>(r.nscalars), dtype::int64);
+  g.params.assign(static_cast<std::size_t>(r.nscalars) + c.a.extra_params.size(), dtype::int64);
   for (const auto& n : g.nodes)
     if (n.code == op::param) g.params[static_cast<std::size_t>(n.index)] = n.type;
   const ir::domain_id out_domain = c.a.regions[0].domain;
@@ -208,6 +214,12 @@ std::vector<std::int64_t> temporary_strides(const nest_analysis& a, ir::domain_i
   return s;
 }
 
+// Param p of the lowered graph: a scalar leaf, then the histograms' numbers.
+std::uint64_t param_bits(const eval_request& r, const nest_call& c, std::int32_t p) {
+  if (p < r.nscalars) return r.scalars[p].bits;
+  return c.a.extra_params.at(static_cast<std::size_t>(p - r.nscalars));
+}
+
 }  // namespace
 
 void evaluate_nest(const eval_request& r) {
@@ -238,7 +250,7 @@ void evaluate_nest(const eval_request& r) {
   if (dev.kind == device_kind::cpu) {
     for (std::size_t k = 0; k < c.input_leaf.size(); ++k) b.inputs.push_back(in_binding(static_cast<std::int32_t>(k)));
     for (int o = 0; o < r.nout; ++o) b.outputs.push_back(out_binding(o));
-    for (std::size_t p = 0; p < v.lowered.params.size(); ++p) b.params.push_back(p < static_cast<std::size_t>(r.nscalars) ? r.scalars[p].bits : 0);
+    for (std::size_t p = 0; p < v.lowered.params.size(); ++p) b.params.push_back(param_bits(r, c, static_cast<std::int32_t>(p)));
     bump(counter::cpu_evaluations);
     bump(counter::cpu_elements, static_cast<std::uint64_t>(c.iter.product()));
     cpu_exec::execute(v.lowered, b);
@@ -269,7 +281,7 @@ void evaluate_nest(const eval_request& r) {
       b.params.clear();
       for (const auto& ref : step.inputs) b.inputs.push_back(bind(ref));
       for (const auto& ref : step.outputs) b.outputs.push_back(bind(ref));
-      for (auto p : step.params) b.params.push_back(r.scalars[p].bits);
+      for (auto p : step.params) b.params.push_back(param_bits(r, c, p));
       backend::launch_nest(v.sources[s], *v.kernels[s], b);
     }
   }

@@ -57,6 +57,57 @@ struct reduction_builder {
   }
   ir::node_id inward(ir::node_id v) { return trivial ? v : g.add_broadcast(v, inner); }
 
+  // Counts per bin: index (int64, in the operand's domain) into `bins`, the result's box of one
+  // axis, where the guard holds. With one bin the result's domain has no loop: a guarded count.
+  ir::node_id count_into(ir::node_id index, ir::node_id guard, ir::domain_id bins) {
+    const ir::node_id one = constant(dtype::int64, 1);
+    if (bins == outer) return reduce(monoid::sum, guard == ir::no_node ? one : cast(dtype::int64, guard));
+    return g.add_scatter(monoid::sum, one, index, guard, bins);
+  }
+  ir::node_id param(dtype t, std::int32_t index) {
+    ir::node n;
+    n.code = op::param;
+    n.type = t;
+    n.index = index;
+    return g.add(n);
+  }
+  // numpy.histogram's bin of each value (binning.hpp), with its corrections against the edges.
+  ir::node_id histogram(ir::node_id x, const binning& bn, std::int32_t p0, ir::domain_id bins) {
+    const dtype T = bn.edge, W = bn.work, I = dtype::int64;
+    // Everything here is per value (in the operand's domain), also what reads only params.
+    auto op = [&](jf::op code, dtype t, std::initializer_list<ir::node_id> args) {
+      return lower_operation(g, code, t, args.begin(), static_cast<int>(args.size()), inner);
+    };
+    auto cast = [&](dtype t, ir::node_id v) { return lower_cast(g, v, t, inner); };
+    const ir::node_id first_e = param(T, p0 + first_e_param), last_e = param(T, p0 + last_e_param);
+    const ir::node_id first = param(W, p0 + first_w_param), last = param(W, p0 + last_w_param);
+    const ir::node_id denom = param(W, p0 + denom_w_param), step = param(W, p0 + step_w_param);
+    const ir::node_id nb = bins == outer ? constant(I, 1) : g.add_extent(bins);
+    const ir::node_id nb1 = op(op::subtract, I, {nb, constant(I, 1)});
+    const ir::node_id xt = cast(T, x);
+    ir::node_id guard = ir::no_node;
+    if (bn.guarded)
+      guard = op(op::logical_and, dtype::bool_,
+                 {op(op::greater_equal, dtype::bool_, {xt, first_e}), op(op::less_equal, dtype::bool_, {xt, last_e})});
+    const ir::node_id f = op(op::multiply, W, {op(op::true_divide, W, {cast(W, op(op::subtract, T, {xt, first_e})), denom}), cast(W, nb)});
+    ir::node_id i = cast(I, f);
+    i = op(op::where, I, {op(op::equal, dtype::bool_, {i, nb}), nb1, i});
+    auto edge = [&](ir::node_id k) {  // np.linspace(first, last, bins + 1)[k] in T
+      const ir::node_id kk = cast(W, k);
+      const ir::node_id y = bn.step_zero ? op(op::multiply, W, {op(op::true_divide, W, {kk, cast(W, nb)}), step})
+                                         : op(op::multiply, W, {kk, step});
+      const ir::node_id e = op(op::where, W, {op(op::equal, dtype::bool_, {k, nb}), last, op(op::add, W, {y, first})});
+      return cast(T, e);
+    };
+    const ir::node_id one = constant(I, 1);
+    i = op(op::where, I, {op(op::less, dtype::bool_, {xt, edge(i)}), op(op::subtract, I, {i, one}), i});
+    const ir::node_id up = op(op::add, I, {i, one});
+    const ir::node_id inc = op(op::logical_and, dtype::bool_,
+                               {op(op::greater_equal, dtype::bool_, {xt, edge(up)}), op(op::not_equal, dtype::bool_, {i, nb1})});
+    i = op(op::where, I, {inc, up, i});
+    return count_into(i, guard, bins);
+  }
+
   ir::node_id mean(ir::node_id x, dtype acc) {
     const ir::node_id xs = cast(acc, x);
     return op(op::true_divide, acc, {reduce(monoid::sum, xs), cast(acc, count())});
@@ -115,6 +166,10 @@ ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::nod
     break;
   case reducer::var: v = b.var(x, res, sp.ddof); break;
   case reducer::std: v = b.op(op::sqrt, res, {b.var(x, res, sp.ddof)}); break;
+  case reducer::histogram:
+    v = b.histogram(x, a.binnings[static_cast<std::size_t>(r)], a.first_param[static_cast<std::size_t>(r)], P.domain);
+    break;
+  case reducer::bincount: v = b.count_into(b.cast(dtype::int64, x), ir::no_node, P.domain); break;
   }
   v = b.cast(res, v);
   // Carried into the enclosing region (a kept axis of extent 1 there, or a larger region).

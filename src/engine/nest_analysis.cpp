@@ -2,6 +2,7 @@
 #include "engine/nest_analysis.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "jetfuse/detail/engine.hpp"
@@ -47,6 +48,8 @@ struct parser {
     }
     const int r = ri++;
     if (r >= nspecs) throw error("jetfuse: internal: more reductions than specs");
+    const bool counts = specs[r].kind == reducer::histogram || specs[r].kind == reducer::bincount;
+    if (counts && (region != 0 || pos != 1)) throw error("jetfuse: internal: a histogram must be the whole expression");
     const int operand_region = r + 1;
     a.regions.resize(std::max<std::size_t>(a.regions.size(), static_cast<std::size_t>(operand_region + 1)));
     a.regions[static_cast<std::size_t>(operand_region)].parent = region;
@@ -54,6 +57,15 @@ struct parser {
     a.regions[static_cast<std::size_t>(operand_region)].shape = s;
     reduce_spec sp = specs[r];
     const int rank = s.size();
+    if ((counts && sp.kind == reducer::bincount) || sp.bincount_operand) {
+      if (rank != 1)
+        throw value_error(rank == 0 ? "object of too small depth for desired array" : "object too deep for desired array");
+    }
+    if (counts) {  // every axis into a new one of `bins` counts
+      if (sp.kind == reducer::histogram) a.binnings[static_cast<std::size_t>(r)] = make_binning(sp);
+      sp.all_axes = true;
+      sp.keepdims = false;
+    }
     std::vector<bool> red(static_cast<std::size_t>(rank), sp.all_axes);
     if (!sp.all_axes) {
       for (int k = 0; k < sp.naxes; ++k) {
@@ -77,10 +89,10 @@ struct parser {
         result.push_back(s[k]);
       }
     }
-    if (needs_elements(sp.kind) && reduced_elements == 0) throw value_error(empty_message(sp.kind));
+    if (needs_elements(sp.kind) && !sp.allow_empty && reduced_elements == 0) throw value_error(empty_message(sp.kind));
     a.specs[static_cast<std::size_t>(r)] = sp;
     a.reduced[static_cast<std::size_t>(r)] = std::move(red);
-    return result;
+    return counts ? shape_t{sp.bins} : result;
   }
 };
 
@@ -110,6 +122,7 @@ void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_siz
   a.regions.assign(static_cast<std::size_t>(nspecs + 1), {});
   a.specs.assign(static_cast<std::size_t>(nspecs), {});
   a.reduced.assign(static_cast<std::size_t>(nspecs), {});
+  a.binnings.assign(static_cast<std::size_t>(nspecs), {});
   a.leaf_region.clear();
   parser p{a, program, program_size, arrays, specs, nspecs};
   bool first = true;
@@ -237,6 +250,28 @@ std::vector<std::int64_t> global_strides(const nest_analysis& a, const array_bas
   for (int j = 0; j < R.shape.size(); ++j)
     if (R.axis[static_cast<std::size_t>(j)] >= 0) g[static_cast<std::size_t>(R.axis[static_cast<std::size_t>(j)])] = eff[j];
   return g;
+}
+
+void number_extra_params(nest_analysis& a, int base) {
+  a.first_param.assign(a.specs.size(), -1);
+  a.extra_params.clear();
+  for (std::size_t r = 0; r < a.specs.size(); ++r) {
+    if (a.specs[r].kind != reducer::histogram) continue;
+    const binning& b = a.binnings[r];
+    a.first_param[r] = base + static_cast<std::int32_t>(a.extra_params.size());
+    auto bits = [](dtype t, double v) {
+      std::uint64_t u = 0;
+      if (t == dtype::float32) {
+        const float f = static_cast<float>(v);
+        std::memcpy(&u, &f, sizeof f);
+      } else {
+        std::memcpy(&u, &v, sizeof v);
+      }
+      return u;
+    };
+    for (double v : {b.first_e, b.last_e}) a.extra_params.push_back(bits(b.edge, v));
+    for (double v : {b.first, b.last, b.denom, b.step}) a.extra_params.push_back(bits(b.work, v));
+  }
 }
 
 ir::domain_id region_domain(const nest_analysis& a, int region) { return a.regions[static_cast<std::size_t>(region)].domain; }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "jetfuse/array.hpp"
+#include "jetfuse/detail/binning.hpp"
 #include "jetfuse/detail/lowering.hpp"
 
 namespace jf::detail {
@@ -26,7 +27,19 @@ struct nest_analysis {
   std::vector<ir::domain> domains;         // the domain tree of the IR (graph::domains)
   std::vector<int> leaf_region;            // per array leaf
   shape_t value_shape;                     // the broadcast shape of the expressions' values
+  // Histograms: per reduction its bins (checked as numpy does), and the run-time scalars the
+  // lowering reads as params first_param[r] + binning_param::... (after the expression's own).
+  std::vector<binning> binnings;
+  std::vector<std::int32_t> first_param;
+  std::vector<std::uint64_t> extra_params;  // their values (the bits of a kernel slot)
 };
+
+// The params of one histogram, in order (their dtypes: the edges' for the first two, else work).
+enum binning_param : std::int32_t {
+  first_e_param, last_e_param, first_w_param, last_w_param, denom_w_param, step_w_param, binning_params
+};
+// Numbers the histograms' params from `base` (the expression's scalar leaves) and fills extra_params.
+void number_extra_params(nest_analysis& a, int base);
 
 // Computes every region's shape from the leaves' shapes and checks the reductions' arguments as
 // numpy does (axis_error, value_error for an empty reduction without identity, shape_error).

@@ -98,6 +98,17 @@ node_id graph::add_reduce(monoid m, node_id x, node_id guard, domain_id into) {
   return add(n);
 }
 
+node_id graph::add_scatter(monoid m, node_id value, node_id index, node_id guard, domain_id into) {
+  node n;
+  n.code = op::scatter;
+  n.type = at(value).type;
+  n.nargs = guard == no_node ? 2 : 3;
+  n.args = {value, index, guard};
+  n.attr[0] = static_cast<std::int64_t>(m);
+  n.domain = into;
+  return add(n);
+}
+
 node_id graph::add_broadcast(node_id x, domain_id into) {
   node n;
   n.code = op::broadcast;
@@ -135,7 +146,7 @@ std::vector<std::int32_t> graph::chain_axes(domain_id d) const {
 bool graph::is_map() const {
   if (loop_nest || domains.size() != 2) return false;
   for (const node& n : nodes)
-    if (n.code == op::reduce || n.code == op::broadcast || n.code == op::extent ||
+    if (n.code == op::reduce || n.code == op::scatter || n.code == op::broadcast || n.code == op::extent ||
         (n.domain != node::map_domain && !uniform(n)))
       return false;
   return true;
@@ -238,6 +249,11 @@ std::string graph::to_string() const {
       s << "reduce " << name(static_cast<monoid>(n.attr[0])) << " " << short_name(n.type) << " %" << n.args[0];
       if (n.nargs == 2) s << " if %" << n.args[1];
       break;
+    case op::scatter:
+      s << "scatter " << name(static_cast<monoid>(n.attr[0])) << " " << short_name(n.type) << " %" << n.args[0] << " at %"
+        << n.args[1];
+      if (n.nargs == 3) s << " if %" << n.args[2];
+      break;
     case op::extent: s << "extent D" << n.attr[0]; break;
     default: {
       s << info(n.code).name << " " << short_name(n.type);
@@ -309,8 +325,8 @@ void graph::validate() const {
     // Constants, params and extents belong to no loop: their domain field is not looked at.
     if (!uniform(n) && (n.domain < 0 || static_cast<std::size_t>(n.domain) >= domains.size()))
       bad(*this, k, "no domain D" + std::to_string(n.domain));
-    if (n.code == op::reduce && n.nargs == 2) {
-      // reduce with a guard: checked below
+    if ((n.code == op::reduce && n.nargs == 2) || (n.code == op::scatter && n.nargs == 3)) {
+      // with a guard: checked below
     } else if (n.nargs != oi.arity)
       bad(*this, k, "takes " + std::to_string(oi.arity) + " arguments, has " + std::to_string(n.nargs));
     for (int a = 0; a < 3; ++a) {
@@ -350,6 +366,22 @@ void graph::validate() const {
       if (n.attr[0] < 0 || n.attr[0] > static_cast<std::int64_t>(monoid::nanmax)) bad(*this, k, "unknown monoid");
       if (n.nargs == 2 && (at(n.args[1]).type != dtype::bool_ || (!uniform(at(n.args[1])) && at(n.args[1]).domain != x.domain)))
         bad(*this, k, "the guard must be bool, in its argument's domain");
+      continue;
+    }
+    case op::scatter: {
+      const node& v = at(n.args[0]);
+      const node& i = at(n.args[1]);
+      if (uniform(i) || i.type != dtype::int64) bad(*this, k, "the index must be int64 and vary");
+      if (n.domain <= 0 || dom(n.domain).kind != domain_kind::box || dom(n.domain).axes.size() != 1)
+        bad(*this, k, "must be in a box domain of one axis");
+      if (!encloses(dom(n.domain).parent, i.domain) || encloses(n.domain, i.domain))
+        bad(*this, k, "its domain's parent must enclose the index's domain, its domain must not");
+      if (!uniform(v) && v.domain != i.domain) bad(*this, k, "the value must be in the index's domain");
+      if (n.type != v.type) bad(*this, k, "the result dtype must be its value's");
+      if (static_cast<monoid>(n.attr[0]) != monoid::sum || !is_integer(n.type))
+        bad(*this, k, "only sums of integers are supported");
+      if (n.nargs == 3 && (at(n.args[2]).type != dtype::bool_ || (!uniform(at(n.args[2])) && at(n.args[2]).domain != i.domain)))
+        bad(*this, k, "the guard must be bool, in the index's domain");
       continue;
     }
     case op::broadcast:

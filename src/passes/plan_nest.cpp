@@ -9,6 +9,8 @@
 //    the kernel can run it as a row (x - mean(x, 1, keepdims): one kernel); a whole-array or column
 //    reduction used by element-wise work is stored first (a kernel recomputing it per element
 //    would repeat the whole reduction);
+//  - a scatter (histogram) is a step of its own whose operands depend on no reduction: its kernel
+//    combines across the whole grid, so its result exists only when that kernel ends;
 //  - everything else stays in the step of the outputs: producers fused into their reductions.
 // Unfused: every operation is its own step with a temporary per value, as CuPy without fusion.
 #include <algorithm>
@@ -22,6 +24,7 @@ namespace {
 
 bool uniform(const node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
 bool is_leaf(const node& n) { return uniform(n) || n.code == op::input; }
+bool combines(const node& n) { return n.code == op::reduce || n.code == op::scatter; }
 
 struct nest_planner {
   const graph& g;
@@ -51,11 +54,12 @@ struct nest_planner {
   }
 
   bool depends_on_reduce(node_id id) const {
-    return find_in_cone({id}, [&](node_id x) { return g.at(x).code == op::reduce ? step::found : step::descend; }) != no_node;
+    return find_in_cone({id}, [&](node_id x) { return combines(g.at(x)) ? step::found : step::descend; }) != no_node;
   }
 
   // A reduced value reaches another reduction's operand through a broadcast (the reduction's result
-  // lives in an outer domain): the first such broadcast source in the operand cone of reduce `r`
+  // lives in an outer domain): the first such broadcast source in the operand cone of reduce or
+  // scatter `r`
   // (the whole value carried inward, mean = sum / n, not only its reduce), or no_node.
   node_id reduced_source_in_operand(node_id r) const {
     std::vector<node_id> operands;
@@ -63,7 +67,7 @@ struct nest_planner {
     node_id source = no_node;
     find_in_cone(operands, [&](node_id x) {
       const node& n = g.at(x);
-      if (n.code == op::reduce) {  // (a reduce of the same domain: not produced by the lowering)
+      if (combines(n)) {  // (a reduce of the same domain: not produced by the lowering)
         source = x;
         return step::found;
       }
@@ -115,11 +119,15 @@ struct nest_planner {
       for (const output_desc& o : g.outputs) stored[static_cast<std::size_t>(o.value)] = 0;  // written directly
       return;
     }
+    // A scatter is computed alone: stored, unless it is the one output's value itself.
+    for (std::size_t k = 0; k < g.nodes.size(); ++k)
+      if (g.nodes[k].code == op::scatter && !(g.outputs.size() == 1 && g.outputs[0].value == static_cast<node_id>(k)))
+        stored[k] = 1;
     // Reduced values read by another reduction's operand: to a fixed point (each pass stores one).
     for (bool changed = true; changed;) {
       changed = false;
       for (std::size_t k = 0; k < g.nodes.size() && !changed; ++k) {
-        if (g.nodes[k].code != op::reduce) continue;
+        if (!combines(g.nodes[k])) continue;
         const node_id src = reduced_source_in_operand(static_cast<node_id>(k));
         if (src != no_node) {
           stored[static_cast<std::size_t>(src)] = 1;

@@ -25,6 +25,8 @@ enum class kernel_shape : std::uint8_t {
   column_reduction,  // the same with the fastest axis in K: threads across K, R split over blockIdx.y
   row_with_map,      // a row reduction whose rows also run element-wise work below K (x - mean(x)),
                      // the row's loads kept in shared memory when the work is over R itself and fits
+  histogram,         // a scatter of counts into a box of bins: block-private counts in shared memory,
+                     // added to the grid's by integer atomics, the last block stores them
   generic_nest,      // anything else: a thread per output iteration, serial loops for reductions
 };
 std::string_view name(kernel_shape s);
@@ -49,6 +51,8 @@ struct launch_info {
   // keeps in shared memory for the map loop when the row fits (empty: the map loop reloads).
   std::vector<int> row_cache_bytes;
   int static_shared_bytes = 0;  // an upper bound of the kernel's static shared memory
+  // histogram: the block counts in shared memory when the bins fit (the value counted is 1).
+  bool private_counts = false;
 };
 
 struct kernel_source {

@@ -59,7 +59,7 @@ struct node {
   std::int8_t nargs = 0;
   std::int32_t index = -1;              // input: index into graph::inputs; param: into graph::params
   scalar_value value{};                 // constant
-  // reduce: attr[0] = the monoid; extent: attr[0] = the domain counted. Otherwise 0.
+  // reduce, scatter: attr[0] = the monoid; extent: attr[0] = the domain counted. Otherwise 0.
   std::array<std::int64_t, 2> attr{0, 0};
   // The domain whose iterations compute this node. Constants, params and extents are the same in
   // every iteration and may be used from any domain.
@@ -135,6 +135,12 @@ struct graph {
   // combines x over every iteration of the domains below `into` down to x's. A guard (bool, in
   // x's domain) skips iterations.
   node_id add_reduce(monoid m, node_id x, node_id guard = no_node, domain_id into = -1);
+  // scatter(m, value, index) into `into`, a box of one axis whose parent encloses the index's
+  // domain D (and which does not enclose D): for every iteration of D below that parent (where the
+  // guard, bool in D, holds) combines `value` (in D, or uniform) into the iteration `index` (int64
+  // in D, in [0, extent)) of `into` — a histogram's counts. Iterations never named keep the
+  // identity. Monoid: sum (integer values: the result does not depend on the order).
+  node_id add_scatter(monoid m, node_id value, node_id index, node_id guard, domain_id into);
   node_id add_broadcast(node_id x, domain_id into);
   node_id add_extent(domain_id counted);
 

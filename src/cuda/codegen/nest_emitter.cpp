@@ -15,6 +15,7 @@ std::string_view name(kernel_shape s) {
   case kernel_shape::row_reduction: return "row reduction";
   case kernel_shape::column_reduction: return "column reduction";
   case kernel_shape::row_with_map: return "row reduction with map";
+  case kernel_shape::histogram: return "histogram";
   case kernel_shape::generic_nest: return "generic loop nest";
   }
   return "?";
@@ -114,6 +115,10 @@ facts::facts(const graph& graph_)
       reduces.push_back(static_cast<node_id>(k));
       after_reduce[k] = 1;
     }
+    if (n.code == op::scatter) {
+      scatters.push_back(static_cast<node_id>(k));
+      after_reduce[k] = 1;
+    }
     for (int a = 0; a < n.nargs; ++a)
       if (after_reduce[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])]) after_reduce[k] = 1;
   }
@@ -129,7 +134,7 @@ std::vector<char> facts::closure(const std::vector<node_id>& targets, bool stop_
   for (std::size_t k = g.nodes.size(); k-- > 0;) {
     if (!need[k]) continue;
     const node& n = g.nodes[k];
-    if (n.code == op::reduce && stop_at_reduce) continue;
+    if ((n.code == op::reduce || n.code == op::scatter) && stop_at_reduce) continue;
     for (int a = 0; a < n.nargs; ++a) need[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])] = 1;
   }
   return need;
@@ -180,6 +185,22 @@ bool single_pass(const facts& f) {
 shape_plan recognise(const facts& f) {
   const graph& g = f.g;
   shape_plan p;
+  // Histogram: one scatter into a box under the root, its operands computed in the index's domain
+  // (or the root) from nothing reduced, and it is the one output.
+  if (!f.scatters.empty()) {
+    const node& sc = g.at(f.scatters[0]);
+    const domain_id from = g.at(sc.args[1]).domain;
+    if (f.scatters.size() != 1 || !f.reduces.empty() || g.dom(sc.domain).parent != 0 || g.outputs.size() != 1 ||
+        g.outputs[0].value != f.scatters[0] || !broadcasts_enclosing(f) || !nodes_within(f, {0, from, sc.domain}) ||
+        sc.type != dtype::int64)
+      return p;
+    for (int a = 0; a < sc.nargs; ++a)
+      if (f.after_reduce[static_cast<std::size_t>(sc.args[static_cast<std::size_t>(a)])]) return p;
+    p.shape = kernel_shape::histogram;
+    p.outer = sc.domain;
+    p.inner = from;
+    return p;
+  }
   if (f.reduces.empty() || !broadcasts_enclosing(f) || !single_pass(f)) return p;
   const domain_id into = g.at(f.reduces[0]).domain;
   const domain_id from = g.at(g.at(f.reduces[0]).args[0]).domain;
@@ -614,7 +635,13 @@ kernel_source generate_nest(const graph& g, const codegen_options& opt) {
   case kernel_shape::row_reduction:
   case kernel_shape::row_with_map: nest::emit_row_reduction(e, p, li); break;
   case kernel_shape::column_reduction: nest::emit_column_reduction(e, p, li); break;
-  default: nest::emit_generic_nest(e, li); break;
+  case kernel_shape::histogram: nest::emit_histogram(e, p, li); break;
+  default:
+    if (!e.f.scatters.empty())
+      throw error("jf::ir codegen: a scatter must be the one output of its kernel, its operands computed from nothing "
+                  "reduced in the kernel (the planner stores them first)\n" + g.to_string());
+    nest::emit_generic_nest(e, li);
+    break;
   }
   return e.finish(std::move(li));
 }
@@ -649,6 +676,7 @@ launch_config configure_launch(const kernel_source& k, const std::int64_t* exten
   case kernel_shape::row_reduction:
   case kernel_shape::row_with_map: return nest::configure_row_reduction(li, extents, dev);
   case kernel_shape::column_reduction: return nest::configure_column_reduction(li, extents, dev);
+  case kernel_shape::histogram: return nest::configure_histogram(li, extents, dev);
   case kernel_shape::generic_nest: return nest::configure_generic_nest(li, extents, dev);
   }
   throw error("jf::ir::configure_launch: unknown kernel shape");
@@ -670,6 +698,10 @@ std::string describe_launch(const kernel_source& k) {
   case kernel_shape::column_reduction:
     return "column reduction: a thread per column (256-column tiles), the reduced axes split over blockIdx.y when "
            "there are few columns (partials combined in split order by the last block of each tile)";
+  case kernel_shape::histogram:
+    return "histogram: grid-stride over the values in 256-thread blocks (2 waves of resident blocks at most), "
+           "counts per warp group in shared memory when the bins fit (else global), added to the grid's counts by "
+           "integer atomics (the same bits every run); the last block stores them";
   case kernel_shape::generic_nest:
     return "generic loop nest: a thread per iteration of each output domain, serial loops for the reductions";
   }

@@ -28,6 +28,7 @@ struct facts {
   std::vector<char> after_reduce;  // a reduce node, or computed from one
   std::vector<char> input_used;    // per input: read by some node
   std::vector<node_id> reduces;    // the reduce nodes, in order
+  std::vector<node_id> scatters;   // the scatter nodes, in order
   std::vector<domain_id> output_domains;  // distinct, in order of first appearance
 
   // The nodes `targets` are computed from (themselves included); stop_at_reduce: a reduce's
@@ -134,6 +135,7 @@ void emit_full_reduction(emitter& e, const shape_plan& p, launch_info& li);
 void emit_row_reduction(emitter& e, const shape_plan& p, launch_info& li);  // row_reduction and row_with_map
 void emit_column_reduction(emitter& e, const shape_plan& p, launch_info& li);
 void emit_generic_nest(emitter& e, launch_info& li);
+void emit_histogram(emitter& e, const shape_plan& p, launch_info& li);
 
 // ---- launch rules (host) ----
 std::int64_t product(const std::vector<std::int32_t>& axes, const std::int64_t* ext);
@@ -145,6 +147,7 @@ std::size_t scratch_bytes(const launch_info& li, std::int64_t counters, std::int
 launch_config configure_full_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_row_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_column_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+launch_config configure_histogram(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_generic_nest(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 // describe_launch of row_with_map, with the numbers of a configuration when c is given.
 std::string describe_row_with_map(const launch_info& li, const launch_config* c);
