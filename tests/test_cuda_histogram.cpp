@@ -45,6 +45,11 @@ template <class T> std::vector<T> values(std::size_t n, std::mt19937_64& r, doub
 
 template <class T> std::vector<T> host(const jf::array<T>& a) { return jf::to_backend(a, jf::cpu).to_vector(); }
 
+template <class T> bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  if constexpr (std::is_same_v<T, bool>) return a == b;
+  else return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
 template <class T> void check_given_range(std::size_t n, std::int64_t bins, double lo, double hi, std::mt19937_64& r) {
   SCOPED_TRACE(std::string("dtype ") + std::string(jf::name(jf::dtype_v<T>)) + ", n " + std::to_string(n) + ", bins " +
                std::to_string(bins) + ", range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
@@ -58,13 +63,15 @@ template <class T> void check_given_range(std::size_t n, std::int64_t bins, doub
   EXPECT_EQ(host(eg), host(ec));
   std::int64_t total = 0;
   for (auto c : host(hc)) total += c;
-  EXPECT_GT(total, 0);  // something was counted
+  if (n >= 1000) {
+    EXPECT_GT(total, 0);  // something was counted
+  }
   // Fused with an expression, and unfused (one kernel per operation): the same counts.
   const auto [hf, ef] = jf::histogram(xg + 0, bins, {lo, hi});
   const auto [hu, eu] = jf::histogram(jf::unfused, xg + 0, bins, {lo, hi});
   EXPECT_EQ(host(hf), host(hc));
   EXPECT_EQ(host(hu), host(hc));
-  EXPECT_EQ(host(xg), v);  // the input is untouched
+  EXPECT_TRUE(same_bits(host(xg), v));  // the input is untouched
 }
 
 TEST(CudaHistogram, GivenRangeMatchesTheCpuExecutor) {
