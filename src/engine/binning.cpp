@@ -100,6 +100,9 @@ binning make_binning(const reduce_spec& sp) {
   b.guarded = sp.range == bin_range::given;
   b.first_e = in(b.edge, b.first);
   b.last_e = in(b.edge, b.last);
+  if (!std::isfinite(b.first_e) || !std::isfinite(b.last_e))  // numpy then fails with an IndexError
+    throw value_error("jetfuse: the range [" + python_repr(b.first) + ", " + python_repr(b.last) +
+                      "] is not finite in float32, the dtype of the bin edges of float32 data");
   // np.linspace(first, last, bins + 1) in `work`: delta = last - first, step = delta / bins.
   const double delta = sub(b.work, b.last, b.first);
   b.step = div(b.work, delta, static_cast<double>(b.bins));
