@@ -319,4 +319,48 @@ template <class T> JF_HD jf_arg<T> jf_argmin_combine(jf_arg<T> a, jf_arg<T> b) {
 template <class T> JF_HD jf_arg<T> jf_argmax_identity() { return jf_arg<T>{jf_lowest<T>(), -1}; }
 template <class T> JF_HD jf_arg<T> jf_argmax_combine(jf_arg<T> a, jf_arg<T> b) { return jf_arg_combine<true>(a, b); }
 
+// ---- counter-based random bits: numpy's Philox bit generator (Philox4x64-10) --------------------
+// numpy.random.Philox(key=k1 * 2**64 + k0) with counter 0 yields 64-bit outputs q = 0, 1, ...:
+// output q is word q % 4 of the Philox4x64-10 block of counter (q / 4 + 1, 0, 0, 0) (numpy adds
+// 1 to the counter before each block). A pure function of (key, q): any element, in any order.
+JF_HD unsigned long long jf_mulhi64(unsigned long long a, unsigned long long b) {
+#ifdef __CUDACC_RTC__
+  return __umul64hi(a, b);
+#else
+  __extension__ typedef unsigned __int128 u128;
+  return static_cast<unsigned long long>((static_cast<u128>(a) * b) >> 64);
+#endif
+}
+JF_HD unsigned long long jf_philox_u64(unsigned long long k0, unsigned long long k1, unsigned long long q) {
+  unsigned long long c0 = (q >> 2) + 1, c1 = 0, c2 = 0, c3 = 0;
+  for (int r = 0; r < 10; ++r) {
+    if (r > 0) {
+      k0 += 0x9E3779B97F4A7C15ULL;
+      k1 += 0xBB67AE8584CAA73BULL;
+    }
+    const unsigned long long lo0 = 0xD2E7470EE14C6C93ULL * c0, hi0 = jf_mulhi64(0xD2E7470EE14C6C93ULL, c0);
+    const unsigned long long lo1 = 0xCA5A826395121157ULL * c2, hi1 = jf_mulhi64(0xCA5A826395121157ULL, c2);
+    c0 = hi1 ^ c1 ^ k0;
+    c1 = lo1;
+    c2 = hi0 ^ c3 ^ k1;
+    c3 = lo0;
+  }
+  switch (q & 3) {
+  case 0: return c0;
+  case 1: return c1;
+  case 2: return c2;
+  default: return c3;
+  }
+}
+// Generator.random(): float64 from the top 53 bits of output q; float32 (dtype=np.float32) from
+// the top 24 bits of 32-bit half h (the low half of output h / 2 first, as numpy buffers them).
+JF_HD double jf_philox_random_f64(unsigned long long k0, unsigned long long k1, unsigned long long q) {
+  return static_cast<double>(jf_philox_u64(k0, k1, q) >> 11) * (1.0 / 9007199254740992.0);
+}
+JF_HD float jf_philox_random_f32(unsigned long long k0, unsigned long long k1, unsigned long long h) {
+  const unsigned long long w = jf_philox_u64(k0, k1, h >> 1);
+  const unsigned int half = static_cast<unsigned int>((h & 1) ? (w >> 32) : (w & 0xffffffffULL));
+  return static_cast<float>(half >> 8) * (1.0f / 16777216.0f);
+}
+
 }  // namespace jf::ops
