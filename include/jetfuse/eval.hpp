@@ -69,6 +69,7 @@ template <class... E> struct gathered {
   static constexpr int A = (0 + ... + leaf_counts<E>::arrays);
   static constexpr int S = (0 + ... + leaf_counts<E>::scalars);
   static constexpr int R = (0 + ... + leaf_counts<E>::reductions);
+  static constexpr int G = (0 + ... + leaf_counts<E>::generated);
   std::array<const array_base*, (A > 0 ? A : 1)> arrays{};
   std::array<scalar_slot, (S > 0 ? S : 1)> scalars{};
   std::array<reduce_spec, (R > 0 ? R : 1)> specs{};
@@ -91,7 +92,7 @@ template <class... E> struct gathered {
     r.out_types = out_types;
     r.nout = static_cast<int>(sizeof...(E));
     r.opt = opt;
-    if constexpr (R > 0) {
+    if constexpr (R > 0 || G > 0) {  // generated leaves: the loop-nest engine binds them
       r.program = programs<E...>::value.data();
       r.program_size = static_cast<int>(programs<E...>::value.size());
       r.specs = specs.data();

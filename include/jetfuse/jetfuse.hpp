@@ -13,6 +13,7 @@
 #include "jetfuse/expr/operators.hpp"
 #include "jetfuse/expr/reductions.hpp"
 #include "jetfuse/expr/type_of.hpp"
+#include "jetfuse/random.hpp"
 #include "jetfuse/stats.hpp"
 
 namespace jf {

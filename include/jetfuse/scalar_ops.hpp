@@ -352,6 +352,11 @@ JF_HD unsigned long long jf_philox_u64(unsigned long long k0, unsigned long long
   default: return c3;
   }
 }
+// The position of element e of a leaf: first + e, except element 0 at pending - 1 when pending is
+// not 0 (a float32 draw that starts with the half numpy kept from an earlier one).
+JF_HD unsigned long long jf_philox_position(unsigned long long first, unsigned long long pending, unsigned long long e) {
+  return (pending != 0 && e == 0) ? pending - 1 : first + e;
+}
 // Generator.random(): float64 from the top 53 bits of output q; float32 (dtype=np.float32) from
 // the top 24 bits of 32-bit half h (the low half of output h / 2 first, as numpy buffers them).
 JF_HD double jf_philox_random_f64(unsigned long long k0, unsigned long long k1, unsigned long long q) {

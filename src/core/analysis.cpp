@@ -83,6 +83,7 @@ bool byte_span(const array_base& a, std::uintptr_t& lo, std::uintptr_t& hi) {
 
 bool may_overlap(const array_base& a, const array_base& b) {
   if (a.is_null() || b.is_null() || a.device() != b.device()) return false;
+  if (a.buffer()->source != buffer_source::memory || b.buffer()->source != buffer_source::memory) return false;
   std::uintptr_t alo, ahi, blo, bhi;
   if (!byte_span(a, alo, ahi) || !byte_span(b, blo, bhi)) return false;
   return alo <= bhi && blo <= ahi;

@@ -449,3 +449,19 @@ void read_element(const array_base& a, const std::int64_t* idx, int n, void* out
 
 }  // namespace detail
 }  // namespace jf
+
+namespace jf::detail {
+
+array_base generated_array(device dev, dtype t, const shape_t& shape, buffer_source source, std::uint64_t key_low,
+                           std::uint64_t key_high, std::uint64_t first, std::uint64_t pending) {
+  auto b = std::make_shared<buffer>();
+  b->dev = dev;
+  b->source = source;
+  b->key[0] = key_low;
+  b->key[1] = key_high;
+  b->first = first;
+  b->pending = pending;
+  return array_base(std::move(b), t, shape, contiguous_strides(shape), 0);
+}
+
+}  // namespace jf::detail

@@ -45,6 +45,7 @@
 #include "cpu/executor_kernels.hpp"
 #include "jetfuse/cpu/thread_pool.hpp"
 #include "jetfuse/errors.hpp"
+#include "jetfuse/scalar_ops.hpp"
 
 namespace jf::cpu_exec {
 namespace {
@@ -59,6 +60,9 @@ struct access {
   int elem = 8;                       // bytes per element
   std::vector<std::int64_t> strides;  // one per global axis, in elements
   bool input = false;
+  // A generated input (jf::random): element e is computed from (key, first + e), nothing is read.
+  ir::generator gen = ir::generator::none;
+  std::uint64_t key[2] = {0, 0}, first = 0, pending = 0;
   // input: an output may overlap it, so it is always copied before use; output or buffer: an
   // input may overlap it, so nothing is computed directly into it.
   bool overlaps = false;
@@ -100,6 +104,20 @@ struct sink {
   mutable bool out_of_range = false;
 };
 bool stores(const sink& s) { return !s.reduce && !s.scatter; }
+
+// n values of generated input a at element offsets off, off + stride, ...
+void generate(const access& a, char* dst, std::int64_t off, std::int64_t stride, std::int64_t n) {
+  for (std::int64_t j = 0; j < n; ++j) {
+    const std::uint64_t e = ops::jf_philox_position(a.first, a.pending, static_cast<std::uint64_t>(off + j * stride));
+    if (a.gen == ir::generator::philox_f64) {
+      const double v = ops::jf_philox_random_f64(a.key[0], a.key[1], e);
+      std::memcpy(dst + 8 * j, &v, 8);
+    } else {
+      const float v = ops::jf_philox_random_f32(a.key[0], a.key[1], e);
+      std::memcpy(dst + 4 * j, &v, 4);
+    }
+  }
+}
 
 struct group {
   int level = 0;
@@ -232,6 +250,14 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
     a.elem = size_of(g.inputs[k].type);
     a.strides = b.inputs[k].strides;
     a.input = true;
+    a.gen = g.inputs[k].gen;
+    if (a.gen != ir::generator::none) {
+      const auto q = static_cast<std::size_t>(g.inputs[k].param);
+      a.key[0] = b.params[q];
+      a.key[1] = b.params[q + 1];
+      a.first = b.params[q + 2];
+      a.pending = b.params[q + 3];
+    }
     p.accesses.push_back(std::move(a));
   }
   for (std::size_t k = 0; k < g.outputs.size(); ++k) {
@@ -461,6 +487,7 @@ void resolve_aliasing(plan& p, const ir::graph& g) {
     const std::size_t gi =
         static_cast<std::size_t>(std::find(order.begin(), order.end(), where[o].first) - order.begin());
     for (std::size_t k = 0; k < ni; ++k) {
+      if (p.accesses[k].gen != ir::generator::none) continue;  // no memory
       const auto ri = range_of(p, p.accesses[k], axes[k]);
       if (ri.first == ri.second || !(ri.first < ro.second && ro.first < ri.second)) continue;
       out.overlaps = true;
@@ -642,6 +669,14 @@ struct worker {
       if (n.k == kind::load) {
         const access& a = p.accesses[static_cast<std::size_t>(n.acc)];
         const int local = sh.local[static_cast<std::size_t>(n.acc)];
+        if (a.gen != ir::generator::none) {  // computed at the elements' positions
+          char* c = column(i);
+          for (std::size_t s = 0; s < seg_len.size(); ++s)
+            generate(a, c + seg_pos[s] * a.elem, seg_off[s * na + static_cast<std::size_t>(local)], inner_stride(local),
+                     seg_len[s]);
+          col[i] = c;
+          continue;
+        }
         const char* direct = a.input && a.overlaps ? nullptr : in_place(n.acc, local);
         if (direct) {
           col[i] = direct;
@@ -848,7 +883,8 @@ void run_group(const plan& p, group& gr) {
     }
   if (sh.n > 0) {
     for (int acc : sh.accs)
-      if (!p.accesses[static_cast<std::size_t>(acc)].base) throw error("jf::cpu_exec: an operand has a null pointer");
+      if (!p.accesses[static_cast<std::size_t>(acc)].base && p.accesses[static_cast<std::size_t>(acc)].gen == ir::generator::none)
+        throw error("jf::cpu_exec: an operand has a null pointer");
     group_job j{&p, &gr, &sh};
     // Tiles of chunk_len iterations; at least 4 per parallel chunk (64K iterations).
     cpu_eval::parallel_for(chunks, 4, &run_tiles, &j);

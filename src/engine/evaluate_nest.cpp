@@ -24,6 +24,7 @@ struct nest_call {
   std::vector<std::vector<std::int64_t>> leaf_strides;  // per array leaf, over the global axes
   std::vector<std::int32_t> leaf_input, input_leaf;
   std::vector<ir::layout> input_layout;
+  std::vector<std::int32_t> input_param;  // generated inputs: their first param (else -1)
   std::vector<std::vector<std::int64_t>> out_strides;
   std::vector<ir::layout> out_layout;
   std::vector<std::int32_t> out_same_as;
@@ -84,13 +85,15 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
   c.leaf_input.assign(static_cast<std::size_t>(na), -1);
   c.input_leaf.clear();
   c.input_layout.clear();
+  c.input_param.clear();
   for (int i = 0; i < na; ++i) {
     const array_base& x = *r.arrays[i];
     const int region = a.leaf_region[static_cast<std::size_t>(i)];
     if (!fits32(a, c.leaf_strides[static_cast<std::size_t>(i)])) c.index32 = false;
-    for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {  // the same elements in one region: read once
+    const bool generated = x.buffer()->source != buffer_source::memory;
+    for (std::size_t k = 0; k < c.input_leaf.size() && !generated; ++k) {  // the same elements in one region: read once
       const int j = c.input_leaf[k];
-      if (r.arrays[j]->raw_data() == x.raw_data() && r.arrays[j]->dtype() == x.dtype() &&
+      if (r.arrays[j]->buffer()->source == buffer_source::memory && r.arrays[j]->raw_data() == x.raw_data() && r.arrays[j]->dtype() == x.dtype() &&
           a.regions[static_cast<std::size_t>(a.leaf_region[static_cast<std::size_t>(j)])].domain == a.regions[static_cast<std::size_t>(region)].domain &&
           c.leaf_strides[static_cast<std::size_t>(j)] == c.leaf_strides[static_cast<std::size_t>(i)]) {
         c.leaf_input[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(k);
@@ -101,6 +104,12 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
       c.leaf_input[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(c.input_leaf.size());
       c.input_leaf.push_back(i);
       c.input_layout.push_back(layout_in(a, a.regions[static_cast<std::size_t>(region)].domain, c.leaf_strides[static_cast<std::size_t>(i)]));
+      c.input_param.push_back(-1);
+      if (generated) {  // its key and first position: params after the scalars and histograms'
+        c.input_param.back() = r.nscalars + static_cast<std::int32_t>(a.extra_params.size());
+        const buffer& b = *x.buffer();
+        for (std::uint64_t v : {b.key[0], b.key[1], b.first, b.pending}) a.extra_params.push_back(v);
+      }
     }
   }
   const ir::domain_id out_domain = a.regions[0].domain;
@@ -158,6 +167,8 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
   }
   for (int i = 0; i < na; ++i) key.push_back(c.leaf_input[static_cast<std::size_t>(i)]);
   for (auto l : c.input_layout) key.push_back(static_cast<std::int32_t>(l));
+  for (std::size_t k = 0; k < c.input_leaf.size(); ++k)
+    key.push_back(static_cast<std::int32_t>(r.arrays[c.input_leaf[k]]->buffer()->source));
   specialise_scalars(r.scalars, r.nscalars, c.specialised, key);
 }
 
@@ -167,7 +178,16 @@ ir::graph lower_nest(const eval_request& r, const nest_call& c) {
   g.ndim = static_cast<int>(c.a.extents.size());
   g.domains = c.a.domains;
   g.index32 = c.index32;
-  for (std::size_t k = 0; k < c.input_leaf.size(); ++k) g.inputs.push_back({r.arrays[c.input_leaf[k]]->dtype(), c.input_layout[k]});
+  for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {
+    ir::operand_desc d{r.arrays[c.input_leaf[k]]->dtype(), c.input_layout[k]};
+    switch (r.arrays[c.input_leaf[k]]->buffer()->source) {
+    case buffer_source::memory: break;
+    case buffer_source::philox_f64: d.gen = ir::generator::philox_f64; break;
+    case buffer_source::philox_f32: d.gen = ir::generator::philox_f32; break;
+    }
+    d.param = c.input_param[k];
+    g.inputs.push_back(d);
+  }
   std::vector<unsigned char> spec(c.specialised.begin(), c.specialised.end());
   spec.push_back(0);
   lowering_inputs in{c.leaf_input.data(), c.input_layout.data(), r.scalars, reinterpret_cast<const bool*>(spec.data()), &c.a};

@@ -239,8 +239,13 @@ std::string graph::to_string() const {
     switch (n.code) {
     case op::input: {
       s << "input #" << n.index << " " << short_name(n.type);
-      if (n.index >= 0 && static_cast<std::size_t>(n.index) < inputs.size())
-        s << " " << layout_name(inputs[static_cast<std::size_t>(n.index)].lay);
+      if (n.index >= 0 && static_cast<std::size_t>(n.index) < inputs.size()) {
+        const operand_desc& in = inputs[static_cast<std::size_t>(n.index)];
+        s << " " << layout_name(in.lay);
+        if (in.gen != generator::none)
+          s << " generated: philox " << (in.gen == generator::philox_f64 ? "random f64" : "random f32") << " (key #"
+            << in.param << ", #" << in.param + 1 << ", first #" << in.param + 2 << ", pending #" << in.param + 3 << ")";
+      }
       break;
     }
     case op::param: s << "param #" << n.index << " " << short_name(n.type); break;
@@ -414,7 +419,19 @@ void graph::validate() const {
       throw error("jf::ir: " + what + ": vector_width " + std::to_string(w) + " of " + std::string(name(d.type)) +
                   " exceeds 16 bytes");
   };
-  for (std::size_t k = 0; k < inputs.size(); ++k) check_operand(inputs[k], "input #" + std::to_string(k));
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const operand_desc& in = inputs[k];
+    check_operand(in, "input #" + std::to_string(k));
+    if (in.gen == generator::none) continue;
+    const std::string what = "generated input #" + std::to_string(k);
+    if (in.type != (in.gen == generator::philox_f64 ? dtype::float64 : dtype::float32))
+      throw error("jf::ir: " + what + " has dtype " + std::string(name(in.type)) + ", not its generator's");
+    if (in.param < 0 || static_cast<std::size_t>(in.param) + 4 > params.size())
+      throw error("jf::ir: " + what + " has no params #" + std::to_string(in.param) + "..+3");
+    for (int j = 0; j < 4; ++j)
+      if (params[static_cast<std::size_t>(in.param + j)] != dtype::int64)
+        throw error("jf::ir: " + what + ": its params must be int64");
+  }
   for (std::size_t k = 0; k < outputs.size(); ++k) {
     const output_desc& o = outputs[k];
     const std::string what = "output #" + std::to_string(k);

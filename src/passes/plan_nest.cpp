@@ -195,7 +195,16 @@ struct nest_planner {
         auto [it, fresh] = orig_inputs.emplace(n.index, -1);
         if (fresh) {
           it->second = static_cast<node_id>(k.inputs.size());
-          k.inputs.push_back(g.inputs[static_cast<std::size_t>(n.index)]);
+          operand_desc d = g.inputs[static_cast<std::size_t>(n.index)];
+          if (d.gen != generator::none) {  // its key and first position come along as the step's params
+            const auto first = static_cast<std::int32_t>(k.params.size());
+            for (std::int32_t j = 0; j < 4; ++j) {
+              k.params.push_back(dtype::int64);
+              s.params.push_back(d.param + j);
+            }
+            d.param = first;
+          }
+          k.inputs.push_back(d);
           s.inputs.push_back({operand_ref::kind::input, n.index});
         }
         c.index = it->second;

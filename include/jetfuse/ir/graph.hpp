@@ -67,9 +67,17 @@ struct node {
   static constexpr domain_id map_domain = 1;  // the one box of a map graph (see graph)
 };
 
+// Inputs whose elements are computed from their position, not loaded (jf::random's leaves):
+// element e of a philox input is ops::jf_philox_random_f64/f32(key0, key1,
+// jf_philox_position(first, pending, e)), e the offset the input's strides give (its pointer is
+// null). key0, key1, first, pending: int64 params `param` .. `param + 3`.
+enum class generator : std::uint8_t { none, philox_f64, philox_f32 };
+
 struct operand_desc {
   dtype type = dtype::float64;
   layout lay = layout::contiguous;
+  generator gen = generator::none;  // inputs only
+  std::int32_t param = -1;          // generated inputs: their first param
 };
 
 struct output_desc {

@@ -427,6 +427,15 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
     switch (n.code) {
     case op::input: {
       const std::size_t k = static_cast<std::size_t>(n.index);
+      const operand_desc& in = g.inputs[k];
+      if (in.gen != generator::none) {  // computed from its position: nothing is loaded
+        s << decl << "jf::ops::" << (in.gen == generator::philox_f64 ? "jf_philox_random_f64" : "jf_philox_random_f32")
+          << "(static_cast<unsigned long long>(a.p" << in.param << "), static_cast<unsigned long long>(a.p" << in.param + 1
+          << "), jf::ops::jf_philox_position(static_cast<unsigned long long>(a.p" << in.param + 2
+          << "), static_cast<unsigned long long>(a.p" << in.param + 3 << "), static_cast<unsigned long long>("
+          << offset(false, k, n.domain) << ")));\n";
+        break;
+      }
       s << decl << "in" << k << "[" << offset(false, k, n.domain) << "];\n";
       break;
     }

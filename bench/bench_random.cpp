@@ -1,0 +1,86 @@
+// jf::random's leaves on the GPU: Monte Carlo pi from 2^30 pairs fused into one reduction (the
+// random numbers are never stored) against generating the arrays first, and uniform float32
+// generated into an array against the device's write bandwidth (a memset of as many bytes,
+// measured in the same run). Peers: bench/peers_random.py (CuPy, JAX).
+//
+//   ./build/cuda/bench/bench_random --benchmark_counters_tabular=true
+#include <cstdint>
+
+#include "cuda/runtime.hpp"
+#include "timed_batches.hpp"
+#include <jetfuse/jetfuse.hpp>
+
+namespace {
+
+using jf_bench::mean_seconds;
+using jf_bench::timed_batches;
+
+constexpr std::int64_t pi_n = std::int64_t(1) << 30;
+constexpr std::int64_t gen_n = std::int64_t(1) << 28;
+double write_gbps = 0;
+
+bool need_gpu(benchmark::State& state) {
+  if (jf::cuda_available()) return true;
+  state.SkipWithError("no CUDA GPU on this machine");
+  return false;
+}
+
+void samples(benchmark::State& state, std::int64_t n, double pi) {
+  state.counters["Gsamples/s"] = static_cast<double>(n) / mean_seconds * 1e-9;
+  state.counters["pi"] = pi;
+}
+
+// 4 * mean(u^2 + v^2 < 1): one kernel, 2^30 pairs generated where they are used.
+void BM_PiFused(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  jf::random::philox gen(2026);
+  double pi = 0;
+  timed_batches(state, 3, [&] {
+    auto u = gen.random({pi_n}, jf::cuda);
+    auto v = gen.random({pi_n}, jf::cuda);
+    pi = (4 * jf::mean(jf::square(u) + jf::square(v) < 1)).item();
+  });
+  samples(state, pi_n, pi);
+}
+// The same draws written to two arrays first (16 GB), then reduced: what array libraries do.
+void BM_PiGenerateThenReduce(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  jf::random::philox gen(2026);
+  jf::array<double> u = jf::empty<double>({pi_n}, jf::cuda), v = jf::empty<double>({pi_n}, jf::cuda);
+  double pi = 0;
+  timed_batches(state, 3, [&] {
+    u = gen.random({pi_n}, jf::cuda);
+    v = gen.random({pi_n}, jf::cuda);
+    pi = (4 * jf::mean(jf::square(u) + jf::square(v) < 1)).item();
+  });
+  samples(state, pi_n, pi);
+}
+
+void BM_WriteRoof(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  auto a = jf::empty<float>({gen_n}, jf::cuda);
+  timed_batches(state, 20, [&] { jf::cuda_rt::memset_d8(a.raw_data(), 0, static_cast<std::size_t>(gen_n * 4)); });
+  write_gbps = static_cast<double>(gen_n * 4) / mean_seconds * 1e-9;
+  state.counters["GB/s"] = write_gbps;
+}
+// uniform float32 in [0, 1) written into an existing array of 2^28 elements.
+void BM_UniformFloat32IntoArray(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  jf::random::philox gen(7);
+  auto a = jf::empty<float>({gen_n}, jf::cuda);
+  timed_batches(state, 20, [&] { a = gen.random<float>({gen_n}, jf::cuda); });
+  const double gbps = static_cast<double>(gen_n * 4) / mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  if (write_gbps > 0) state.counters["of_write"] = gbps / write_gbps;
+}
+
+void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3); }
+
+}  // namespace
+
+BENCHMARK(BM_PiFused)->Apply(one);
+BENCHMARK(BM_PiGenerateThenReduce)->Apply(one);
+BENCHMARK(BM_WriteRoof)->Apply(one);
+BENCHMARK(BM_UniformFloat32IntoArray)->Apply(one);
+
+BENCHMARK_MAIN();

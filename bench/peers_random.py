@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""The Python peers of bench_random on the same machine: Monte Carlo pi from 2^30 pairs with CuPy
+(cp.random.uniform arrays, then the arithmetic and the mean) and JAX (jax.random.uniform inside
+jit, which XLA fuses), and uniform float32 generation into an array.
+
+    python3 bench/peers_random.py
+"""
+import time
+
+import cupy as cp
+
+N = 1 << 30
+
+
+def timed(f, reps=3):
+    f()
+    cp.cuda.Device().synchronize()
+    best = None
+    for _ in range(3):
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            f()
+        cp.cuda.Device().synchronize()
+        t = (time.perf_counter() - t0) / reps
+        best = t if best is None else min(best, t)
+    return best
+
+
+def main():
+    print("device:", cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
+    rs = cp.random.default_rng(2026)
+
+    def cupy_pi():
+        u = rs.random(N)
+        v = rs.random(N)
+        return float(4 * ((u * u + v * v) < 1).mean())
+
+    t = timed(cupy_pi)
+    print("cupy pi 2^30 (Generator.random arrays + mean): %.1f ms, %.2f Gsamples/s" % (t * 1e3, N / t * 1e-9))
+    a = cp.empty(1 << 28, dtype=cp.float32)
+    t = timed(lambda: rs.random(1 << 28, dtype=cp.float32, out=a), 20)
+    print("cupy random float32 2^28 into an array: %.1f us, %.0f GB/s" % (t * 1e6, (1 << 30) / t * 1e-9))
+    try:
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def jax_pi(key):
+            k1, k2 = jax.random.split(key)
+            u = jax.random.uniform(k1, (N,), dtype=jnp.float64 if jax.config.jax_enable_x64 else jnp.float32)
+            v = jax.random.uniform(k2, (N,), dtype=u.dtype)
+            return 4 * jnp.mean((u * u + v * v) < 1)
+
+        key = jax.random.PRNGKey(2026)
+        jax_pi(key).block_until_ready()
+        best = None
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for _ in range(3):
+                r = jax_pi(key)
+            r.block_until_ready()
+            t = (time.perf_counter() - t0) / 3
+            best = t if best is None else min(best, t)
+        print("jax jit pi 2^30 (uniform in jit, %s): %.1f ms, %.2f Gsamples/s" %
+              ("float64" if jax.config.jax_enable_x64 else "float32", best * 1e3, N / best * 1e-9))
+    except ImportError:
+        print("jax: not installed")
+
+
+if __name__ == "__main__":
+    main()

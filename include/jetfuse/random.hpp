@@ -1,0 +1,109 @@
+// Random numbers as leaves of fused expressions (jf::random): a counter-based generator is a pure
+// function of (key, position), so a leaf is not an array but values a kernel computes where they
+// are used. `4 * jf::mean(jf::square(u1) + jf::square(u2) < 1)` reads and writes nothing but one
+// number. The generator is numpy's Philox: `jf::random::philox gen(k); gen.random<double>({n})`
+// gives the bits of numpy's `Generator(Philox(key=k)).random(n)`, on every backend, fused or not.
+#pragma once
+
+#include <cstdint>
+
+#include "jetfuse/eval.hpp"
+
+namespace jf {
+namespace detail {
+
+// A leaf's value: a virtual array whose buffer generates its elements (buffer_source) instead of
+// holding memory. The engine binds it as an operand that kernels compute, never load.
+template <class T> struct random_leaf {
+  array_base view;
+};
+array_base generated_array(device dev, dtype t, const shape_t& shape, buffer_source source, std::uint64_t key_low,
+                           std::uint64_t key_high, std::uint64_t first, std::uint64_t pending);
+
+template <class T> struct tree<term<random_leaf<T>>> {
+  template <dtype Target>
+  static void gather(const term<random_leaf<T>>& e, const array_base** arrays, scalar_slot*, reduce_spec*, scalar_use) {
+    *arrays = &e.elements[hana::llong_c<0>].view;
+  }
+};
+template <class T> struct lower_type<term<random_leaf<T>>> {
+  static ir::node_id run(ir::graph& g, const lowering_inputs& in, lower_cursor& c, dtype) {
+    return lower_input(g, in, c.ai++, c.region, c.regions, *c.input_nodes, dtype_v<T>);
+  }
+};
+template <class T> struct program_of<term<random_leaf<T>>> {
+  static constexpr std::array<prog_entry, 1> value{{{prog_entry::array, 0}}};
+};
+
+}  // namespace detail
+
+template <class T> struct type_of_impl<term<detail::random_leaf<T>>> {
+  static constexpr operand_type value = strong(dtype_v<T>);
+};
+template <class T> struct leaf_counts<term<detail::random_leaf<T>>> {
+  static constexpr int arrays = 1, scalars = 0, reductions = 0, generated = 1;
+};
+
+namespace random {
+
+// numpy's Philox bit generator with a 128-bit key (numpy.random.Philox(key=key_high * 2**64 +
+// key), counter 0), and jetfuse's leaves drawn from it. Each leaf takes the next positions, as
+// numpy's Generator draws: after `a = gen.random({n})`, `b = gen.random({m})`, the values of a
+// and b are numpy's `g.random(n)` and `g.random(m)` called in that order (float32 draws use the
+// two halves of a 64-bit output, the high half kept for the next float32 draw, as numpy does).
+// Leaves are values, not arrays: evaluate one (jf::array<double> r = gen.random({n})) to keep it.
+class philox {
+ public:
+  explicit philox(std::uint64_t key, std::uint64_t key_high = 0) : key_{key, key_high} {}
+
+  // numpy's Generator.random(shape) (dtype float64 or float32): uniform in [0, 1).
+  template <class T = double> auto random(const shape_t& shape, device dev = jf::cpu) {
+    static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>, "jf::random: random<double> or random<float>");
+    const auto n = static_cast<std::uint64_t>(shape.product());
+    std::uint64_t first, pending = 0;
+    detail::buffer_source src;
+    if constexpr (std::is_same_v<T, double>) {
+      src = detail::buffer_source::philox_f64;
+      first = next_;
+      next_ += n;
+    } else {
+      // 32-bit halves: a pending half (numpy's has_uint32) first, then halves 2 * next_, ...
+      src = detail::buffer_source::philox_f32;
+      std::uint64_t m = n;
+      first = 2 * next_;
+      if (pending_ && n > 0) {
+        pending = pending_half_ + 1;
+        first -= 1;  // element 1 is half 2 * next_
+        m -= 1;
+        pending_ = false;
+      }
+      if (m > 0) {
+        const std::uint64_t end = 2 * next_ + m;
+        next_ = (end + 1) / 2;
+        if (end & 1) {
+          pending_ = true;
+          pending_half_ = end;
+        }
+      }
+    }
+    return term<detail::random_leaf<T>>{hana::tuple<detail::random_leaf<T>>(
+        detail::random_leaf<T>{detail::generated_array(dev, dtype_v<T>, shape, src, key_[0], key_[1], first, pending)})};
+  }
+  // numpy's Generator.uniform(low, high, shape): low + (high - low) * random (float64; with
+  // T = float the same arithmetic in float32, which numpy does not have).
+  template <class T = double> auto uniform(const shape_t& shape, double low, double high, device dev = jf::cpu) {
+    return low + (high - low) * random<T>(shape, dev);
+  }
+
+  // The next 64-bit output a float64 draw would take (numpy's state.buffer_pos + 4 * counter).
+  std::uint64_t position() const { return next_; }
+
+ private:
+  std::uint64_t key_[2];
+  std::uint64_t next_ = 0;          // the next 64-bit output
+  bool pending_ = false;            // a high half is the next float32 draw (numpy's has_uint32)
+  std::uint64_t pending_half_ = 0;  // its index (2 * output + 1)
+};
+
+}  // namespace random
+}  // namespace jf

@@ -1,0 +1,182 @@
+// jf::random's leaves against numpy's Generator(Philox(key)) draws (tests/data/philox_table.txt,
+// written by tests/data/gen_philox_table.py), bit for bit, on jf::cpu and jf::cuda, evaluated
+// alone, fused into expressions and unfused; leaves in reductions (Monte Carlo: nothing stored),
+// broadcast leaves, independence of two leaves, backends not mixed. GPU tests skip without a GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <jetfuse/jetfuse.hpp>
+
+namespace {
+
+struct draw {
+  std::string kind, dtype;  // random f64 / random f32 / uniform
+  double low = 0, high = 0;
+  std::int64_t n = 0;
+  std::vector<double> values;
+};
+struct table_case {
+  std::uint64_t k0 = 0, k1 = 0;
+  std::vector<draw> draws;
+  int line = 0;
+};
+
+std::vector<table_case> load() {
+  std::ifstream f(JF_TEST_DATA_DIR "/philox_table.txt");
+  std::vector<table_case> cases;
+  std::string line;
+  int no = 0;
+  while (std::getline(f, line)) {
+    ++no;
+    std::stringstream ss(line);
+    std::string tag;
+    ss >> tag;
+    if (tag == "case") {
+      table_case c;
+      ss >> c.k0 >> c.k1;
+      c.line = no;
+      cases.push_back(c);
+      continue;
+    }
+    if (tag != "random" && tag != "uniform") continue;
+    draw d;
+    d.kind = tag;
+    if (tag == "random") {
+      ss >> d.dtype >> d.n;
+    } else {
+      std::string lo, hi;
+      ss >> lo >> hi >> d.n;
+      d.dtype = "f64";
+      d.low = std::strtod(lo.c_str(), nullptr);
+      d.high = std::strtod(hi.c_str(), nullptr);
+    }
+    for (std::string v; ss >> v;) d.values.push_back(std::strtod(v.c_str(), nullptr));
+    cases.back().draws.push_back(d);
+  }
+  return cases;
+}
+
+template <class T> std::vector<T> host(const jf::array<T>& a) { return jf::to_backend(a, jf::cpu).to_vector(); }
+
+template <class T> bool bits_equal(const std::vector<T>& got, const std::vector<double>& want) {
+  if (got.size() != want.size()) return false;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const T w = static_cast<T>(want[i]);
+    if (std::memcmp(&got[i], &w, sizeof(T)) != 0) return false;
+  }
+  return true;
+}
+
+// Every draw of the table; `how`: 0 the leaf alone, 1 fused into an expression that keeps the
+// value (x * 1), 2 the same unfused.
+void run_table(jf::device dev, int how) {
+  const auto cases = load();
+  ASSERT_GE(cases.size(), 20u) << "philox_table.txt missing or truncated";
+  for (const table_case& c : cases) {
+    SCOPED_TRACE("philox_table.txt line " + std::to_string(c.line) + ", mode " + std::to_string(how));
+    jf::random::philox gen(c.k0, c.k1);
+    for (const draw& d : c.draws) {
+      const jf::shape_t s{d.n};
+      if (d.dtype == "f32") {
+        auto leaf = gen.random<float>(s, dev);
+        const jf::array<float> a = how == 0 ? jf::eval(leaf) : how == 1 ? jf::eval(leaf * 1) : jf::eval(jf::unfused, leaf * 1);
+        EXPECT_EQ(jf::backend(a), dev);
+        EXPECT_TRUE(bits_equal(host(a), d.values)) << d.kind << " f32 " << d.n << ": " << a;
+      } else if (d.kind == "random") {
+        auto leaf = gen.random<double>(s, dev);
+        const jf::array<double> a = how == 0 ? jf::eval(leaf) : how == 1 ? jf::eval(leaf * 1) : jf::eval(jf::unfused, leaf * 1);
+        EXPECT_TRUE(bits_equal(host(a), d.values)) << d.kind << " f64 " << d.n << ": " << a;
+      } else {
+        auto e = gen.uniform(s, d.low, d.high, dev);
+        const jf::array<double> a = how == 2 ? jf::eval(jf::unfused, e) : jf::eval(e);
+        EXPECT_TRUE(bits_equal(host(a), d.values)) << "uniform " << d.n << ": " << a;
+      }
+    }
+  }
+}
+
+bool gpu() { return jf::cuda_available(); }
+#define REQUIRE_GPU() \
+  if (!gpu()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: GPU tests skipped"
+
+TEST(Random, NumpyPhiloxOnTheCpu) {
+  for (int how = 0; how < 3; ++how) run_table(jf::cpu, how);
+}
+TEST(Random, NumpyPhiloxOnTheGpu) {
+  REQUIRE_GPU();
+  for (int how = 0; how < 3; ++how) run_table(jf::cuda, how);
+}
+
+// A leaf is an array's values: its shape broadcasts, a 2-d leaf is numpy's random((r, c)), and a
+// reduction over leaves stores nothing.
+void shapes_and_reductions(jf::device dev) {
+  jf::random::philox a(99), b(99);
+  const jf::array<double> m = a.random({3, 4}, dev);
+  const jf::array<double> flat = b.random({12}, dev);
+  EXPECT_EQ(host(m), host(flat));  // row-major positions
+  jf::random::philox c(5), d(5);
+  const jf::array<double> row = jf::eval(c.random({1, 4}, dev) + jf::zeros<double>({3, 4}, dev));
+  const std::vector<double> r4 = host(jf::array<double>(d.random({4}, dev)));
+  const std::vector<double> got = host(row);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) EXPECT_EQ(got[static_cast<std::size_t>(i * 4 + j)], r4[static_cast<std::size_t>(j)]);
+  // Two leaves of one generator take different positions: independent values.
+  jf::random::philox e(1);
+  auto x = e.random({1000}, dev);
+  auto y = e.random({1000}, dev);
+  EXPECT_EQ(e.position(), 2000u);
+  EXPECT_LT(jf::sum(x == y).item(), 1);
+  // Monte Carlo: pi from 2^22 pairs, fused (one reduction, no arrays); 4 sigma is about 0.0033.
+  jf::random::philox p(2026);
+  const std::int64_t n = std::int64_t(1) << 22;
+  auto u = p.random({n}, dev);
+  auto v = p.random({n}, dev);
+  const double pi = (4 * jf::mean(jf::square(u) + jf::square(v) < 1)).item();
+  EXPECT_NEAR(pi, 3.14159265358979, 0.0033);
+  // The same draws materialised first: the same estimate, bit for bit.
+  jf::random::philox q(2026);
+  const jf::array<double> uu = q.random({n}, dev), vv = q.random({n}, dev);
+  EXPECT_EQ((4 * jf::mean(jf::square(uu) + jf::square(vv) < 1)).item(), pi);
+  // Moments of uniform float32 in [-1, 3): mean 1, variance 16/12.
+  jf::random::philox w(3);
+  auto f = w.uniform<float>({n}, -1.0, 3.0, dev);
+  EXPECT_NEAR(jf::mean(jf::astype<double>(f)).item(), 1.0, 0.004);
+  EXPECT_NEAR(jf::var(jf::astype<double>(f)).item(), 16.0 / 12.0, 0.004);
+  EXPECT_GE(jf::min(f).item(), -1.0f);
+  EXPECT_LT(jf::max(f).item(), 3.0f);
+}
+
+TEST(Random, ShapesReductionsAndIndependenceOnTheCpu) { shapes_and_reductions(jf::cpu); }
+TEST(Random, ShapesReductionsAndIndependenceOnTheGpu) {
+  REQUIRE_GPU();
+  shapes_and_reductions(jf::cuda);
+}
+
+TEST(Random, BackendsAreNotMixed) {
+  if (!gpu()) GTEST_SKIP() << "needs a GPU to mix backends";
+  jf::random::philox g(1);
+  const jf::array<double> x = jf::zeros<double>({4}, jf::cpu);
+  EXPECT_THROW(jf::eval(x + g.random({4}, jf::cuda)), jf::backend_mismatch);
+}
+
+TEST(Random, SequencesFollowNumpysBuffering) {
+  // float32 draws take 32-bit halves; a float64 draw between them leaves the pending half alone.
+  jf::random::philox g(12345);
+  (void)g.random<float>({3});
+  EXPECT_EQ(g.position(), 2u);  // outputs 0 and 1 used, the high half of 1 pending
+  (void)g.random<double>({2});
+  EXPECT_EQ(g.position(), 4u);
+  (void)g.random<float>({1});  // the pending half: no new output
+  EXPECT_EQ(g.position(), 4u);
+  (void)g.random<float>({1});
+  EXPECT_EQ(g.position(), 5u);
+}
+
+}  // namespace
