@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The Python peers of bench_random on the same machine: Monte Carlo pi from 2^30 pairs with CuPy
-(cp.random.uniform arrays, then the arithmetic and the mean) and JAX (jax.random.uniform inside
+(cupy.random.default_rng().random arrays, then the arithmetic and the mean) and JAX (jax.random.uniform inside
 jit, which XLA fuses), and uniform float32 generation into an array.
 
     python3 bench/peers_random.py
@@ -9,21 +9,13 @@ import time
 
 import cupy as cp
 
+import peers_reductions  # its timing loop (best of 5 batches, one synchronisation each)
+
 N = 1 << 30
 
 
 def timed(f, reps=3):
-    f()
-    cp.cuda.Device().synchronize()
-    best = None
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            f()
-        cp.cuda.Device().synchronize()
-        t = (time.perf_counter() - t0) / reps
-        best = t if best is None else min(best, t)
-    return best
+    return peers_reductions.timed(f, reps)
 
 
 def main():
