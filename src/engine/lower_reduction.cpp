@@ -74,6 +74,7 @@ struct reduction_builder {
   // numpy.histogram's bin of each value (binning.hpp), with its corrections against the edges.
   ir::node_id histogram(ir::node_id x, const binning& bn, std::int32_t p0, ir::domain_id bins) {
     const dtype T = bn.edge, W = bn.work, I = dtype::int64;
+    const std::size_t first_node = g.nodes.size();
     // Everything here is per value (in the operand's domain), also what reads only params.
     auto op = [&](jf::op code, dtype t, std::initializer_list<ir::node_id> args) {
       return lower_operation(g, code, t, args.begin(), static_cast<int>(args.size()), inner);
@@ -105,6 +106,9 @@ struct reduction_builder {
     const ir::node_id inc = op(op::logical_and, dtype::bool_,
                                {op(op::greater_equal, dtype::bool_, {xt, edge(up)}), op(op::not_equal, dtype::bool_, {i, nb1})});
     i = op(op::where, I, {inc, up, i});
+    for (std::size_t k = first_node; k < g.nodes.size(); ++k)  // one operation, also when unfused
+      if (g.nodes[k].code != op::param && g.nodes[k].code != op::constant && g.nodes[k].code != op::extent)
+        g.nodes[k].attr[1] = 1;
     return count_into(i, guard, bins);
   }
 

@@ -12,7 +12,8 @@
 //  - a scatter (histogram) is a step of its own whose operands depend on no reduction: its kernel
 //    combines across the whole grid, so its result exists only when that kernel ends;
 //  - everything else stays in the step of the outputs: producers fused into their reductions.
-// Unfused: every operation is its own step with a temporary per value, as CuPy without fusion.
+// Unfused: every operation is its own step with a temporary per value, as CuPy without fusion
+// (the nodes of one composite operation, attr[1], stay in that operation's step).
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -101,7 +102,7 @@ struct nest_planner {
   void choose_stored(fusion_mode mode) {
     for (std::size_t k = 0; k < g.nodes.size(); ++k) {
       const node& n = g.nodes[k];
-      if (mode == fusion_mode::unfused && !is_leaf(n) && n.code != op::broadcast) stored[k] = 1;
+      if (mode == fusion_mode::unfused && !is_leaf(n) && n.code != op::broadcast && n.attr[1] == 0) stored[k] = 1;
       if (n.code != op::broadcast || uniform(g.at(n.args[0]))) continue;
       const domain_id from = g.at(n.args[0]).domain;
       if (!g.encloses(from, n.domain)) {  // also an input read in another domain (a trivial reduction)

@@ -60,6 +60,8 @@ struct node {
   std::int32_t index = -1;              // input: index into graph::inputs; param: into graph::params
   scalar_value value{};                 // constant
   // reduce, scatter: attr[0] = the monoid; extent: attr[0] = the domain counted. Otherwise 0.
+  // Element-wise nodes: attr[1] = 1 when they are part of one operation of the user's (a
+  // histogram's bin arithmetic), which unfused plans keep in that operation's kernel.
   std::array<std::int64_t, 2> attr{0, 0};
   // The domain whose iterations compute this node. Constants, params and extents are the same in
   // every iteration and may be used from any domain.
