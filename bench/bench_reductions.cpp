@@ -166,7 +166,7 @@ void BM_Histogram(benchmark::State& state) {
   report(state, hist_n * 8);
 }
 // The same bins of an expression, fused (one kernel reads x once) and unfused (a kernel per
-// operation, the bin computation's ones included: about 30 kernels).
+// operation of the operand, then the histogram's, as CuPy).
 void BM_HistogramOfExpression(benchmark::State& state) {
   if (!need_gpu(state)) return;
   auto x = device_random<double>({hist_n}, 4);
