@@ -133,6 +133,14 @@ void shapes_and_reductions(jf::device dev) {
   auto y = e.random({1000}, dev);
   EXPECT_EQ(e.position(), 2000u);
   EXPECT_LT(jf::sum(x == y).item(), 1);
+  // One leaf used twice is one input (generated once per element), with the same values.
+  jf::random::philox s1(11), s2(11);
+  auto once = s1.random({1000}, dev);
+  const jf::array<double> sq = jf::eval(once * once);
+  const std::vector<double> ref = host(jf::array<double>(s2.random({1000}, dev)));
+  const std::vector<double> sqv = host(sq);
+  for (std::size_t i = 0; i < ref.size(); ++i) EXPECT_EQ(sqv[i], ref[i] * ref[i]);
+  EXPECT_EQ(jf::explain(once * once).find("input #1"), std::string::npos);
   // Monte Carlo: pi from 2^22 pairs, fused (one reduction, no arrays); 4 sigma is about 0.0033.
   jf::random::philox p(2026);
   const std::int64_t n = std::int64_t(1) << 22;

@@ -91,9 +91,11 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     const int region = a.leaf_region[static_cast<std::size_t>(i)];
     if (!fits32(a, c.leaf_strides[static_cast<std::size_t>(i)])) c.index32 = false;
     const bool generated = x.buffer()->source != buffer_source::memory;
-    for (std::size_t k = 0; k < c.input_leaf.size() && !generated; ++k) {  // the same elements in one region: read once
+    for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {  // the same elements in one region: read (or generated) once
       const int j = c.input_leaf[k];
-      if (r.arrays[j]->buffer()->source == buffer_source::memory && r.arrays[j]->raw_data() == x.raw_data() && r.arrays[j]->dtype() == x.dtype() &&
+      const bool same = generated ? r.arrays[j]->buffer() == x.buffer()
+                                  : r.arrays[j]->buffer()->source == buffer_source::memory && r.arrays[j]->raw_data() == x.raw_data();
+      if (same && r.arrays[j]->dtype() == x.dtype() &&
           a.regions[static_cast<std::size_t>(a.leaf_region[static_cast<std::size_t>(j)])].domain == a.regions[static_cast<std::size_t>(region)].domain &&
           c.leaf_strides[static_cast<std::size_t>(j)] == c.leaf_strides[static_cast<std::size_t>(i)]) {
         c.leaf_input[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(k);
