@@ -331,8 +331,9 @@ JF_HD unsigned long long jf_mulhi64(unsigned long long a, unsigned long long b) 
   return static_cast<unsigned long long>((static_cast<u128>(a) * b) >> 64);
 #endif
 }
-JF_HD unsigned long long jf_philox_u64(unsigned long long k0, unsigned long long k1, unsigned long long q) {
-  unsigned long long c0 = (q >> 2) + 1, c1 = 0, c2 = 0, c3 = 0;
+// The 4 outputs of block b (outputs 4b .. 4b + 3): Philox4x64-10 of counter (b + 1, 0, 0, 0).
+JF_HD void jf_philox_block(unsigned long long k0, unsigned long long k1, unsigned long long b, unsigned long long* out) {
+  unsigned long long c0 = b + 1, c1 = 0, c2 = 0, c3 = 0;
   for (int r = 0; r < 10; ++r) {
     if (r > 0) {
       k0 += 0x9E3779B97F4A7C15ULL;
@@ -345,13 +346,25 @@ JF_HD unsigned long long jf_philox_u64(unsigned long long k0, unsigned long long
     c2 = hi0 ^ c3 ^ k1;
     c3 = lo0;
   }
-  switch (q & 3) {
-  case 0: return c0;
-  case 1: return c1;
-  case 2: return c2;
-  default: return c3;
+  out[0] = c0;
+  out[1] = c1;
+  out[2] = c2;
+  out[3] = c3;
+}
+JF_HD unsigned long long jf_philox_u64(unsigned long long k0, unsigned long long k1, unsigned long long q) {
+  unsigned long long w[4];
+  jf_philox_block(k0, k1, q >> 2, w);
+  switch (q & 3) {  // constant indices: the block stays in registers in kernels
+  case 0: return w[0];
+  case 1: return w[1];
+  case 2: return w[2];
+  default: return w[3];
   }
 }
+// Generator.random()'s conversions of an output (float64: top 53 bits) and of a 32-bit half
+// (float32: top 24 bits).
+JF_HD double jf_philox_to_f64(unsigned long long w) { return static_cast<double>(w >> 11) * (1.0 / 9007199254740992.0); }
+JF_HD float jf_philox_to_f32(unsigned int half) { return static_cast<float>(half >> 8) * (1.0f / 16777216.0f); }
 // The position of element e of a leaf: first + e, except element 0 at pending - 1 when pending is
 // not 0 (a float32 draw that starts with the half numpy kept from an earlier one).
 JF_HD unsigned long long jf_philox_position(unsigned long long first, unsigned long long pending, unsigned long long e) {
@@ -360,12 +373,11 @@ JF_HD unsigned long long jf_philox_position(unsigned long long first, unsigned l
 // Generator.random(): float64 from the top 53 bits of output q; float32 (dtype=np.float32) from
 // the top 24 bits of 32-bit half h (the low half of output h / 2 first, as numpy buffers them).
 JF_HD double jf_philox_random_f64(unsigned long long k0, unsigned long long k1, unsigned long long q) {
-  return static_cast<double>(jf_philox_u64(k0, k1, q) >> 11) * (1.0 / 9007199254740992.0);
+  return jf_philox_to_f64(jf_philox_u64(k0, k1, q));
 }
 JF_HD float jf_philox_random_f32(unsigned long long k0, unsigned long long k1, unsigned long long h) {
   const unsigned long long w = jf_philox_u64(k0, k1, h >> 1);
-  const unsigned int half = static_cast<unsigned int>((h & 1) ? (w >> 32) : (w & 0xffffffffULL));
-  return static_cast<float>(half >> 8) * (1.0f / 16777216.0f);
+  return jf_philox_to_f32(static_cast<unsigned int>((h & 1) ? (w >> 32) : (w & 0xffffffffULL)));
 }
 
 }  // namespace jf::ops

@@ -105,15 +105,25 @@ struct sink {
 };
 bool stores(const sink& s) { return !s.reduce && !s.scatter; }
 
-// n values of generated input a at element offsets off, off + stride, ...
+// n values of generated input a at element offsets off, off + stride, ... A Philox block holds 4
+// outputs (8 float32 halves): consecutive positions reuse the last block computed.
 void generate(const access& a, char* dst, std::int64_t off, std::int64_t stride, std::int64_t n) {
+  std::uint64_t block = ~std::uint64_t(0);
+  unsigned long long w[4] = {0, 0, 0, 0};
+  const bool f64 = a.gen == ir::generator::philox_f64;
   for (std::int64_t j = 0; j < n; ++j) {
-    const std::uint64_t e = ops::jf_philox_position(a.first, a.pending, static_cast<std::uint64_t>(off + j * stride));
-    if (a.gen == ir::generator::philox_f64) {
-      const double v = ops::jf_philox_random_f64(a.key[0], a.key[1], e);
+    const std::uint64_t q = ops::jf_philox_position(a.first, a.pending, static_cast<std::uint64_t>(off + j * stride));
+    const std::uint64_t output = f64 ? q : q >> 1;
+    if (output >> 2 != block) {
+      block = output >> 2;
+      ops::jf_philox_block(a.key[0], a.key[1], block, w);
+    }
+    const std::uint64_t word = w[output & 3];
+    if (f64) {
+      const double v = ops::jf_philox_to_f64(word);
       std::memcpy(dst + 8 * j, &v, 8);
     } else {
-      const float v = ops::jf_philox_random_f32(a.key[0], a.key[1], e);
+      const float v = ops::jf_philox_to_f32(static_cast<std::uint32_t>((q & 1) ? word >> 32 : word & 0xffffffffu));
       std::memcpy(dst + 4 * j, &v, 4);
     }
   }
