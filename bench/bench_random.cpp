@@ -1,5 +1,5 @@
-// jf::random's leaves on the GPU: Monte Carlo pi from 2^30 pairs fused into one reduction (the
-// random numbers are never stored) against generating the arrays first, and uniform float32
+// jf::random's leaves on the GPU: Monte Carlo pi from 2^30 pairs (float64 and float32) fused into
+// one reduction (the random numbers are never stored) against generating the arrays first, and uniform float32
 // generated into an array against the device's write bandwidth (a memset of as many bytes,
 // measured in the same run). Peers: bench/peers_random.py (CuPy, JAX).
 //
@@ -42,6 +42,18 @@ void BM_PiFused(benchmark::State& state) {
   });
   samples(state, pi_n, pi);
 }
+// The same in float32 (numpy's random(dtype=np.float32)): 8 draws per Philox block, not 4.
+void BM_PiFusedFloat32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  jf::random::philox gen(2026);
+  double pi = 0;
+  timed_batches(state, 3, [&] {
+    auto u = gen.random<float>({pi_n}, jf::cuda);
+    auto v = gen.random<float>({pi_n}, jf::cuda);
+    pi = (4 * jf::mean(jf::square(u) + jf::square(v) < 1)).item();
+  });
+  samples(state, pi_n, pi);
+}
 // The same draws written to two arrays first (16 GB), then reduced: what array libraries do.
 void BM_PiGenerateThenReduce(benchmark::State& state) {
   if (!need_gpu(state)) return;
@@ -79,6 +91,7 @@ void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark
 }  // namespace
 
 BENCHMARK(BM_PiFused)->Apply(one);
+BENCHMARK(BM_PiFusedFloat32)->Apply(one);
 BENCHMARK(BM_PiGenerateThenReduce)->Apply(one);
 BENCHMARK(BM_WriteRoof)->Apply(one);
 BENCHMARK(BM_UniformFloat32IntoArray)->Apply(one);

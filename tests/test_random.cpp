@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <cstdio>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -165,6 +167,86 @@ TEST(Random, ShapesReductionsAndIndependenceOnTheCpu) { shapes_and_reductions(jf
 TEST(Random, ShapesReductionsAndIndependenceOnTheGpu) {
   REQUIRE_GPU();
   shapes_and_reductions(jf::cuda);
+}
+
+// GPU kernels share a Philox block between the iterations it feeds (philox_chunks.cpp): chunks
+// aligned on one leaf's blocks, other leaves aligned or not, numpy's kept float32 half, guarded
+// first and last chunks, several chunks per warp. Every value must be the CPU's, bit for bit;
+// max/argmax and histogram counts are exact whatever the order, so reductions are checked too.
+std::uint64_t seed() {
+  static const std::uint64_t s = [] {
+    const char* env = std::getenv("JF_TEST_SEED");
+    const std::uint64_t v = env ? std::strtoull(env, nullptr, 10) : std::random_device{}();
+    std::printf("test_random: random seed %llu (JF_TEST_SEED replays it)\n", static_cast<unsigned long long>(v));
+    return v;
+  }();
+  return s;
+}
+
+struct chunk_case {
+  std::uint64_t key;
+  std::int64_t n, skip_f32, skip_f64;  // draws taken before the leaves: first positions, kept halves
+};
+
+// The same leaves on both backends: generators started alike, the same draws skipped.
+template <class F> void on_both(const chunk_case& c, F f) {
+  for (jf::device dev : {jf::cpu, jf::cuda}) {
+    jf::random::philox g(c.key);
+    if (c.skip_f32) (void)g.random<float>({c.skip_f32}, dev);
+    if (c.skip_f64) (void)g.random<double>({c.skip_f64}, dev);
+    f(g, dev);
+  }
+}
+
+TEST(Random, ChunkedGpuLeavesAreTheCpusBitForBit) {
+  REQUIRE_GPU();
+  std::mt19937_64 r(seed());
+  std::vector<chunk_case> cases;
+  for (std::int64_t n : {0, 1, 3, 31, 32, 127, 128, 129, 255, 256, 257, 1000, 4099})
+    for (int k = 0; k < 3; ++k) cases.push_back({r(), n, static_cast<std::int64_t>(r() % 9), static_cast<std::int64_t>(r() % 5)});
+  cases.push_back({r(), (std::int64_t(1) << 24) + 13, 3, 1});  // several chunks per warp
+  for (const chunk_case& c : cases) {
+    SCOPED_TRACE("key " + std::to_string(c.key) + ", n " + std::to_string(c.n) + ", skipped " + std::to_string(c.skip_f32) +
+                 " float32 and " + std::to_string(c.skip_f64) + " float64 draws");
+    std::vector<float> f32[2];
+    std::vector<double> mixed[2], pair[2], grid[2];
+    double big[2];
+    std::int64_t where[2];
+    std::vector<std::int64_t> counts[2];
+    int b = 0;
+    on_both(c, [&](jf::random::philox& g, jf::device dev) {
+      f32[b] = host(jf::array<float>(g.random<float>({c.n}, dev)));  // float32 alone (kept half first)
+      auto u = g.random<float>({c.n}, dev);
+      auto v = g.random<double>({c.n}, dev);
+      mixed[b] = host(jf::array<double>(u + v));  // a float32 anchor, a float64 leaf (two passes)
+      auto x = g.random<double>({c.n}, dev);
+      auto y = g.random<double>({c.n}, dev);  // aligned with x only when n % 4 == 0
+      pair[b] = host(jf::array<double>(x * 2 + y));
+      auto m = g.random<double>({c.n / 3 + 1, 3}, dev);  // two axes
+      grid[b] = host(jf::array<double>(m - 1));
+      auto z = g.random<double>({c.n}, dev);
+      auto w = g.random<float>({c.n}, dev);
+      if (c.n > 0) {
+        big[b] = jf::max(z * w).item();  // exact in any order, positions included
+        where[b] = jf::argmax(z * w).item();
+      }
+      auto [hist, edges] = jf::histogram(g.random<float>({c.n}, dev), 16, {0.0, 1.0});
+      counts[b] = host(jf::array<std::int64_t>(hist));
+      ++b;
+    });
+    EXPECT_TRUE(f32[0] == f32[1]);
+    EXPECT_TRUE(mixed[0] == mixed[1]);
+    EXPECT_TRUE(pair[0] == pair[1]);
+    EXPECT_TRUE(grid[0] == grid[1]);
+    if (c.n > 0) {
+      EXPECT_EQ(big[0], big[1]);
+      EXPECT_EQ(where[0], where[1]);
+    }
+    EXPECT_EQ(counts[0], counts[1]);
+    if (c.n >= 1000) {
+      EXPECT_GT(counts[0][5], c.n / 32);  // roughly uniform: not all in one bin
+    }
+  }
 }
 
 TEST(Random, BackendsAreNotMixed) {

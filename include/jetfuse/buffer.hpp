@@ -12,7 +12,7 @@ namespace jf::detail {
 
 // What a buffer's elements are: memory, or values a kernel computes from their position (the
 // leaves of jf::random: no memory, element e is generated from (key, first + e)).
-enum class buffer_source : std::uint8_t { memory, philox_f64, philox_f32 };
+enum class buffer_source : std::uint8_t { memory, philox_f64, philox_f32, normal_f64, normal_f32, integers };
 
 struct buffer {
   void* ptr = nullptr;       // host pointer (cpu) or CUdeviceptr cast to void* (cuda)
@@ -22,7 +22,8 @@ struct buffer {
   buffer_source source = buffer_source::memory;
   std::uint64_t key[2] = {0, 0};  // generated: the Philox key (low, high words)
   std::uint64_t first = 0;        // generated: the position of element e is first + e (numpy's output index)...
-  std::uint64_t pending = 0;      // ... except element 0 at pending - 1 when pending != 0 (a kept half)
+  std::uint64_t aux = 0;          // ... random float32: element 0 at aux - 1 when aux != 0 (numpy's kept
+                                  // half); integers: their range (values in [0, aux))
 
   buffer() = default;
   buffer(const buffer&) = delete;

@@ -177,7 +177,7 @@ template <class... C> std::string explain_captured(const eval_options& opt, cons
   std::array<array_base, sizeof...(C)> outs;
   const std::array<dtype, sizeof...(C)> types = {type_of_v<C>.type...};
   const eval_request r = g.request(outs.data(), types.data(), opt);
-  if constexpr (gathered<C...>::R > 0) return explain_nest(r);
+  if constexpr (gathered<C...>::R > 0 || gathered<C...>::G > 0) return explain_nest(r);
   else return explain(r);
 }
 template <class... E> std::string explain_with(const eval_options& opt, const E&... e) {

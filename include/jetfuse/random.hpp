@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "jetfuse/eval.hpp"
 
@@ -18,7 +19,7 @@ template <class T> struct random_leaf {
   array_base view;
 };
 array_base generated_array(device dev, dtype t, const shape_t& shape, buffer_source source, std::uint64_t key_low,
-                           std::uint64_t key_high, std::uint64_t first, std::uint64_t pending);
+                           std::uint64_t key_high, std::uint64_t first, std::uint64_t aux);
 
 template <class T> struct tree<term<random_leaf<T>>> {
   template <dtype Target>
@@ -93,6 +94,51 @@ class philox {
   // T = float the same arithmetic in float32, which numpy does not have).
   template <class T = double> auto uniform(const shape_t& shape, double low, double high, device dev = jf::cpu) {
     return low + (high - low) * random<T>(shape, dev);
+  }
+
+  // Normal draws (numpy's Generator.normal(loc, scale, shape)): loc + scale * z with z from
+  // Box-Muller on pairs of draws (scalar_ops.hpp: jf_philox_to_normal_f64/f32), NOT numpy's
+  // ziggurat (sequential, so no kernel can compute an element alone): the same distribution, other
+  // numbers. A float64 leaf starts at an even output (one is skipped if need be) and takes n
+  // outputs rounded up to even; a float32 leaf takes both halves of ceil(n / 2) outputs (a kept
+  // float32 half stays for the next random<float>).
+  template <class T = double> auto normal(const shape_t& shape, double loc = 0.0, double scale = 1.0, device dev = jf::cpu) {
+    static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>, "jf::random: normal<double> or normal<float>");
+    if (!(scale >= 0)) throw value_error("jf::random::normal: scale < 0");
+    const auto n = static_cast<std::uint64_t>(shape.product());
+    const std::uint64_t outputs = (n + 1) / 2;  // float32: halves of these; float64: twice these
+    std::uint64_t first;
+    if constexpr (std::is_same_v<T, double>) {
+      next_ += next_ & 1;
+      first = next_;
+      next_ += 2 * outputs;
+    } else {
+      first = 2 * next_;
+      next_ += outputs;
+    }
+    constexpr auto src = std::is_same_v<T, double> ? detail::buffer_source::normal_f64 : detail::buffer_source::normal_f32;
+    return loc + scale * term<detail::random_leaf<T>>{hana::tuple<detail::random_leaf<T>>(
+                             detail::random_leaf<T>{detail::generated_array(dev, dtype_v<T>, shape, src, key_[0], key_[1], first, 0)})};
+  }
+
+  // Integers in [low, high) (numpy's Generator.integers(low, high, shape, dtype), endpoint=False):
+  // low + floor(w * (high - low) / 2^64) of one 64-bit output w per element (Lemire's multiply
+  // without rejection, so any element can be computed alone; numpy rejects, sequentially: the same
+  // distribution up to a relative bias below (high - low) / 2^64, other numbers).
+  template <class T = std::int64_t> auto integers(const shape_t& shape, std::int64_t low, std::int64_t high, device dev = jf::cpu) {
+    static_assert(std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::int32_t>,
+                  "jf::random: integers<std::int64_t> or integers<std::int32_t>");
+    if (low >= high) throw value_error("jf::random::integers: low >= high");
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+      if (low < INT32_MIN || low > INT32_MAX) throw value_error("jf::random::integers: low is out of bounds for int32");
+      if (high - 1 > INT32_MAX) throw value_error("jf::random::integers: high is out of bounds for int32");
+    }
+    const std::uint64_t range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+    const std::uint64_t first = next_;
+    next_ += static_cast<std::uint64_t>(shape.product());
+    return static_cast<T>(low) + term<detail::random_leaf<T>>{hana::tuple<detail::random_leaf<T>>(detail::random_leaf<T>{
+                                     detail::generated_array(dev, dtype_v<T>, shape, detail::buffer_source::integers, key_[0],
+                                                             key_[1], first, range)})};
   }
 
   // The next 64-bit output a float64 draw would take (numpy's state.buffer_pos + 4 * counter).

@@ -334,6 +334,12 @@ JF_HD unsigned long long jf_mulhi64(unsigned long long a, unsigned long long b) 
 // The 4 outputs of block b (outputs 4b .. 4b + 3): Philox4x64-10 of counter (b + 1, 0, 0, 0).
 JF_HD void jf_philox_block(unsigned long long k0, unsigned long long k1, unsigned long long b, unsigned long long* out) {
   unsigned long long c0 = b + 1, c1 = 0, c2 = 0, c3 = 0;
+#ifdef __CUDACC_RTC__
+  // Opaque keys: else the compiler hoists the 10 round keys of every leaf out of the kernel's loop
+  // (40 registers per leaf: 144 in all for pi, one block per SM) to save 4 additions per round.
+  asm volatile("" : "+l"(k0), "+l"(k1));
+#pragma unroll  // the first round's zeros fold away; 10 rounds of straight-line code
+#endif
   for (int r = 0; r < 10; ++r) {
     if (r > 0) {
       k0 += 0x9E3779B97F4A7C15ULL;
@@ -378,6 +384,58 @@ JF_HD double jf_philox_random_f64(unsigned long long k0, unsigned long long k1, 
 JF_HD float jf_philox_random_f32(unsigned long long k0, unsigned long long k1, unsigned long long h) {
   const unsigned long long w = jf_philox_u64(k0, k1, h >> 1);
   return jf_philox_to_f32(static_cast<unsigned int>((h & 1) ? (w >> 32) : (w & 0xffffffffULL)));
+}
+
+// Normal draws (jetfuse's, not numpy's: numpy's ziggurat is sequential). Box-Muller on a pair of
+// outputs (float64) or of 32-bit halves (float32) at positions 2m, 2m + 1 of the leaf: element 2m
+// is r cos(2 pi u2), element 2m + 1 is r sin(2 pi u2), r = sqrt(-2 log u1), u1 in (0, 1] (never
+// log 0), u2 in [0, 1). A leaf starts at an even position, so a pair never straddles a block.
+// Tails: |z| <= 8.57 (float64, u1 >= 2^-53) and 5.77 (float32, u1 >= 2^-24).
+JF_HD double jf_philox_to_normal_f64(unsigned long long a, unsigned long long b, bool odd) {
+  const double u1 = static_cast<double>((a >> 11) + 1) * (1.0 / 9007199254740992.0);
+  const double t = 6.283185307179586 * (static_cast<double>(b >> 11) * (1.0 / 9007199254740992.0));
+  const double r = JF_M(sqrt)(-2.0 * JF_M(log)(u1));
+  return r * (odd ? JF_M(sin)(t) : JF_M(cos)(t));
+}
+JF_HD float jf_philox_to_normal_f32(unsigned int a, unsigned int b, bool odd) {
+  const float u1 = static_cast<float>((a >> 8) + 1) * (1.0f / 16777216.0f);
+  const float t = 6.2831853f * (static_cast<float>(b >> 8) * (1.0f / 16777216.0f));
+  const float r = JF_M(sqrt)(-2.0f * JF_M(log)(u1));
+  return r * (odd ? JF_M(sin)(t) : JF_M(cos)(t));
+}
+// Integers in [0, range) from one output by Lemire's multiply (no rejection, so any element can be
+// computed alone): floor(w * range / 2^64). Each value has probability floor(2^64 / range) / 2^64
+// or one more 2^-64: a relative bias below range / 2^64 (< 2^-32 for ranges below 2^32). numpy's
+// integers() rejects instead (sequential): not bit-equal with it.
+JF_HD long long jf_philox_to_integer(unsigned long long w, unsigned long long range) {
+  return static_cast<long long>(jf_mulhi64(w, range));
+}
+
+// Element e of a generated leaf of each kind (jf::ir::generator), computed alone: aux is numpy's
+// kept half + 1 (random float32; 0: none) or the range (integers).
+JF_HD double jf_philox_random_f64_at(unsigned long long k0, unsigned long long k1, unsigned long long first,
+                                     unsigned long long, unsigned long long e) {
+  return jf_philox_random_f64(k0, k1, first + e);
+}
+JF_HD float jf_philox_random_f32_at(unsigned long long k0, unsigned long long k1, unsigned long long first,
+                                    unsigned long long aux, unsigned long long e) {
+  return jf_philox_random_f32(k0, k1, jf_philox_position(first, aux, e));
+}
+JF_HD double jf_philox_normal_f64_at(unsigned long long k0, unsigned long long k1, unsigned long long first,
+                                     unsigned long long, unsigned long long e) {
+  unsigned long long w[4];
+  const unsigned long long q = first + (e & ~1ULL);  // even: the pair is words 0-1 or 2-3
+  jf_philox_block(k0, k1, q >> 2, w);
+  return (q & 2) ? jf_philox_to_normal_f64(w[2], w[3], e & 1) : jf_philox_to_normal_f64(w[0], w[1], e & 1);
+}
+JF_HD float jf_philox_normal_f32_at(unsigned long long k0, unsigned long long k1, unsigned long long first,
+                                    unsigned long long, unsigned long long e) {
+  const unsigned long long w = jf_philox_u64(k0, k1, (first + e) >> 1);  // both halves of one output
+  return jf_philox_to_normal_f32(static_cast<unsigned int>(w & 0xffffffffULL), static_cast<unsigned int>(w >> 32), e & 1);
+}
+JF_HD long long jf_philox_integers_at(unsigned long long k0, unsigned long long k1, unsigned long long first,
+                                      unsigned long long range, unsigned long long e) {
+  return jf_philox_to_integer(jf_philox_u64(k0, k1, first + e), range);
 }
 
 }  // namespace jf::ops

@@ -62,7 +62,7 @@ struct access {
   bool input = false;
   // A generated input (jf::random): element e is computed from (key, first + e), nothing is read.
   ir::generator gen = ir::generator::none;
-  std::uint64_t key[2] = {0, 0}, first = 0, pending = 0;
+  std::uint64_t key[2] = {0, 0}, first = 0, aux = 0;
   // input: an output may overlap it, so it is always copied before use; output or buffer: an
   // input may overlap it, so nothing is computed directly into it.
   bool overlaps = false;
@@ -105,26 +105,49 @@ struct sink {
 };
 bool stores(const sink& s) { return !s.reduce && !s.scatter; }
 
-// n values of generated input a at element offsets off, off + stride, ... A Philox block holds 4
-// outputs (8 float32 halves): consecutive positions reuse the last block computed.
+// n values of generated input a at element offsets off, off + stride, ... (the kinds of
+// ir::generator, the conversions of scalar_ops.hpp). A Philox block holds 4 outputs (8 float32
+// halves): consecutive positions reuse the last block computed.
 void generate(const access& a, char* dst, std::int64_t off, std::int64_t stride, std::int64_t n) {
   std::uint64_t block = ~std::uint64_t(0);
   unsigned long long w[4] = {0, 0, 0, 0};
-  const bool f64 = a.gen == ir::generator::philox_f64;
-  for (std::int64_t j = 0; j < n; ++j) {
-    const std::uint64_t q = ops::jf_philox_position(a.first, a.pending, static_cast<std::uint64_t>(off + j * stride));
-    const std::uint64_t output = f64 ? q : q >> 1;
-    if (output >> 2 != block) {
-      block = output >> 2;
+  auto output = [&](std::uint64_t q) {
+    if (q >> 2 != block) {
+      block = q >> 2;
       ops::jf_philox_block(a.key[0], a.key[1], block, w);
     }
-    const std::uint64_t word = w[output & 3];
-    if (f64) {
-      const double v = ops::jf_philox_to_f64(word);
-      std::memcpy(dst + 8 * j, &v, 8);
-    } else {
-      const float v = ops::jf_philox_to_f32(static_cast<std::uint32_t>((q & 1) ? word >> 32 : word & 0xffffffffu));
-      std::memcpy(dst + 4 * j, &v, 4);
+    return w[q & 3];
+  };
+  auto put = [&](std::int64_t j, auto v) { std::memcpy(dst + static_cast<std::int64_t>(sizeof v) * j, &v, sizeof v); };
+  for (std::int64_t j = 0; j < n; ++j) {
+    const auto e = static_cast<std::uint64_t>(off + j * stride);
+    switch (a.gen) {
+    case ir::generator::philox_f64: put(j, ops::jf_philox_to_f64(output(a.first + e))); break;
+    case ir::generator::philox_f32: {
+      const std::uint64_t h = ops::jf_philox_position(a.first, a.aux, e);
+      const std::uint64_t word = output(h >> 1);
+      put(j, ops::jf_philox_to_f32(static_cast<std::uint32_t>((h & 1) ? word >> 32 : word & 0xffffffffu)));
+      break;
+    }
+    case ir::generator::normal_f64: {
+      const std::uint64_t q = a.first + (e & ~std::uint64_t(1));  // even: one block holds the pair
+      const std::uint64_t u1 = output(q);
+      put(j, ops::jf_philox_to_normal_f64(u1, output(q + 1), e & 1));
+      break;
+    }
+    case ir::generator::normal_f32: {
+      const std::uint64_t word = output((a.first + e) >> 1);
+      put(j, ops::jf_philox_to_normal_f32(static_cast<std::uint32_t>(word & 0xffffffffu), static_cast<std::uint32_t>(word >> 32),
+                                          e & 1));
+      break;
+    }
+    case ir::generator::integers: {
+      const long long v = ops::jf_philox_to_integer(output(a.first + e), a.aux);
+      if (a.elem == 8) put(j, v);
+      else put(j, static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<unsigned long long>(v))));
+      break;
+    }
+    case ir::generator::none: break;
     }
   }
 }
@@ -266,7 +289,7 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
       a.key[0] = b.params[q];
       a.key[1] = b.params[q + 1];
       a.first = b.params[q + 2];
-      a.pending = b.params[q + 3];
+      a.aux = b.params[q + 3];
     }
     p.accesses.push_back(std::move(a));
   }

@@ -110,7 +110,7 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
       if (generated) {  // its key and first position: params after the scalars and histograms'
         c.input_param.back() = r.nscalars + static_cast<std::int32_t>(a.extra_params.size());
         const buffer& b = *x.buffer();
-        for (std::uint64_t v : {b.key[0], b.key[1], b.first, b.pending}) a.extra_params.push_back(v);
+        for (std::uint64_t v : {b.key[0], b.key[1], b.first, b.aux}) a.extra_params.push_back(v);
       }
     }
   }
@@ -186,6 +186,9 @@ ir::graph lower_nest(const eval_request& r, const nest_call& c) {
     case buffer_source::memory: break;
     case buffer_source::philox_f64: d.gen = ir::generator::philox_f64; break;
     case buffer_source::philox_f32: d.gen = ir::generator::philox_f32; break;
+    case buffer_source::normal_f64: d.gen = ir::generator::normal_f64; break;
+    case buffer_source::normal_f32: d.gen = ir::generator::normal_f32; break;
+    case buffer_source::integers: d.gen = ir::generator::integers; break;
     }
     d.param = c.input_param[k];
     g.inputs.push_back(d);

@@ -10,6 +10,19 @@
 
 namespace jf::ir {
 
+const char* generator_name(generator g) {
+  switch (g) {
+  case generator::none: return "none";
+  case generator::philox_f64: return "random_f64";
+  case generator::philox_f32: return "random_f32";
+  case generator::normal_f64: return "normal_f64";
+  case generator::normal_f32: return "normal_f32";
+  case generator::integers: return "integers";
+  }
+  return "?";
+}
+
+
 scalar_value scalar_value::of(dtype t, double v) {
   scalar_value s;
   switch (t) {
@@ -243,8 +256,8 @@ std::string graph::to_string() const {
         const operand_desc& in = inputs[static_cast<std::size_t>(n.index)];
         s << " " << layout_name(in.lay);
         if (in.gen != generator::none)
-          s << " generated: philox " << (in.gen == generator::philox_f64 ? "random f64" : "random f32") << " (key #"
-            << in.param << ", #" << in.param + 1 << ", first #" << in.param + 2 << ", pending #" << in.param + 3 << ")";
+          s << " generated: philox " << generator_name(in.gen) << " (key #" << in.param << ", #" << in.param + 1
+            << ", first #" << in.param + 2 << ", aux #" << in.param + 3 << ")";
       }
       break;
     }
@@ -424,7 +437,10 @@ void graph::validate() const {
     check_operand(in, "input #" + std::to_string(k));
     if (in.gen == generator::none) continue;
     const std::string what = "generated input #" + std::to_string(k);
-    if (in.type != (in.gen == generator::philox_f64 ? dtype::float64 : dtype::float32))
+    const bool f64 = in.gen == generator::philox_f64 || in.gen == generator::normal_f64;
+    const bool ok = in.gen == generator::integers ? (in.type == dtype::int32 || in.type == dtype::int64)
+                                                  : in.type == (f64 ? dtype::float64 : dtype::float32);
+    if (!ok)
       throw error("jf::ir: " + what + " has dtype " + std::string(name(in.type)) + ", not its generator's");
     if (in.param < 0 || static_cast<std::size_t>(in.param) + 4 > params.size())
       throw error("jf::ir: " + what + " has no params #" + std::to_string(in.param) + "..+3");

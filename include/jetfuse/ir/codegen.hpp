@@ -53,6 +53,8 @@ struct launch_info {
   int static_shared_bytes = 0;  // an upper bound of the kernel's static shared memory
   // histogram: the block counts in shared memory when the bins fit (the value counted is 1).
   bool private_counts = false;
+  // Random leaves read in warp chunks that share Philox blocks (philox_chunks.cpp).
+  bool philox_chunks = false;
 };
 
 struct kernel_source {

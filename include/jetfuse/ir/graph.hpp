@@ -70,10 +70,15 @@ struct node {
 };
 
 // Inputs whose elements are computed from their position, not loaded (jf::random's leaves):
-// element e of a philox input is ops::jf_philox_random_f64/f32(key0, key1,
-// jf_philox_position(first, pending, e)), e the offset the input's strides give (its pointer is
-// null). key0, key1, first, pending: int64 params `param` .. `param + 3`.
-enum class generator : std::uint8_t { none, philox_f64, philox_f32 };
+// element e of a generated input is ops::jf_philox_<kind>_at(key0, key1, first, aux, e), e the
+// offset the input's strides give (its pointer is null); kinds: random float64 / float32 (numpy's
+// Generator.random), normal float64 / float32 (Box-Muller), integers in [0, aux) (int32/int64).
+// key0, key1, first, aux: int64 params `param` .. `param + 3`.
+enum class generator : std::uint8_t { none, philox_f64, philox_f32, normal_f64, normal_f32, integers };
+// "random_f64", ...: the kind's name (jf_philox_<name>_at in scalar_ops.hpp).
+const char* generator_name(generator g);
+// Draws of one Philox block: 4 64-bit outputs, or 8 32-bit halves for the float32 kinds.
+inline int draws_per_block(generator g) { return g == generator::philox_f32 || g == generator::normal_f32 ? 8 : 4; }
 
 struct operand_desc {
   dtype type = dtype::float64;

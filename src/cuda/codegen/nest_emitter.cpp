@@ -89,6 +89,20 @@ template <class T, class C> __device__ T group_allreduce(T v, C combine, T ident
 // Reads a partial another block wrote (after its __threadfence): past the non-coherent L1.
 template <class T> __device__ __forceinline__ T load_volatile(const T* p) { return *static_cast<const volatile T*>(p); }
 
+// A random leaf's element, out of line (chunked loops call it only for leaves their chunks do
+// not serve: one copy of the Philox rounds in the kernel, not one per row).
+#define JF_NEST_AT(kind, T)                                                                                       \
+  __device__ __noinline__ T at_##kind(unsigned long long k0, unsigned long long k1, unsigned long long first,     \
+                                      unsigned long long aux, unsigned long long e) {                             \
+    return jf::ops::jf_philox_##kind##_at(k0, k1, first, aux, e);                                                 \
+  }
+JF_NEST_AT(random_f64, double)
+JF_NEST_AT(random_f32, float)
+JF_NEST_AT(normal_f64, double)
+JF_NEST_AT(normal_f32, float)
+JF_NEST_AT(integers, long long)
+#undef JF_NEST_AT
+
 __device__ __forceinline__ unsigned long long align16(unsigned long long bytes) { return (bytes + 15) & ~15ull; }
 
 // Bytes of dynamic shared memory this launch was given (the row cache checks it fits).
@@ -428,10 +442,14 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
     case op::input: {
       const std::size_t k = static_cast<std::size_t>(n.index);
       const operand_desc& in = g.inputs[k];
+      if (in.gen != generator::none && k < gen_value_row.size() && !gen_value_row[k].empty()) {
+        s << decl << gen_value_row[k] << ";  // from the chunk's Philox blocks (philox_chunks.cpp)\n";
+        break;
+      }
       if (in.gen != generator::none) {  // computed from its position: nothing is loaded
-        s << decl << "jf::ops::" << (in.gen == generator::philox_f64 ? "jf_philox_random_f64" : "jf_philox_random_f32")
-          << "(static_cast<unsigned long long>(a.p" << in.param << "), static_cast<unsigned long long>(a.p" << in.param + 1
-          << "), jf::ops::jf_philox_position(static_cast<unsigned long long>(a.p" << in.param + 2
+        s << decl << "static_cast<" << T(n.type) << ">(jf::ops::jf_philox_" << generator_name(in.gen)
+          << "_at(static_cast<unsigned long long>(a.p" << in.param << "), static_cast<unsigned long long>(a.p"
+          << in.param + 1 << "), static_cast<unsigned long long>(a.p" << in.param + 2
           << "), static_cast<unsigned long long>(a.p" << in.param + 3 << "), static_cast<unsigned long long>("
           << offset(false, k, n.domain) << ")));\n";
         break;
@@ -591,6 +609,7 @@ int emitter::unroll() const {
 kernel_source emitter::finish(launch_info li) {
   li.index32 = g.index32;
   li.operand_axes = operand_axes_;
+  li.philox_chunks = chunked;
   for (node_id r : f.reduces) {
     li.partial_bytes.push_back(size_of(value_type(r)));
     if (is_arg_monoid(mono(r))) li.partial_bytes.push_back(8);
@@ -691,7 +710,8 @@ launch_config configure_launch(const kernel_source& k, const std::int64_t* exten
   throw error("jf::ir::configure_launch: unknown kernel shape");
 }
 
-std::string describe_launch(const kernel_source& k) {
+namespace {
+std::string describe_shape(const kernel_source& k) {
   const launch_info& li = k.launch;
   switch (li.shape) {
   case kernel_shape::map:
@@ -715,6 +735,12 @@ std::string describe_launch(const kernel_source& k) {
     return "generic loop nest: a thread per iteration of each output domain, serial loops for the reductions";
   }
   return "?";
+}
+}  // namespace
+
+std::string describe_launch(const kernel_source& k) {
+  return describe_shape(k) +
+         (k.launch.philox_chunks ? "; random leaves: a warp per chunk of 32 Philox blocks, each block computed once" : "");
 }
 
 std::string describe_launch(const kernel_source& k, const launch_config& c) {

@@ -66,6 +66,11 @@ class emitter {
   // as loads; laned_loop sets flat_index.
   std::vector<std::string> kept;
   std::string flat_index;
+  // Per input: the values chunked_loop computed for a random leaf, one per row of its chunk, and
+  // the one of the row being emitted ("": emit_nodes computes the value from its position).
+  std::vector<std::vector<std::string>> gen_value;
+  std::vector<std::string> gen_value_row;
+  bool chunked = false;  // a chunked_loop was emitted (8 KiB of static shared memory)
   int max_threads = 0;  // > 0: the kernel's __launch_bounds__ (a launch may use that many threads)
 
   std::string T(dtype t) const;
@@ -116,6 +121,14 @@ class emitter {
   // The scratch buffer: `counters` unsigned counters, then per reduce node an array of `count`
   // partials (and one of positions for argmin/argmax), each 16-byte aligned. Names: jf_counters,
   // part<r>, part<r>_pos. Host side: scratch_bytes().
+  // A grid-stride loop over the flat iterations [0, n) of `axes` that shares Philox blocks between
+  // consecutive iterations (philox_chunks.cpp), when a random leaf in `needed` is read along them;
+  // else false, and nothing emitted. Needs blockDim.x a multiple of 32, at most 256, blockDim.y 1.
+  bool chunked_loop(const std::string& ind, const std::vector<std::int32_t>& axes, const std::string& n,
+                    const std::vector<char>& needed, const std::function<void(const std::string&, const std::string&)>& at_lane);
+  // The generated inputs the nodes in `needed` read at offset = the flat index over `axes`.
+  std::vector<std::size_t> contiguous_generated(const std::vector<char>& needed, const std::vector<std::int32_t>& axes) const;
+
   void scratch_pointers(const std::string& ind, const std::string& counters, const std::string& count);
   void store_partial(const std::string& ind, node_id r, const std::string& index, const std::string& acc);
   std::string load_partial(node_id r, const std::string& index) const;

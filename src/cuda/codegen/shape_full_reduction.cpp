@@ -4,7 +4,8 @@
 // partials in block order and computes the root's nodes after the reductions (sqrt(sum(x*x))).
 //
 // Order of combination (fixed for given extents and device, so the bits repeat): each thread
-// combines its elements t, t + step, ... in increasing order; a block combines its threads with
+// combines its elements t, t + step, ... in increasing order (with random leaves, the rows of its
+// warp's chunks, philox_chunks.cpp: still increasing); a block combines its threads with
 // jf_nest::group_allreduce's tree; the last block combines the partials b = tid, tid + 256, ... per
 // thread in increasing order, then the same tree.
 #include <algorithm>
@@ -40,10 +41,12 @@ void emit_full_reduction(emitter& e, const shape_plan& p, launch_info& li) {
   for (node_id r : e.f.reduces)
     s << "  " << e.acc_type(r) << " acc" << r << " = " << e.identity(r) << ";  // reduce %" << r << "\n";
   s << "  const long long step = static_cast<long long>(gridDim.x) * blockDim.x;\n";
-  e.laned_loop("  ", "t", "static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x", "step", "n", axes, e.unroll(),
-               need, [&](const std::string& ind, const std::string& flat) {
-                 for (node_id r : e.f.reduces) e.accumulate(ind, r, cat("acc", r), flat);
-               });
+  auto accumulate = [&](const std::string& ind, const std::string& flat) {
+    for (node_id r : e.f.reduces) e.accumulate(ind, r, cat("acc", r), flat);
+  };
+  if (!e.chunked_loop("  ", axes, "n", need, accumulate))
+    e.laned_loop("  ", "t", "static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x", "step", "n", axes, e.unroll(),
+                 need, accumulate);
 
   s << "\n  // The block's total (tree order), one partial per block.\n";
   for (node_id r : e.f.reduces)

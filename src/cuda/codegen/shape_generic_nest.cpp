@@ -67,11 +67,18 @@ void emit_generic_nest(emitter& e, launch_info& li) {
     const std::vector<std::int32_t> axes = g.chain_axes(d);
     li.phase_axes.push_back(axes);
     s << "  // Phase: the outputs stored over " << (d == 0 ? std::string("the root") : cat("D", d)) << ".\n";
+    const std::vector<char> need = e.f.closure(e.f.outputs_in(d));
+    bool reduces = false;
+    for (node_id r : e.f.reduces) reduces = reduces || need[static_cast<std::size_t>(r)];
+    // A map phase reading random leaves: warps take chunks that share Philox blocks.
+    if (!reduces && e.chunked_loop("  ", axes, e.extent_product(axes), need,
+                                   [&](const std::string& ind, const std::string&) { e.store_outputs(ind, d); }))
+      continue;
     s << "  for (long long t = first; t < " << e.extent_product(axes) << "; t += step) {\n";
     const auto saved_v = e.vname;
     const auto saved_a = e.axis;
     e.unravel("    ", "t", axes, "");
-    e.emit_nodes(e.f.closure(e.f.outputs_in(d)), "    ", "", emitter::which::all,
+    e.emit_nodes(need, "    ", "", emitter::which::all,
                  [&](node_id r, const std::string& ind) { serial_reduce(e, r, ind); });
     e.store_outputs("    ", d);
     e.vname = saved_v;

@@ -52,21 +52,24 @@ void emit_histogram(emitter& e, const shape_plan& p, launch_info& li) {
     s << "  __syncthreads();\n";
   }
   s << "  const long long step = static_cast<long long>(gridDim.x) * blockDim.x;\n";
-  e.laned_loop("  ", "t", "static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x", "step", "n", axes, e.unroll(), need,
-               [&](const std::string& ind, const std::string&) {
-                 const std::string& ix = e.vname[static_cast<std::size_t>(n.args[1])];
-                 s << ind;
-                 if (n.nargs == 3) s << "if (" << e.vname[static_cast<std::size_t>(n.args[2])] << ") ";
-                 // In range by construction (numpy's bins, bincount's checked length); never written outside.
-                 s << "if (static_cast<unsigned long long>(" << ix << ") < static_cast<unsigned long long>(bins)) {\n";
-                 if (li.private_counts)
-                   s << ind << "  if (copies > 0) atomicAdd(jf_mine + " << ix << ", 1u);\n"
-                     << ind << "  else atomicAdd(jf_counts + " << ix << ", 1ull);\n";
-                 else
-                   s << ind << "  atomicAdd(jf_counts + " << ix << ", static_cast<unsigned long long>("
-                     << e.vname[static_cast<std::size_t>(n.args[0])] << "));\n";
-                 s << ind << "}\n";
-               });
+  auto count = [&](const std::string& ind, const std::string&) {
+    const std::string& ix = e.vname[static_cast<std::size_t>(n.args[1])];
+    s << ind;
+    if (n.nargs == 3) s << "if (" << e.vname[static_cast<std::size_t>(n.args[2])] << ") ";
+    // In range by construction (numpy's bins, bincount's checked length); never written outside.
+    s << "if (static_cast<unsigned long long>(" << ix << ") < static_cast<unsigned long long>(bins)) {\n";
+    if (li.private_counts)
+      s << ind << "  if (copies > 0) atomicAdd(jf_mine + " << ix << ", 1u);\n"
+        << ind << "  else atomicAdd(jf_counts + " << ix << ", 1ull);\n";
+    else
+      s << ind << "  atomicAdd(jf_counts + " << ix << ", static_cast<unsigned long long>("
+        << e.vname[static_cast<std::size_t>(n.args[0])] << "));\n";
+    s << ind << "}\n";
+  };
+  if (!e.chunked_loop("  ", axes, "n", need, count))
+    e.laned_loop("  ", "t", "static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x", "step", "n", axes, e.unroll(),
+                 need, count);
+  if (e.chunked) li.static_shared_bytes += 8192;
   if (li.private_counts) {
     s << "\n  // The block's counts (its copies summed) into the grid's.\n";
     s << "  __syncthreads();\n";
@@ -105,7 +108,8 @@ launch_config configure_histogram(const launch_info& li, const std::int64_t* ext
   c.grid[0] = static_cast<unsigned>(blocks);
   c.block[0] = static_cast<unsigned>(li.block);
   // One copy of the counts per warp (8), as many as fit in 32 KiB (no opt-in needed).
-  const std::size_t room = std::min<std::size_t>(32768, dev.shared_per_block > 2048 ? dev.shared_per_block - 2048 : 0);
+  const std::size_t fixed = 2048 + static_cast<std::size_t>(li.static_shared_bytes);  // jf_last, chunked Philox words
+  const std::size_t room = std::min<std::size_t>(32768, dev.shared_per_block > fixed ? dev.shared_per_block - fixed : 0);
   const std::size_t one = static_cast<std::size_t>(bins) * 4;
   if (li.private_counts && bins > 0 && one <= room) c.shared_bytes = std::min<std::size_t>(8, room / one) * one;
   c.scratch_bytes = 16 + 8 * static_cast<std::size_t>(bins);
