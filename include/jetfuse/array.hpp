@@ -68,6 +68,11 @@ array_base to_backend(const array_base& a, device dev);  // always a new contigu
 array_base fill(device dev, dtype dt, const shape_t& shape, const void* value);  // value: one element
 // Copies src into the existing elements of dst (numpy `dst[...] = src`, with broadcasting).
 void assign(const array_base& dst, const array_base& src);
+// Whether elements of `a` may be written: not when two of its elements are one memory location
+// (a stride 0 on an axis longer than 1, as jf::broadcast_to makes; numpy's read-only views).
+bool is_writable(const array_base& a);
+// value_error "assignment destination is read-only" (numpy's words) unless is_writable(a).
+void require_writable(const array_base& a);
 // Byte offset into a.buffer() of the element at idx (all n = ndim indices; negative ones count
 // from the end; index_error when out of range).
 std::size_t element_offset(const array_base& a, const std::int64_t* idx, int n);
@@ -84,7 +89,7 @@ std::ostream& operator<<(std::ostream& os, const array_base& a);
 template <class T> class element_ref {
 public:
   element_ref(const array_base& a, const std::int64_t* idx, int n)
-      : buf_(a.buffer()), offset_(detail::element_offset(a, idx, n)) {
+      : buf_(a.buffer()), offset_(detail::element_offset(a, idx, n)), writable_(detail::is_writable(a)) {
     detail::copy_to_host(&value_, *buf_, offset_, sizeof(T));
   }
   element_ref(const element_ref&) = default;
@@ -92,6 +97,7 @@ public:
   T value() const { return value_; }
 
   element_ref& operator=(T v) && {
+    if (!writable_) throw value_error("assignment destination is read-only");
     detail::copy_from_host(*buf_, offset_, &v, sizeof(T));
     value_ = v;
     return *this;
@@ -101,6 +107,7 @@ public:
 private:
   detail::buffer_ptr buf_;  // keeps the memory alive
   std::size_t offset_;      // in bytes
+  bool writable_;
   T value_{};
 };
 

@@ -7,14 +7,18 @@
 #include "jetfuse/dtype.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/eval.hpp"
+#include "jetfuse/expr/closeness.hpp"
 #include "jetfuse/expr/expr.hpp"
 #include "jetfuse/expr/functions.hpp"
 #include "jetfuse/expr/histogram.hpp"
 #include "jetfuse/expr/operators.hpp"
 #include "jetfuse/expr/reductions.hpp"
 #include "jetfuse/expr/type_of.hpp"
+#include "jetfuse/joining.hpp"
+#include "jetfuse/like.hpp"
 #include "jetfuse/random.hpp"
 #include "jetfuse/stats.hpp"
+#include "jetfuse/views.hpp"
 
 namespace jf {
 // Waits until every kernel this thread launched has finished (host reads do this themselves).

@@ -124,6 +124,7 @@ shape_t prepare_outputs(array_base* outputs, const dtype* out_types, int nout, c
     if (out.device() != dev)
       throw backend_mismatch("jetfuse: cannot write a result computed on " + to_string(dev) + " into an array on " +
                              to_string(out.device()) + "; use jf::to_backend");
+    require_writable(out);
     shape_t b;
     try {
       b = broadcast_shapes(value_shape, out.shape());

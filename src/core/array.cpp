@@ -407,9 +407,20 @@ array_base fill(device dev, dtype dt, const shape_t& shape, const void* value) {
   return out;
 }
 
+bool is_writable(const array_base& a) {
+  for (int i = 0; i < a.ndim(); ++i)
+    if (a.strides()[i] == 0 && a.shape()[i] > 1) return false;
+  return true;
+}
+
+void require_writable(const array_base& a) {
+  if (!is_writable(a)) throw value_error("assignment destination is read-only");
+}
+
 void assign(const array_base& dst, const array_base& src) {
   require_handle(dst, "assign (destination)");
   require_handle(src, "assign (source)");
+  require_writable(dst);
   if (dst.dtype() != src.dtype())
     throw dtype_error("cannot assign an array of " + std::string(name(src.dtype())) + " to an array of " +
                       std::string(name(dst.dtype())) + " (jetfuse does not cast implicitly)");
