@@ -36,9 +36,9 @@ template <class T> jf::array<T> device_storage(std::int64_t n) {
   return jf::array<T>(values_of<T>(n), jf::shape_t{n}, jf::cuda);
 }
 
-template <class T> class CudaDlpackTyped : public ::testing::Test {};
+template <class T> class dlpackCudaTyped : public ::testing::Test {};
 using element_types = ::testing::Types<bool, std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(CudaDlpackTyped, element_types);
+TYPED_TEST_SUITE(dlpackCudaTyped, element_types);
 
 template <class T, class M> void import_and_release() {
   JF_REQUIRE_GPU();
@@ -61,10 +61,10 @@ template <class T, class M> void import_and_release() {
   EXPECT_EQ(deletions, 1);
 }
 
-TYPED_TEST(CudaDlpackTyped, Import) { import_and_release<TypeParam, DLManagedTensor>(); }
-TYPED_TEST(CudaDlpackTyped, ImportVersioned) { import_and_release<TypeParam, DLManagedTensorVersioned>(); }
+TYPED_TEST(dlpackCudaTyped, Import) { import_and_release<TypeParam, DLManagedTensor>(); }
+TYPED_TEST(dlpackCudaTyped, ImportVersioned) { import_and_release<TypeParam, DLManagedTensorVersioned>(); }
 
-TYPED_TEST(CudaDlpackTyped, RoundTrip) {
+TYPED_TEST(dlpackCudaTyped, RoundTrip) {
   JF_REQUIRE_GPU();
   using T = TypeParam;
   jf::array<T> a(values_of<T>(6), jf::shape_t{2, 3}, jf::cuda);
@@ -91,7 +91,7 @@ TYPED_TEST(CudaDlpackTyped, RoundTrip) {
   }
 }
 
-TYPED_TEST(CudaDlpackTyped, WrongDtypeLeavesTheTensorUntouched) {
+TYPED_TEST(dlpackCudaTyped, WrongDtypeLeavesTheTensorUntouched) {
   JF_REQUIRE_GPU();
   using T = TypeParam;
   using Other = std::conditional_t<std::is_same_v<T, std::int64_t>, std::int32_t, std::int64_t>;
@@ -106,7 +106,7 @@ TYPED_TEST(CudaDlpackTyped, WrongDtypeLeavesTheTensorUntouched) {
   EXPECT_EQ(deletions, 1);
 }
 
-TEST(CudaDlpack, ZeroDimensionalEmptyAndOne) {
+TEST(dlpackCuda, ZeroDimensionalEmptyAndOne) {
   JF_REQUIRE_GPU();
   jf::array<double> s = jf::full<double>({}, 2.5, jf::cuda);
   jf::array<double> s2 = jf::from_dlpack<double>(jf::to_dlpack(s));
@@ -132,7 +132,7 @@ TEST(CudaDlpack, ZeroDimensionalEmptyAndOne) {
   EXPECT_EQ(deletions, 1);
 }
 
-TEST(CudaDlpack, ImportStridedViews) {
+TEST(dlpackCuda, ImportStridedViews) {
   JF_REQUIRE_GPU();
   jf::array<double> mem = device_storage<double>(24);  // a (4, 6) producer array
   const std::vector<double> host = values_of<double>(24);
@@ -164,7 +164,7 @@ TEST(CudaDlpack, ImportStridedViews) {
   EXPECT_EQ(deletions, 3);
 }
 
-TEST(CudaDlpack, ExportViews) {
+TEST(dlpackCuda, ExportViews) {
   JF_REQUIRE_GPU();
   const std::vector<float> host = values_of<float>(20);
   jf::array<float> x(host, jf::shape_t{4, 5}, jf::cuda);
@@ -181,7 +181,7 @@ TEST(CudaDlpack, ExportViews) {
   }
 }
 
-TEST(CudaDlpack, ExportedTensorKeepsTheBufferAlive) {
+TEST(dlpackCuda, ExportedTensorKeepsTheBufferAlive) {
   JF_REQUIRE_GPU();
   int deletions = 0;
   jf::array<double> mem = device_storage<double>(8);
@@ -198,7 +198,7 @@ TEST(CudaDlpack, ExportedTensorKeepsTheBufferAlive) {
   EXPECT_EQ(deletions, 1);
 }
 
-TEST(CudaDlpack, Rejected) {
+TEST(dlpackCuda, Rejected) {
   JF_REQUIRE_GPU();
   jf::array<double> mem = device_storage<double>(4);
   for (DLDevice dev : {DLDevice{kDLCUDAHost, 0}, DLDevice{kDLCUDAManaged, 0}, DLDevice{kDLCUDA, 1}, DLDevice{kDLROCM, 0}}) {

@@ -39,9 +39,9 @@ template <class T> T dl_element(const DLTensor& t, std::int64_t i, std::int64_t 
   return v;
 }
 
-template <class T> class DlpackTyped : public ::testing::Test {};
+template <class T> class dlpackTyped : public ::testing::Test {};
 using element_types = ::testing::Types<bool, std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(DlpackTyped, element_types);
+TYPED_TEST_SUITE(dlpackTyped, element_types);
 
 // A row-major producer tensor (3, 4) imported, read element by element, shared by views and
 // copies of the handle, and released exactly once after the last of them.
@@ -76,8 +76,8 @@ template <class T, class M> void import_contiguous() {
   EXPECT_EQ(deletions, 1);
 }
 
-TYPED_TEST(DlpackTyped, ImportContiguous) { import_contiguous<TypeParam, DLManagedTensor>(); }
-TYPED_TEST(DlpackTyped, ImportContiguousVersioned) { import_contiguous<TypeParam, DLManagedTensorVersioned>(); }
+TYPED_TEST(dlpackTyped, ImportContiguous) { import_contiguous<TypeParam, DLManagedTensor>(); }
+TYPED_TEST(dlpackTyped, ImportContiguousVersioned) { import_contiguous<TypeParam, DLManagedTensorVersioned>(); }
 
 // jetfuse -> DLPack -> jetfuse, for each dtype and both structs: the same memory, the same values;
 // the exported tensor keeps the buffer alive after every jetfuse handle went away.
@@ -114,10 +114,10 @@ template <class T, class M> void round_trip(M* (*export_fn)(const jf::array_base
   EXPECT_EQ(b.to_vector(), values);
 }
 
-TYPED_TEST(DlpackTyped, RoundTrip) { round_trip<TypeParam, DLManagedTensor>(&jf::to_dlpack); }
-TYPED_TEST(DlpackTyped, RoundTripVersioned) { round_trip<TypeParam, DLManagedTensorVersioned>(&jf::to_dlpack_versioned); }
+TYPED_TEST(dlpackTyped, RoundTrip) { round_trip<TypeParam, DLManagedTensor>(&jf::to_dlpack); }
+TYPED_TEST(dlpackTyped, RoundTripVersioned) { round_trip<TypeParam, DLManagedTensorVersioned>(&jf::to_dlpack_versioned); }
 
-TYPED_TEST(DlpackTyped, RunTimeDtype) {
+TYPED_TEST(dlpackTyped, RunTimeDtype) {
   using T = TypeParam;
   std::vector<unsigned char> bytes(5 * sizeof(T));
   int deletions = 0;
@@ -131,7 +131,7 @@ TYPED_TEST(DlpackTyped, RunTimeDtype) {
   EXPECT_EQ(deletions, 1);
 }
 
-TYPED_TEST(DlpackTyped, WrongDtypeLeavesTheTensorUntouched) {
+TYPED_TEST(dlpackTyped, WrongDtypeLeavesTheTensorUntouched) {
   using T = TypeParam;
   using Other = std::conditional_t<std::is_same_v<T, double>, float, double>;
   std::vector<unsigned char> bytes(4 * 8);
@@ -147,7 +147,7 @@ TYPED_TEST(DlpackTyped, WrongDtypeLeavesTheTensorUntouched) {
 
 // ---- shapes ---------------------------------------------------------------------------------
 
-TEST(Dlpack, ZeroDimensional) {
+TEST(dlpack, ZeroDimensional) {
   double x = 2.5;
   int deletions = 0;
   auto* t = make_tensor<DLManagedTensor>({&x, {kDLCPU, 0}, dl_dtype<double>(), {}}, &deletions);
@@ -167,7 +167,7 @@ TEST(Dlpack, ZeroDimensional) {
   EXPECT_EQ(deletions, 1);
 }
 
-TEST(Dlpack, Empty) {
+TEST(dlpack, Empty) {
   int deletions = 0;
   // A producer may pass NULL data for a tensor without elements.
   auto* t = make_tensor<DLManagedTensorVersioned>({nullptr, {kDLCPU, 0}, dl_dtype<float>(), {0, 3}}, &deletions);
@@ -187,7 +187,7 @@ TEST(Dlpack, Empty) {
   EXPECT_EQ(back.shape(), (jf::shape_t{2, 0}));
 }
 
-TEST(Dlpack, SizeOne) {
+TEST(dlpack, SizeOne) {
   std::int32_t x[1] = {42};
   int deletions = 0;
   // A length-1 axis with a meaningless stride.
@@ -202,7 +202,7 @@ TEST(Dlpack, SizeOne) {
 
 // ---- strides and offsets on import ----------------------------------------------------------
 
-TEST(Dlpack, ImportStepsAndByteOffset) {
+TEST(dlpack, ImportStepsAndByteOffset) {
   std::vector<double> m = storage_of<double>(24);  // a (4, 6) producer array
   int deletions = 0;
   // m[1::2, 1::2]: shape (2, 3), strides (12, 2), the first element at byte offset 7 * 8.
@@ -220,7 +220,7 @@ TEST(Dlpack, ImportStepsAndByteOffset) {
   EXPECT_EQ(deletions, 1);
 }
 
-TEST(Dlpack, ImportNegativeAndZeroStrides) {
+TEST(dlpack, ImportNegativeAndZeroStrides) {
   std::vector<std::int64_t> v = storage_of<std::int64_t>(12);  // a (3, 4) producer array
   int deletions = 0;
   // v[::-1, ::-1] as a producer exports it: data at the base, byte_offset at the last element.
@@ -255,7 +255,7 @@ TEST(Dlpack, ImportNegativeAndZeroStrides) {
   EXPECT_EQ(deletions, 2);
 }
 
-TEST(Dlpack, ImportTransposedAndColumnMajor) {
+TEST(dlpack, ImportTransposedAndColumnMajor) {
   std::vector<float> m = storage_of<float>(6);
   int deletions = 0;
   // A Fortran-order (2, 3) producer array: strides (1, 2).
@@ -271,7 +271,7 @@ TEST(Dlpack, ImportTransposedAndColumnMajor) {
 
 // ---- views on export ------------------------------------------------------------------------
 
-TEST(Dlpack, ExportViews) {
+TEST(dlpack, ExportViews) {
   std::vector<double> values = storage_of<double>(20);
   jf::array<double> x(values, jf::shape_t{4, 5});
   struct view_case {
@@ -309,7 +309,7 @@ TEST(Dlpack, ExportViews) {
   EXPECT_EQ(x(3, 2), 1000.0);
 }
 
-TEST(Dlpack, ExportedTensorKeepsTheBufferAlive) {
+TEST(dlpack, ExportedTensorKeepsTheBufferAlive) {
   int deletions = 0;
   std::vector<double> host = storage_of<double>(8);
   auto* t = make_tensor<DLManagedTensor>({host.data(), {kDLCPU, 0}, dl_dtype<double>(), {8}}, &deletions);
@@ -366,17 +366,17 @@ template <class M> void rejected_tensors() {
                                       "a negative stride below address 0");
 }
 
-TEST(Dlpack, Rejected) { rejected_tensors<DLManagedTensor>(); }
-TEST(Dlpack, RejectedVersioned) { rejected_tensors<DLManagedTensorVersioned>(); }
+TEST(dlpack, Rejected) { rejected_tensors<DLManagedTensor>(); }
+TEST(dlpack, RejectedVersioned) { rejected_tensors<DLManagedTensorVersioned>(); }
 
-TEST(Dlpack, NullTensorsAndHandles) {
+TEST(dlpack, NullTensorsAndHandles) {
   EXPECT_THROW(jf::from_dlpack(static_cast<DLManagedTensor*>(nullptr)), jf::value_error);
   EXPECT_THROW(jf::from_dlpack<float>(static_cast<DLManagedTensorVersioned*>(nullptr)), jf::value_error);
   EXPECT_THROW(jf::to_dlpack(jf::array<double>()), jf::value_error);
   EXPECT_THROW(jf::to_dlpack_versioned(jf::array<bool>()), jf::value_error);
 }
 
-TEST(Dlpack, VersionAndReadOnly) {
+TEST(dlpack, VersionAndReadOnly) {
   double d[4] = {1, 2, 3, 4};
   int deletions = 0;
   auto* t = make_tensor<DLManagedTensorVersioned>({d, {kDLCPU, 0}, dl_dtype<double>(), {4}}, &deletions);
@@ -396,7 +396,7 @@ TEST(Dlpack, VersionAndReadOnly) {
   EXPECT_EQ(deletions, 1);
 }
 
-TEST(Dlpack, NullDeleterIsAllowed) {
+TEST(dlpack, NullDeleterIsAllowed) {
   float f[2] = {1, 2};
   int deletions = 0;
   auto* t = make_tensor<DLManagedTensor>({f, {kDLCPU, 0}, dl_dtype<float>(), {2}}, &deletions);
@@ -407,7 +407,7 @@ TEST(Dlpack, NullDeleterIsAllowed) {
   t->deleter(t);
 }
 
-TEST(Dlpack, Mappings) {
+TEST(dlpack, Mappings) {
   for (int k = 0; k < jf::num_dtypes; ++k) {
     const auto d = static_cast<jf::dtype>(k);
     EXPECT_EQ(jf::from_dlpack_dtype(jf::to_dlpack_dtype(d)), d);

@@ -25,7 +25,7 @@ template <class M, class A> void expect_same_2d(const M& m, const A& a) {
 
 // ---- jetfuse -> Eigen -----------------------------------------------------------------------------
 
-TEST(EigenView, Contiguous2d) {
+TEST(eigenView, Contiguous2d) {
   jf::array<double> a(iota_values(12), jf::shape_t{3, 4});
   auto m = jf::eigen_view(a);
   static_assert(std::is_same_v<decltype(m), jf::eigen_matrix_map<double>>);
@@ -47,7 +47,7 @@ TEST(EigenView, Contiguous2d) {
   }());
 }
 
-TEST(EigenView, StridedViews) {
+TEST(eigenView, StridedViews) {
   jf::array<double> a(iota_values(30), jf::shape_t{5, 6});
   const jf::array<double> views[] = {
       a.transpose(),
@@ -71,7 +71,7 @@ TEST(EigenView, StridedViews) {
   EXPECT_EQ(a(4, 0), 55);
 }
 
-TEST(EigenView, OneDimensional) {
+TEST(eigenView, OneDimensional) {
   jf::array<float> v({1.f, 2.f, 3.f, 4.f, 5.f, 6.f});
   auto col = jf::eigen_view(v);
   EXPECT_EQ(col.rows(), 6);
@@ -90,7 +90,7 @@ TEST(EigenView, OneDimensional) {
   EXPECT_EQ(jf::eigen_vector_view(cv).dot(jf::eigen_vector_view(cv)), 1 + 4 + 9 + 1600 + 25 + 36);
 }
 
-TEST(EigenView, ArraysOfEveryDtype) {
+TEST(eigenView, ArraysOfEveryDtype) {
   jf::array<std::int32_t> i32({{1, 2, 3}, {4, 5, 6}});
   EXPECT_EQ(jf::eigen_array_view(i32).sum(), 21);
   jf::array<std::int64_t> i64({{1, 2}, {3, 4}});
@@ -107,7 +107,7 @@ TEST(EigenView, ArraysOfEveryDtype) {
   EXPECT_TRUE(jf::eigen_view(std::as_const(rows)).colwise().sum() == (Eigen::RowVector3d{3, 6, 9}));
 }
 
-TEST(EigenView, Errors) {
+TEST(eigenView, Errors) {
   EXPECT_THROW(jf::eigen_view(jf::array<double>()), jf::value_error);
   EXPECT_THROW(jf::eigen_view(jf::zeros<double>({2, 2, 2})), jf::shape_error);
   EXPECT_THROW(jf::eigen_view(jf::full<double>({}, 1.0)), jf::shape_error);
@@ -122,7 +122,7 @@ TEST(EigenView, Errors) {
 
 // ---- Eigen -> jetfuse -----------------------------------------------------------------------------
 
-TEST(FromEigen, ColumnAndRowMajor) {
+TEST(eigenFrom, ColumnAndRowMajor) {
   Eigen::MatrixXd cm(3, 4);
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rm(3, 4);
   for (int i = 0; i < 3; ++i)
@@ -152,7 +152,7 @@ TEST(FromEigen, ColumnAndRowMajor) {
   EXPECT_TRUE(Eigen::MatrixXd(m) == cm);
 }
 
-TEST(FromEigen, BlocksRowsColumnsAndMaps) {
+TEST(eigenFrom, BlocksRowsColumnsAndMaps) {
   Eigen::MatrixXf m(5, 6);
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 6; ++j) m(i, j) = static_cast<float>(i * 6 + j);
@@ -207,7 +207,7 @@ TEST(FromEigen, BlocksRowsColumnsAndMaps) {
   EXPECT_EQ(jf::from_eigen(empty).shape(), (jf::shape_t{0, 3}));
 }
 
-TEST(FromEigen, ExpressionsAndCopies) {
+TEST(eigenFrom, ExpressionsAndCopies) {
   Eigen::MatrixXd m = Eigen::MatrixXd::Constant(2, 3, 1.5);
   static_assert(!jf::eigen_viewable_v<decltype(m + m)>);
   jf::array<double> sum = jf::from_eigen(m + m);  // no memory to view: an owning copy
