@@ -301,7 +301,13 @@ def run_cuda():
         x = (cp.arange(12) % 3 == 1) if name == "bool" else cp.arange(-6, 6, dtype=name)
         x = x.reshape(3, 4)
         sync()
-        jx, versioned = jf_from_dlpack(x)
+        try:
+            jx, versioned = jf_from_dlpack(x)
+        except JfError as err:
+            if name == "bool":  # CuPy before 13 exports bool without kDLBool
+                print(f"  note: CuPy {cp.__version__} exports bool as something else: {err}")
+                continue
+            raise
         show(f"CuPy {name} -> jetfuse ({'versioned' if versioned else 'legacy'})",
              ("cupy", x.data.ptr), ("jetfuse", jx.data_ptr))
         assert jx.data_ptr == x.data.ptr, "CuPy -> jetfuse copied"
