@@ -329,7 +329,7 @@ TEST(CodegenNest, GeneratedSourceIsReadable) {
   EXPECT_NE(k.source.find("jf::ops::jf_sum_combine"), std::string::npos);
   EXPECT_NE(k.source.find("static_assert(sizeof("), std::string::npos);
   EXPECT_EQ(jf::ir::nest_abi_slots(minus_row_mean(dtype::float32, true)),
-            2 /*outputs*/ + 1 /*input*/ + 0 + 2 /*extents*/ + 2 * 3 /*strides*/ + 1 /*scratch*/);
+            2 /*outputs*/ + 1 /*input*/ + 0 + 2 /*extents*/ + 2 * 3 /*strides*/ + 1 /*scratch*/ + 1 /*error record*/);
 }
 
 // ---- NVRTC ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 #include "jetfuse/expr/casting.hpp"
 #include "jetfuse/expr/operators.hpp"
 #include "jetfuse/expr/reductions.hpp"
+#include "jetfuse/expr/take.hpp"
 #include "jetfuse/expr/walk.hpp"
 #include "jetfuse/stats.hpp"
 
@@ -60,6 +61,11 @@ template <class Tag, class... A> struct program_of<call_node<Tag, A...>> {
                                    static_cast<std::int8_t>(sizeof...(A))};
   static constexpr auto value = concat_programs(std::array<prog_entry, 1>{self}, program_of<A>::value...);
 };
+template <ir::gather_mode M, class X, class I> struct program_of<call_node<take_fn<M>, X, I>> {
+  static constexpr prog_entry self{prog_entry::gather, 2, static_cast<std::int8_t>(M)};
+  static constexpr auto value =
+      concat_programs(std::array<prog_entry, 1>{self}, program_of<X>::value, program_of<I>::value);
+};
 template <class... E> struct programs {
   static constexpr auto value = concat_programs(program_of<E>::value...);
 };
@@ -69,7 +75,7 @@ template <class... E> struct gathered {
   static constexpr int A = (0 + ... + leaf_counts<E>::arrays);
   static constexpr int S = (0 + ... + leaf_counts<E>::scalars);
   static constexpr int R = (0 + ... + leaf_counts<E>::reductions);
-  static constexpr int G = (0 + ... + leaf_counts<E>::generated);
+  static constexpr int G = (0 + ... + leaf_counts<E>::nest_only);
   std::array<const array_base*, (A > 0 ? A : 1)> arrays{};
   std::array<scalar_slot, (S > 0 ? S : 1)> scalars{};
   std::array<reduce_spec, (R > 0 ? R : 1)> specs{};
@@ -92,7 +98,7 @@ template <class... E> struct gathered {
     r.out_types = out_types;
     r.nout = static_cast<int>(sizeof...(E));
     r.opt = opt;
-    if constexpr (R > 0 || G > 0) {  // generated leaves: the loop-nest engine binds them
+    if constexpr (R > 0 || G > 0) {  // random leaves and gathers: the loop-nest engine binds them
       r.program = programs<E...>::value.data();
       r.program_size = static_cast<int>(programs<E...>::value.size());
       r.specs = specs.data();

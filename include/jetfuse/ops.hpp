@@ -99,6 +99,7 @@ enum class op : std::uint8_t {
   scatter,   // combines values into the iteration of a 1-axis box that an index names (histograms)
   broadcast, // makes a value of an outer domain available in an inner one
   extent,    // the number of iterations of a domain (attr[0]) for one iteration of its parent: int64
+  gather,    // the element of an input (index) at a position an int64 value names (numpy take)
 #define JF_X(code, name, arity, rule) code,
   JF_ELEMENTWISE_OPS(JF_X)
 #undef JF_X
@@ -127,6 +128,7 @@ constexpr op_info info(op o) {
   case op::scatter: return {"scatter", 2, op_rule::special};  // 3 with a guard
   case op::broadcast: return {"broadcast", 1, op_rule::special};
   case op::extent: return {"extent", 0, op_rule::special};
+  case op::gather: return {"gather", 3, op_rule::special};
 #define JF_X(code, nm, ar, rl) \
   case op::code: return {nm, ar, op_rule::rl};
     JF_ELEMENTWISE_OPS(JF_X)

@@ -42,7 +42,7 @@ template <class T> struct type_of_impl<term<detail::random_leaf<T>>> {
   static constexpr operand_type value = strong(dtype_v<T>);
 };
 template <class T> struct leaf_counts<term<detail::random_leaf<T>>> {
-  static constexpr int arrays = 1, scalars = 0, reductions = 0, generated = 1;
+  static constexpr int arrays = 1, scalars = 0, reductions = 0, nest_only = 1;
 };
 
 namespace random {

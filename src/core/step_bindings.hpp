@@ -18,6 +18,9 @@ struct step_bindings {
   std::vector<operand_binding> outputs;  // one per graph::outputs
   std::vector<operand_binding> inputs;   // one per graph::inputs
   std::vector<std::uint64_t> params;     // one 8-byte slot per graph::params, the value in the low bytes
+  // Gathers' out-of-bounds record (index_errors.hpp): host memory for the CPU executor, device
+  // memory for kernels; null when the graph has no gather.
+  void* error = nullptr;
 };
 
 }  // namespace jf::detail

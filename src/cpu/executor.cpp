@@ -42,6 +42,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/index_errors.hpp"
 #include "cpu/executor_kernels.hpp"
 #include "jetfuse/cpu/thread_pool.hpp"
 #include "jetfuse/errors.hpp"
@@ -68,7 +69,15 @@ struct access {
   bool overlaps = false;
 };
 
-enum class kind : std::uint8_t { uniform, load, compute };
+enum class kind : std::uint8_t { uniform, load, compute, gather };
+// A gather's input and rule (kind::gather; its one argument is the position).
+struct gather_src {
+  const char* base = nullptr;
+  std::int64_t size = 0, stride = 0;
+  ir::gather_mode mode = ir::gather_mode::raise;
+  int axis = 0;
+  detail::index_error_record* error = nullptr;
+};
 struct xnode {
   kind k = kind::uniform;
   dtype type = dtype::float64;
@@ -79,7 +88,32 @@ struct xnode {
   elementwise_fn fn = nullptr;
   int acc = -1;            // load: the access read
   std::uint64_t bits = 0;  // uniform: the value in the low bytes
+  gather_src src{};        // gather
 };
+
+// n elements of a gather at positions pos (iterations f0, f0 + 1, ... of its group) into dst.
+void gather_column(const gather_src& g, const std::int64_t* pos, char* dst, int elem, std::int64_t f0, std::int64_t n) {
+  for (std::int64_t j = 0; j < n; ++j) {
+    std::int64_t at = pos[j];
+    if (g.mode == ir::gather_mode::wrap) {
+      at %= g.size;
+      if (at < 0) at += g.size;
+    } else if (g.mode == ir::gather_mode::clip) {
+      at = at < 0 ? 0 : (at >= g.size ? g.size - 1 : at);
+    } else {
+      if (at < 0) at += g.size;
+      if (at < 0 || at >= g.size) {  // recorded; the engine raises jf::index_error afterwards
+        static std::mutex report;
+        std::lock_guard<std::mutex> lock(report);
+        const std::uint64_t rank = ~static_cast<std::uint64_t>(f0 + j);
+        if (rank > g.error->rank) *g.error = detail::index_error_record{rank, pos[j], g.size, g.axis, 0};
+        std::memset(dst + j * elem, 0, static_cast<std::size_t>(elem));
+        continue;
+      }
+    }
+    std::memcpy(dst + j * elem, g.base + at * g.stride * elem, static_cast<std::size_t>(elem));
+  }
+}
 
 struct sink {
   bool reduce = false;
@@ -378,6 +412,20 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
         x.k = kind::load;
         x.acc = acc;
         x.level = lv + 1;
+        break;
+      }
+      case op::gather: {
+        if (b.error == nullptr) throw error("jf::cpu_exec: a gather needs an error record in the bindings");
+        x.k = kind::gather;
+        x.nargs = 1;  // the position; size and stride are uniform
+        x.args[0] = arg(0);
+        x.level = level_of(arg(0));
+        x.src.base = static_cast<const char*>(b.inputs[static_cast<std::size_t>(n.index)].ptr);
+        x.src.size = static_cast<std::int64_t>(p.nodes[static_cast<std::size_t>(arg(1))].bits);
+        x.src.stride = static_cast<std::int64_t>(p.nodes[static_cast<std::size_t>(arg(2))].bits);
+        x.src.mode = ir::mode_of_gather(n);
+        x.src.axis = ir::axis_of_gather(n);
+        x.src.error = static_cast<detail::index_error_record*>(b.error);
         break;
       }
       case op::broadcast: {
@@ -719,6 +767,11 @@ struct worker {
         for (std::size_t s = 0; s < seg_len.size(); ++s)
           gather(c + seg_pos[s] * a.elem, a.base + seg_off[s * na + static_cast<std::size_t>(local)] * a.elem,
                  inner_stride(local), seg_len[s], a.elem);
+        col[i] = c;
+      } else if (n.k == kind::gather) {
+        char* c = column(i);
+        gather_column(n.src, static_cast<const std::int64_t*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(n.args[0])])]),
+                      c, size_of(n.type), f0, len);
         col[i] = c;
       } else if (n.k == kind::compute) {
         void* out = column(i);

@@ -115,6 +115,7 @@ std::vector<std::uint64_t> pack_nest_args(const ir::kernel_source& src, const de
     for (const detail::operand_binding& op : *group)
       for (std::int64_t st : op.strides) slots.push_back(static_cast<std::uint64_t>(st));
   slots.push_back(reinterpret_cast<std::uintptr_t>(scratch));
+  slots.push_back(reinterpret_cast<std::uintptr_t>(b.error));
   return slots;
 }
 

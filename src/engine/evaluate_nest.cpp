@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <sstream>
 
+#include "core/index_errors.hpp"
 #include "core/step_bindings.hpp"
 #include "cpu/executor.hpp"
 #include "engine/backend.hpp"
@@ -29,6 +30,7 @@ struct nest_call {
   std::vector<ir::layout> out_layout;
   std::vector<std::int32_t> out_same_as;
   std::vector<bool> out_staged, specialised;
+  std::vector<char> existed;  // per output: it was an array before this evaluation (not allocated by it)
   bool index32 = true;
   std::vector<std::int32_t> key;
 };
@@ -50,6 +52,10 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
   nest_analysis& a = c.a;
   analyse_shapes(a, r.program, r.program_size, r.arrays, r.specs, r.nspecs);
   number_extra_params(a, r.nscalars);
+  // Outputs this evaluation allocates are not handed out if it fails (a gather's index error).
+  std::vector<char>& existed = c.existed;
+  existed.assign(static_cast<std::size_t>(r.nout), 0);
+  for (int o = 0; o < r.nout; ++o) existed[static_cast<std::size_t>(o)] = !r.outputs[o].is_null();
   c.iter = prepare_outputs(r.outputs, r.out_types, r.nout, a.value_shape, dev);
   assign_domains(a, c.iter);
   // Kernel shapes read the memory order from the axis numbers: the highest-numbered axis is the one
@@ -61,7 +67,8 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     std::vector<std::int64_t> speed(ng, INT64_MAX);  // the smallest stride any operand has along it
     for (int i = 0; i < na; ++i) {
       auto& st = c.leaf_strides[static_cast<std::size_t>(i)];
-      st = global_strides(a, *r.arrays[i], a.leaf_region[static_cast<std::size_t>(i)]);
+      st = a.leaf_gathered[static_cast<std::size_t>(i)] ? std::vector<std::int64_t>(ng, 0)  // read where an index says
+                                                         : global_strides(a, *r.arrays[i], a.leaf_region[static_cast<std::size_t>(i)]);
       for (std::size_t g = 0; g < ng; ++g)
         if (st[g] != 0) speed[g] = std::min(speed[g], st[g] < 0 ? -st[g] : st[g]);
     }
@@ -113,6 +120,17 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
         for (std::uint64_t v : {b.key[0], b.key[1], b.first, b.aux}) a.extra_params.push_back(v);
       }
     }
+  }
+  // Gathered leaves: their length and stride (elements) are params, after the others.
+  a.gather_param.assign(static_cast<std::size_t>(na), -1);
+  for (int i = 0; i < na; ++i) {
+    if (!a.leaf_gathered[static_cast<std::size_t>(i)]) continue;
+    const array_base& x = *r.arrays[i];
+    if (x.buffer()->source != buffer_source::memory)
+      throw value_error("jf::take: gathering from a random leaf is not supported; evaluate it into an array first");
+    a.gather_param[static_cast<std::size_t>(i)] = r.nscalars + static_cast<std::int32_t>(a.extra_params.size());
+    a.extra_params.push_back(static_cast<std::uint64_t>(x.size()));
+    a.extra_params.push_back(static_cast<std::uint64_t>(x.strides()[0]));
   }
   const ir::domain_id out_domain = a.regions[0].domain;
   c.out_strides.assign(static_cast<std::size_t>(r.nout), {});
@@ -272,6 +290,18 @@ void evaluate_nest(const eval_request& r) {
   };
   step_bindings b;
   b.extents = c.a.extents;
+  // Gathers report an out-of-range index in this record (host memory, or 32 bytes on the GPU).
+  const bool gathers = std::any_of(c.a.gather_param.begin(), c.a.gather_param.end(), [](std::int32_t p) { return p >= 0; });
+  index_error_record failure{};
+  array_base device_record;
+  if (gathers && dev.kind == device_kind::cuda) {
+    const std::int64_t zero = 0;
+    device_record = fill(dev, dtype::int64, shape_t{4}, &zero);
+    b.error = device_record.raw_data();
+  } else if (gathers) {
+    b.error = &failure;
+  }
+  try {
   if (dev.kind == device_kind::cpu) {
     for (std::size_t k = 0; k < c.input_leaf.size(); ++k) b.inputs.push_back(in_binding(static_cast<std::int32_t>(k)));
     for (int o = 0; o < r.nout; ++o) b.outputs.push_back(out_binding(o));
@@ -309,6 +339,16 @@ void evaluate_nest(const eval_request& r) {
       for (auto p : step.params) b.params.push_back(param_bits(r, c, p));
       backend::launch_nest(v.sources[s], *v.kernels[s], b);
     }
+  }
+  // numpy raises IndexError before returning: so does a gather with mode raise. On the GPU this
+  // waits for the kernels (one 32-byte read). Outputs that overlap an input went through a
+  // temporary and are untouched; other outputs that existed hold whatever the kernels wrote.
+  if (c.a.raises && dev.kind == device_kind::cuda) device_record.read_into(&failure);
+  if (failure.rank != 0) throw index_error(index_error_message(failure));
+  } catch (...) {
+    for (int o = 0; o < r.nout; ++o)  // an output this evaluation allocated is not handed out
+      if (!c.existed[static_cast<std::size_t>(o)]) r.outputs[o] = array_base(nullptr, r.out_types[o], shape_t{}, shape_t{}, 0);
+    throw;
   }
   for (int o = 0; o < r.nout; ++o)
     if (c.out_staged[static_cast<std::size_t>(o)]) assign(r.outputs[o], staged[static_cast<std::size_t>(o)]);

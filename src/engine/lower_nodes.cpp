@@ -57,6 +57,23 @@ ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target, ir::domain_id 
   return lower_operation(g, op::cast, target, &v, 1, home);
 }
 
+ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id position, ir::gather_mode mode) {
+  const std::int32_t first = in.nest->gather_param[static_cast<std::size_t>(leaf)];
+  ir::node_id p[2];
+  for (int j = 0; j < 2; ++j) {  // the gathered array's length, then its stride
+    ir::node n;
+    n.code = op::param;
+    n.type = dtype::int64;
+    n.index = first + j;
+    p[j] = g.add(n);
+  }
+  const ir::node_id k = g.add_gather(in.array_input[leaf], position, p[0], p[1], mode, 0);
+  const ir::node& pos = g.at(position);
+  if (pos.code == op::constant || pos.code == op::param || pos.code == op::extent)
+    g.nodes.back().domain = region_domain(*in.nest, in.nest->leaf_region[static_cast<std::size_t>(leaf)]);
+  return k;
+}
+
 void check_dot_shapes(const array_base& a, const array_base& b, bool flatten) {
   if (a.is_null() || b.is_null()) throw value_error("jetfuse: jf::dot of a null array handle");
   if (flatten) {

@@ -37,7 +37,20 @@ struct parser {
     switch (e.kind) {
     case prog_entry::array:
       a.leaf_region.push_back(region);
+      a.leaf_gathered.push_back(0);
       return arrays[ai++]->shape();
+    case prog_entry::gather: {
+      if (pos >= size || program[pos].kind != prog_entry::array) throw error("jetfuse: internal: a gather without its array");
+      ++pos;
+      a.leaf_region.push_back(region);
+      a.leaf_gathered.push_back(1);
+      const array_base& x = *arrays[ai++];
+      if (x.ndim() != 1) throw error("jetfuse: internal: a gather from an array that is not 1-d");
+      if (e.mode == static_cast<std::int8_t>(ir::gather_mode::raise)) a.raises = true;
+      const shape_t s = parse(region);
+      if (x.size() == 0 && s.product() > 0) throw index_error("cannot do a non-empty take from an empty axes.");
+      return s;
+    }
     case prog_entry::scalar: return shape_t{};
     case prog_entry::elementwise: {
       shape_t s;
@@ -124,6 +137,8 @@ void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_siz
   a.reduced.assign(static_cast<std::size_t>(nspecs), {});
   a.binnings.assign(static_cast<std::size_t>(nspecs), {});
   a.leaf_region.clear();
+  a.leaf_gathered.clear();
+  a.raises = false;
   parser p{a, program, program_size, arrays, specs, nspecs};
   bool first = true;
   while (p.pos < program_size) {  // one prefix program per expression of jf::eval(e1, e2, ...)

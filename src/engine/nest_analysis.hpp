@@ -26,6 +26,11 @@ struct nest_analysis {
   std::vector<std::int64_t> extents;       // per global axis
   std::vector<ir::domain> domains;         // the domain tree of the IR (graph::domains)
   std::vector<int> leaf_region;            // per array leaf
+  // Per array leaf: whether jf::take gathers from it (its elements are not iterated over: its
+  // strides over the global axes are 0), and then its first param (size, then stride).
+  std::vector<char> leaf_gathered;
+  std::vector<std::int32_t> gather_param;
+  bool raises = false;                     // some gather raises on an out-of-range index
   shape_t value_shape;                     // the broadcast shape of the expressions' values
   // Histograms: per reduction its bins (checked as numpy does), and the run-time scalars the
   // lowering reads as params first_param[r] + binning_param::... (after the expression's own).

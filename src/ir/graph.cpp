@@ -44,6 +44,19 @@ node_id graph::add_input(dtype t, layout l) {
   return add(n);
 }
 
+node_id graph::add_gather(std::int32_t input, node_id position, node_id size, node_id stride, gather_mode mode, int axis) {
+  if (input < 0 || static_cast<std::size_t>(input) >= inputs.size()) throw error("jf::ir::graph::add_gather: no such input");
+  node n;
+  n.code = op::gather;
+  n.type = inputs[static_cast<std::size_t>(input)].type;
+  n.index = input;
+  n.nargs = 3;
+  n.args = {position, size, stride};
+  n.attr[0] = static_cast<std::int64_t>(mode) | (static_cast<std::int64_t>(axis) << 2);
+  n.domain = at(position).domain;
+  return add(n);
+}
+
 node_id graph::add_param(dtype t) {
   params.push_back(t);
   node n;
@@ -273,6 +286,13 @@ std::string graph::to_string() const {
       if (n.nargs == 3) s << " if %" << n.args[2];
       break;
     case op::extent: s << "extent D" << n.attr[0]; break;
+    case op::gather: {
+      static const char* const modes[] = {"raise", "wrap", "clip", "?"};
+      s << "gather " << short_name(n.type) << " input #" << n.index << " at %" << n.args[0] << " (size %" << n.args[1]
+        << ", stride %" << n.args[2] << ", axis " << axis_of_gather(n) << ", " << modes[static_cast<int>(mode_of_gather(n))]
+        << ")";
+      break;
+    }
     default: {
       s << info(n.code).name << " " << short_name(n.type);
       for (int a = 0; a < n.nargs; ++a) s << (a ? ", %" : " %") << n.args[static_cast<std::size_t>(a)];
@@ -417,6 +437,20 @@ void graph::validate() const {
       if (n.type != dtype::int64 || n.attr[0] <= 0 || static_cast<std::size_t>(n.attr[0]) >= domains.size())
         bad(*this, k, "must be int64 and count a domain other than the root");
       continue;
+    case op::gather: {
+      if (n.index < 0 || static_cast<std::size_t>(n.index) >= inputs.size()) bad(*this, k, "no input #" + std::to_string(n.index));
+      const operand_desc& in = inputs[static_cast<std::size_t>(n.index)];
+      if (in.type != n.type) bad(*this, k, "dtype differs from its input");
+      if (in.gen != generator::none) bad(*this, k, "gathers from a generated input");
+      const node& pos = at(n.args[0]);
+      if (pos.type != dtype::int64) bad(*this, k, "the position must be int64");
+      if (!uniform(pos) && pos.domain != n.domain) bad(*this, k, "must be in its position's domain");
+      for (int a = 1; a < 3; ++a)
+        if (at(n.args[static_cast<std::size_t>(a)]).type != dtype::int64 || !uniform(at(n.args[static_cast<std::size_t>(a)])))
+          bad(*this, k, "size and stride must be uniform int64 values");
+      if ((n.attr[0] & 3) == 3 || n.attr[0] < 0) bad(*this, k, "unknown mode");
+      continue;
+    }
     default: check_rule(*this, k);
     }
     for (int a = 0; a < n.nargs; ++a) {

@@ -192,7 +192,7 @@ struct nest_planner {
         }
         return local[static_cast<std::size_t>(id)] = it->second;
       }
-      if (n.code == op::input) {
+      if (n.code == op::input || n.code == op::gather) {  // a gather reads its input as a whole
         auto [it, fresh] = orig_inputs.emplace(n.index, -1);
         if (fresh) {
           it->second = static_cast<node_id>(k.inputs.size());
@@ -209,6 +209,8 @@ struct nest_planner {
           s.inputs.push_back({operand_ref::kind::input, n.index});
         }
         c.index = it->second;
+        if (n.code == op::gather)
+          for (int a = 0; a < n.nargs; ++a) c.args[static_cast<std::size_t>(a)] = self(self, n.args[static_cast<std::size_t>(a)], false);
         return local[static_cast<std::size_t>(id)] = k.add(c);
       }
       if (n.code == op::broadcast && stored[static_cast<std::size_t>(n.args[0])])

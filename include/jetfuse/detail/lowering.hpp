@@ -32,8 +32,10 @@ struct scalar_slot {
 // The structure of an expression type in prefix order (a node before its operands), for the
 // run-time shape analysis of expressions with reductions (src/engine/nest_analysis.cpp).
 struct prog_entry {
-  enum kind_t : std::uint8_t { array, scalar, elementwise, reduction } kind = array;
+  // gather: jf::take(x, indices); its operands follow: the array x, then the indices.
+  enum kind_t : std::uint8_t { array, scalar, elementwise, reduction, gather } kind = array;
   std::int8_t nargs = 0;
+  std::int8_t mode = 0;  // gather: ir::gather_mode
 };
 
 // The run-time analysis of an expression with reductions: regions, global axes, domains.
@@ -69,6 +71,10 @@ inline ir::domain_id home_domain(const lowering_inputs& in, int region) {
 }
 // numpy's OverflowError for a weak integer outside the dtype it is used at: jf::dtype_error.
 [[noreturn]] void throw_scalar_out_of_bounds(const std::string& value, dtype target);
+
+// jf::take of array leaf `leaf` (a gathered 1-d array) at `position` (int64): a gather node
+// reading the leaf's kernel input with the size and stride the analysis made params.
+ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id position, ir::gather_mode mode);
 
 // Lowers reduction r (prefix order) of operand x (a node of region r + 1): the reduce node(s) and
 // numpy's composition (mean = sum / n, var, nan*), carried into the enclosing region's domain.

@@ -21,17 +21,17 @@ template <class E> struct leaf_counts;
 template <class T> struct is_reduce_tag : std::false_type {};
 
 // Leaves and reductions of an expression type (reductions: jf::sum, jf::mean, ... nodes).
-// `generated`: leaves that are computed, not loaded (jf::random).
+// `nest_only`: nodes only the loop-nest engine evaluates (jf::random's computed leaves, jf::take).
 template <class T> struct leaf_counts<term<array<T>>> {
-  static constexpr int arrays = 1, scalars = 0, reductions = 0, generated = 0;
+  static constexpr int arrays = 1, scalars = 0, reductions = 0, nest_only = 0;
 };
 template <class S>
   requires std::is_arithmetic_v<S>
 struct leaf_counts<term<S>> {
-  static constexpr int arrays = 0, scalars = 1, reductions = 0, generated = 0;
+  static constexpr int arrays = 0, scalars = 1, reductions = 0, nest_only = 0;
 };
 template <class Tag, class... A> struct leaf_counts<call_node<Tag, A...>> {
-  static constexpr int generated = (0 + ... + leaf_counts<A>::generated);
+  static constexpr int nest_only = (0 + ... + leaf_counts<A>::nest_only);
   static constexpr int arrays = (0 + ... + leaf_counts<A>::arrays);
   static constexpr int scalars = (0 + ... + leaf_counts<A>::scalars);
   static constexpr int reductions = (int(is_reduce_tag<Tag>::value) + ... + leaf_counts<A>::reductions);

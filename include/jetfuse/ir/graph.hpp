@@ -80,6 +80,12 @@ const char* generator_name(generator g);
 // Draws of one Philox block: 4 64-bit outputs, or 8 32-bit halves for the float32 kinds.
 inline int draws_per_block(generator g) { return g == generator::philox_f32 || g == generator::normal_f32 ? 8 : 4; }
 
+// What a gather does with a position outside [-size, size): numpy take's mode.
+enum class gather_mode : std::uint8_t { raise, wrap, clip };
+// A gather node's mode and axis (for the error message) are packed in attr[0].
+inline gather_mode mode_of_gather(const node& n) { return static_cast<gather_mode>(n.attr[0] & 3); }
+inline int axis_of_gather(const node& n) { return static_cast<int>(n.attr[0] >> 2); }
+
 struct operand_desc {
   dtype type = dtype::float64;
   layout lay = layout::contiguous;
@@ -114,7 +120,7 @@ struct output_desc {
 //   outputs' pointers, inputs' pointers, params (one slot each, value in the low bytes),
 //   extents[ndim] (one per global axis), then strides[ndim] for EVERY operand (outputs first, then
 //   inputs, in order; elements), then one scratch pointer (zero-initialised device memory of
-//   launch_config::scratch_bytes, or null). Operand k of a node in domain D is read at
+//   launch_config::scratch_bytes, or null), then the gathers' error record (or null). Operand k of a node in domain D is read at
 //   ptr + sum_{a in chain_axes(D)} idx[a] * strides[a] (an output over output_desc::domain); the
 //   strides of other axes are ignored. Layouts in loop nests: `contiguous` promises stride 1 on the
 //   LAST axis of that chain (the kernel does not read that stride), `strided` reads every stride,
@@ -157,6 +163,12 @@ struct graph {
   // identity. Monoid: sum (integer values: the result does not depend on the order).
   node_id add_scatter(monoid m, node_id value, node_id index, node_id guard, domain_id into);
   node_id add_broadcast(node_id x, domain_id into);
+  // gather(input k, position, size, stride): element `position` (int64 in its domain; negative
+  // counts from the end) of input k viewed as `size` elements `stride` apart (int64 params: size
+  // and stride are arguments of the kernel); numpy's take. Positions outside [-size, size) are
+  // reported (gather_mode::raise: the evaluation raises jf::index_error), wrapped or clipped.
+  // The input's own strides over the global axes are not used (they are 0).
+  node_id add_gather(std::int32_t input, node_id position, node_id size, node_id stride, gather_mode mode, int axis);
   node_id add_extent(domain_id counted);
 
   const node& at(node_id id) const { return nodes[static_cast<std::size_t>(id)]; }

@@ -23,7 +23,7 @@ std::string_view name(kernel_shape s) {
 
 int nest_abi_slots(const graph& g) {
   const int operands = static_cast<int>(g.outputs.size() + g.inputs.size());
-  return operands + static_cast<int>(g.params.size()) + g.ndim + g.ndim * operands + 1;
+  return operands + static_cast<int>(g.params.size()) + g.ndim + g.ndim * operands + 2;
 }
 
 namespace nest {
@@ -89,6 +89,50 @@ template <class T, class C> __device__ T group_allreduce(T v, C combine, T ident
 // Reads a partial another block wrote (after its __threadfence): past the non-coherent L1.
 template <class T> __device__ __forceinline__ T load_volatile(const T* p) { return *static_cast<const volatile T*>(p); }
 
+// Gathers (numpy take): element j of `size` elements `stride` apart. Mode 0 (raise) records an
+// out-of-range position in the evaluation's error record (the earliest iteration wins, under a
+// spin lock taken only on failure) and reads nothing; 1 wraps, 2 clips (numpy's modes). The host
+// checks size > 0 before any launch that gathers.
+struct index_error_record {
+  unsigned long long rank;  // ~position of the earliest failing iteration (0: none)
+  long long value, size;
+  int axis;
+  unsigned lock;
+};
+__device__ __noinline__ void report_index(index_error_record* e, unsigned long long pos, long long value, long long size,
+                                          int axis) {
+  const unsigned long long rank = ~pos;
+  if (rank <= *static_cast<volatile unsigned long long*>(&e->rank)) return;
+  while (atomicCAS(&e->lock, 0u, 1u) != 0u) {
+  }
+  if (rank > *static_cast<volatile unsigned long long*>(&e->rank)) {
+    e->rank = rank;
+    e->value = value;
+    e->size = size;
+    e->axis = axis;
+  }
+  __threadfence();
+  atomicExch(&e->lock, 0u);
+}
+template <int Mode, class T>
+__device__ __forceinline__ T gather(const T* p, long long j, long long size, long long stride, index_error_record* e,
+                                    unsigned long long pos, int axis) {
+  if (Mode == 1) {
+    j %= size;
+    if (j < 0) j += size;
+  } else if (Mode == 2) {
+    j = j < 0 ? 0 : (j >= size ? size - 1 : j);
+  } else {
+    const long long given = j;
+    if (j < 0) j += size;
+    if (static_cast<unsigned long long>(j) >= static_cast<unsigned long long>(size)) {
+      report_index(e, pos, given, size, axis);
+      return T();
+    }
+  }
+  return p[j * stride];
+}
+
 // A random leaf's element, out of line (chunked loops call it only for leaves their chunks do
 // not serve: one copy of the Philox rounds in the kernel, not one per row).
 #define JF_NEST_AT(kind, T)                                                                                       \
@@ -124,7 +168,7 @@ facts::facts(const graph& graph_)
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     const node& n = g.nodes[k];
     uniform[k] = is_uniform(n);
-    if (n.code == op::input) input_used[static_cast<std::size_t>(n.index)] = 1;
+    if (n.code == op::input || n.code == op::gather) input_used[static_cast<std::size_t>(n.index)] = 1;
     if (n.code == op::reduce) {
       reduces.push_back(static_cast<node_id>(k));
       after_reduce[k] = 1;
@@ -314,6 +358,7 @@ void emitter::args_struct() {
       s << "  alignas(8) long long st_in" << k << "[" << g.ndim << "];\n";
   }
   s << "  alignas(8) unsigned char* scratch;  // zero-initialised by the launcher (partials, counters)\n";
+  s << "  alignas(8) jf_nest::index_error_record* err;  // gathers' out-of-bounds report (null: no gathers)\n";
   s << "};\n";
   s << "static_assert(sizeof(" << args << ") == " << nest_abi_slots(g) << " * 8, \"jetfuse loop-nest ABI: 8-byte slots\");\n";
 }
@@ -466,6 +511,11 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
       break;
     }
     case op::cast: s << decl << "jf::ops::jf_cast<" << T(n.type) << ">(" << arg(0) << ");\n"; break;
+    case op::gather:
+      s << decl << "jf_nest::gather<" << static_cast<int>(mode_of_gather(n)) << ">(in" << n.index << ", " << arg(0) << ", "
+        << arg(1) << ", " << arg(2) << ", a.err, static_cast<unsigned long long>(" << position(n.domain) << "), "
+        << axis_of_gather(n) << ");\n";
+      break;
     default: {
       s << decl << "jf::ops::" << codegen_detail::function_name(n.code) << "(";
       for (int a = 0; a < n.nargs; ++a) s << (a ? ", " : "") << arg(a);
@@ -474,6 +524,18 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
     }
     vname[id] = v;
   }
+}
+
+std::string emitter::position(domain_id d) const {
+  // Row-major over the domain's chain of global axes (the error report's "earliest" iteration).
+  std::string pos;
+  for (std::int32_t x : g.chain_axes(d)) {
+    const std::string& ax = axis[static_cast<std::size_t>(x)];
+    if (ax.empty()) throw error(nest::cat("jf::ir codegen: internal error: axis ", x) + " not fixed for a gather");
+    pos = pos.empty() ? "static_cast<long long>(" + ax + ")"
+                      : "(" + pos + ") * a.extents[" + std::to_string(x) + "] + static_cast<long long>(" + ax + ")";
+  }
+  return pos.empty() ? "0" : pos;
 }
 
 void emitter::forget_below(domain_id d) {

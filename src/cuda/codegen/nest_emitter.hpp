@@ -89,6 +89,8 @@ class emitter {
                const std::string& sfx);
   // The element offset of output / input k at the current iteration of domain d.
   std::string offset(bool output, std::size_t k, domain_id d) const;
+  // The row-major position of the current iteration of domain d (gathers report it).
+  std::string position(domain_id d) const;
 
   enum class which { all, loads, compute };
   // Emits the needed nodes not yet named, in order, suffixing their names with sfx. Reduce nodes go

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""The Python peers of bench_indexing on the same machine: x[p] for 2^27 float64 and an identity and
+a random int64 permutation p, with CuPy (x[p], which wraps out-of-range indices instead of raising),
+cupy.take, PyTorch (x[p], which checks on the device) and JAX (jnp.take inside jit, which clips).
+
+    cd bench && python3 peers_indexing.py
+"""
+import numpy as np
+
+import peers_reductions  # its timing loop (best of 5 batches, one synchronisation each)
+
+N = 1 << 27
+
+
+def timed(f, reps=10):
+    return peers_reductions.timed(f, reps)
+
+
+def main():
+    import cupy as cp
+
+    print("device:", cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
+    rng = np.random.default_rng(2026)
+    perms = {"identity": np.arange(N, dtype=np.int64), "random": rng.permutation(N).astype(np.int64)}
+    x = cp.arange(N, dtype=cp.float64)
+    for name, p in perms.items():
+        pc = cp.asarray(p)
+        t = timed(lambda: x[pc])
+        print(f"cupy x[p] {name}: {t * 1e6:.0f} us, {24 * N / t * 1e-9:.0f} GB/s")
+        t = timed(lambda: cp.sqrt(x[pc] * 2 + 1))
+        print(f"cupy sqrt(x[p]*2+1) {name}: {t * 1e6:.0f} us")
+    try:
+        import torch
+
+        xt = torch.arange(N, dtype=torch.float64, device="cuda")
+        for name, p in perms.items():
+            pt = torch.from_numpy(p).cuda()
+            t = timed(lambda: xt[pt], 10)
+            print(f"torch x[p] {name}: {t * 1e6:.0f} us, {24 * N / t * 1e-9:.0f} GB/s")
+    except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
+        print("torch: skipped:", e)
+    try:
+        import jax
+        import jax.numpy as jnp
+
+        jax.config.update("jax_enable_x64", True)
+        xj = jnp.arange(N, dtype=jnp.float64)
+        take = jax.jit(lambda a, i: jnp.take(a, i))
+        for name, p in perms.items():
+            pj = jnp.asarray(p)
+            t = timed(lambda: take(xj, pj).block_until_ready(), 10)
+            print(f"jax jit take {name}: {t * 1e6:.0f} us, {24 * N / t * 1e-9:.0f} GB/s")
+    except Exception as e:  # noqa: BLE001
+        print("jax: skipped:", e)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+// numpy.take as an expression node: jf::take(x, indices) reads x at the positions an integer array
+// or expression gives, fused with the expression that computes the indices and with what consumes
+// the result (jf::sqrt(jf::take(x, perm) * 2) is one kernel). Every index is checked inside the
+// kernel: an out-of-range one raises jf::index_error with numpy's message when the evaluation
+// returns (mode raise, the default), or wraps or clips (jf::mode::wrap, jf::mode::clip).
+#pragma once
+
+#include <type_traits>
+
+#include "jetfuse/expr/type_of.hpp"
+#include "jetfuse/expr/walk.hpp"
+
+namespace jf {
+
+// numpy take's `mode`.
+namespace mode {
+struct raise_t {};
+struct wrap_t {};
+struct clip_t {};
+inline constexpr raise_t raise{};
+inline constexpr wrap_t wrap{};
+inline constexpr clip_t clip{};
+}  // namespace mode
+
+template <ir::gather_mode M> struct take_fn {};
+
+template <ir::gather_mode M, class X, class I> struct type_of_impl<call_node<take_fn<M>, X, I>> {
+  static constexpr operand_type value = strong(type_of_v<X>.type);
+};
+template <ir::gather_mode M, class X, class I> struct leaf_counts<call_node<take_fn<M>, X, I>> {
+  static constexpr int arrays = 1 + leaf_counts<I>::arrays, scalars = leaf_counts<I>::scalars;
+  static constexpr int reductions = leaf_counts<I>::reductions, nest_only = 1 + leaf_counts<I>::nest_only;
+};
+
+namespace detail {
+
+template <ir::gather_mode M, class T, class I> auto make_take(const array<T>& x, I&& indices) {
+  static_assert(is_integer(type_of_v<capture_t<I>>.type) || type_of_v<capture_t<I>>.type == dtype::bool_,
+                "jf::take: the indices must be an integer array or expression");
+  static_assert(type_of_v<capture_t<I>>.type != dtype::bool_,
+                "jf::take: bool indices are a mask in numpy's x[mask], not positions; convert with "
+                "jf::astype<std::int64_t> if positions 0 and 1 are meant");
+  if (x.is_null()) throw value_error("jf::take: the array is a null handle (default-constructed)");
+  // numpy's take without an axis reads the flattened array (a view when x is contiguous).
+  const array<T> flat = x.ndim() == 1 ? x : x.reshape(shape_t{-1});
+  using X = term<array<T>>;
+  using C = call_node<take_fn<M>, X, capture_t<I>>;
+  return C{hana::tuple<term<take_fn<M>>, X, capture_t<I>>(term<take_fn<M>>{hana::tuple<take_fn<M>>(take_fn<M>{})},
+                                                          X{hana::tuple<array<T>>(flat)},
+                                                          capture(std::forward<I>(indices)))};
+}
+
+template <ir::gather_mode M, class X, class I> struct tree<call_node<take_fn<M>, X, I>> {
+  template <dtype Target>
+  static void gather(const call_node<take_fn<M>, X, I>& e, const array_base** arrays, scalar_slot* scalars,
+                     reduce_spec* specs, scalar_use) {
+    arrays[0] = &e.elements[hana::llong_c<1>].elements[hana::llong_c<0>];  // the gathered array, first
+    tree<I>::template gather<type_of_v<I>.type>(e.elements[hana::llong_c<2>], arrays + 1, scalars, specs,
+                                                scalar_use::value);
+  }
+};
+
+template <ir::gather_mode M, class X, class I> struct lower_type<call_node<take_fn<M>, X, I>> {
+  static ir::node_id run(ir::graph& g, const lowering_inputs& in, lower_cursor& c, dtype) {
+    const int leaf = c.ai++;
+    ir::node_id position = lower_type<I>::run(g, in, c, type_of_v<I>.type);
+    position = lower_cast(g, position, dtype::int64, home_domain(in, c.region));
+    return lower_gather(g, in, leaf, position, M);
+  }
+};
+
+}  // namespace detail
+
+// numpy.take(x, indices) (axis=None: x flattened, C order): the result has the indices' shape.
+template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices) {
+  return detail::make_take<ir::gather_mode::raise>(x, std::forward<I>(indices));
+}
+template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, mode::raise_t) {
+  return detail::make_take<ir::gather_mode::raise>(x, std::forward<I>(indices));
+}
+template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, mode::wrap_t) {
+  return detail::make_take<ir::gather_mode::wrap>(x, std::forward<I>(indices));
+}
+template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, mode::clip_t) {
+  return detail::make_take<ir::gather_mode::clip>(x, std::forward<I>(indices));
+}
+
+}  // namespace jf

@@ -1,0 +1,200 @@
+// jf::take (numpy.take, axis=None) on every backend: values against the indices applied on the
+// host, fused with producers and consumers (one kernel: jf::explain), in reductions, from views,
+// 2-d index arrays, numpy's wrap/clip modes, and out-of-range indices raising jf::index_error with
+// numpy's message (the earliest failing position reported, outputs that existed untouched, the next
+// evaluation unaffected).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <jetfuse/jetfuse.hpp>
+
+namespace {
+
+using i64 = std::int64_t;
+
+std::uint64_t seed() {
+  static const std::uint64_t s = [] {
+    const char* e = std::getenv("JF_TEST_SEED");
+    const std::uint64_t v = e ? std::strtoull(e, nullptr, 10) : std::random_device{}();
+    std::printf("test_take: JF_TEST_SEED=%llu\n", static_cast<unsigned long long>(v));
+    return v;
+  }();
+  return s;
+}
+std::mt19937_64& rng() {
+  static std::mt19937_64 r(seed());
+  return r;
+}
+i64 rand_int(i64 lo, i64 hi) { return std::uniform_int_distribution<i64>(lo, hi)(rng()); }
+
+template <class E> std::string message_of(auto&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "the expected exception was not thrown";
+  return {};
+}
+
+template <class T> std::vector<T> values(std::size_t n) {
+  std::vector<T> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, bool>) v[i] = rand_int(0, 1) != 0;
+    else if constexpr (std::is_integral_v<T>) v[i] = static_cast<T>(rand_int(-1000000, 1000000));
+    else v[i] = static_cast<T>(std::uniform_real_distribution<double>(-100, 100)(rng()));
+  }
+  return v;
+}
+
+// Valid positions for a length n (negative ones count from the end, as numpy).
+template <class I> std::vector<I> positions(std::size_t count, i64 n) {
+  std::vector<I> v(count);
+  for (auto& x : v) x = static_cast<I>(rand_int(-n, n - 1));
+  return v;
+}
+i64 normalized(i64 j, i64 n) { return j < 0 ? j + n : j; }
+
+class Take : public ::testing::TestWithParam<jf::device> {
+protected:
+  void SetUp() override {
+    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
+      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
+  }
+  jf::device dev() const { return GetParam(); }
+};
+
+template <class T, class I> void check_random(jf::device dev, i64 n, std::size_t count) {
+  const std::vector<T> xv = values<T>(static_cast<std::size_t>(n));
+  const std::vector<I> iv = positions<I>(count, n);
+  const jf::array<T> x(xv, dev);
+  const jf::array<I> idx(iv, dev);
+  jf::array<T> got = jf::full<T>({static_cast<i64>(count)}, T(1), dev);  // poisoned
+  got = jf::take(x, idx);
+  const std::vector<T> g = got.to_vector();
+  ASSERT_EQ(g.size(), count);
+  for (std::size_t k = 0; k < count; ++k)
+    ASSERT_EQ(g[k], xv[static_cast<std::size_t>(normalized(iv[k], n))])
+        << "n " << n << " position " << k << " index " << iv[k] << " seed " << seed();
+}
+
+TEST_P(Take, RandomIndicesEveryDtype) {
+  for (i64 n : {i64(1), i64(7), i64(1000), i64(1 << 17) + 3})
+    for (std::size_t count : {std::size_t(0), std::size_t(1), std::size_t(33), std::size_t(70001)}) {
+      check_random<double, i64>(dev(), n, count);
+      check_random<float, std::int32_t>(dev(), n, count);
+      check_random<std::int32_t, i64>(dev(), n, count);
+      check_random<i64, std::int32_t>(dev(), n, count);
+      check_random<bool, i64>(dev(), n, count);
+      if (HasFatalFailure()) return;
+    }
+}
+
+TEST_P(Take, FusedWithProducerAndConsumer) {
+  const i64 n = 5003;
+  const std::vector<double> xv = values<double>(static_cast<std::size_t>(n));
+  std::vector<i64> perm(static_cast<std::size_t>(n));
+  for (i64 k = 0; k < n; ++k) perm[static_cast<std::size_t>(k)] = (k * 7919) % n;  // a permutation (n prime)
+  const jf::array<double> x(xv, dev());
+  const jf::array<i64> p(perm, dev());
+  // The indices computed in the kernel (reversed: n - 1 - p) and the result consumed by it.
+  const auto e = jf::sqrt(jf::abs(jf::take(x, (n - 1) - p))) * 2.0 + 1.0;
+  const jf::array<double> y = e;
+  const std::vector<double> yv = y.to_vector();
+  for (i64 k = 0; k < n; ++k)
+    ASSERT_DOUBLE_EQ(yv[static_cast<std::size_t>(k)],
+                     std::sqrt(std::abs(xv[static_cast<std::size_t>(n - 1 - perm[static_cast<std::size_t>(k)])])) * 2.0 + 1.0);
+  if (dev().kind == jf::device_kind::cuda) {
+    const std::string plan = jf::explain(e);
+    EXPECT_NE(plan.find("gather"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("1 kernel"), std::string::npos) << plan;
+  }
+  // A reduction of gathered values: sum(x[p] * x) is one expression.
+  double expect = 0;
+  for (i64 k = 0; k < n; ++k) expect += xv[static_cast<std::size_t>(perm[static_cast<std::size_t>(k)])] * xv[static_cast<std::size_t>(k)];
+  EXPECT_NEAR(jf::sum(jf::take(x, p) * x).item(), expect, 1e-9 * n * 1e4);
+  // The same through the unfused path (a kernel per operation).
+  const jf::array<double> u = jf::eval(jf::unfused, jf::take(x, p) * 2.0);
+  const std::vector<double> uv = u.to_vector();
+  for (i64 k = 0; k < n; ++k) ASSERT_EQ(uv[static_cast<std::size_t>(k)], 2.0 * xv[static_cast<std::size_t>(perm[static_cast<std::size_t>(k)])]);
+}
+
+TEST_P(Take, ViewsAndShapes) {
+  const std::vector<double> xv = values<double>(24);
+  const jf::array<double> x(xv, jf::shape_t{4, 6}, dev());
+  const jf::array<i64> idx({{0, 23, -1}, {5, 6, -24}}, dev());
+  // A 2-d x is read flattened (numpy's axis=None); the result has the indices' shape.
+  const jf::array<double> r = jf::take(x, idx);
+  EXPECT_EQ(r.shape(), (jf::shape_t{2, 3}));
+  EXPECT_EQ(r.to_vector(), (std::vector<double>{xv[0], xv[23], xv[23], xv[5], xv[6], xv[0]}));
+  // A transposed x flattens in C order of the view: element (i, j) of x.T is x(j, i).
+  const jf::array<double> t = jf::take(x.transpose(), jf::array<i64>({0, 1, 4}, dev()));
+  EXPECT_EQ(t.to_vector(), (std::vector<double>{xv[0], xv[6], xv[1]}));
+  // Strided and reversed 1-d views are read in place (size and stride are kernel arguments).
+  const jf::array<double> flat(xv, dev());
+  const jf::array<double> every3 = flat(jf::range(1, jf::none, 3));   // 1 4 7 ... 22
+  const jf::array<double> back = flat(jf::range(jf::none, jf::none, -2));  // 23 21 ... 1
+  const jf::array<i64> k({0, 7, -1, 3}, dev());
+  EXPECT_EQ(jf::array<double>(jf::take(every3, k)).to_vector(), (std::vector<double>{xv[1], xv[22], xv[22], xv[10]}));
+  EXPECT_EQ(jf::array<double>(jf::take(back, k)).to_vector(), (std::vector<double>{xv[23], xv[9], xv[1], xv[17]}));
+  // Indices that broadcast against another operand.
+  const jf::array<double> col(std::vector<double>{10.0, 20.0}, jf::shape_t{2, 1}, dev());
+  const jf::array<double> s = jf::take(flat, jf::array<i64>({1, 2, 3}, dev())) + col;
+  EXPECT_EQ(s.shape(), (jf::shape_t{2, 3}));
+  EXPECT_EQ(s.to_vector(), (std::vector<double>{xv[1] + 10, xv[2] + 10, xv[3] + 10, xv[1] + 20, xv[2] + 20, xv[3] + 20}));
+}
+
+TEST_P(Take, WrapAndClipModes) {
+  const jf::array<i64> x({10, 11, 12, 13, 14}, dev());
+  const jf::array<i64> idx({-7, -6, -5, -1, 0, 4, 5, 6, 12, -12}, dev());
+  // numpy: np.take(x, idx, mode='wrap') / mode='clip' (clip sends negative indices to 0).
+  EXPECT_EQ(jf::array<i64>(jf::take(x, idx, jf::mode::wrap)).to_vector(),
+            (std::vector<i64>{13, 14, 10, 14, 10, 14, 10, 11, 12, 13}));
+  EXPECT_EQ(jf::array<i64>(jf::take(x, idx, jf::mode::clip)).to_vector(),
+            (std::vector<i64>{10, 10, 10, 10, 10, 14, 14, 14, 14, 10}));
+}
+
+TEST_P(Take, OutOfBoundsRaisesNumpysIndexError) {
+  const jf::array<double> x({0.0, 1.1, 2.2, 3.3, 4.4, 5.5}, dev());
+  // The seed's example: CuPy wraps array[cp.array([2, 3, 5, 6, 7, 8])]; numpy raises.
+  const jf::array<i64> bad({2, 3, 5, 6, 7, 8}, dev());
+  EXPECT_EQ(message_of<jf::index_error>([&] { (void)jf::array<double>(jf::take(x, bad)); }),
+            "index 6 is out of bounds for axis 0 with size 6");
+  EXPECT_EQ(message_of<jf::index_error>([&] { (void)jf::array<double>(jf::take(x, jf::array<i64>({0, -7}, dev()))); }),
+            "index -7 is out of bounds for axis 0 with size 6");
+  // Fused: the index computed in the kernel, the first failing position in order reported.
+  EXPECT_EQ(message_of<jf::index_error>([&] { (void)jf::sum(jf::take(x, bad * 2 + 1)).item(); }),
+            "index 7 is out of bounds for axis 0 with size 6");
+  // Many failing positions across blocks: still the first one.
+  std::vector<i64> many(300000, 1);
+  for (std::size_t k = 100000; k < many.size(); ++k) many[k] = static_cast<i64>(k);
+  EXPECT_EQ(message_of<jf::index_error>([&] { (void)jf::array<double>(jf::take(x, jf::array<i64>(many, dev()))); }),
+            "index 100000 is out of bounds for axis 0 with size 6");
+  // An output that is also an input is untouched (it is written through a temporary); a new one is
+  // not handed out; the next evaluation works.
+  jf::array<double> out = jf::full<double>({6}, -1.0, dev());
+  EXPECT_THROW(out = jf::take(out, bad), jf::index_error);
+  EXPECT_EQ(out.to_vector(), std::vector<double>(6, -1.0));
+  jf::array<double> fresh;
+  EXPECT_THROW(fresh = jf::take(x, bad), jf::index_error);
+  EXPECT_TRUE(fresh.is_null());
+  out = jf::take(x, bad - 3);
+  EXPECT_EQ(out.to_vector(), (std::vector<double>{5.5, 0.0, 2.2, 3.3, 4.4, 5.5}));
+  // numpy: an empty axis cannot be taken from unless no index is given.
+  const jf::array<double> empty = jf::zeros<double>({0}, dev());
+  EXPECT_EQ(message_of<jf::index_error>([&] { (void)jf::array<double>(jf::take(empty, jf::array<i64>({0}, dev()))); }),
+            "cannot do a non-empty take from an empty axes.");
+  EXPECT_EQ(jf::array<double>(jf::take(empty, jf::zeros<i64>({0}, dev()))).size(), 0);
+  EXPECT_EQ(x.to_vector(), (std::vector<double>{0.0, 1.1, 2.2, 3.3, 4.4, 5.5}));  // inputs untouched
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Take, ::testing::Values(jf::cpu, jf::cuda),
+                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+
+}  // namespace
