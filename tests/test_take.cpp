@@ -150,6 +150,17 @@ TEST_P(Take, ViewsAndShapes) {
   EXPECT_EQ(s.to_vector(), (std::vector<double>{xv[1] + 10, xv[2] + 10, xv[3] + 10, xv[1] + 20, xv[2] + 20, xv[3] + 20}));
 }
 
+TEST_P(Take, CallOperatorIsTake) {
+  const jf::array<float> x({1.5f, 2.5f, 3.5f, 4.5f}, dev());
+  const jf::array<std::int32_t> i({3, 0, -1, 1}, dev());
+  EXPECT_EQ(jf::array<float>(x(i)).to_vector(), (std::vector<float>{4.5f, 1.5f, 4.5f, 2.5f}));
+  EXPECT_EQ(jf::array<float>(x(i * 0 + 2) * 2.0f).to_vector(), (std::vector<float>(4, 7.0f)));  // fused
+  EXPECT_EQ(x(1), 2.5f);  // integers still read one element
+  EXPECT_EQ(message_of<jf::index_error>([&] { (void)jf::array<float>(x(i + 1)); }), "index 4 is out of bounds for axis 0 with size 4");
+  const jf::array<float> m = jf::ones<float>({2, 2}, dev());
+  EXPECT_THROW((void)m(i), jf::shape_error);
+}
+
 TEST_P(Take, WrapAndClipModes) {
   const jf::array<i64> x({10, 11, 12, 13, 14}, dev());
   const jf::array<i64> idx({-7, -6, -5, -1, 0, 4, 5, 6, 12, -12}, dev());

@@ -232,6 +232,12 @@ public:
     }
   }
 
+  // x(indices) with an integer array or expression: numpy's x[indices] of a 1-d x, i.e.
+  // jf::take(x, indices) (a lazy, fused gather; defined in expr/take.hpp).
+  template <class I>
+    requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>>)
+  auto operator()(const I& indices) const;
+
   array reshape(const shape_t& s) const { return array(detail::reshape(*this, s)); }
   array transpose() const { return array(detail::transpose(*this, shape_t{})); }
   array transpose(const shape_t& axes) const { return array(detail::transpose(*this, axes)); }

@@ -85,4 +85,16 @@ template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, mod
   return detail::make_take<ir::gather_mode::clip>(x, std::forward<I>(indices));
 }
 
+template <class T>
+template <class I>
+  requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>>)
+auto array<T>::operator()(const I& indices) const {
+  static_assert(lazy_operand<I>, "jetfuse: x(indices) takes integers, jf::range/jf::all, or an integer array or expression");
+  if (this->ndim() != 1)
+    throw shape_error("jetfuse: x(indices) of a " + std::to_string(this->ndim()) +
+                      "-d array (numpy's x[indices] along axis 0) is not supported yet; jf::take(x, indices) reads x "
+                      "flattened");
+  return take(*this, indices);
+}
+
 }  // namespace jf
