@@ -16,6 +16,8 @@
 
 #include <jetfuse/jetfuse.hpp>
 
+#include "test_support.hpp"
+
 namespace {
 
 struct draw {
@@ -173,15 +175,7 @@ TEST(Random, ShapesReductionsAndIndependenceOnTheGpu) {
 // aligned on one leaf's blocks, other leaves aligned or not, numpy's kept float32 half, guarded
 // first and last chunks, several chunks per warp. Every value must be the CPU's, bit for bit;
 // max/argmax and histogram counts are exact whatever the order, so reductions are checked too.
-std::uint64_t seed() {
-  static const std::uint64_t s = [] {
-    const char* env = std::getenv("JF_TEST_SEED");
-    const std::uint64_t v = env ? std::strtoull(env, nullptr, 10) : std::random_device{}();
-    std::printf("test_random: random seed %llu (JF_TEST_SEED replays it)\n", static_cast<unsigned long long>(v));
-    return v;
-  }();
-  return s;
-}
+using test_support::seed;
 
 struct chunk_case {
   std::uint64_t key;

@@ -14,34 +14,16 @@
 
 #include <jetfuse/jetfuse.hpp>
 
+#include "test_support.hpp"
+
 namespace {
 
 using i64 = std::int64_t;
 
-std::uint64_t seed() {
-  static const std::uint64_t s = [] {
-    const char* e = std::getenv("JF_TEST_SEED");
-    const std::uint64_t v = e ? std::strtoull(e, nullptr, 10) : std::random_device{}();
-    std::printf("test_take: JF_TEST_SEED=%llu\n", static_cast<unsigned long long>(v));
-    return v;
-  }();
-  return s;
-}
-std::mt19937_64& rng() {
-  static std::mt19937_64 r(seed());
-  return r;
-}
-i64 rand_int(i64 lo, i64 hi) { return std::uniform_int_distribution<i64>(lo, hi)(rng()); }
-
-template <class E> std::string message_of(auto&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "the expected exception was not thrown";
-  return {};
-}
+using test_support::message_of;
+using test_support::rand_int;
+using test_support::rng;
+using test_support::seed;
 
 template <class T> std::vector<T> values(std::size_t n) {
   std::vector<T> v(n);
