@@ -139,8 +139,71 @@ TEST_P(Take, CallOperatorIsTake) {
   EXPECT_EQ(jf::array<float>(x(i * 0 + 2) * 2.0f).to_vector(), (std::vector<float>(4, 7.0f)));  // fused
   EXPECT_EQ(x(1), 2.5f);  // integers still read one element
   EXPECT_EQ(message_of<jf::index_error>([&] { (void)jf::array<float>(x(i + 1)); }), "index 4 is out of bounds for axis 0 with size 4");
-  const jf::array<float> m = jf::ones<float>({2, 2}, dev());
-  EXPECT_THROW((void)m(i), jf::shape_error);
+  // On an n-d array, x(indices) is numpy's x[indices]: whole rows.
+  const jf::array<float> m(std::vector<float>{1, 2, 3, 4, 5, 6}, jf::shape_t{3, 2}, dev());
+  const jf::array<float> rows = m(jf::array<std::int32_t>({2, 0}, dev()));
+  EXPECT_EQ(rows.shape(), (jf::shape_t{2, 2}));
+  EXPECT_EQ(rows.to_vector(), (std::vector<float>{5, 6, 1, 2}));
+}
+
+// numpy.take(x, idx, axis) for x of 1 to 3 dimensions, every axis, 0- to 2-d indices, views:
+// element (i..., j..., l...) of the result is x(i..., idx(j...), l...).
+TEST_P(Take, AlongAnAxis) {
+  for (int trial = 0; trial < 40; ++trial) {
+    const int nd = static_cast<int>(rand_int(1, 3));
+    jf::shape_t xs;
+    for (int k = 0; k < nd; ++k) xs.push_back(rand_int(1, 5));
+    const std::vector<double> xv = values<double>(static_cast<std::size_t>(xs.product()));
+    jf::array<double> x(xv, xs, dev());
+    const bool transposed = trial % 3 == 1 && nd > 1;
+    if (transposed) x = x.transpose();  // a view: read in place with its strides
+    const jf::shape_t shape = x.shape();
+    const int axis = static_cast<int>(rand_int(-nd, nd - 1));
+    const int ax = axis < 0 ? axis + nd : axis;
+    const int ni = static_cast<int>(rand_int(0, 2));
+    jf::shape_t is;
+    for (int k = 0; k < ni; ++k) is.push_back(rand_int(1, 4));
+    std::vector<i64> iv(static_cast<std::size_t>(is.product()));
+    for (auto& v : iv) v = rand_int(-shape[ax], shape[ax] - 1);
+    const jf::array<i64> idx(iv, is, dev());
+    // Fused with a consumer and with the indices' producer (idx + 0 is computed in the kernel).
+    const jf::array<double> r = jf::take(x, idx + 0, axis) * 2.0;
+    jf::shape_t expect_shape;
+    for (int k = 0; k < ax; ++k) expect_shape.push_back(shape[k]);
+    for (int k = 0; k < ni; ++k) expect_shape.push_back(is[k]);
+    for (int k = ax + 1; k < nd; ++k) expect_shape.push_back(shape[k]);
+    ASSERT_EQ(r.shape(), expect_shape) << "seed " << seed();
+    const std::vector<double> rv = r.to_vector();
+    const jf::strides_t xst = jf::contiguous_strides(xs);
+    std::vector<i64> at(static_cast<std::size_t>(expect_shape.size()), 0);
+    for (std::size_t f = 0; f < rv.size(); ++f) {
+      i64 ipos = 0;
+      for (int k = 0; k < ni; ++k) ipos = ipos * is[k] + at[static_cast<std::size_t>(ax + k)];
+      std::vector<i64> xi;  // the index into x (the view)
+      for (int k = 0; k < ax; ++k) xi.push_back(at[static_cast<std::size_t>(k)]);
+      xi.push_back(normalized(iv[static_cast<std::size_t>(ipos)], shape[ax]));
+      for (int k = ax + 1; k < nd; ++k) xi.push_back(at[static_cast<std::size_t>(k - 1 + ni)]);
+      i64 off = 0;  // into the original contiguous data
+      for (int k = 0; k < nd; ++k) off += xi[static_cast<std::size_t>(k)] * xst[transposed ? nd - 1 - k : k];
+      ASSERT_EQ(rv[f], 2.0 * xv[static_cast<std::size_t>(off)]) << "trial " << trial << " element " << f << " seed " << seed();
+      for (int k = expect_shape.size() - 1; k >= 0; --k) {
+        if (++at[static_cast<std::size_t>(k)] < expect_shape[k]) break;
+        at[static_cast<std::size_t>(k)] = 0;
+      }
+    }
+  }
+  // Columns of a matrix, reduced per row in the same kernel; the message names the axis.
+  const jf::array<double> m(std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8}, jf::shape_t{2, 4}, dev());
+  const jf::array<i64> cols({3, 0, -1}, dev());
+  EXPECT_EQ(jf::array<double>(jf::sum(jf::take(m, cols, 1), 1)).to_vector(), (std::vector<double>{4 + 1 + 4, 8 + 5 + 8}));
+  EXPECT_EQ(message_of<jf::index_error>([&] { (void)jf::array<double>(jf::take(m, cols + 2, 1)); }),
+            "index 5 is out of bounds for axis 1 with size 4");
+  EXPECT_EQ(message_of<jf::axis_error>([&] { (void)jf::take(m, cols, 2); }), "axis 2 is out of bounds for array of dimension 2");
+  EXPECT_EQ(jf::array<double>(jf::take(m, cols + 2, 1, jf::mode::wrap)).to_vector(), (std::vector<double>{2, 3, 2, 6, 7, 6}));
+  // Indices computed by a reduction: x[argmax(y, 1)] in one evaluation.
+  const jf::array<double> y(std::vector<double>{0, 9, 1, 7, 2, 3}, jf::shape_t{2, 3}, dev());
+  const jf::array<double> v({10.0, 20.0, 30.0}, dev());
+  EXPECT_EQ(jf::array<double>(jf::take(v, jf::argmax(y, 1))).to_vector(), (std::vector<double>{20.0, 10.0}));
 }
 
 TEST_P(Take, WrapAndClipModes) {

@@ -61,10 +61,10 @@ template <class Tag, class... A> struct program_of<call_node<Tag, A...>> {
                                    static_cast<std::int8_t>(sizeof...(A))};
   static constexpr auto value = concat_programs(std::array<prog_entry, 1>{self}, program_of<A>::value...);
 };
-template <ir::gather_mode M, class X, class I> struct program_of<call_node<take_fn<M>, X, I>> {
-  static constexpr prog_entry self{prog_entry::gather, 2, static_cast<std::int8_t>(M)};
+template <ir::gather_mode M, class X, class I, class A> struct program_of<call_node<take_fn<M>, X, I, A>> {
+  static constexpr prog_entry self{prog_entry::gather, 3, static_cast<std::int8_t>(M)};
   static constexpr auto value =
-      concat_programs(std::array<prog_entry, 1>{self}, program_of<X>::value, program_of<I>::value);
+      concat_programs(std::array<prog_entry, 1>{self}, program_of<X>::value, program_of<I>::value, program_of<A>::value);
 };
 template <class... E> struct programs {
   static constexpr auto value = concat_programs(program_of<E>::value...);

@@ -70,9 +70,9 @@ struct access {
 };
 
 enum class kind : std::uint8_t { uniform, load, compute, gather };
-// A gather's input and rule (kind::gather; its one argument is the position).
+// A gather's rule (kind::gather: its one argument is the position, its access the input, whose
+// strides address the axes other than the gathered one).
 struct gather_src {
-  const char* base = nullptr;
   std::int64_t size = 0, stride = 0;
   ir::gather_mode mode = ir::gather_mode::raise;
   int axis = 0;
@@ -91,8 +91,10 @@ struct xnode {
   gather_src src{};        // gather
 };
 
-// n elements of a gather at positions pos (iterations f0, f0 + 1, ... of its group) into dst.
-void gather_column(const gather_src& g, const std::int64_t* pos, char* dst, int elem, std::int64_t f0, std::int64_t n) {
+// n elements of a gather at positions pos (iterations f0, f0 + 1, ... of its group) into dst;
+// element e of the segment reads base + (e * inner + position * stride) elements.
+void gather_column(const gather_src& g, const char* base, std::int64_t inner, const std::int64_t* pos, char* dst, int elem,
+                   std::int64_t f0, std::int64_t n) {
   for (std::int64_t j = 0; j < n; ++j) {
     std::int64_t at = pos[j];
     if (g.mode == ir::gather_mode::wrap) {
@@ -111,7 +113,7 @@ void gather_column(const gather_src& g, const std::int64_t* pos, char* dst, int 
         continue;
       }
     }
-    std::memcpy(dst + j * elem, g.base + at * g.stride * elem, static_cast<std::size_t>(elem));
+    std::memcpy(dst + j * elem, base + (j * inner + at * g.stride) * elem, static_cast<std::size_t>(elem));
   }
 }
 
@@ -420,7 +422,7 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
         x.nargs = 1;  // the position; size and stride are uniform
         x.args[0] = arg(0);
         x.level = level_of(arg(0));
-        x.src.base = static_cast<const char*>(b.inputs[static_cast<std::size_t>(n.index)].ptr);
+        x.acc = n.index;  // inputs are the first accesses
         x.src.size = static_cast<std::int64_t>(p.nodes[static_cast<std::size_t>(arg(1))].bits);
         x.src.stride = static_cast<std::int64_t>(p.nodes[static_cast<std::size_t>(arg(2))].bits);
         x.src.mode = ir::mode_of_gather(n);
@@ -534,7 +536,7 @@ void resolve_aliasing(plan& p, const ir::graph& g) {
   const std::size_t ni = g.inputs.size(), no = g.outputs.size(), nd = p.extents.size();
   std::vector<std::vector<char>> axes(ni + no, std::vector<char>(nd, 0));
   for (const xnode& n : p.nodes)
-    if (n.k == kind::load && n.acc < static_cast<int>(ni))
+    if ((n.k == kind::load || n.k == kind::gather) && n.acc < static_cast<int>(ni))
       for (std::int32_t a : p.chains[static_cast<std::size_t>(n.dom)])
         axes[static_cast<std::size_t>(n.acc)][static_cast<std::size_t>(a)] = 1;
   // The output sinks, in the order groups run.
@@ -556,7 +558,7 @@ void resolve_aliasing(plan& p, const ir::graph& g) {
     close_group(p, *order[gi]);
     for (int id : order[gi]->nodes) {
       const xnode& n = p.nodes[static_cast<std::size_t>(id)];
-      if (n.k == kind::load && n.acc < static_cast<int>(ni)) reads[gi][static_cast<std::size_t>(n.acc)] = 1;
+      if ((n.k == kind::load || n.k == kind::gather) && n.acc < static_cast<int>(ni)) reads[gi][static_cast<std::size_t>(n.acc)] = 1;
     }
   }
   const int last_level = p.groups.empty() ? 0 : p.groups.rbegin()->first.first + 1;
@@ -620,7 +622,8 @@ shape shape_of(const plan& p, const group& gr) {
     }
   };
   for (int id : gr.nodes)
-    if (p.nodes[static_cast<std::size_t>(id)].k == kind::load) use(p.nodes[static_cast<std::size_t>(id)].acc);
+    if (p.nodes[static_cast<std::size_t>(id)].k == kind::load || p.nodes[static_cast<std::size_t>(id)].k == kind::gather)
+      use(p.nodes[static_cast<std::size_t>(id)].acc);
   for (const sink& s : gr.sinks)
     if (stores(s)) use(s.acc);
   const auto& ch = p.chains[static_cast<std::size_t>(gr.dom)];
@@ -769,9 +772,13 @@ struct worker {
                  inner_stride(local), seg_len[s], a.elem);
         col[i] = c;
       } else if (n.k == kind::gather) {
+        const access& a = p.accesses[static_cast<std::size_t>(n.acc)];
+        const int local = sh.local[static_cast<std::size_t>(n.acc)];
+        const auto* pos = static_cast<const std::int64_t*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(n.args[0])])]);
         char* c = column(i);
-        gather_column(n.src, static_cast<const std::int64_t*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(n.args[0])])]),
-                      c, size_of(n.type), f0, len);
+        for (std::size_t s = 0; s < seg_len.size(); ++s)
+          gather_column(n.src, a.base + seg_off[s * na + static_cast<std::size_t>(local)] * a.elem, inner_stride(local),
+                        pos + seg_pos[s], c + seg_pos[s] * a.elem, a.elem, f0 + seg_pos[s], seg_len[s]);
         col[i] = c;
       } else if (n.k == kind::compute) {
         void* out = column(i);

@@ -50,7 +50,7 @@ bool fits32(const nest_analysis& a, const std::vector<std::int64_t>& s) {
 
 void analyse(const eval_request& r, device dev, nest_call& c) {
   nest_analysis& a = c.a;
-  analyse_shapes(a, r.program, r.program_size, r.arrays, r.specs, r.nspecs);
+  analyse_shapes(a, r.program, r.program_size, r.arrays, r.specs, r.nspecs, r.scalars);
   number_extra_params(a, r.nscalars);
   // Outputs this evaluation allocates are not handed out if it fails (a gather's index error).
   std::vector<char>& existed = c.existed;
@@ -67,8 +67,7 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     std::vector<std::int64_t> speed(ng, INT64_MAX);  // the smallest stride any operand has along it
     for (int i = 0; i < na; ++i) {
       auto& st = c.leaf_strides[static_cast<std::size_t>(i)];
-      st = a.leaf_gathered[static_cast<std::size_t>(i)] ? std::vector<std::int64_t>(ng, 0)  // read where an index says
-                                                         : global_strides(a, *r.arrays[i], a.leaf_region[static_cast<std::size_t>(i)]);
+      st = global_strides(a, aligned_leaf(a, *r.arrays[i], i), a.leaf_region[static_cast<std::size_t>(i)]);
       for (std::size_t g = 0; g < ng; ++g)
         if (st[g] != 0) speed[g] = std::min(speed[g], st[g] < 0 ? -st[g] : st[g]);
     }
@@ -113,6 +112,9 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
       c.leaf_input[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(c.input_leaf.size());
       c.input_leaf.push_back(i);
       c.input_layout.push_back(layout_in(a, a.regions[static_cast<std::size_t>(region)].domain, c.leaf_strides[static_cast<std::size_t>(i)]));
+      const auto& st = c.leaf_strides[static_cast<std::size_t>(i)];
+      if (a.leaf_gathered[static_cast<std::size_t>(i)] && std::all_of(st.begin(), st.end(), [](std::int64_t v) { return v == 0; }))
+        c.input_layout.back() = ir::layout::scalar;  // a 1-d take: only the position moves the read
       c.input_param.push_back(-1);
       if (generated) {  // its key and first position: params after the scalars and histograms'
         c.input_param.back() = r.nscalars + static_cast<std::int32_t>(a.extra_params.size());
@@ -129,8 +131,8 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     if (x.buffer()->source != buffer_source::memory)
       throw value_error("jf::take: gathering from a random leaf is not supported; evaluate it into an array first");
     a.gather_param[static_cast<std::size_t>(i)] = r.nscalars + static_cast<std::int32_t>(a.extra_params.size());
-    a.extra_params.push_back(static_cast<std::uint64_t>(x.size()));
-    a.extra_params.push_back(static_cast<std::uint64_t>(x.strides()[0]));
+    a.extra_params.push_back(static_cast<std::uint64_t>(a.gather_size[static_cast<std::size_t>(i)]));
+    a.extra_params.push_back(static_cast<std::uint64_t>(a.gather_stride[static_cast<std::size_t>(i)]));
   }
   const ir::domain_id out_domain = a.regions[0].domain;
   c.out_strides.assign(static_cast<std::size_t>(r.nout), {});
@@ -186,6 +188,7 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     key.push_back(c.out_same_as[static_cast<std::size_t>(o)]);
   }
   for (int i = 0; i < na; ++i) key.push_back(c.leaf_input[static_cast<std::size_t>(i)]);
+  for (std::int32_t x : a.gather_axis) key.push_back(x);  // a gather's axis is in its error message
   for (auto l : c.input_layout) key.push_back(static_cast<std::int32_t>(l));
   for (std::size_t k = 0; k < c.input_leaf.size(); ++k)
     key.push_back(static_cast<std::int32_t>(r.arrays[c.input_leaf[k]]->buffer()->source));
@@ -358,7 +361,7 @@ std::string explain_nest(const eval_request& r) {
   const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
   // Describe outputs without allocating them.
   nest_analysis probe;
-  analyse_shapes(probe, r.program, r.program_size, r.arrays, r.specs, r.nspecs);
+  analyse_shapes(probe, r.program, r.program_size, r.arrays, r.specs, r.nspecs, r.scalars);
   std::vector<array_base> outs = described_outputs(r.outputs, r.out_types, r.nout, probe.value_shape);
   eval_request rr = r;
   rr.outputs = outs.data();

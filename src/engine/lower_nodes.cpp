@@ -67,11 +67,18 @@ ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::
     n.index = first + j;
     p[j] = g.add(n);
   }
-  const ir::node_id k = g.add_gather(in.array_input[leaf], position, p[0], p[1], mode, 0);
+  const ir::node_id k =
+      g.add_gather(in.array_input[leaf], position, p[0], p[1], mode, in.nest->gather_axis[static_cast<std::size_t>(leaf)]);
   const ir::node& pos = g.at(position);
   if (pos.code == op::constant || pos.code == op::param || pos.code == op::extent)
     g.nodes.back().domain = region_domain(*in.nest, in.nest->leaf_region[static_cast<std::size_t>(leaf)]);
   return k;
+}
+
+int take_axis(int axis, int ndim) {
+  if (axis < -ndim || axis >= ndim)
+    throw axis_error("axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(ndim));
+  return axis < 0 ? axis + ndim : axis;
 }
 
 void check_dot_shapes(const array_base& a, const array_base& b, bool flatten) {

@@ -29,29 +29,16 @@ struct parser {
   const array_base* const* arrays;
   const reduce_spec* specs;
   int nspecs;
-  int pos = 0, ai = 0, ri = 0;
+  const scalar_slot* scalars;
+  int pos = 0, ai = 0, ri = 0, si = 0;
 
   shape_t parse(int region) {
     if (pos >= size) throw error("jetfuse: internal: expression program ends early");
     const prog_entry e = program[pos++];
     switch (e.kind) {
-    case prog_entry::array:
-      a.leaf_region.push_back(region);
-      a.leaf_gathered.push_back(0);
-      return arrays[ai++]->shape();
-    case prog_entry::gather: {
-      if (pos >= size || program[pos].kind != prog_entry::array) throw error("jetfuse: internal: a gather without its array");
-      ++pos;
-      a.leaf_region.push_back(region);
-      a.leaf_gathered.push_back(1);
-      const array_base& x = *arrays[ai++];
-      if (x.ndim() != 1) throw error("jetfuse: internal: a gather from an array that is not 1-d");
-      if (e.mode == static_cast<std::int8_t>(ir::gather_mode::raise)) a.raises = true;
-      const shape_t s = parse(region);
-      if (x.size() == 0 && s.product() > 0) throw index_error("cannot do a non-empty take from an empty axes.");
-      return s;
-    }
-    case prog_entry::scalar: return shape_t{};
+    case prog_entry::array: new_leaf(region, 0); return arrays[ai++]->shape();
+    case prog_entry::gather: return gather(region, e);
+    case prog_entry::scalar: ++si; return shape_t{};
     case prog_entry::elementwise: {
       shape_t s;
       for (int k = 0; k < e.nargs; ++k) s = k == 0 ? parse(region) : broadcast_shapes(s, parse(region));
@@ -107,6 +94,65 @@ struct parser {
     a.reduced[static_cast<std::size_t>(r)] = std::move(red);
     return counts ? shape_t{sp.bins} : result;
   }
+
+  void new_leaf(int region, char gathered) {
+    a.leaf_region.push_back(region);
+    a.leaf_gathered.push_back(gathered);
+    a.leaf_view.emplace_back();
+    a.gather_axis.push_back(-1);
+    a.gather_size.push_back(0);
+    a.gather_stride.push_back(0);
+    a.leaf_pad.push_back(0);
+  }
+
+  // jf::take(x, indices, axis): the operands are x (an array leaf), the indices, the axis (a
+  // scalar leaf, normalised by the front end). Shape x[:axis] + indices + x[axis + 1:].
+  shape_t gather(int region, const prog_entry& e) {
+    if (pos >= size || program[pos].kind != prog_entry::array) throw error("jetfuse: internal: a gather without its array");
+    ++pos;
+    const int leaf = ai++;
+    new_leaf(region, 1);
+    const array_base& x = *arrays[leaf];
+    if (e.mode == static_cast<std::int8_t>(ir::gather_mode::raise)) a.raises = true;
+    const int first_leaf = ai, first_reduction = ri;
+    const shape_t s = parse(region);
+    if (pos >= size || program[pos].kind != prog_entry::scalar) throw error("jetfuse: internal: a gather without its axis");
+    ++pos;
+    std::int64_t axis = 0;
+    std::memcpy(&axis, &scalars[si++].bits, sizeof axis);
+    if (axis < 0 || axis >= x.ndim()) throw error("jetfuse: internal: a gather's axis is not normalised");
+    const int ax = static_cast<int>(axis), trailing = x.ndim() - ax - 1;
+    if (trailing > 0) {  // the indices' axes come before x's last ones
+      if (ri > first_reduction)
+        throw value_error("jf::take: indices computed by a reduction, along an axis other than the last: not "
+                          "supported yet; evaluate the indices first");
+      for (int k = first_leaf; k < ai; ++k) a.leaf_pad[static_cast<std::size_t>(k)] += trailing;
+    }
+    shape_t result, view_shape;
+    strides_t view_strides;
+    for (int k = 0; k < ax; ++k) {
+      result.push_back(x.shape()[k]);
+      view_shape.push_back(x.shape()[k]);
+      view_strides.push_back(x.strides()[k]);
+    }
+    for (int k = 0; k < s.size(); ++k) {
+      result.push_back(s[k]);
+      view_shape.push_back(1);
+      view_strides.push_back(0);
+    }
+    for (int k = ax + 1; k < x.ndim(); ++k) {
+      result.push_back(x.shape()[k]);
+      view_shape.push_back(x.shape()[k]);
+      view_strides.push_back(x.strides()[k]);
+    }
+    if (x.shape()[ax] == 0 && s.product() > 0) throw index_error("cannot do a non-empty take from an empty axes.");
+    const auto l = static_cast<std::size_t>(leaf);
+    a.leaf_view[l] = array_base(x.buffer(), x.dtype(), view_shape, view_strides, x.offset());
+    a.gather_axis[l] = ax;
+    a.gather_size[l] = x.shape()[ax];
+    a.gather_stride[l] = x.strides()[ax];
+    return result;
+  }
 };
 
 ir::domain_id find_or_add(nest_analysis& a, ir::domain_id parent, const std::vector<std::int32_t>& axes) {
@@ -131,15 +177,20 @@ std::vector<std::int32_t> chain_axes(const nest_analysis& a, ir::domain_id d) {
 }
 
 void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_size, const array_base* const* arrays,
-                    const reduce_spec* specs, int nspecs) {
+                    const reduce_spec* specs, int nspecs, const scalar_slot* scalars) {
   a.regions.assign(static_cast<std::size_t>(nspecs + 1), {});
   a.specs.assign(static_cast<std::size_t>(nspecs), {});
   a.reduced.assign(static_cast<std::size_t>(nspecs), {});
   a.binnings.assign(static_cast<std::size_t>(nspecs), {});
   a.leaf_region.clear();
   a.leaf_gathered.clear();
+  a.leaf_view.clear();
+  a.gather_axis.clear();
+  a.gather_size.clear();
+  a.gather_stride.clear();
+  a.leaf_pad.clear();
   a.raises = false;
-  parser p{a, program, program_size, arrays, specs, nspecs};
+  parser p{a, program, program_size, arrays, specs, nspecs, scalars};
   bool first = true;
   while (p.pos < program_size) {  // one prefix program per expression of jf::eval(e1, e2, ...)
     const shape_t s = p.parse(0);
@@ -287,6 +338,19 @@ void number_extra_params(nest_analysis& a, int base) {
     for (double v : {b.first_e, b.last_e}) a.extra_params.push_back(bits(b.edge, v));
     for (double v : {b.first, b.last, b.denom, b.step}) a.extra_params.push_back(bits(b.work, v));
   }
+}
+
+array_base aligned_leaf(const nest_analysis& a, const array_base& x, int leaf) {
+  const auto l = static_cast<std::size_t>(leaf);
+  const array_base& v = a.leaf_gathered[l] ? a.leaf_view[l] : x;
+  if (a.leaf_pad[l] == 0) return v;
+  shape_t sh = v.shape();
+  strides_t st = v.strides();
+  for (int k = 0; k < a.leaf_pad[l]; ++k) {
+    sh.push_back(1);
+    st.push_back(0);
+  }
+  return array_base(v.buffer(), v.dtype(), sh, st, v.offset());
 }
 
 ir::domain_id region_domain(const nest_analysis& a, int region) { return a.regions[static_cast<std::size_t>(region)].domain; }

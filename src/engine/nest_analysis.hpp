@@ -26,10 +26,18 @@ struct nest_analysis {
   std::vector<std::int64_t> extents;       // per global axis
   std::vector<ir::domain> domains;         // the domain tree of the IR (graph::domains)
   std::vector<int> leaf_region;            // per array leaf
-  // Per array leaf: whether jf::take gathers from it (its elements are not iterated over: its
-  // strides over the global axes are 0), and then its first param (size, then stride).
+  // Per array leaf: whether jf::take gathers from it along gather_axis; then the view of it its
+  // strides over the global axes come from (the gathered axis replaced by the indices' axes, of
+  // extent 1 and stride 0), the gathered axis's length and stride (elements), and the first of
+  // the two params that carry them.
   std::vector<char> leaf_gathered;
+  std::vector<array_base> leaf_view;
+  std::vector<std::int32_t> gather_axis;
+  std::vector<std::int64_t> gather_size, gather_stride;
   std::vector<std::int32_t> gather_param;
+  // Per array leaf: unit axes appended to its shape before it is aligned with its region (the
+  // indices of a take along an axis that has axes after it: their axes sit before those).
+  std::vector<int> leaf_pad;
   bool raises = false;                     // some gather raises on an out-of-range index
   shape_t value_shape;                     // the broadcast shape of the expressions' values
   // Histograms: per reduction its bins (checked as numpy does), and the run-time scalars the
@@ -49,7 +57,9 @@ void number_extra_params(nest_analysis& a, int base);
 // Computes every region's shape from the leaves' shapes and checks the reductions' arguments as
 // numpy does (axis_error, value_error for an empty reduction without identity, shape_error).
 void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_size, const array_base* const* arrays,
-                    const reduce_spec* specs, int nspecs);
+                    const reduce_spec* specs, int nspecs, const scalar_slot* scalars);
+// The view an array leaf is aligned with its region as (gathered leaves: leaf_view; padded).
+array_base aligned_leaf(const nest_analysis& a, const array_base& x, int leaf);
 // Given the iteration shape of the result (the outputs' shape), assigns global axes and domains.
 void assign_domains(nest_analysis& a, const shape_t& iter);
 // Renames global axis g to to[g] (a permutation) everywhere in the analysis.

@@ -24,17 +24,21 @@ inline constexpr clip_t clip{};
 
 template <ir::gather_mode M> struct take_fn {};
 
-template <ir::gather_mode M, class X, class I> struct type_of_impl<call_node<take_fn<M>, X, I>> {
+// The node: the gathered array, the indices, the axis (a scalar leaf the analysis reads).
+template <ir::gather_mode M, class X, class I, class A> struct type_of_impl<call_node<take_fn<M>, X, I, A>> {
   static constexpr operand_type value = strong(type_of_v<X>.type);
 };
-template <ir::gather_mode M, class X, class I> struct leaf_counts<call_node<take_fn<M>, X, I>> {
-  static constexpr int arrays = 1 + leaf_counts<I>::arrays, scalars = leaf_counts<I>::scalars;
+template <ir::gather_mode M, class X, class I, class A> struct leaf_counts<call_node<take_fn<M>, X, I, A>> {
+  static constexpr int arrays = 1 + leaf_counts<I>::arrays, scalars = leaf_counts<I>::scalars + 1;
   static constexpr int reductions = leaf_counts<I>::reductions, nest_only = 1 + leaf_counts<I>::nest_only;
 };
 
 namespace detail {
 
-template <ir::gather_mode M, class T, class I> auto make_take(const array<T>& x, I&& indices) {
+// numpy's normalize_axis_index.
+int take_axis(int axis, int ndim);
+
+template <ir::gather_mode M, class T, class I> auto make_take(const array<T>& x, I&& indices, int axis, bool flatten) {
   static_assert(is_integer(type_of_v<capture_t<I>>.type) || type_of_v<capture_t<I>>.type == dtype::bool_,
                 "jf::take: the indices must be an integer array or expression");
   static_assert(type_of_v<capture_t<I>>.type != dtype::bool_,
@@ -42,47 +46,65 @@ template <ir::gather_mode M, class T, class I> auto make_take(const array<T>& x,
                 "jf::astype<std::int64_t> if positions 0 and 1 are meant");
   if (x.is_null()) throw value_error("jf::take: the array is a null handle (default-constructed)");
   // numpy's take without an axis reads the flattened array (a view when x is contiguous).
-  const array<T> flat = x.ndim() == 1 ? x : x.reshape(shape_t{-1});
+  const array<T> from = flatten && x.ndim() != 1 ? x.reshape(shape_t{-1}) : x;
+  const auto ax = static_cast<std::int64_t>(take_axis(flatten ? 0 : axis, from.ndim()));
   using X = term<array<T>>;
-  using C = call_node<take_fn<M>, X, capture_t<I>>;
-  return C{hana::tuple<term<take_fn<M>>, X, capture_t<I>>(term<take_fn<M>>{hana::tuple<take_fn<M>>(take_fn<M>{})},
-                                                          X{hana::tuple<array<T>>(flat)},
-                                                          capture(std::forward<I>(indices)))};
+  using A = term<std::int64_t>;
+  using C = call_node<take_fn<M>, X, capture_t<I>, A>;
+  return C{hana::tuple<term<take_fn<M>>, X, capture_t<I>, A>(term<take_fn<M>>{hana::tuple<take_fn<M>>(take_fn<M>{})},
+                                                             X{hana::tuple<array<T>>(from)},
+                                                             capture(std::forward<I>(indices)), A{hana::tuple<std::int64_t>(ax)})};
 }
 
-template <ir::gather_mode M, class X, class I> struct tree<call_node<take_fn<M>, X, I>> {
+template <ir::gather_mode M, class X, class I, class A> struct tree<call_node<take_fn<M>, X, I, A>> {
   template <dtype Target>
-  static void gather(const call_node<take_fn<M>, X, I>& e, const array_base** arrays, scalar_slot* scalars,
+  static void gather(const call_node<take_fn<M>, X, I, A>& e, const array_base** arrays, scalar_slot* scalars,
                      reduce_spec* specs, scalar_use) {
     arrays[0] = &e.elements[hana::llong_c<1>].elements[hana::llong_c<0>];  // the gathered array, first
     tree<I>::template gather<type_of_v<I>.type>(e.elements[hana::llong_c<2>], arrays + 1, scalars, specs,
                                                 scalar_use::value);
+    tree<A>::template gather<dtype::int64>(e.elements[hana::llong_c<3>], arrays, scalars + leaf_counts<I>::scalars,
+                                            specs, scalar_use::value);
   }
 };
 
-template <ir::gather_mode M, class X, class I> struct lower_type<call_node<take_fn<M>, X, I>> {
+template <ir::gather_mode M, class X, class I, class A> struct lower_type<call_node<take_fn<M>, X, I, A>> {
   static ir::node_id run(ir::graph& g, const lowering_inputs& in, lower_cursor& c, dtype) {
     const int leaf = c.ai++;
     ir::node_id position = lower_type<I>::run(g, in, c, type_of_v<I>.type);
     position = lower_cast(g, position, dtype::int64, home_domain(in, c.region));
+    ++c.si;  // the axis: read by the analysis, not by the kernel
     return lower_gather(g, in, leaf, position, M);
   }
 };
 
 }  // namespace detail
 
-// numpy.take(x, indices) (axis=None: x flattened, C order): the result has the indices' shape.
+// numpy.take(x, indices): x flattened (C order); the result has the indices' shape.
 template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices) {
-  return detail::make_take<ir::gather_mode::raise>(x, std::forward<I>(indices));
+  return detail::make_take<ir::gather_mode::raise>(x, std::forward<I>(indices), 0, true);
 }
 template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, mode::raise_t) {
-  return detail::make_take<ir::gather_mode::raise>(x, std::forward<I>(indices));
+  return detail::make_take<ir::gather_mode::raise>(x, std::forward<I>(indices), 0, true);
 }
 template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, mode::wrap_t) {
-  return detail::make_take<ir::gather_mode::wrap>(x, std::forward<I>(indices));
+  return detail::make_take<ir::gather_mode::wrap>(x, std::forward<I>(indices), 0, true);
 }
 template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, mode::clip_t) {
-  return detail::make_take<ir::gather_mode::clip>(x, std::forward<I>(indices));
+  return detail::make_take<ir::gather_mode::clip>(x, std::forward<I>(indices), 0, true);
+}
+// numpy.take(x, indices, axis): shape x.shape[:axis] + indices.shape + x.shape[axis + 1:].
+template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, int axis) {
+  return detail::make_take<ir::gather_mode::raise>(x, std::forward<I>(indices), axis, false);
+}
+template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, int axis, mode::raise_t) {
+  return detail::make_take<ir::gather_mode::raise>(x, std::forward<I>(indices), axis, false);
+}
+template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, int axis, mode::wrap_t) {
+  return detail::make_take<ir::gather_mode::wrap>(x, std::forward<I>(indices), axis, false);
+}
+template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, int axis, mode::clip_t) {
+  return detail::make_take<ir::gather_mode::clip>(x, std::forward<I>(indices), axis, false);
 }
 
 template <class T>
@@ -90,11 +112,7 @@ template <class I>
   requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>>)
 auto array<T>::operator()(const I& indices) const {
   static_assert(lazy_operand<I>, "jetfuse: x(indices) takes integers, jf::range/jf::all, or an integer array or expression");
-  if (this->ndim() != 1)
-    throw shape_error("jetfuse: x(indices) of a " + std::to_string(this->ndim()) +
-                      "-d array (numpy's x[indices] along axis 0) is not supported yet; jf::take(x, indices) reads x "
-                      "flattened");
-  return take(*this, indices);
+  return take(*this, indices, 0);  // numpy's x[indices]: along the first axis
 }
 
 }  // namespace jf

@@ -322,7 +322,8 @@ emitter::emitter(const graph& graph_, const codegen_options& o, std::string name
   };
   for (std::size_t k = 0; k < g.outputs.size(); ++k) add_axes(operand_axes_[k], g.outputs[k].domain);
   for (const node& n : g.nodes)
-    if (n.code == op::input) add_axes(operand_axes_[g.outputs.size() + static_cast<std::size_t>(n.index)], n.domain);
+    if (n.code == op::input || n.code == op::gather)
+      add_axes(operand_axes_[g.outputs.size() + static_cast<std::size_t>(n.index)], n.domain);
 }
 
 std::string emitter::T(dtype t) const { return std::string(cuda_type(t)); }
@@ -511,11 +512,15 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
       break;
     }
     case op::cast: s << decl << "jf::ops::jf_cast<" << T(n.type) << ">(" << arg(0) << ");\n"; break;
-    case op::gather:
-      s << decl << "jf_nest::gather<" << static_cast<int>(mode_of_gather(n)) << ">(in" << n.index << ", " << arg(0) << ", "
+    case op::gather: {
+      // The input's other axes are addressed by its strides; the gathered one by the position.
+      const std::string rest = offset(false, static_cast<std::size_t>(n.index), n.domain);
+      const std::string base = nest::cat("in", n.index) + (rest.empty() ? std::string() : " + (" + rest + ")");
+      s << decl << "jf_nest::gather<" << static_cast<int>(mode_of_gather(n)) << ">(" << base << ", " << arg(0) << ", "
         << arg(1) << ", " << arg(2) << ", a.err, static_cast<unsigned long long>(" << position(n.domain) << "), "
         << axis_of_gather(n) << ");\n";
       break;
+    }
     default: {
       s << decl << "jf::ops::" << codegen_detail::function_name(n.code) << "(";
       for (int a = 0; a < n.nargs; ++a) s << (a ? ", " : "") << arg(a);
