@@ -85,6 +85,24 @@ void BM_TakeUnfusedRandom(benchmark::State& state) {
   bandwidth(state, 24);
 }
 
+// Rows of a matrix: m(p) (numpy m[p]) with 2^23 rows of 16 doubles and a random row permutation
+// (2^23 int64): 8 B of index per 128 B row read and written.
+void BM_TakeRowsRandom(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  const std::int64_t rows = n / 16;
+  const jf::array<double> m = d.x.reshape({rows, 16});
+  jf::array<double> out = jf::empty<double>({rows, 16}, jf::cuda);
+  std::vector<std::int64_t> p(static_cast<std::size_t>(rows));
+  std::iota(p.begin(), p.end(), 0);
+  std::shuffle(p.begin(), p.end(), std::mt19937_64(7));
+  const jf::array<std::int64_t> perm(p, jf::cuda);
+  timed_batches(state, 10, [&] { out = m(perm); });
+  const double gbps = (16.0 * static_cast<double>(n) + 8.0 * static_cast<double>(rows)) / mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  if (copy_gbps > 0) state.counters["of_copy"] = gbps / copy_gbps;
+}
+
 void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5); }
 
 }  // namespace
@@ -96,5 +114,6 @@ BENCHMARK(BM_Take<true, true>)->Name("BM_TakeRandom")->Apply(one);
 BENCHMARK(BM_Take<true, false>)->Name("BM_TakeRandomUnchecked")->Apply(one);
 BENCHMARK(BM_TakeFusedRandom)->Apply(one);
 BENCHMARK(BM_TakeUnfusedRandom)->Apply(one);
+BENCHMARK(BM_TakeRowsRandom)->Apply(one);
 
 BENCHMARK_MAIN();

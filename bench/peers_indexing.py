@@ -29,6 +29,11 @@ def main():
         print(f"cupy x[p] {name}: {t * 1e6:.0f} us, {24 * N / t * 1e-9:.0f} GB/s")
         t = timed(lambda: cp.sqrt(x[pc] * 2 + 1))
         print(f"cupy sqrt(x[p]*2+1) {name}: {t * 1e6:.0f} us")
+    rows = N // 16
+    m = x.reshape(rows, 16)
+    pr = cp.asarray(np.random.default_rng(7).permutation(rows).astype(np.int64))
+    t = timed(lambda: m[pr])
+    print(f"cupy m[p] rows (2^23 x 16 float64, random): {t * 1e6:.0f} us, {(16 * N + 8 * rows) / t * 1e-9:.0f} GB/s")
     try:
         import torch
 
