@@ -305,49 +305,49 @@ void evaluate_nest(const eval_request& r) {
     b.error = &failure;
   }
   try {
-  if (dev.kind == device_kind::cpu) {
-    for (std::size_t k = 0; k < c.input_leaf.size(); ++k) b.inputs.push_back(in_binding(static_cast<std::int32_t>(k)));
-    for (int o = 0; o < r.nout; ++o) b.outputs.push_back(out_binding(o));
-    for (std::size_t p = 0; p < v.lowered.params.size(); ++p) b.params.push_back(param_bits(r, c, static_cast<std::int32_t>(p)));
-    bump(counter::cpu_evaluations);
-    bump(counter::cpu_elements, static_cast<std::uint64_t>(c.iter.product()));
-    cpu_exec::execute(v.lowered, b);
-  } else {
-    std::vector<array_base> temporaries;
-    std::vector<std::vector<std::int64_t>> temp_strides;
-    for (std::size_t t = 0; t < v.plan.temporaries.size(); ++t) {
-      shape_t shape;
-      temp_strides.push_back(temporary_strides(c.a, v.plan.temporary_domain[t], shape));
-      temporaries.push_back(make_array(dev, v.plan.temporaries[t], shape));
-      bump(counter::temporaries);
-      bump(counter::temporary_bytes, static_cast<std::uint64_t>(shape.product() * size_of(v.plan.temporaries[t])));
-    }
-    auto bind = [&](const ir::operand_ref& ref) {
-      switch (ref.k) {
-      case ir::operand_ref::kind::input: return in_binding(ref.index);
-      case ir::operand_ref::kind::output: return out_binding(ref.index);
-      default: {
-        const auto t = static_cast<std::size_t>(ref.index);
-        return operand_binding{temporaries[t].raw_data(), temp_strides[t]};
+    if (dev.kind == device_kind::cpu) {
+      for (std::size_t k = 0; k < c.input_leaf.size(); ++k) b.inputs.push_back(in_binding(static_cast<std::int32_t>(k)));
+      for (int o = 0; o < r.nout; ++o) b.outputs.push_back(out_binding(o));
+      for (std::size_t p = 0; p < v.lowered.params.size(); ++p) b.params.push_back(param_bits(r, c, static_cast<std::int32_t>(p)));
+      bump(counter::cpu_evaluations);
+      bump(counter::cpu_elements, static_cast<std::uint64_t>(c.iter.product()));
+      cpu_exec::execute(v.lowered, b);
+    } else {
+      std::vector<array_base> temporaries;
+      std::vector<std::vector<std::int64_t>> temp_strides;
+      for (std::size_t t = 0; t < v.plan.temporaries.size(); ++t) {
+        shape_t shape;
+        temp_strides.push_back(temporary_strides(c.a, v.plan.temporary_domain[t], shape));
+        temporaries.push_back(make_array(dev, v.plan.temporaries[t], shape));
+        bump(counter::temporaries);
+        bump(counter::temporary_bytes, static_cast<std::uint64_t>(shape.product() * size_of(v.plan.temporaries[t])));
       }
+      auto bind = [&](const ir::operand_ref& ref) {
+        switch (ref.k) {
+        case ir::operand_ref::kind::input: return in_binding(ref.index);
+        case ir::operand_ref::kind::output: return out_binding(ref.index);
+        default: {
+          const auto t = static_cast<std::size_t>(ref.index);
+          return operand_binding{temporaries[t].raw_data(), temp_strides[t]};
+        }
+        }
+      };
+      for (std::size_t s = 0; s < v.plan.steps.size(); ++s) {
+        const ir::plan_step& step = v.plan.steps[s];
+        b.inputs.clear();
+        b.outputs.clear();
+        b.params.clear();
+        for (const auto& ref : step.inputs) b.inputs.push_back(bind(ref));
+        for (const auto& ref : step.outputs) b.outputs.push_back(bind(ref));
+        for (auto p : step.params) b.params.push_back(param_bits(r, c, p));
+        backend::launch_nest(v.sources[s], *v.kernels[s], b);
       }
-    };
-    for (std::size_t s = 0; s < v.plan.steps.size(); ++s) {
-      const ir::plan_step& step = v.plan.steps[s];
-      b.inputs.clear();
-      b.outputs.clear();
-      b.params.clear();
-      for (const auto& ref : step.inputs) b.inputs.push_back(bind(ref));
-      for (const auto& ref : step.outputs) b.outputs.push_back(bind(ref));
-      for (auto p : step.params) b.params.push_back(param_bits(r, c, p));
-      backend::launch_nest(v.sources[s], *v.kernels[s], b);
     }
-  }
-  // numpy raises IndexError before returning: so does a gather with mode raise. On the GPU this
-  // waits for the kernels (one 32-byte read). Outputs that overlap an input went through a
-  // temporary and are untouched; other outputs that existed hold whatever the kernels wrote.
-  if (c.a.raises && dev.kind == device_kind::cuda) device_record.read_into(&failure);
-  if (failure.rank != 0) throw index_error(index_error_message(failure));
+    // numpy raises IndexError before returning: so does a gather with mode raise. On the GPU this
+    // waits for the kernels (one 32-byte read). Outputs that overlap an input went through a
+    // temporary and are untouched; other outputs that existed hold whatever the kernels wrote.
+    if (c.a.raises && dev.kind == device_kind::cuda) device_record.read_into(&failure);
+    if (failure.rank != 0) throw index_error(index_error_message(failure));
   } catch (...) {
     for (int o = 0; o < r.nout; ++o)  // an output this evaluation allocated is not handed out
       if (!c.existed[static_cast<std::size_t>(o)]) r.outputs[o] = array_base(nullptr, r.out_types[o], shape_t{}, shape_t{}, 0);
