@@ -2,7 +2,8 @@
 // array[cp.array([2, 3, 5, 6, 7, 8])] on a 6-element array silently wraps the indices 6, 7, 8 and
 // returns [2.2, 3.3, 5.5, 0., 1.1, 2.2]; numpy raises IndexError. jetfuse checks every index inside
 // the fused kernel and raises jf::index_error with numpy's message, on the GPU as on the CPU.
-// Then a permutation gathered and consumed in one kernel, and numpy's wrap/clip modes.
+// Then numpy's wrap/clip modes, a masked assignment, and a permutation gathered and consumed in
+// one kernel.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -29,6 +30,9 @@ int main() {
   std::printf("mode wrap (CuPy's behaviour, on request): %s\n",
               jf::detail::repr(jf::array<double>(jf::take(array, indices, jf::mode::wrap))).c_str());
   std::printf("mode clip: %s\n", jf::detail::repr(jf::array<double>(jf::take(array, indices, jf::mode::clip))).c_str());
+  jf::array<double> capped = array.copy();
+  capped(capped > 3.0) = 3.0;  // numpy's capped[capped > 3] = 3: one fused kernel, in place
+  std::printf("capped[capped > 3] = 3: %s\n", jf::detail::repr(capped).c_str());
 
   // A random permutation applied and consumed in one kernel: y = sqrt(x[p] * 2 + 1).
   const std::int64_t n = dev == jf::cuda ? std::int64_t(1) << 26 : std::int64_t(1) << 20;

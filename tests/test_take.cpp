@@ -5,6 +5,7 @@
 // evaluation unaffected).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <random>
@@ -204,6 +205,41 @@ TEST_P(Take, AlongAnAxis) {
   const jf::array<double> y(std::vector<double>{0, 9, 1, 7, 2, 3}, jf::shape_t{2, 3}, dev());
   const jf::array<double> v({10.0, 20.0, 30.0}, dev());
   EXPECT_EQ(jf::array<double>(jf::take(v, jf::argmax(y, 1))).to_vector(), (std::vector<double>{20.0, 10.0}));
+}
+
+// numpy's x[mask] = value: one fused where, in place, on arrays, views and expression masks.
+TEST_P(Take, MaskAssignment) {
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(37), std::size_t(70001)}) {
+    const std::vector<double> xv = values<double>(n);
+    std::vector<bool> mv(n);
+    for (std::size_t k = 0; k < n; ++k) mv[k] = rand_int(0, 2) == 0;
+    jf::array<double> x(xv, dev());
+    const jf::array<bool> mask(mv, dev());
+    x(mask) = -1.5;
+    const std::vector<double> got = x.to_vector();
+    for (std::size_t k = 0; k < n; ++k) ASSERT_EQ(got[k], mv[k] ? -1.5 : xv[k]) << "n " << n << " element " << k << " seed " << seed();
+    // An expression mask (numpy x[x > 50] = 50: clipping from above), computed in the same kernel.
+    x(x > 50.0) = 50;
+    const std::vector<double> clipped = x.to_vector();
+    for (std::size_t k = 0; k < n; ++k) ASSERT_EQ(clipped[k], std::min(got[k], 50.0));
+  }
+  // Into a view; the value cast to the array's dtype (numpy: 2.7 into int64 is 2); bool arrays.
+  jf::array<i64> m(std::vector<i64>{1, 2, 3, 4, 5, 6}, jf::shape_t{2, 3}, dev());
+  m(jf::all, jf::range(0, 3, 2))(jf::array<bool>({{true, false}, {false, true}}, dev())) = 2.7;
+  EXPECT_EQ(m.to_vector(), (std::vector<i64>{2, 2, 3, 4, 5, 2}));
+  // A mask of lower rank selects along the first axes (numpy: whole rows).
+  m(jf::array<bool>({false, true}, dev())) = 0;
+  EXPECT_EQ(m.to_vector(), (std::vector<i64>{2, 2, 3, 0, 0, 0}));
+  jf::array<bool> b({true, false, true}, dev());
+  b(b) = false;
+  EXPECT_EQ(b.to_vector(), (std::vector<bool>{false, false, false}));
+  EXPECT_EQ(message_of<jf::index_error>([&] { m(jf::array<bool>({true, false, true}, dev())) = 1; }),
+            "boolean index did not match indexed array along axis 0; size of axis is 2 but size of corresponding "
+            "boolean axis is 3");
+  const jf::array<bool> deep = jf::ones<bool>({2, 3, 1}, dev());
+  EXPECT_EQ(message_of<jf::index_error>([&] { m(deep) = 1; }),
+            "too many indices for array: array is 2-dimensional, but 3 were indexed");
+  EXPECT_EQ(m.to_vector(), (std::vector<i64>{2, 2, 3, 0, 0, 0}));  // untouched by the failures
 }
 
 TEST_P(Take, WrapAndClipModes) {

@@ -132,7 +132,7 @@ public:
       if (static_cast<std::int64_t>(r.size()) != cols) throw shape_error("ragged nested initializer list");
       flat.insert(flat.end(), r.begin(), r.end());
     }
-    *this = array(detail::make_from_host(dev, dtype_v<T>, {static_cast<std::int64_t>(rows.size()), cols}, flat.data()));
+    *this = array(host_vector(flat, {static_cast<std::int64_t>(rows.size()), cols}, dev));  // std::vector<bool> has no data()
   }
   explicit array(const std::vector<T>& v, jf::device dev = jf::cpu)
       : array(v, shape_t{static_cast<std::int64_t>(v.size())}, dev) {}
@@ -232,8 +232,9 @@ public:
     }
   }
 
-  // x(indices) with an integer array or expression: numpy's x[indices] of a 1-d x, i.e.
-  // jf::take(x, indices) (a lazy, fused gather; defined in expr/take.hpp).
+  // x(indices) with an integer array or expression: numpy's x[indices], i.e. jf::take(x, indices,
+  // 0) (a lazy, fused gather); with a bool mask, x(mask) = value (numpy's x[mask] = value, a fused
+  // where). Defined in expr/take.hpp.
   template <class I>
     requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>>)
   auto operator()(const I& indices) const;

@@ -7,6 +7,7 @@
 
 #include <type_traits>
 
+#include "jetfuse/expr/masked.hpp"
 #include "jetfuse/expr/type_of.hpp"
 #include "jetfuse/expr/walk.hpp"
 
@@ -112,7 +113,11 @@ template <class I>
   requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>>)
 auto array<T>::operator()(const I& indices) const {
   static_assert(lazy_operand<I>, "jetfuse: x(indices) takes integers, jf::range/jf::all, or an integer array or expression");
-  return take(*this, indices, 0);  // numpy's x[indices]: along the first axis
+  if constexpr (type_of_v<capture_t<const I&>>.type == dtype::bool_) {
+    return masked_assignment<T, std::remove_cvref_t<I>>(*this, indices);  // x(mask) = value
+  } else {
+    return take(*this, indices, 0);  // numpy's x[indices]: along the first axis
+  }
 }
 
 }  // namespace jf

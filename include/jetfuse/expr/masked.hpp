@@ -1,0 +1,55 @@
+// x(mask) = value: numpy's boolean-mask assignment (x[mask] = v) without compaction, as one fused
+// kernel x = where(mask, v, x) that writes x in place. Reading x(mask) (compaction) is not there yet.
+#pragma once
+
+#include <string>
+
+#include "jetfuse/expr/functions.hpp"
+
+namespace jf {
+
+// What x(mask) gives for a bool mask: something to assign a scalar to.
+template <class T, class M> class masked_assignment {
+public:
+  masked_assignment(array<T> target, M mask) : target_(std::move(target)), mask_(std::move(mask)) {}
+  // numpy casts the value to x's dtype (unsafe casting: 1.5 into int32 is 1, as astype).
+  template <class V>
+    requires scalar_operand<V>
+  void operator=(V value) && {
+    const T v = astype<T>(static_cast<scalar_value_of_t<V>>(value));
+    array<T> x = target_;  // a handle: the assignment writes target's elements
+    if constexpr (is_array_v<M>) {
+      x = where(padded(mask_), v, x);
+    } else {
+      x = where(mask_, v, x);  // an expression mask: broadcast like where (it should have x's shape)
+    }
+  }
+  template <class V>
+    requires(!scalar_operand<V>)
+  void operator=(const V&) && {
+    static_assert(detail::always_false<V>,
+                  "jetfuse: x(mask) = values assigns one scalar to the selected elements; assigning one value per "
+                  "selected element needs compaction, which is not there yet (jf::where(mask, values, x) when values "
+                  "has x's shape)");
+  }
+
+private:
+  // numpy: a mask of rank k selects along x's first k axes, whose extents it must have.
+  array<bool> padded(const array<bool>& m) const {
+    if (m.ndim() > target_.ndim())
+      throw index_error("too many indices for array: array is " + std::to_string(target_.ndim()) + "-dimensional, but " +
+                        std::to_string(m.ndim()) + " were indexed");
+    for (int k = 0; k < m.ndim(); ++k)
+      if (m.shape()[k] != target_.shape()[k])
+        throw index_error("boolean index did not match indexed array along axis " + std::to_string(k) + "; size of axis is " +
+                          std::to_string(target_.shape()[k]) + " but size of corresponding boolean axis is " +
+                          std::to_string(m.shape()[k]));
+    shape_t s = m.shape();
+    while (s.size() < target_.ndim()) s.push_back(1);
+    return m.reshape(s);
+  }
+  array<T> target_;
+  M mask_;
+};
+
+}  // namespace jf
