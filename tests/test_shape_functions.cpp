@@ -252,6 +252,53 @@ TEST_P(ShapeFunctions, ConcatenateFlatAndStack) {
   }
 }
 
+// numpy's results, written out (np.roll, np.tile, np.repeat of np.arange(6).reshape(2, 3)).
+TEST_P(ShapeFunctions, RollTileRepeat) {
+  const jf::array<std::int32_t> a(std::vector<std::int32_t>{0, 1, 2, 3, 4, 5}, jf::shape_t{2, 3}, dev());
+  using v = std::vector<std::int32_t>;
+  EXPECT_EQ(jf::roll(a, 2).to_vector(), (v{4, 5, 0, 1, 2, 3}));             // np.roll(a, 2)
+  EXPECT_EQ(jf::roll(a, -7).to_vector(), (v{1, 2, 3, 4, 5, 0}));            // np.roll(a, -7)
+  EXPECT_EQ(jf::roll(a, 1, 1).to_vector(), (v{2, 0, 1, 5, 3, 4}));          // np.roll(a, 1, axis=1)
+  EXPECT_EQ(jf::roll(a, 1, 0).to_vector(), (v{3, 4, 5, 0, 1, 2}));          // np.roll(a, 1, axis=0)
+  EXPECT_EQ(jf::roll(a, 3, -1).to_vector(), a.to_vector());
+  const jf::array<std::int32_t> t = jf::tile(a, {2, 2});                    // np.tile(a, (2, 2))
+  EXPECT_EQ(t.shape(), (jf::shape_t{4, 6}));
+  EXPECT_EQ(t.to_vector(), (v{0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}));
+  const jf::array<std::int32_t> t3 = jf::tile(a, {2, 1, 1});                // np.tile(a, (2, 1, 1)): a new axis
+  EXPECT_EQ(t3.shape(), (jf::shape_t{2, 2, 3}));
+  EXPECT_EQ(t3.to_vector(), (v{0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(jf::tile(a, {2}).shape(), (jf::shape_t{2, 6}));                 // reps padded with 1s
+  EXPECT_EQ(jf::tile(a, {0, 1}).shape(), (jf::shape_t{0, 3}));
+  EXPECT_EQ(jf::repeat(a, 2).to_vector(), (v{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5}));  // np.repeat(a, 2)
+  const jf::array<std::int32_t> r1 = jf::repeat(a, 2, 1);                   // np.repeat(a, 2, axis=1)
+  EXPECT_EQ(r1.shape(), (jf::shape_t{2, 6}));
+  EXPECT_EQ(r1.to_vector(), (v{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5}));
+  const jf::array<std::int32_t> r0 = jf::repeat(a, 3, 0);                   // np.repeat(a, 3, axis=0)
+  EXPECT_EQ(r0.shape(), (jf::shape_t{6, 3}));
+  EXPECT_EQ(r0.to_vector(), (v{0, 1, 2, 0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5, 3, 4, 5}));
+  EXPECT_EQ(jf::repeat(a, 0, 1).shape(), (jf::shape_t{2, 0}));
+  // Views are read in place; results are new arrays (writing them leaves a alone).
+  const jf::array<std::int32_t> tr = a.transpose();                         // [[0, 3], [1, 4], [2, 5]]
+  EXPECT_EQ(jf::roll(tr, 1, 0).to_vector(), (v{2, 5, 0, 3, 1, 4}));
+  EXPECT_EQ(jf::repeat(tr, 2, 1).to_vector(), (v{0, 0, 3, 3, 1, 1, 4, 4, 2, 2, 5, 5}));
+  jf::array<std::int32_t> w = jf::tile(a, {1, 1});
+  w = 9;
+  EXPECT_EQ(a.to_vector(), (v{0, 1, 2, 3, 4, 5}));
+  // Random 1-d rolls against index arithmetic, sizes 0, 1, odd.
+  for (i64 n : {i64(0), i64(1), i64(7), i64(1000)}) {
+    std::vector<double> xv(static_cast<std::size_t>(n));
+    for (auto& x : xv) x = static_cast<double>(rand_int(-1000, 1000));
+    const jf::array<double> x(xv, dev());
+    const i64 k = rand_int(-3000, 3000);
+    const std::vector<double> r = jf::roll(x, k).to_vector();
+    for (i64 j = 0; j < n; ++j)
+      ASSERT_EQ(r[static_cast<std::size_t>(((j + k) % n + n) % n)], xv[static_cast<std::size_t>(j)]) << "n " << n << " k " << k;
+  }
+  EXPECT_EQ(message_of<jf::axis_error>([&] { (void)jf::roll(a, 1, 2); }), "axis 2 is out of bounds for array of dimension 2");
+  EXPECT_EQ(message_of<jf::value_error>([&] { (void)jf::repeat(a, -1); }), "negative dimensions are not allowed");
+  EXPECT_EQ(message_of<jf::value_error>([&] { (void)jf::tile(a, {1, -2}); }), "negative dimensions are not allowed");
+}
+
 // ---- comparisons -------------------------------------------------------------------------------
 
 struct isclose_case {
