@@ -15,6 +15,7 @@
 #include "jetfuse/expr/reductions.hpp"
 #include "jetfuse/expr/take.hpp"
 #include "jetfuse/expr/type_of.hpp"
+#include "jetfuse/expr/user_function.hpp"
 #include "jetfuse/joining.hpp"
 #include "jetfuse/like.hpp"
 #include "jetfuse/random.hpp"

@@ -109,6 +109,11 @@ void specialise_scalars(const scalar_slot* scalars, int n, std::vector<bool>& sp
     const bool spec = sc.exponent && sc.value == static_cast<double>(static_cast<std::int64_t>(sc.value)) &&
                       sc.value >= -max_specialised_exponent && sc.value <= max_specialised_exponent;
     specialised[static_cast<std::size_t>(s)] = spec;
+    if (sc.identity) {  // a user function's id: its kernels differ from another's
+      key.push_back(-1);
+      key.push_back(static_cast<std::int32_t>(sc.bits));
+      continue;
+    }
     key.push_back(spec ? static_cast<std::int32_t>(sc.value) : 1000 + sc.outside);
   }
 }

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "core/index_errors.hpp"
+#include "jetfuse/detail/user_functions.hpp"
 #include "cpu/executor_kernels.hpp"
 #include "jetfuse/cpu/thread_pool.hpp"
 #include "jetfuse/errors.hpp"
@@ -89,6 +90,7 @@ struct xnode {
   int acc = -1;            // load: the access read
   std::uint64_t bits = 0;  // uniform: the value in the low bytes
   gather_src src{};        // gather
+  const detail::user_function* udf = nullptr;  // compute: a user function (jf::elementwise) instead of fn
 };
 
 // n elements of a gather at positions pos (iterations f0, f0 + 1, ... of its group) into dst;
@@ -450,6 +452,10 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
           x.args[static_cast<std::size_t>(a)] = arg(a);
           x.level = std::max(x.level, level_of(arg(a)));
         }
+        if (n.code == op::user) {
+          x.udf = &detail::user_function_at(n.attr[0]);
+          break;
+        }
         if (n.code == op::cast)
           x.fn = find_cast(n.type, g.at(n.args[0]).type);
         else if (n.code == op::where)
@@ -793,7 +799,8 @@ struct worker {
         for (int a = 0; a < n.nargs; ++a)
           args[a] =
               col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])])];
-        n.fn(args, out, len);
+        if (n.udf) n.udf->cpu(args, out, len);
+        else n.fn(args, out, len);
         col[i] = out;
       }
     }

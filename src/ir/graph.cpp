@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "jetfuse/detail/user_functions.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/scalar_ops.hpp"
 
@@ -286,6 +287,11 @@ std::string graph::to_string() const {
       if (n.nargs == 3) s << " if %" << n.args[2];
       break;
     case op::extent: s << "extent D" << n.attr[0]; break;
+    case op::user: {
+      s << "user #" << n.attr[0] << " " << short_name(n.type);
+      for (int a = 0; a < n.nargs; ++a) s << (a ? ", %" : " %") << n.args[static_cast<std::size_t>(a)];
+      break;
+    }
     case op::gather: {
       static const char* const modes[] = {"raise", "wrap", "clip", "?"};
       s << "gather " << short_name(n.type) << " input #" << n.index << " at %" << n.args[0] << " (size %" << n.args[1]
@@ -363,7 +369,8 @@ void graph::validate() const {
     // Constants, params and extents belong to no loop: their domain field is not looked at.
     if (!uniform(n) && (n.domain < 0 || static_cast<std::size_t>(n.domain) >= domains.size()))
       bad(*this, k, "no domain D" + std::to_string(n.domain));
-    if ((n.code == op::reduce && n.nargs == 2) || (n.code == op::scatter && n.nargs == 3)) {
+    if ((n.code == op::reduce && n.nargs == 2) || (n.code == op::scatter && n.nargs == 3) ||
+        (n.code == op::user && n.nargs >= 1)) {
       // with a guard: checked below
     } else if (n.nargs != oi.arity)
       bad(*this, k, "takes " + std::to_string(oi.arity) + " arguments, has " + std::to_string(n.nargs));
@@ -437,6 +444,17 @@ void graph::validate() const {
       if (n.type != dtype::int64 || n.attr[0] <= 0 || static_cast<std::size_t>(n.attr[0]) >= domains.size())
         bad(*this, k, "must be int64 and count a domain other than the root");
       continue;
+    case op::user: {
+      const detail::user_function& f = detail::user_function_at(n.attr[0]);
+      if (n.nargs != f.arity) bad(*this, k, "takes " + std::to_string(f.arity) + " arguments (its function's)");
+      if (n.type != f.result) bad(*this, k, "dtype differs from its function's result");
+      for (int a = 0; a < n.nargs; ++a) {
+        const node& x = at(n.args[static_cast<std::size_t>(a)]);
+        if (x.type != f.params[static_cast<std::size_t>(a)]) bad(*this, k, "an argument's dtype differs from its function's");
+        if (!uniform(x) && x.domain != n.domain) bad(*this, k, "an argument is in another domain");
+      }
+      continue;
+    }
     case op::gather: {
       if (n.index < 0 || static_cast<std::size_t>(n.index) >= inputs.size()) bad(*this, k, "no input #" + std::to_string(n.index));
       const operand_desc& in = inputs[static_cast<std::size_t>(n.index)];

@@ -27,6 +27,9 @@ struct scalar_slot {
   bool exponent = false;    // the exponent of power: small integral values specialise the kernel
   std::int8_t outside = 0;  // compared: the value is below (-1) or above (+1) the compared dtype
   double value = 0;         // the value converted to the target dtype, as a double (for the key)
+  // Not a value but the identity of what the kernel is generated for (a user function's id): part
+  // of the variant key, never a kernel argument.
+  bool identity = false;
 };
 
 // The structure of an expression type in prefix order (a node before its operands), for the

@@ -2,6 +2,7 @@
 // with the IR, one named constant per node, one grid-stride loop. All arithmetic goes through the
 // jf::ops functions of the prelude, so it is exactly what the CPU evaluator computes; fast math is
 // an NVRTC option only, never a different source.
+#include <algorithm>
 #include <bit>
 #include <cinttypes>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "cuda/codegen/codegen_detail.hpp"
+#include "jetfuse/detail/user_functions.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/ir/codegen.hpp"
 
@@ -37,6 +39,23 @@ std::string_view function_name(op o) {
 #undef JF_X
   default: return "?";
   }
+}
+
+std::string call_name(const node& n) {
+  if (n.code == op::user)
+    return "jf_udf_" + std::to_string(n.attr[0]) + "_" + detail::user_function_at(n.attr[0]).name;
+  return "jf::ops::" + std::string(function_name(n.code));
+}
+
+std::string user_functions(const graph& g) {
+  std::vector<std::int64_t> ids;
+  for (const node& n : g.nodes)
+    if (n.code == op::user && std::find(ids.begin(), ids.end(), n.attr[0]) == ids.end()) ids.push_back(n.attr[0]);
+  std::string s;
+  for (std::int64_t id : ids)
+    s += "\n#ifndef JF_UDF_" + std::to_string(id) + "\n#define JF_UDF_" + std::to_string(id) +
+         detail::user_function_definitions({id}) + "#endif\n";
+  return s;
 }
 
 // An exact C++ literal of a constant of dtype t.
@@ -107,7 +126,9 @@ std::string kernel_name(const graph& g, const codegen_options& opt) {
 
 namespace {
 
+using codegen_detail::call_name;
 using codegen_detail::function_name;
+using codegen_detail::user_functions;
 using codegen_detail::literal;
 
 struct writer {
@@ -142,6 +163,7 @@ struct writer {
         << "// W elements moved by one aligned vector access (ld.global.v2.f64, ld.global.v4.f32, ...).\n"
         << "template <class T, int W> struct alignas(sizeof(T) * W) jf_vec { T v[W]; };\n#endif\n";
     }
+    s << user_functions(g);
   }
 
   void args_struct(const std::string& args) {
@@ -243,7 +265,7 @@ struct writer {
       }
       s << decl;
       if (n.code == op::cast) s << "jf::ops::jf_cast<" << T(n.type) << ">(";
-      else s << "jf::ops::" << function_name(n.code) << "(";
+      else s << call_name(n) << "(";
       for (int a = 0; a < n.nargs; ++a) s << (a ? ", v" : "v") << n.args[static_cast<std::size_t>(a)];
       s << ");\n";
     }

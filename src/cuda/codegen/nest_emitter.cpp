@@ -341,6 +341,7 @@ void emitter::header(const shape_plan& p, const std::string& plan_text) {
     s << "//   out #" << k << " is stored over " << (g.outputs[k].domain == 0 ? std::string("root") : nest::cat("D", g.outputs[k].domain))
       << "\n";
   s << device_helpers;
+  s << codegen_detail::user_functions(g);
 }
 
 void emitter::args_struct() {
@@ -522,7 +523,7 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
       break;
     }
     default: {
-      s << decl << "jf::ops::" << codegen_detail::function_name(n.code) << "(";
+      s << decl << codegen_detail::call_name(n) << "(";
       for (int a = 0; a < n.nargs; ++a) s << (a ? ", " : "") << arg(a);
       s << ");\n";
     }
