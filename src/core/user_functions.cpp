@@ -26,17 +26,6 @@ bool is_identifier(const std::string& s) {
   return true;
 }
 
-const char* cuda_type_name(dtype t) {
-  switch (t) {
-  case dtype::bool_: return "bool";
-  case dtype::int32: return "int";
-  case dtype::int64: return "long long";
-  case dtype::float32: return "float";
-  case dtype::float64: return "double";
-  }
-  return "?";
-}
-
 }  // namespace
 
 std::int64_t register_user_function(user_function f) {
@@ -56,21 +45,6 @@ const user_function& user_function_at(std::int64_t id) {
   if (id < 0 || static_cast<std::size_t>(id) >= r.functions.size())
     throw error("jetfuse: internal: no user function #" + std::to_string(id));
   return r.functions[static_cast<std::size_t>(id)];
-}
-
-std::string user_function_definitions(const std::vector<std::int64_t>& ids) {
-  static const char* const names[] = {"x", "y", "z"};
-  std::string s;
-  for (std::int64_t id : ids) {
-    const user_function& f = user_function_at(id);
-    s += "\n// jf::elementwise \"" + f.name + "\" (user function #" + std::to_string(id) + ")\n";
-    s += "__device__ __forceinline__ " + std::string(cuda_type_name(f.result)) + " jf_udf_" + std::to_string(id) + "_" +
-         f.name + "(";
-    for (int k = 0; k < f.arity; ++k)
-      s += std::string(k ? ", " : "") + cuda_type_name(f.params[static_cast<std::size_t>(k)]) + " " + names[k];
-    s += ") {\n" + f.body + "\n}\n";
-  }
-  return s;
 }
 
 }  // namespace jf::detail

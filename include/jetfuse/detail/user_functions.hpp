@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <vector>
 
 #include "jetfuse/dtype.hpp"
 
@@ -27,7 +26,5 @@ struct user_function {
 std::int64_t register_user_function(user_function f);
 // The function of an id (jf::error for an unknown one).
 const user_function& user_function_at(std::int64_t id);
-// CUDA definitions of the user functions a graph calls, one per id (codegen).
-std::string user_function_definitions(const std::vector<std::int64_t>& ids);
 
 }  // namespace jf::detail

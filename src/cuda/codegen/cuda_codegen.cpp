@@ -51,10 +51,17 @@ std::string user_functions(const graph& g) {
   std::vector<std::int64_t> ids;
   for (const node& n : g.nodes)
     if (n.code == op::user && std::find(ids.begin(), ids.end(), n.attr[0]) == ids.end()) ids.push_back(n.attr[0]);
+  static const char* const names[] = {"x", "y", "z"};
   std::string s;
-  for (std::int64_t id : ids)
-    s += "\n#ifndef JF_UDF_" + std::to_string(id) + "\n#define JF_UDF_" + std::to_string(id) +
-         detail::user_function_definitions({id}) + "#endif\n";
+  for (std::int64_t id : ids) {
+    const detail::user_function& f = detail::user_function_at(id);
+    const std::string k = std::to_string(id);
+    s += "\n#ifndef JF_UDF_" + k + "\n#define JF_UDF_" + k + "\n// jf::elementwise \"" + f.name + "\"\n";
+    s += "__device__ __forceinline__ " + std::string(cuda_type(f.result)) + " jf_udf_" + k + "_" + f.name + "(";
+    for (int a = 0; a < f.arity; ++a)
+      s += std::string(a ? ", " : "") + std::string(cuda_type(f.params[static_cast<std::size_t>(a)])) + " " + names[a];
+    s += ") {\n" + f.body + "\n}\n#endif\n";
+  }
   return s;
 }
 
