@@ -10,6 +10,7 @@
 #include "jetfuse/expr/casting.hpp"
 #include "jetfuse/expr/operators.hpp"
 #include "jetfuse/expr/reductions.hpp"
+#include "jetfuse/expr/searchsorted.hpp"
 #include "jetfuse/expr/take.hpp"
 #include "jetfuse/expr/walk.hpp"
 #include "jetfuse/stats.hpp"
@@ -65,6 +66,11 @@ template <ir::gather_mode M, class X, class I, class A> struct program_of<call_n
   static constexpr prog_entry self{prog_entry::gather, 3, static_cast<std::int8_t>(M)};
   static constexpr auto value =
       concat_programs(std::array<prog_entry, 1>{self}, program_of<X>::value, program_of<I>::value, program_of<A>::value);
+};
+template <bool Right, class X, class V, class A> struct program_of<call_node<search_fn<Right>, X, V, A>> {
+  static constexpr prog_entry self{prog_entry::gather, 3, search_program_mode};
+  static constexpr auto value =
+      concat_programs(std::array<prog_entry, 1>{self}, program_of<X>::value, program_of<V>::value, program_of<A>::value);
 };
 template <class... E> struct programs {
   static constexpr auto value = concat_programs(program_of<E>::value...);

@@ -319,6 +319,25 @@ template <class T> JF_HD jf_arg<T> jf_argmin_combine(jf_arg<T> a, jf_arg<T> b) {
 template <class T> JF_HD jf_arg<T> jf_argmax_identity() { return jf_arg<T>{jf_lowest<T>(), -1}; }
 template <class T> JF_HD jf_arg<T> jf_argmax_combine(jf_arg<T> a, jf_arg<T> b) { return jf_arg_combine<true>(a, b); }
 
+// ---- numpy.searchsorted: binary search in a sorted strided array (kernels and the CPU executor) ----
+// numpy's sort order puts NaN last: x < NaN for every non-NaN x.
+template <class T> JF_HD bool jf_sort_less(T x, T y) {
+  if constexpr (traits<T>::is_float) return x < y || (y != y && x == x);
+  else return x < y;
+}
+// The insertion index of v in p[0], p[stride], ... (size elements), compared in C: the first
+// element not less than v (side left) or greater than v (side right).
+template <int Right, class TA, class C> JF_HD long long jf_searchsorted(const TA* p, long long size, long long stride, C v) {
+  long long lo = 0, hi = size;
+  while (lo < hi) {
+    const long long mid = lo + (hi - lo) / 2;
+    const C a = static_cast<C>(p[mid * stride]);
+    if (Right ? !jf_sort_less(v, a) : jf_sort_less(a, v)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 // ---- counter-based random bits: numpy's Philox bit generator (Philox4x64-10) --------------------
 // numpy.random.Philox(key=k1 * 2**64 + k0) with counter 0 yields 64-bit outputs q = 0, 1, ...:
 // output q is word q % 4 of the Philox4x64-10 block of counter (q / 4 + 1, 0, 0, 0) (numpy adds

@@ -70,7 +70,39 @@ struct access {
   bool overlaps = false;
 };
 
-enum class kind : std::uint8_t { uniform, load, compute, gather };
+enum class kind : std::uint8_t { uniform, load, compute, gather, search };
+
+// n results of numpy.searchsorted (kind::search): element e searches the array at
+// base + e * inner elements (TA) for values[e] (C), ops::jf_searchsorted shared with the kernels.
+using search_fn = void (*)(const char* base, std::int64_t inner, const void* values, std::int64_t* out, std::int64_t size,
+                           std::int64_t stride, std::int64_t n);
+template <int Right, class TA, class C>
+void search_column(const char* base, std::int64_t inner, const void* values, std::int64_t* out, std::int64_t size,
+                   std::int64_t stride, std::int64_t n) {
+  const auto* p = reinterpret_cast<const TA*>(base);
+  const auto* v = static_cast<const C*>(values);
+  for (std::int64_t e = 0; e < n; ++e) out[e] = ops::jf_searchsorted<Right>(p + e * inner, size, stride, v[e]);
+}
+template <int Right, class TA> search_fn search_for(dtype c) {
+  switch (c) {
+  case dtype::bool_: return &search_column<Right, TA, bool>;
+  case dtype::int32: return &search_column<Right, TA, std::int32_t>;
+  case dtype::int64: return &search_column<Right, TA, std::int64_t>;
+  case dtype::float32: return &search_column<Right, TA, float>;
+  case dtype::float64: return &search_column<Right, TA, double>;
+  }
+  return nullptr;
+}
+template <int Right> search_fn search_for(dtype a, dtype c) {
+  switch (a) {
+  case dtype::bool_: return search_for<Right, bool>(c);
+  case dtype::int32: return search_for<Right, std::int32_t>(c);
+  case dtype::int64: return search_for<Right, std::int64_t>(c);
+  case dtype::float32: return search_for<Right, float>(c);
+  case dtype::float64: return search_for<Right, double>(c);
+  }
+  return nullptr;
+}
 // A gather's rule (kind::gather: its one argument is the position, its access the input, whose
 // strides address the axes other than the gathered one).
 struct gather_src {
@@ -91,6 +123,7 @@ struct xnode {
   std::uint64_t bits = 0;  // uniform: the value in the low bytes
   gather_src src{};        // gather
   const detail::user_function* udf = nullptr;  // compute: a user function (jf::elementwise) instead of fn
+  search_fn search = nullptr;                    // search (size and stride in src)
 };
 
 // n elements of a gather at positions pos (iterations f0, f0 + 1, ... of its group) into dst;
@@ -432,6 +465,18 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
         x.src.error = static_cast<detail::index_error_record*>(b.error);
         break;
       }
+      case op::search: {
+        x.k = kind::search;
+        x.nargs = 1;  // the value; size and stride are uniform
+        x.args[0] = arg(0);
+        x.level = level_of(arg(0));
+        x.acc = n.index;
+        x.src.size = static_cast<std::int64_t>(p.nodes[static_cast<std::size_t>(arg(1))].bits);
+        x.src.stride = static_cast<std::int64_t>(p.nodes[static_cast<std::size_t>(arg(2))].bits);
+        const dtype a = g.inputs[static_cast<std::size_t>(n.index)].type, c = g.at(n.args[0]).type;
+        x.search = n.attr[0] ? search_for<1>(a, c) : search_for<0>(a, c);
+        break;
+      }
       case op::broadcast: {
         const int v = arg(0);
         const xnode& src = p.nodes[static_cast<std::size_t>(v)];
@@ -542,7 +587,7 @@ void resolve_aliasing(plan& p, const ir::graph& g) {
   const std::size_t ni = g.inputs.size(), no = g.outputs.size(), nd = p.extents.size();
   std::vector<std::vector<char>> axes(ni + no, std::vector<char>(nd, 0));
   for (const xnode& n : p.nodes)
-    if ((n.k == kind::load || n.k == kind::gather) && n.acc < static_cast<int>(ni))
+    if ((n.k == kind::load || n.k == kind::gather || n.k == kind::search) && n.acc < static_cast<int>(ni))
       for (std::int32_t a : p.chains[static_cast<std::size_t>(n.dom)])
         axes[static_cast<std::size_t>(n.acc)][static_cast<std::size_t>(a)] = 1;
   // The output sinks, in the order groups run.
@@ -564,7 +609,7 @@ void resolve_aliasing(plan& p, const ir::graph& g) {
     close_group(p, *order[gi]);
     for (int id : order[gi]->nodes) {
       const xnode& n = p.nodes[static_cast<std::size_t>(id)];
-      if ((n.k == kind::load || n.k == kind::gather) && n.acc < static_cast<int>(ni)) reads[gi][static_cast<std::size_t>(n.acc)] = 1;
+      if ((n.k == kind::load || n.k == kind::gather || n.k == kind::search) && n.acc < static_cast<int>(ni)) reads[gi][static_cast<std::size_t>(n.acc)] = 1;
     }
   }
   const int last_level = p.groups.empty() ? 0 : p.groups.rbegin()->first.first + 1;
@@ -628,7 +673,7 @@ shape shape_of(const plan& p, const group& gr) {
     }
   };
   for (int id : gr.nodes)
-    if (p.nodes[static_cast<std::size_t>(id)].k == kind::load || p.nodes[static_cast<std::size_t>(id)].k == kind::gather)
+    if (const kind k = p.nodes[static_cast<std::size_t>(id)].k; k == kind::load || k == kind::gather || k == kind::search)
       use(p.nodes[static_cast<std::size_t>(id)].acc);
   for (const sink& s : gr.sinks)
     if (stores(s)) use(s.acc);
@@ -776,6 +821,17 @@ struct worker {
         for (std::size_t s = 0; s < seg_len.size(); ++s)
           gather(c + seg_pos[s] * a.elem, a.base + seg_off[s * na + static_cast<std::size_t>(local)] * a.elem,
                  inner_stride(local), seg_len[s], a.elem);
+        col[i] = c;
+      } else if (n.k == kind::search) {
+        const access& a = p.accesses[static_cast<std::size_t>(n.acc)];
+        const int local = sh.local[static_cast<std::size_t>(n.acc)];
+        const void* v = col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(n.args[0])])];
+        char* c = column(i);
+        const int ve = size_of(p.nodes[static_cast<std::size_t>(n.args[0])].type);
+        for (std::size_t s = 0; s < seg_len.size(); ++s)
+          n.search(a.base + seg_off[s * na + static_cast<std::size_t>(local)] * a.elem, inner_stride(local),
+                   static_cast<const char*>(v) + seg_pos[s] * ve, reinterpret_cast<std::int64_t*>(c) + seg_pos[s], n.src.size,
+                   n.src.stride, seg_len[s]);
         col[i] = c;
       } else if (n.k == kind::gather) {
         const access& a = p.accesses[static_cast<std::size_t>(n.acc)];

@@ -57,20 +57,36 @@ ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target, ir::domain_id 
   return lower_operation(g, op::cast, target, &v, 1, home);
 }
 
-ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id position, ir::gather_mode mode) {
+namespace {
+// The gathered leaf's length and stride: params the analysis numbered.
+void gather_params(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id* p) {
   const std::int32_t first = in.nest->gather_param[static_cast<std::size_t>(leaf)];
-  ir::node_id p[2];
-  for (int j = 0; j < 2; ++j) {  // the gathered array's length, then its stride
+  for (int j = 0; j < 2; ++j) {
     ir::node n;
     n.code = op::param;
     n.type = dtype::int64;
     n.index = first + j;
     p[j] = g.add(n);
   }
+}
+bool is_uniform(const ir::node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
+}  // namespace
+
+ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id position, ir::gather_mode mode) {
+  ir::node_id p[2];
+  gather_params(g, in, leaf, p);
   const ir::node_id k =
       g.add_gather(in.array_input[leaf], position, p[0], p[1], mode, in.nest->gather_axis[static_cast<std::size_t>(leaf)]);
-  const ir::node& pos = g.at(position);
-  if (pos.code == op::constant || pos.code == op::param || pos.code == op::extent)
+  if (is_uniform(g.at(position)))
+    g.nodes.back().domain = region_domain(*in.nest, in.nest->leaf_region[static_cast<std::size_t>(leaf)]);
+  return k;
+}
+
+ir::node_id lower_search(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id value, bool right) {
+  ir::node_id p[2];
+  gather_params(g, in, leaf, p);
+  const ir::node_id k = g.add_search(in.array_input[leaf], value, p[0], p[1], right);
+  if (is_uniform(g.at(value)))
     g.nodes.back().domain = region_domain(*in.nest, in.nest->leaf_region[static_cast<std::size_t>(leaf)]);
   return k;
 }

@@ -145,7 +145,8 @@ struct parser {
       view_shape.push_back(x.shape()[k]);
       view_strides.push_back(x.strides()[k]);
     }
-    if (x.shape()[ax] == 0 && s.product() > 0) throw index_error("cannot do a non-empty take from an empty axes.");
+    if (e.mode != search_program_mode && x.shape()[ax] == 0 && s.product() > 0)
+      throw index_error("cannot do a non-empty take from an empty axes.");
     const auto l = static_cast<std::size_t>(leaf);
     a.leaf_view[l] = array_base(x.buffer(), x.dtype(), view_shape, view_strides, x.offset());
     a.gather_axis[l] = ax;

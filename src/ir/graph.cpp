@@ -58,6 +58,19 @@ node_id graph::add_gather(std::int32_t input, node_id position, node_id size, no
   return add(n);
 }
 
+node_id graph::add_search(std::int32_t input, node_id value, node_id size, node_id stride, bool right) {
+  if (input < 0 || static_cast<std::size_t>(input) >= inputs.size()) throw error("jf::ir::graph::add_search: no such input");
+  node n;
+  n.code = op::search;
+  n.type = dtype::int64;
+  n.index = input;
+  n.nargs = 3;
+  n.args = {value, size, stride};
+  n.attr[0] = right ? 1 : 0;
+  n.domain = at(value).domain;
+  return add(n);
+}
+
 node_id graph::add_param(dtype t) {
   params.push_back(t);
   node n;
@@ -287,6 +300,10 @@ std::string graph::to_string() const {
       if (n.nargs == 3) s << " if %" << n.args[2];
       break;
     case op::extent: s << "extent D" << n.attr[0]; break;
+    case op::search:
+      s << "search " << (n.attr[0] ? "right" : "left") << " input #" << n.index << " for %" << n.args[0] << " (size %"
+        << n.args[1] << ", stride %" << n.args[2] << ")";
+      break;
     case op::user: {
       s << "user #" << n.attr[0] << " " << short_name(n.type);
       for (int a = 0; a < n.nargs; ++a) s << (a ? ", %" : " %") << n.args[static_cast<std::size_t>(a)];
@@ -453,6 +470,18 @@ void graph::validate() const {
         if (x.type != f.params[static_cast<std::size_t>(a)]) bad(*this, k, "an argument's dtype differs from its function's");
         if (!uniform(x) && x.domain != n.domain) bad(*this, k, "an argument is in another domain");
       }
+      continue;
+    }
+    case op::search: {
+      if (n.index < 0 || static_cast<std::size_t>(n.index) >= inputs.size()) bad(*this, k, "no input #" + std::to_string(n.index));
+      if (inputs[static_cast<std::size_t>(n.index)].gen != generator::none) bad(*this, k, "searches a generated input");
+      if (n.type != dtype::int64) bad(*this, k, "the result is an int64 index");
+      const node& v = at(n.args[0]);
+      if (!uniform(v) && v.domain != n.domain) bad(*this, k, "must be in its value's domain");
+      for (int a = 1; a < 3; ++a)
+        if (at(n.args[static_cast<std::size_t>(a)]).type != dtype::int64 || !uniform(at(n.args[static_cast<std::size_t>(a)])))
+          bad(*this, k, "size and stride must be uniform int64 values");
+      if (n.attr[0] != 0 && n.attr[0] != 1) bad(*this, k, "side must be 0 (left) or 1 (right)");
       continue;
     }
     case op::gather: {

@@ -192,7 +192,7 @@ struct nest_planner {
         }
         return local[static_cast<std::size_t>(id)] = it->second;
       }
-      if (n.code == op::input || n.code == op::gather) {  // a gather reads its input as a whole
+      if (n.code == op::input || n.code == op::gather || n.code == op::search) {  // gathers read their input as a whole
         auto [it, fresh] = orig_inputs.emplace(n.index, -1);
         if (fresh) {
           it->second = static_cast<node_id>(k.inputs.size());
@@ -209,7 +209,7 @@ struct nest_planner {
           s.inputs.push_back({operand_ref::kind::input, n.index});
         }
         c.index = it->second;
-        if (n.code == op::gather)
+        if (n.code == op::gather || n.code == op::search)
           for (int a = 0; a < n.nargs; ++a) c.args[static_cast<std::size_t>(a)] = self(self, n.args[static_cast<std::size_t>(a)], false);
         return local[static_cast<std::size_t>(id)] = k.add(c);
       }

@@ -78,6 +78,10 @@ inline ir::domain_id home_domain(const lowering_inputs& in, int region) {
 // jf::take of array leaf `leaf` (a gathered 1-d array) at `position` (int64): a gather node
 // reading the leaf's kernel input with the size and stride the analysis made params.
 ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id position, ir::gather_mode mode);
+// jf::searchsorted of `value` in array leaf `leaf` (read like a gathered 1-d array).
+ir::node_id lower_search(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id value, bool right);
+// prog_entry::gather's mode for a search (not a gather_mode: it never raises, an empty array is fine).
+inline constexpr std::int8_t search_program_mode = 3;
 
 // Lowers reduction r (prefix order) of operand x (a node of region r + 1): the reduce node(s) and
 // numpy's composition (mean = sum / n, var, nan*), carried into the enclosing region's domain.

@@ -169,6 +169,10 @@ struct graph {
   // reported (gather_mode::raise: the evaluation raises jf::index_error), wrapped or clipped.
   // The input's own strides over the global axes are not used (they are 0).
   node_id add_gather(std::int32_t input, node_id position, node_id size, node_id stride, gather_mode mode, int axis);
+  // search(input k, value, size, stride): numpy.searchsorted of `value` in input k viewed as `size`
+  // elements `stride` apart (sorted, NaN last), compared in the value's dtype; int64. attr[0]: side
+  // (0 left, 1 right).
+  node_id add_search(std::int32_t input, node_id value, node_id size, node_id stride, bool right);
   node_id add_extent(domain_id counted);
 
   const node& at(node_id id) const { return nodes[static_cast<std::size_t>(id)]; }

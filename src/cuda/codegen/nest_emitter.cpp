@@ -168,7 +168,7 @@ facts::facts(const graph& graph_)
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     const node& n = g.nodes[k];
     uniform[k] = is_uniform(n);
-    if (n.code == op::input || n.code == op::gather) input_used[static_cast<std::size_t>(n.index)] = 1;
+    if (n.code == op::input || n.code == op::gather || n.code == op::search) input_used[static_cast<std::size_t>(n.index)] = 1;
     if (n.code == op::reduce) {
       reduces.push_back(static_cast<node_id>(k));
       after_reduce[k] = 1;
@@ -322,7 +322,7 @@ emitter::emitter(const graph& graph_, const codegen_options& o, std::string name
   };
   for (std::size_t k = 0; k < g.outputs.size(); ++k) add_axes(operand_axes_[k], g.outputs[k].domain);
   for (const node& n : g.nodes)
-    if (n.code == op::input || n.code == op::gather)
+    if (n.code == op::input || n.code == op::gather || n.code == op::search)
       add_axes(operand_axes_[g.outputs.size() + static_cast<std::size_t>(n.index)], n.domain);
 }
 
@@ -513,6 +513,13 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
       break;
     }
     case op::cast: s << decl << "jf::ops::jf_cast<" << T(n.type) << ">(" << arg(0) << ");\n"; break;
+    case op::search: {
+      const std::string rest = offset(false, static_cast<std::size_t>(n.index), n.domain);
+      const std::string base = nest::cat("in", n.index) + (rest.empty() ? std::string() : " + (" + rest + ")");
+      s << decl << "jf::ops::jf_searchsorted<" << n.attr[0] << ">(" << base << ", " << arg(1) << ", " << arg(2) << ", "
+        << arg(0) << ");\n";
+      break;
+    }
     case op::gather: {
       // The input's other axes are addressed by its strides; the gathered one by the position.
       const std::string rest = offset(false, static_cast<std::size_t>(n.index), n.domain);
