@@ -27,39 +27,19 @@ struct search_case {
 };
 
 std::vector<search_case> table() {
-  std::ifstream f(JF_TEST_DATA_DIR "/searchsorted_table.txt");
-  EXPECT_TRUE(f.good()) << "tests/data/searchsorted_table.txt is missing";
   std::vector<search_case> cases;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream h(line);
-    std::string word;
-    std::size_t na = 0, nv = 0;
-    search_case c;
-    h >> word >> c.da >> c.dv >> c.side >> na >> nv;
-    for (auto* out : {&c.a, &c.v}) {
-      std::getline(f, line);
-      std::istringstream s(line);
-      for (std::string x; s >> x;) out->push_back(x);
-    }
-    std::getline(f, line);
-    std::istringstream s(line);
-    for (i64 x; s >> x;) c.expected.push_back(x);
-    EXPECT_EQ(c.a.size(), na);
-    EXPECT_EQ(c.v.size(), nv);
+  for (const test_support::table_case& t : test_support::read_table(JF_TEST_DATA_DIR "/searchsorted_table.txt", 3)) {
+    search_case c{t.header.at(0), t.header.at(1), t.header.at(2), t.lines[0], t.lines[1], {}};
+    for (i64 x : test_support::parse_words<i64>(t.lines[2])) c.expected.push_back(x);
+    EXPECT_EQ(c.a.size(), std::stoul(t.header.at(3)));
+    EXPECT_EQ(c.v.size(), std::stoul(t.header.at(4)));
     cases.push_back(std::move(c));
   }
   return cases;
 }
 
 template <class T> jf::array<T> parse(const std::vector<std::string>& words, jf::device dev) {
-  std::vector<T> out;
-  for (const std::string& w : words) {
-    if constexpr (std::is_floating_point_v<T>) out.push_back(static_cast<T>(std::strtod(w.c_str(), nullptr)));
-    else out.push_back(static_cast<T>(std::strtoll(w.c_str(), nullptr, 10)));
-  }
-  return jf::array<T>(out, dev);
+  return jf::array<T>(test_support::parse_words<T>(words), dev);
 }
 
 template <class A, class V> void check(const search_case& c, jf::device dev) {

@@ -310,41 +310,25 @@ struct isclose_case {
 };
 
 std::vector<isclose_case> isclose_table() {
-  std::ifstream f(JF_TEST_DATA_DIR "/isclose_table.txt");
-  EXPECT_TRUE(f.good()) << "tests/data/isclose_table.txt is missing";
   std::vector<isclose_case> cases;
-  std::string line;
-  while (std::getline(f, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream h(line);
-    std::string word, rtol, atol;
-    int eq = 0, n = 0;
+  for (const test_support::table_case& t : test_support::read_table(JF_TEST_DATA_DIR "/isclose_table.txt", 3)) {
     isclose_case c;
-    h >> word >> c.da >> c.db >> rtol >> atol >> eq >> n;
-    c.rtol = std::strtod(rtol.c_str(), nullptr);
-    c.atol = std::strtod(atol.c_str(), nullptr);
-    c.equal_nan = eq != 0;
-    for (auto* v : {&c.a, &c.b}) {
-      std::getline(f, line);
-      std::istringstream s(line);
-      for (std::string x; s >> x;) v->push_back(x);
-    }
-    std::getline(f, line);
-    std::istringstream s(line);
-    for (int x; s >> x;) c.expected.push_back(x != 0);
-    EXPECT_EQ(static_cast<int>(c.a.size()), n);
+    c.da = t.header.at(0);
+    c.db = t.header.at(1);
+    c.rtol = std::strtod(t.header.at(2).c_str(), nullptr);
+    c.atol = std::strtod(t.header.at(3).c_str(), nullptr);
+    c.equal_nan = t.header.at(4) != "0";
+    c.a = t.lines[0];
+    c.b = t.lines[1];
+    for (int x : test_support::parse_words<int>(t.lines[2])) c.expected.push_back(x != 0);
+    EXPECT_EQ(c.a.size(), std::stoul(t.header.at(5)));
     cases.push_back(std::move(c));
   }
   return cases;
 }
 
 template <class T> jf::array<T> parse(const std::vector<std::string>& words, jf::device dev) {
-  std::vector<T> v;
-  for (const std::string& w : words) {
-    if constexpr (std::is_floating_point_v<T>) v.push_back(static_cast<T>(std::strtod(w.c_str(), nullptr)));
-    else v.push_back(static_cast<T>(std::strtoll(w.c_str(), nullptr, 10)));
-  }
-  return jf::array<T>(v, dev);
+  return jf::array<T>(test_support::parse_words<T>(words), dev);
 }
 
 template <class A, class B> void check_isclose(const isclose_case& c, jf::device dev) {

@@ -9,7 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 namespace test_support {
 
@@ -39,6 +43,45 @@ template <class E, class F> std::string message_of(F&& f) {
   }
   ADD_FAILURE() << "the expected exception was not thrown";
   return {};
+}
+
+// A numpy table (tests/data/*_table.txt, written by the scripts beside it): lines "case <words>",
+// each followed by `lines` lines of whitespace-separated words; lines starting with '#' are
+// comments.
+struct table_case {
+  std::vector<std::string> header;              // the words after "case"
+  std::vector<std::vector<std::string>> lines;  // the words of the lines that follow
+};
+inline std::vector<table_case> read_table(const std::string& path, int lines) {
+  std::ifstream f(path);
+  EXPECT_TRUE(f.good()) << path << " is missing";
+  std::vector<table_case> cases;
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream h(line);
+    table_case c;
+    std::string word;
+    h >> word;  // "case"
+    for (std::string w; h >> w;) c.header.push_back(w);
+    for (int k = 0; k < lines; ++k) {
+      std::getline(f, line);
+      std::istringstream s(line);
+      c.lines.emplace_back();
+      for (std::string w; s >> w;) c.lines.back().push_back(w);
+    }
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+// The words as T: floats by strtod (hex floats, nan, inf), integers and bools by strtoll.
+template <class T> std::vector<T> parse_words(const std::vector<std::string>& words) {
+  std::vector<T> v;
+  for (const std::string& w : words) {
+    if constexpr (std::is_floating_point_v<T>) v.push_back(static_cast<T>(std::strtod(w.c_str(), nullptr)));
+    else v.push_back(static_cast<T>(std::strtoll(w.c_str(), nullptr, 10)));
+  }
+  return v;
 }
 
 }  // namespace test_support
