@@ -13,6 +13,8 @@
 
 #include <jetfuse/array.hpp>
 
+#include "test_support.hpp"
+
 namespace {
 
 using i64 = std::int64_t;
@@ -23,15 +25,7 @@ constexpr i64 int64_max = std::numeric_limits<i64>::max();
 const std::string too_big =
     "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
 
-template <class E> std::string message_of(auto&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "the expected exception was not thrown";
-  return {};
-}
+using test_support::message_of;
 
 // ---- item 1: shape and byte counts ---------------------------------------------------------------
 

@@ -67,7 +67,8 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     std::vector<std::int64_t> speed(ng, INT64_MAX);  // the smallest stride any operand has along it
     for (int i = 0; i < na; ++i) {
       auto& st = c.leaf_strides[static_cast<std::size_t>(i)];
-      st = global_strides(a, aligned_leaf(a, *r.arrays[i], i), a.leaf_region[static_cast<std::size_t>(i)]);
+      array_base padded;
+      st = global_strides(a, aligned_leaf(a, *r.arrays[i], i, padded), a.leaf_region[static_cast<std::size_t>(i)]);
       for (std::size_t g = 0; g < ng; ++g)
         if (st[g] != 0) speed[g] = std::min(speed[g], st[g] < 0 ? -st[g] : st[g]);
     }

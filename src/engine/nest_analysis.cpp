@@ -341,7 +341,7 @@ void number_extra_params(nest_analysis& a, int base) {
   }
 }
 
-array_base aligned_leaf(const nest_analysis& a, const array_base& x, int leaf) {
+const array_base& aligned_leaf(const nest_analysis& a, const array_base& x, int leaf, array_base& scratch) {
   const auto l = static_cast<std::size_t>(leaf);
   const array_base& v = a.leaf_gathered[l] ? a.leaf_view[l] : x;
   if (a.leaf_pad[l] == 0) return v;
@@ -351,7 +351,8 @@ array_base aligned_leaf(const nest_analysis& a, const array_base& x, int leaf) {
     sh.push_back(1);
     st.push_back(0);
   }
-  return array_base(v.buffer(), v.dtype(), sh, st, v.offset());
+  scratch = array_base(v.buffer(), v.dtype(), sh, st, v.offset());
+  return scratch;
 }
 
 ir::domain_id region_domain(const nest_analysis& a, int region) { return a.regions[static_cast<std::size_t>(region)].domain; }

@@ -58,8 +58,9 @@ void number_extra_params(nest_analysis& a, int base);
 // numpy does (axis_error, value_error for an empty reduction without identity, shape_error).
 void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_size, const array_base* const* arrays,
                     const reduce_spec* specs, int nspecs, const scalar_slot* scalars);
-// The view an array leaf is aligned with its region as (gathered leaves: leaf_view; padded).
-array_base aligned_leaf(const nest_analysis& a, const array_base& x, int leaf);
+// The view an array leaf is aligned with its region as: x itself, or (gathered leaves: leaf_view;
+// padded) a view built in `scratch` (no copy of the handle on the common path).
+const array_base& aligned_leaf(const nest_analysis& a, const array_base& x, int leaf, array_base& scratch);
 // Given the iteration shape of the result (the outputs' shape), assigns global axes and domains.
 void assign_domains(nest_analysis& a, const shape_t& iter);
 // Renames global axis g to to[g] (a permutation) everywhere in the analysis.
