@@ -13,12 +13,14 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
-#include <jetfuse/jetfuse.hpp>
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
+
+#include <jetfuse/jetfuse.hpp>
 
 #include "test_support.hpp"
 
@@ -488,6 +490,27 @@ TEST(SortingCuda, RandomAgainstCpu) {
   gpu_against_cpu<bool>({30000, 9}, {-1, 0}, true);
   gpu_against_cpu<float>({2, 3000000}, {-1}, false);
   gpu_against_cpu<double>({1, 70001}, {-1, 0}, false);
+}
+
+// Threads sort at once, each on its own stream (jf::cuda: CUB through the static runtime on the
+// context the driver API made current in that thread).
+TEST_P(Sorting, ConcurrentThreads) {
+  const i64 n = 300001;
+  std::vector<std::vector<float>> inputs(4);
+  std::vector<std::vector<i64>> want(inputs.size());
+  for (std::size_t t = 0; t < inputs.size(); ++t) {
+    inputs[t] = random_values<float>(n);
+    want[t] = reference_argsort(inputs[t], 1, n);
+  }
+  std::vector<std::vector<i64>> got(inputs.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < inputs.size(); ++t)
+    threads.emplace_back([&, t] {
+      const jf::array<float> x(inputs[t], dev());
+      for (int rep = 0; rep < 3; ++rep) got[t] = jf::argsort(x * 1.0f).to_vector();
+    });
+  for (std::thread& th : threads) th.join();
+  for (std::size_t t = 0; t < inputs.size(); ++t) EXPECT_EQ(got[t], want[t]) << "thread " << t;
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Sorting, ::testing::Values(jf::cpu, jf::cuda),
