@@ -2,8 +2,10 @@
 // directly in the same run (bench_sort_cub.cu: temp storage allocated once, outside the timing):
 // 2^27 random float32 (the values numpy's Philox(key=2028).random(2^27, dtype=float32) draws, as
 // bench/peers_sort.py does for CuPy and PyTorch), 2^17 rows of 1024 of the same values, and 2^27
-// random int32. Counters: keys per second, of_cub (CUB's time / this time: 1 = as fast as the
-// direct call) and copies (this time in device copies of the same keys, measured in the same run).
+// random int32; the rows also against cub::DeviceSegmentedSort (what jetfuse calls) and
+// cub::DeviceSegmentedRadixSort called directly. Counters: keys per second, of_cub (the direct
+// call's time / this time: 1 = as fast as CUB) and copies (this time in device copies of the same
+// keys, measured in the same run).
 //
 //   ./build/cuda/bench/bench_sort --benchmark_counters_tabular=true
 #include <climits>
@@ -19,6 +21,9 @@ template <class K, class N>
 std::size_t cub_sort_keys_bytes(N n);
 template <class K, class N>
 int cub_sort_keys(void* temp, std::size_t bytes, const void* in, void* out, N n, void* stream);
+template <bool Radix>
+int cub_sort_rows(void* temp, std::size_t& bytes, const float* in, float* out, std::int64_t n, std::int64_t segments,
+                  const std::int64_t* offsets, void* stream);
 #endif
 
 namespace {
@@ -29,7 +34,7 @@ using i64 = std::int64_t;
 
 constexpr i64 n = i64(1) << 27;
 constexpr i64 rows = i64(1) << 17, row = n / rows;
-double copy_seconds = 0, cub_f32_seconds = 0, cub_i32_seconds = 0;
+double copy_seconds = 0, cub_f32_seconds = 0, cub_i32_seconds = 0, cub_rows_seconds = 0;
 
 bool need_gpu(benchmark::State& state) {
   if (jf::cuda_available()) return true;
@@ -86,6 +91,27 @@ void BM_CubSortKeys(benchmark::State& state) {
   if (std::is_same_v<N, int>) (std::is_same_v<K, float> ? cub_f32_seconds : cub_i32_seconds) = mean_seconds;
   report(state, 0);
 }
+
+// CUB's segmented sorts of the 2^17 rows of 1024 called directly (offsets written once).
+template <bool Radix>
+void BM_CubSortRows(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  const jf::array<i64> offsets = jf::arange<i64>(0, n + 1, row, jf::cuda);
+  const auto* in = static_cast<const float*>(d.f32.raw_data());
+  auto* out = static_cast<float*>(d.f32_out.raw_data());
+  const auto* off = static_cast<const i64*>(offsets.raw_data());
+  void* stream = jf::cuda_rt::current_stream();
+  std::size_t bytes = 0;
+  cub_sort_rows<Radix>(nullptr, bytes, in, out, n, rows, off, stream);
+  void* temp = jf::cuda_rt::allocate(bytes);
+  timed_batches(state, 10, [&] {
+    if (cub_sort_rows<Radix>(temp, bytes, in, out, n, rows, off, stream) != 0) state.SkipWithError("CUB failed");
+  });
+  jf::cuda_rt::deallocate(temp);
+  if (!Radix) cub_rows_seconds = mean_seconds;
+  report(state, 0);
+}
 #endif
 
 void BM_SortF32(benchmark::State& state) {
@@ -118,7 +144,7 @@ void BM_SortRowsF32(benchmark::State& state) {
   const jf::array<float> m = d.f32.reshape({rows, row});
   jf::array<float> s;
   timed_batches(state, 10, [&] { s = jf::sort(m); });
-  report(state, 0);
+  report(state, cub_rows_seconds);
 }
 
 void BM_ArgsortRowsF32(benchmark::State& state) {
@@ -149,6 +175,8 @@ BENCHMARK(BM_CopyRoof)->Apply(one);
 BENCHMARK(BM_CubSortKeys<float, int>)->Name("BM_CubSortKeysF32")->Apply(one);
 BENCHMARK(BM_CubSortKeys<float, std::int64_t>)->Name("BM_CubSortKeysF32_int64_items")->Apply(one);
 BENCHMARK(BM_CubSortKeys<std::int32_t, int>)->Name("BM_CubSortKeysI32")->Apply(one);
+BENCHMARK(BM_CubSortRows<false>)->Name("BM_CubSegmentedSortRowsF32")->Apply(one);
+BENCHMARK(BM_CubSortRows<true>)->Name("BM_CubSegmentedRadixSortRowsF32")->Apply(one);
 #endif
 BENCHMARK(BM_SortF32)->Apply(one);
 BENCHMARK(BM_SortI32)->Apply(one);
