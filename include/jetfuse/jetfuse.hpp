@@ -20,6 +20,7 @@
 #include "jetfuse/joining.hpp"
 #include "jetfuse/like.hpp"
 #include "jetfuse/random.hpp"
+#include "jetfuse/sorting.hpp"
 #include "jetfuse/stats.hpp"
 #include "jetfuse/views.hpp"
 

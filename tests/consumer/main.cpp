@@ -43,6 +43,13 @@ void check_on(jf::device dev, std::size_t n, std::mt19937_64& rng) {
   const jf::array<std::int32_t> md = i32 % j32;
   const jf::array<double> w = jf::where(x > y, x, y);
 
+  // A sort (the CUB sorts on jf::cuda: the static CUDA runtime links into the consumer too).
+  const std::vector<double> sorted = jf::sort(x * y).to_vector();
+  std::vector<double> hsorted(n);
+  for (std::size_t i = 0; i < n; ++i) hsorted[i] = hx[i] * hy[i];
+  std::sort(hsorted.begin(), hsorted.end());
+  expect(sorted == hsorted, "sort(x * y)", n, 0);
+
   const auto vr = r.to_vector();
   const auto vl = l.to_vector();
   const auto vfd = fd.to_vector();

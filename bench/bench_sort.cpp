@@ -1,0 +1,188 @@
+// jf::sort, jf::argsort and jf::unique on the GPU against cub::DeviceRadixSort::SortKeys called
+// directly in the same run (bench_sort_cub.cu: temp storage allocated once, outside the timing):
+// 2^27 random float32 (the values numpy's Philox(key=2028).random(2^27, dtype=float32) draws, as
+// bench/peers_sort.py does for CuPy and PyTorch), 2^17 rows of 1024 of the same values, and 2^27
+// random int32; the rows also against cub::DeviceSegmentedSort (what jetfuse calls) and
+// cub::DeviceSegmentedRadixSort called directly. Counters: keys per second, of_cub (the direct
+// call's time / this time: 1 = as fast as CUB) and copies (this time in device copies of the same
+// keys, measured in the same run).
+//
+//   ./build/cuda/bench/bench_sort --benchmark_counters_tabular=true
+#include <climits>
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda/runtime.hpp"
+#include "timed_batches.hpp"
+#include <jetfuse/jetfuse.hpp>
+
+#ifdef JF_HAVE_CUDA
+template <class K, class N>
+std::size_t cub_sort_keys_bytes(N n);
+template <class K, class N>
+int cub_sort_keys(void* temp, std::size_t bytes, const void* in, void* out, N n, void* stream);
+template <bool Radix>
+int cub_sort_rows(void* temp, std::size_t& bytes, const float* in, float* out, std::int64_t n, std::int64_t segments,
+                  const std::int64_t* offsets, void* stream);
+#endif
+
+namespace {
+
+using jf_bench::mean_seconds;
+using jf_bench::timed_batches;
+using i64 = std::int64_t;
+
+constexpr i64 n = i64(1) << 27;
+constexpr i64 rows = i64(1) << 17, row = n / rows;
+double copy_seconds = 0, cub_f32_seconds = 0, cub_i32_seconds = 0, cub_rows_seconds = 0;
+
+bool need_gpu(benchmark::State& state) {
+  if (jf::cuda_available()) return true;
+  state.SkipWithError("no CUDA GPU on this machine");
+  return false;
+}
+
+struct data {
+  jf::array<float> f32, f32_out;
+  jf::array<std::int32_t> i32, i32_out;
+  data() {
+    jf::random::philox gen(2028);
+    f32 = gen.random<float>({n}, jf::cuda);
+    i32 = gen.integers<std::int32_t>({n}, INT32_MIN, i64(INT32_MAX) + 1, jf::cuda);
+    f32_out = jf::empty<float>({n}, jf::cuda);
+    i32_out = jf::empty<std::int32_t>({n}, jf::cuda);
+  }
+};
+data& get() {
+  static data d;
+  return d;
+}
+
+void report(benchmark::State& state, double cub_seconds) {
+  state.counters["Gkeys/s"] = static_cast<double>(n) / mean_seconds * 1e-9;
+  if (cub_seconds > 0) state.counters["of_cub"] = cub_seconds / mean_seconds;
+  if (copy_seconds > 0) state.counters["copies"] = mean_seconds / copy_seconds;
+}
+
+// A device copy of 2^27 4-byte keys (the unit of the `copies` counter).
+void BM_CopyRoof(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { jf::cuda_rt::copy_dtod(d.f32_out.raw_data(), d.f32.raw_data(), n * sizeof(float)); });
+  copy_seconds = mean_seconds;
+  state.counters["GB/s"] = 8.0 * static_cast<double>(n) / mean_seconds * 1e-9;
+}
+
+#ifdef JF_HAVE_CUDA
+// CUB itself: num_items an int (N = int) or an int64 (as jetfuse calls it).
+template <class K, class N>
+void BM_CubSortKeys(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  const void* in = std::is_same_v<K, float> ? d.f32.raw_data() : d.i32.raw_data();
+  void* out = std::is_same_v<K, float> ? d.f32_out.raw_data() : d.i32_out.raw_data();
+  const std::size_t bytes = cub_sort_keys_bytes<K, N>(static_cast<N>(n));
+  void* temp = jf::cuda_rt::allocate(bytes);
+  void* stream = jf::cuda_rt::current_stream();
+  timed_batches(state, 10, [&] {
+    if (cub_sort_keys<K, N>(temp, bytes, in, out, static_cast<N>(n), stream) != 0) state.SkipWithError("CUB failed");
+  });
+  jf::cuda_rt::deallocate(temp);
+  if (std::is_same_v<N, int>) (std::is_same_v<K, float> ? cub_f32_seconds : cub_i32_seconds) = mean_seconds;
+  report(state, 0);
+}
+
+// CUB's segmented sorts of the 2^17 rows of 1024 called directly (offsets written once).
+template <bool Radix>
+void BM_CubSortRows(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  const jf::array<i64> offsets = jf::arange<i64>(0, n + 1, row, jf::cuda);
+  const auto* in = static_cast<const float*>(d.f32.raw_data());
+  auto* out = static_cast<float*>(d.f32_out.raw_data());
+  const auto* off = static_cast<const i64*>(offsets.raw_data());
+  void* stream = jf::cuda_rt::current_stream();
+  std::size_t bytes = 0;
+  cub_sort_rows<Radix>(nullptr, bytes, in, out, n, rows, off, stream);
+  void* temp = jf::cuda_rt::allocate(bytes);
+  timed_batches(state, 10, [&] {
+    if (cub_sort_rows<Radix>(temp, bytes, in, out, n, rows, off, stream) != 0) state.SkipWithError("CUB failed");
+  });
+  jf::cuda_rt::deallocate(temp);
+  if (!Radix) cub_rows_seconds = mean_seconds;
+  report(state, 0);
+}
+#endif
+
+void BM_SortF32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { d.f32_out = jf::sort(d.f32); });
+  report(state, cub_f32_seconds);
+}
+
+void BM_SortI32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { d.i32_out = jf::sort(d.i32); });
+  report(state, cub_i32_seconds);
+}
+
+// Stable: keys and int64 positions through DeviceRadixSort::SortPairs.
+void BM_ArgsortF32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  jf::array<i64> p;
+  timed_batches(state, 10, [&] { p = jf::argsort(d.f32); });
+  report(state, 0);
+}
+
+// 2^17 rows of 1024: one DeviceSegmentedSort segment per row.
+void BM_SortRowsF32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  const jf::array<float> m = d.f32.reshape({rows, row});
+  jf::array<float> s;
+  timed_batches(state, 10, [&] { s = jf::sort(m); });
+  report(state, cub_rows_seconds);
+}
+
+void BM_ArgsortRowsF32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  const jf::array<float> m = d.f32.reshape({rows, row});
+  jf::array<i64> p;
+  timed_batches(state, 10, [&] { p = jf::argsort(m); });
+  report(state, 0);
+}
+
+// Sort, run-length encoding and the one read-back of the number of distinct values.
+void BM_UniqueI32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  jf::array<std::int32_t> u;
+  timed_batches(state, 5, [&] { u = jf::unique(d.i32); });
+  report(state, 0);
+  state.counters["distinct"] = static_cast<double>(u.size());
+}
+
+void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5); }
+
+}  // namespace
+
+BENCHMARK(BM_CopyRoof)->Apply(one);
+#ifdef JF_HAVE_CUDA
+BENCHMARK(BM_CubSortKeys<float, int>)->Name("BM_CubSortKeysF32")->Apply(one);
+BENCHMARK(BM_CubSortKeys<float, std::int64_t>)->Name("BM_CubSortKeysF32_int64_items")->Apply(one);
+BENCHMARK(BM_CubSortKeys<std::int32_t, int>)->Name("BM_CubSortKeysI32")->Apply(one);
+BENCHMARK(BM_CubSortRows<false>)->Name("BM_CubSegmentedSortRowsF32")->Apply(one);
+BENCHMARK(BM_CubSortRows<true>)->Name("BM_CubSegmentedRadixSortRowsF32")->Apply(one);
+#endif
+BENCHMARK(BM_SortF32)->Apply(one);
+BENCHMARK(BM_SortI32)->Apply(one);
+BENCHMARK(BM_ArgsortF32)->Apply(one);
+BENCHMARK(BM_SortRowsF32)->Apply(one);
+BENCHMARK(BM_ArgsortRowsF32)->Apply(one);
+BENCHMARK(BM_UniqueI32)->Apply(one);
+
+BENCHMARK_MAIN();

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""The Python peers of bench_sort on the same machine and the same keys: 2^27 float32 drawn by
+numpy's Philox(key=2028) (the values jf::random::philox(2028).random<float> gives bench_sort),
+2^17 rows of 1024 of them, and 2^27 random int32 (the same distribution; numpy's integers draw
+other bits than jetfuse's). CuPy: cupy.sort, cupy.argsort, cupy.unique; PyTorch: torch.sort and
+torch.argsort with stable=True (torch.sort also returns the indices), torch.unique. Measured as
+bench_sort measures (a batch of calls, one synchronisation; the best of 5 batches).
+
+    cd bench && python3 peers_sort.py
+"""
+import numpy as np
+
+import peers_reductions  # its timing loop
+
+N = 1 << 27
+ROWS, ROW = 1 << 17, 1024
+
+
+def timed(f, reps=10):
+    return peers_reductions.timed(f, reps)
+
+
+def line(name, seconds, n=N):
+    print(f"{name:<44} {seconds * 1e3:9.2f} ms {n / seconds * 1e-9:7.2f} Gkeys/s")
+
+
+def main():
+    import cupy as cp
+
+    print("device:", cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
+    g = np.random.Generator(np.random.Philox(key=2028))
+    f32 = g.random(N, dtype=np.float32)
+    i32 = g.integers(-(2**31), 2**31, N, dtype=np.int32)
+
+    x, xi = cp.asarray(f32), cp.asarray(i32)
+    m = x.reshape(ROWS, ROW)
+    line("cupy.sort float32", timed(lambda: cp.sort(x)))
+    line("cupy.sort int32", timed(lambda: cp.sort(xi)))
+    line("cupy.argsort float32", timed(lambda: cp.argsort(x)))
+    line("cupy.sort rows float32 (2^17 x 1024)", timed(lambda: cp.sort(m, axis=-1)))
+    line("cupy.argsort rows float32 (2^17 x 1024)", timed(lambda: cp.argsort(m, axis=-1)))
+    line("cupy.unique int32", timed(lambda: cp.unique(xi), 5))
+    del x, xi, m
+    cp.get_default_memory_pool().free_all_blocks()
+    try:
+        import torch
+
+        def sync_timed(f, reps=10):
+            import time
+
+            f()
+            torch.cuda.synchronize()
+            best = None
+            for _ in range(5):
+                t0 = time.perf_counter()
+                for _ in range(reps):
+                    f()
+                torch.cuda.synchronize()
+                t = (time.perf_counter() - t0) / reps
+                best = t if best is None else min(best, t)
+            return best
+
+        t, ti = torch.from_numpy(f32).cuda(), torch.from_numpy(i32).cuda()
+        tm = t.reshape(ROWS, ROW)
+        line("torch.sort float32 (stable, values + indices)", sync_timed(lambda: torch.sort(t, stable=True)))
+        line("torch.sort int32 (stable, values + indices)", sync_timed(lambda: torch.sort(ti, stable=True)))
+        line("torch.argsort float32 (stable)", sync_timed(lambda: torch.argsort(t, stable=True)))
+        line("torch.sort rows float32 (stable)", sync_timed(lambda: torch.sort(tm, dim=-1, stable=True)))
+        line("torch.argsort rows float32 (stable)", sync_timed(lambda: torch.argsort(tm, dim=-1, stable=True)))
+        line("torch.unique int32", sync_timed(lambda: torch.unique(ti), 5))
+    except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
+        print("torch: skipped:", e)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+// The entry points of the CUDA sources under src/cuda/sort/ (compiled by nvcc, linked with the
+// static CUDA runtime): CUB's device algorithms (cub_*.cu) and the small kernels around them
+// (passes.cu). Plain C++ so that src/cuda/sort/sort.cpp, built by the host compiler, calls them.
+// Every function is asynchronous on `stream` (a CUstream, which is a cudaStream_t) and returns a
+// cudaError_t as an int (0: success); error_text names one. A CUB function called with a null
+// `temp` only sets `temp_bytes`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "jetfuse/dtype.hpp"
+
+namespace jf::cuda_sort {
+
+using i64 = std::int64_t;
+
+// Elements of an array in row-major order: element i of the flat order is at
+// data + sum_d idx_d(i) * strides[d] (elements, any sign). Axes of extent 1 and axes that continue
+// the next one in memory are merged first, so a contiguous array has ndim 1 and stride 1.
+struct view {
+  int ndim = 1;
+  i64 shape[8] = {};
+  i64 strides[8] = {};
+  void* data = nullptr;
+};
+
+const char* error_text(int code);
+
+// ---- CUB (cub_*.cu): keys int32 or int64 (`wide`), values int64 ------------------------------
+// DeviceRadixSort::SortKeys of float32, float64, int32 or int64 keys, bits [0, end_bit).
+int radix_sort_keys(dtype t, void* temp, std::size_t& temp_bytes, const void* in, void* out, i64 n, int end_bit,
+                    void* stream);
+// DeviceRadixSort::SortPairs (stable).
+int radix_sort_pairs(bool wide, void* temp, std::size_t& temp_bytes, const void* keys_in, void* keys_out,
+                     const i64* values_in, i64* values_out, i64 n, int end_bit, void* stream);
+// DeviceSegmentedSort::SortKeys and ::StableSortPairs over segments [offsets[s], offsets[s + 1]).
+int segmented_sort_keys(bool wide, void* temp, std::size_t& temp_bytes, const void* in, void* out, i64 n, i64 segments,
+                        const i64* offsets, void* stream);
+int segmented_stable_sort_pairs(bool wide, void* temp, std::size_t& temp_bytes, const void* keys_in, void* keys_out,
+                                const i64* values_in, i64* values_out, i64 n, i64 segments, const i64* offsets,
+                                void* stream);
+// DeviceRunLengthEncode::Encode of sorted keys (n < 2^31): distinct keys, their counts, the number
+// of runs.
+int run_length_encode(bool wide, void* temp, std::size_t& temp_bytes, const void* in, void* unique_out, i64* counts_out,
+                      i64* runs_out, i64 n, void* stream);
+// DeviceScan::InclusiveSum in place.
+int inclusive_sum(void* temp, std::size_t& temp_bytes, i64* data, i64 n, void* stream);
+
+// ---- kernels (passes.cu) ---------------------------------------------------------------------
+// How elements become signed integer keys of their width (int32: bool, int32, float32; int64:
+// int64, float64) whose order is numpy's. order: floats by value with -0.0 before +0.0 and NaN
+// last (a NaN's sign bit cleared: decoding gives it back without its sign). canonical: as order,
+// but -0.0 is +0.0 and every NaN one NaN, so that ties are numpy's ties (argsort, unique).
+enum class key_mode : int { order, canonical };
+bool wide_keys(dtype t);  // the int64 keys of int64 and float64
+
+// keys[i] = key of element i of `in` (n elements), and when positions is not null
+// positions[i] = i % row (the position along its row).
+int encode_keys(dtype t, key_mode mode, const view& in, void* keys, i64* positions, i64 row, i64 n, void* stream);
+// Element i of `out` (x's dtype) = the element keys[i] stands for.
+int decode_keys(dtype t, const void* keys, const view& out, i64 n, void* stream);
+// Copies between a view and contiguous memory, elements of `bytes` (1, 4 or 8) bytes.
+int gather(int bytes, const view& in, void* out, i64 n, void* stream);
+int scatter(int bytes, const void* in, const view& out, i64 n, void* stream);
+// offsets[s] = s * row for s in [0, segments].
+int segment_offsets(i64* offsets, i64 segments, i64 row, void* stream);
+// After CUB sorted floats by their bits (NaNs with the sign bit set first), moves those NaNs to
+// the end with the sign cleared, numpy's order: a warp finds their count k into *count; the next
+// kernels return at once when k == 0, else rotate `data` left by k through `scratch` (n elements)
+// and back. No host synchronisation.
+int move_negative_nans_last(dtype t, void* data, void* scratch, i64* count, i64 n, void* stream);
+
+// unique by run-length encoding (the keys canonical): summary[0] = the number of runs, summary[1]
+// = the count of the last run when its key is the NaN key (else 0).
+int rle_summary(dtype t, const void* unique_keys, const i64* counts, const i64* runs, i64* summary, void* stream);
+// values[i] (and counts_out[i] when not null) for i < total: the first `regular` runs decoded,
+// then NaNs: one of count nan_count when equal_nan, else nan_count NaNs of count 1.
+int rle_finish(dtype t, const void* unique_keys, const i64* counts, i64 regular, i64 total, i64 nan_count,
+               bool equal_nan, void* values, i64* counts_out, void* stream);
+// unique by a scan: flags[i] = 1 where sorted key i starts a new value (every NaN key when
+// !equal_nan), else 0.
+int unique_flags(dtype t, const void* keys, i64* flags, i64 n, bool equal_nan, void* stream);
+// With runs = the inclusive sum of the flags and perm the sorted flat positions: each value where
+// it starts (values, indices = its position, starts = i), inverse[perm[i]] = its value's number.
+// Any output may be null.
+int unique_scatter(dtype t, const void* keys, const i64* perm, const i64* runs, i64 n, void* values, i64* indices,
+                   i64* inverse, i64* starts, void* stream);
+// counts[u] = starts[u + 1] - starts[u] (the last: n - starts[u]).
+int counts_from_starts(const i64* starts, i64 distinct, i64 n, i64* counts, void* stream);
+
+}  // namespace jf::cuda_sort

@@ -1,0 +1,285 @@
+// jf::cuda's sort, argsort and unique (core/sort_backends.hpp) through CUB's device algorithms
+// (device_sort.hpp; nvcc-compiled, static CUDA runtime). Everything runs on the calling thread's
+// stream; temporaries (CUB's temp storage included) come from the stream-ordered pool and are
+// freed in stream order, so nothing waits for the GPU except unique, which reads its number of
+// distinct values back once to size its results.
+//
+// * 1-d (or flattened) sort of int32/int64/float32/float64: DeviceRadixSort::SortKeys on the
+//   elements themselves (read in place when contiguous), then for floats the negative NaNs, which
+//   CUB's order by bits puts first, are moved last on the device.
+// * n-d sort along an axis, bool sort, argsort, unique: a pass writes order-preserving int32/int64
+//   keys (and for argsort the positions), then DeviceRadixSort (one row) or DeviceSegmentedSort
+//   (one segment per row), then a pass decodes the keys (or copies the positions) into the result,
+//   whatever its strides.
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include "core/sort_backends.hpp"
+#include "cuda/context.hpp"
+#include "cuda/runtime.hpp"
+#include "cuda/sort/device_sort.hpp"
+#include "jetfuse/errors.hpp"
+
+namespace jf::detail::sorting {
+
+namespace {
+
+using i64 = std::int64_t;
+using cuda_sort::key_mode;
+using cuda_sort::view;
+
+void check(int code, const char* what) {
+  if (code != 0) throw cuda_error(std::string("jetfuse: ") + what + " failed: " + cuda_sort::error_text(code));
+}
+
+// Device memory from the stream-ordered pool for the length of one call (freed in stream order).
+class device_temp {
+ public:
+  explicit device_temp(std::size_t bytes) : p_(bytes ? cuda_rt::allocate(bytes) : nullptr) {}
+  ~device_temp() { cuda_rt::deallocate(p_); }
+  device_temp(const device_temp&) = delete;
+  device_temp& operator=(const device_temp&) = delete;
+  template <class T = void>
+  T* get() const {
+    return static_cast<T*>(p_);
+  }
+  explicit operator bool() const { return p_ != nullptr; }
+
+ private:
+  void* p_;
+};
+
+std::size_t bytes_of(i64 n, std::size_t each) { return static_cast<std::size_t>(n) * each; }
+
+// The view of an array's elements in row-major order, axes merged where memory allows.
+view view_of(const array_base& a) {
+  view v;
+  v.data = a.raw_data();
+  i64 shape[max_ndim], strides[max_ndim];
+  int k = 0;  // axes from the innermost out
+  for (int d = a.ndim() - 1; d >= 0; --d) {
+    const i64 e = a.shape()[d], s = a.strides()[d];
+    if (e == 1) continue;
+    if (k > 0 && s == strides[k - 1] * shape[k - 1]) {
+      shape[k - 1] *= e;
+      continue;
+    }
+    shape[k] = e;
+    strides[k++] = s;
+  }
+  if (k == 0) {
+    shape[k] = 1;
+    strides[k++] = 1;
+  }
+  v.ndim = k;
+  for (int d = 0; d < k; ++d) {
+    v.shape[d] = shape[k - 1 - d];
+    v.strides[d] = strides[k - 1 - d];
+  }
+  return v;
+}
+
+bool contiguous(const view& v) { return v.ndim == 1 && v.strides[0] == 1; }
+
+dtype key_dtype(dtype t) { return cuda_sort::wide_keys(t) ? dtype::int64 : dtype::int32; }
+std::size_t key_bytes(dtype t) { return cuda_sort::wide_keys(t) ? 8 : 4; }
+// Keys of bool are 0 and 1: one bit to sort.
+int key_end_bit(dtype t) { return t == dtype::bool_ ? 1 : static_cast<int>(8 * key_bytes(t)); }
+
+// One row of float32/float64/int32/int64: CUB sorts the elements themselves.
+void sort_elements(dtype t, const view& in, const view& out, i64 n, void* stream) {
+  const int each = size_of(t);
+  const device_temp copy(contiguous(in) ? 0 : bytes_of(n, each));
+  if (copy) check(cuda_sort::gather(each, in, copy.get(), n, stream), "gathering the elements to sort");
+  const void* src = copy ? copy.get() : in.data;
+  const device_temp result(contiguous(out) ? 0 : bytes_of(n, each));
+  void* dst = result ? result.get() : out.data;
+
+  std::size_t temp_bytes = 0;
+  check(cuda_sort::radix_sort_keys(t, nullptr, temp_bytes, src, dst, n, 8 * each, stream),
+        "cub::DeviceRadixSort::SortKeys");
+  // After the sort, CUB's temp storage is the NaN fix-up's scratch (n elements).
+  const bool floating = is_floating(t);
+  const device_temp temp(std::max(temp_bytes, floating ? bytes_of(n, each) : 0));
+  check(cuda_sort::radix_sort_keys(t, temp.get(), temp_bytes, src, dst, n, 8 * each, stream),
+        "cub::DeviceRadixSort::SortKeys");
+  if (floating) {
+    const device_temp count(sizeof(i64));
+    check(cuda_sort::move_negative_nans_last(t, dst, temp.get(), count.get<i64>(), n, stream),
+          "moving NaNs after the sorted values");
+  }
+  if (result) check(cuda_sort::scatter(each, dst, out, n, stream), "writing the sorted elements");
+}
+
+// offsets[s] = s * row for the rows' segments.
+struct segments {
+  device_temp offsets;
+  segments(i64 rows, i64 row, void* stream) : offsets(bytes_of(rows + 1, sizeof(i64))) {
+    check(cuda_sort::segment_offsets(offsets.get<i64>(), rows, row, stream), "writing segment offsets");
+  }
+  const i64* get() const { return offsets.get<i64>(); }
+};
+
+}  // namespace
+
+void cuda_sort_rows(const array_base& in, const array_base& out) {
+  cuda_rt::context::enter();
+  void* stream = cuda_rt::current_stream();
+  const dtype t = in.dtype();
+  const i64 row = in.shape()[in.ndim() - 1], total = in.size(), rows = total / row;
+  const view vin = view_of(in), vout = view_of(out);
+  if (rows == 1 && t != dtype::bool_) return sort_elements(t, vin, vout, total, stream);
+
+  const std::size_t kb = key_bytes(t);
+  const device_temp keys(bytes_of(total, kb)), sorted(bytes_of(total, kb));
+  check(cuda_sort::encode_keys(t, key_mode::order, vin, keys.get(), nullptr, row, total, stream), "encoding keys");
+  std::size_t temp_bytes = 0;
+  if (rows == 1) {
+    const dtype kd = key_dtype(t);
+    check(cuda_sort::radix_sort_keys(kd, nullptr, temp_bytes, keys.get(), sorted.get(), total, key_end_bit(t), stream),
+          "cub::DeviceRadixSort::SortKeys");
+    const device_temp temp(temp_bytes);
+    check(
+        cuda_sort::radix_sort_keys(kd, temp.get(), temp_bytes, keys.get(), sorted.get(), total, key_end_bit(t), stream),
+        "cub::DeviceRadixSort::SortKeys");
+  } else {
+    const bool wide = cuda_sort::wide_keys(t);
+    const segments seg(rows, row, stream);
+    check(cuda_sort::segmented_sort_keys(wide, nullptr, temp_bytes, keys.get(), sorted.get(), total, rows, seg.get(),
+                                         stream),
+          "cub::DeviceSegmentedSort::SortKeys");
+    const device_temp temp(temp_bytes);
+    check(cuda_sort::segmented_sort_keys(wide, temp.get(), temp_bytes, keys.get(), sorted.get(), total, rows, seg.get(),
+                                         stream),
+          "cub::DeviceSegmentedSort::SortKeys");
+  }
+  check(cuda_sort::decode_keys(t, sorted.get(), vout, total, stream), "decoding sorted keys");
+}
+
+void cuda_argsort_rows(const array_base& in, const array_base& out) {
+  cuda_rt::context::enter();
+  void* stream = cuda_rt::current_stream();
+  const dtype t = in.dtype();
+  const i64 row = in.shape()[in.ndim() - 1], total = in.size(), rows = total / row;
+  const view vin = view_of(in), vout = view_of(out);
+  const bool wide = cuda_sort::wide_keys(t);
+  const std::size_t kb = key_bytes(t);
+  const device_temp keys(bytes_of(total, kb)), sorted(bytes_of(total, kb)), positions(bytes_of(total, sizeof(i64)));
+  const device_temp result(contiguous(vout) ? 0 : bytes_of(total, sizeof(i64)));
+  i64* dst = result ? result.get<i64>() : static_cast<i64*>(vout.data);
+  check(cuda_sort::encode_keys(t, key_mode::canonical, vin, keys.get(), positions.get<i64>(), row, total, stream),
+        "encoding keys");
+  std::size_t temp_bytes = 0;
+  if (rows == 1) {
+    const int end_bit = key_end_bit(t);
+    check(cuda_sort::radix_sort_pairs(wide, nullptr, temp_bytes, keys.get(), sorted.get(), positions.get<i64>(), dst,
+                                      total, end_bit, stream),
+          "cub::DeviceRadixSort::SortPairs");
+    const device_temp temp(temp_bytes);
+    check(cuda_sort::radix_sort_pairs(wide, temp.get(), temp_bytes, keys.get(), sorted.get(), positions.get<i64>(), dst,
+                                      total, end_bit, stream),
+          "cub::DeviceRadixSort::SortPairs");
+  } else {
+    const segments seg(rows, row, stream);
+    check(cuda_sort::segmented_stable_sort_pairs(wide, nullptr, temp_bytes, keys.get(), sorted.get(),
+                                                 positions.get<i64>(), dst, total, rows, seg.get(), stream),
+          "cub::DeviceSegmentedSort::StableSortPairs");
+    const device_temp temp(temp_bytes);
+    check(cuda_sort::segmented_stable_sort_pairs(wide, temp.get(), temp_bytes, keys.get(), sorted.get(),
+                                                 positions.get<i64>(), dst, total, rows, seg.get(), stream),
+          "cub::DeviceSegmentedSort::StableSortPairs");
+  }
+  if (result) check(cuda_sort::scatter(sizeof(i64), dst, vout, total, stream), "writing the sorted positions");
+}
+
+unique_parts cuda_unique(const array_base& in, bool equal_nan, bool want_indices, bool want_inverse, bool want_counts) {
+  cuda_rt::context::enter();
+  void* stream = cuda_rt::current_stream();
+  const dtype t = in.dtype();
+  const i64 n = in.size();
+  const view vin = view_of(in);
+  const bool wide = cuda_sort::wide_keys(t);
+  const std::size_t kb = key_bytes(t);
+  const device_temp keys(bytes_of(n, kb)), sorted(bytes_of(n, kb));
+  unique_parts p;
+  std::size_t temp_bytes = 0;
+
+  if (!want_indices && !want_inverse && n <= INT_MAX) {
+    // Sorted keys, run-length encoded: the distinct keys and their counts.
+    check(cuda_sort::encode_keys(t, key_mode::canonical, vin, keys.get(), nullptr, n, n, stream), "encoding keys");
+    const dtype kd = key_dtype(t);
+    check(cuda_sort::radix_sort_keys(kd, nullptr, temp_bytes, keys.get(), sorted.get(), n, key_end_bit(t), stream),
+          "cub::DeviceRadixSort::SortKeys");
+    {
+      const device_temp temp(temp_bytes);
+      check(cuda_sort::radix_sort_keys(kd, temp.get(), temp_bytes, keys.get(), sorted.get(), n, key_end_bit(t), stream),
+            "cub::DeviceRadixSort::SortKeys");
+    }
+    const device_temp distinct(bytes_of(n, kb)), counts(bytes_of(n, sizeof(i64))), summary(4 * sizeof(i64));
+    i64* runs = summary.get<i64>() + 2;
+    temp_bytes = 0;
+    check(cuda_sort::run_length_encode(wide, nullptr, temp_bytes, sorted.get(), distinct.get(), counts.get<i64>(), runs,
+                                       n, stream),
+          "cub::DeviceRunLengthEncode::Encode");
+    {
+      const device_temp temp(temp_bytes);
+      check(cuda_sort::run_length_encode(wide, temp.get(), temp_bytes, sorted.get(), distinct.get(), counts.get<i64>(),
+                                         runs, n, stream),
+            "cub::DeviceRunLengthEncode::Encode");
+    }
+    check(cuda_sort::rle_summary(t, distinct.get(), counts.get<i64>(), runs, summary.get<i64>(), stream),
+          "summarising the runs");
+    i64 s[2];
+    cuda_rt::copy_dtoh(s, summary.get(), sizeof s);  // the one synchronisation: the results' size
+    const i64 nan_count = s[1], regular = s[0] - (nan_count > 0 ? 1 : 0);
+    const i64 total = equal_nan || nan_count == 0 ? s[0] : regular + nan_count;
+    p.values = make_array(cuda, t, shape_t{total});
+    if (want_counts) p.counts = make_array(cuda, dtype::int64, shape_t{total});
+    check(cuda_sort::rle_finish(t, distinct.get(), counts.get<i64>(), regular, total, nan_count, equal_nan,
+                                p.values.raw_data(), want_counts ? static_cast<i64*>(p.counts.raw_data()) : nullptr,
+                                stream),
+          "writing the distinct values");
+    return p;
+  }
+
+  // Sorted (key, position) pairs; a flag where a value starts, scanned into each element's value
+  // number; the values, first positions, inverse and counts scattered from there.
+  const device_temp positions(bytes_of(n, sizeof(i64))), perm(bytes_of(n, sizeof(i64))), runs(bytes_of(n, sizeof(i64)));
+  check(cuda_sort::encode_keys(t, key_mode::canonical, vin, keys.get(), positions.get<i64>(), n, n, stream),
+        "encoding keys");
+  check(cuda_sort::radix_sort_pairs(wide, nullptr, temp_bytes, keys.get(), sorted.get(), positions.get<i64>(),
+                                    perm.get<i64>(), n, key_end_bit(t), stream),
+        "cub::DeviceRadixSort::SortPairs");
+  {
+    const device_temp temp(temp_bytes);
+    check(cuda_sort::radix_sort_pairs(wide, temp.get(), temp_bytes, keys.get(), sorted.get(), positions.get<i64>(),
+                                      perm.get<i64>(), n, key_end_bit(t), stream),
+          "cub::DeviceRadixSort::SortPairs");
+  }
+  check(cuda_sort::unique_flags(t, sorted.get(), runs.get<i64>(), n, equal_nan, stream), "flagging distinct values");
+  temp_bytes = 0;
+  check(cuda_sort::inclusive_sum(nullptr, temp_bytes, runs.get<i64>(), n, stream), "cub::DeviceScan::InclusiveSum");
+  {
+    const device_temp temp(temp_bytes);
+    check(cuda_sort::inclusive_sum(temp.get(), temp_bytes, runs.get<i64>(), n, stream),
+          "cub::DeviceScan::InclusiveSum");
+  }
+  i64 distinct = 0;
+  cuda_rt::copy_dtoh(&distinct, runs.get<i64>() + (n - 1), sizeof distinct);  // the one synchronisation
+  p.values = make_array(cuda, t, shape_t{distinct});
+  if (want_indices) p.indices = make_array(cuda, dtype::int64, shape_t{distinct});
+  if (want_inverse) p.inverse = make_array(cuda, dtype::int64, in.shape());
+  if (want_counts) p.counts = make_array(cuda, dtype::int64, shape_t{distinct});
+  const device_temp starts(want_counts ? bytes_of(distinct, sizeof(i64)) : 0);
+  const auto ptr = [](const array_base& a) { return a.is_null() ? nullptr : static_cast<i64*>(a.raw_data()); };
+  check(cuda_sort::unique_scatter(t, sorted.get(), perm.get<i64>(), runs.get<i64>(), n, p.values.raw_data(),
+                                  ptr(p.indices), ptr(p.inverse), starts.get<i64>(), stream),
+        "writing the distinct values");
+  if (want_counts)
+    check(cuda_sort::counts_from_starts(starts.get<i64>(), distinct, n, ptr(p.counts), stream), "counting values");
+  return p;
+}
+
+}  // namespace jf::detail::sorting
