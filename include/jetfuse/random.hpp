@@ -9,6 +9,8 @@
 #include <type_traits>
 
 #include "jetfuse/eval.hpp"
+#include "jetfuse/expr/take.hpp"
+#include "jetfuse/sorting.hpp"
 
 namespace jf {
 namespace detail {
@@ -139,6 +141,28 @@ class philox {
     return static_cast<T>(low) + term<detail::random_leaf<T>>{hana::tuple<detail::random_leaf<T>>(detail::random_leaf<T>{
                                      detail::generated_array(dev, dtype_v<T>, shape, detail::buffer_source::integers, key_[0],
                                                              key_[1], first, range)})};
+  }
+
+  // numpy's Generator.permutation(n): the numbers 0 .. n-1 (int64) in a random order (n <= 0:
+  // empty, as numpy 2.4). Drawn as the stable argsort of n random 63-bit keys (one output each),
+  // so any backend computes it in parallel and both give the same permutation for the same key;
+  // not numpy's Fisher-Yates numbers. Two keys tie with probability below n^2 / 2^64 (about 1e-3
+  // for n = 2^27): tied positions then keep their order.
+  array<std::int64_t> permutation(std::int64_t n, device dev = jf::cpu) {
+    if (n <= 0) return empty<std::int64_t>(shape_t{0}, dev);
+    return jf::argsort(integers<std::int64_t>({n}, 0, INT64_MAX, dev));
+  }
+  // numpy's Generator.permutation(x, axis): a copy of x with its slices along `axis` in a random
+  // order (numpy's AxisError for a bad axis, a 0-d x included).
+  template <class T> array<T> permutation(const array<T>& x, int axis = 0) {
+    const int ax = detail::take_axis(axis, x.ndim());
+    return array<T>(jf::take(x, permutation(x.shape()[ax], x.device()), ax));
+  }
+  // numpy's Generator.shuffle(x, axis): x's slices along `axis` reordered in place (every handle
+  // and view of x sees it); numpy raises TypeError for a 0-d x, jetfuse jf::axis_error.
+  template <class T> void shuffle(array<T>& x, int axis = 0) {
+    const int ax = detail::take_axis(axis, x.ndim());
+    x = jf::take(x, permutation(x.shape()[ax], x.device()), ax);  // x read before it is written (staged)
   }
 
   // The next 64-bit output a float64 draw would take (numpy's state.buffer_pos + 4 * counter).
