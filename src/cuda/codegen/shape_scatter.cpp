@@ -8,7 +8,8 @@
 //     position naming it (atomicMax of position + 1 into one claim per element of the target's
 //     scattered axis); raising gathers among the values are evaluated over D too;
 //   launch 2, over D: nothing at all if the record holds a failure; else each value is stored where
-//     its position holds the claim (numpy's last write wins, whatever order the threads run in), or
+//     its position holds the claim (numpy's last write wins, whatever order the threads run in; when
+//     launch 1 found no element claimed twice, without reading the claims), or
 //     combined into its element by an atomic (native atomicAdd / atomicMin / atomicMax where they
 //     compute exactly numpy's operation in the target's dtype, else a compare-and-swap loop).
 // Combining without checks or claims (wrap or clip, no raising gather) is one launch.
@@ -141,7 +142,7 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
   s << scatter_helpers;
   e.args_struct();
   e.open_kernel(std::string("// Launch: 256-thread blocks, grid-stride loops; ") +
-                (li.launches == 2 ? "launched twice on one scratch (a ticket counter, then " +
+                (li.launches == 2 ? "launched twice on one scratch (a ticket counter, a duplicates flag, then " +
                                         std::string(claims ? "the claims" : "nothing") + "), zeroed by the launcher.\n"
                                   : "launched once.\n"));
   e.prologue("  ");
@@ -179,13 +180,14 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
     s << "    // Launch 1: the indices over D" << I << (claims ? ", each element claimed by its latest position" : "")
       << ".\n";
     s << "    const long long n0 = " << e.extent_product(claim_axes) << ";\n";
+    if (claims) s << "    bool jf_dup = false;  // an element this thread claimed had a claim already\n";
     e.laned_loop("    ", "t0", "first", "step", "n0", claim_axes, e.unroll(), need_index,
                  [&](const std::string& ind, const std::string&) {
                    s << ind << "{\n";
                    normalise(ind + "  ", mode == gather_mode::raise);
                    if (claims)
-                     s << ind << "  if (ok) atomicMax(jf_claims + " << iv << ", static_cast<" << CW << ">("
-                       << e.position(I) << ") + 1);\n";
+                     s << ind << "  if (ok && atomicMax(jf_claims + " << iv << ", static_cast<" << CW << ">("
+                       << e.position(I) << ") + 1) != 0) jf_dup = true;\n";
                    s << ind << "}\n";
                  });
     if (!value_checks.empty()) {
@@ -197,9 +199,16 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
                        s << ind << "(void)" << e.vname[static_cast<std::size_t>(x)] << ";\n";
                    });
     }
+    if (claims) {
+      s << "    // Without duplicate indices, launch 2 needs no claim (a permutation writes like a plain scatter).\n";
+      s << "    if (__syncthreads_or(jf_dup) && threadIdx.x == 0) atomicExch(reinterpret_cast<unsigned*>(a.scratch) + "
+           "1, 1u);\n";
+    }
     s << "    return;\n";
     s << "  }\n";
     if (checks) s << "  if (jf_nest::load_volatile(&a.err->rank) != 0ull) return;  // numpy raises before it assigns\n";
+    if (claims)
+      s << "  const bool jf_dups = jf_nest::load_volatile(reinterpret_cast<unsigned*>(a.scratch) + 1) != 0u;\n";
   }
   s << in << "// " << (li.launches == 2 ? "Launch 2" : "The launch") << ": the values over D" << D << ".\n";
   s << in << "const long long n = " << e.extent_product(value_axes) << ";\n";
@@ -210,8 +219,8 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
                  const std::string target = "out0 + (" + iv + " * st_out0_" + ax + " + " + e.offset(true, 0, D) + ")";
                  const std::string& v = e.vname[static_cast<std::size_t>(value)];
                  if (claims)
-                   s << ind << "  if (ok && jf_claims[" << iv << "] == static_cast<" << CW << ">(" << e.position(I)
-                     << ") + 1) *(" << target << ") = " << v << ";\n";
+                   s << ind << "  if (ok && (!jf_dups || jf_claims[" << iv << "] == static_cast<" << CW << ">("
+                     << e.position(I) << ") + 1)) *(" << target << ") = " << v << ";\n";
                  else
                    s << ind << "  if (ok) jf_scatter::combine<" << static_cast<int>(rule) << ", " << T << ">(" << target
                      << ", " << v << ");\n";
