@@ -130,7 +130,7 @@ template <class E>
 array<T>::array(const E& e) {
   dtype_ = dtype_v<T>;
   const jf::dtype t = dtype_v<T>;
-  detail::evaluate_into(this, &t, detail::eval_options{}, e);
+  detail::evaluate_into<typename node_of<E>::type>(this, &t, detail::eval_options{}, e);
 }
 
 template <class T>
@@ -138,7 +138,7 @@ template <class E>
   requires is_lazy_expr<std::remove_cvref_t<E>>::value
 array<T>& array<T>::operator=(const E& e) & {
   const jf::dtype t = dtype_v<T>;
-  detail::evaluate_into(this, &t, detail::eval_options{}, e);
+  detail::evaluate_into<typename node_of<E>::type>(this, &t, detail::eval_options{}, e);
   return *this;
 }
 
@@ -266,3 +266,6 @@ std::ostream& operator<<(std::ostream& os, const E& e) {
 }
 
 }  // namespace jf
+
+// x(indices) = v and the other scatters (after everything they use).
+#include "jetfuse/expr/scatter.hpp"

@@ -173,8 +173,19 @@ struct sink {
   std::int64_t bins = 0;
   std::shared_ptr<std::mutex> merge;
   mutable bool out_of_range = false;
+  // put (numpy's scatters into the output `acc`): `index` names the element along the target's
+  // scattered axis of `bins` elements `stride` apart. Applied in order of f (numpy's order): its
+  // group runs on one thread. check_put: the put's indices checked in the claim domain (its
+  // iterations are the claim positions), where mode raise records an index outside [-n, n).
+  bool put = false, check_put = false;
+  ir::put_rule rule = ir::put_rule::store;
+  ir::gather_mode mode = ir::gather_mode::raise;
+  int axis = 0;
+  std::int64_t stride = 0;
+  put_combine_fn combine = nullptr;
+  detail::index_error_record* error = nullptr;
 };
-bool stores(const sink& s) { return !s.reduce && !s.scatter; }
+bool stores(const sink& s) { return !s.reduce && !s.scatter && !s.put && !s.check_put; }
 
 // n values of generated input a at element offsets off, off + stride, ... (the kinds of
 // ir::generator, the conversions of scalar_ops.hpp). A Philox block holds 4 outputs (8 float32
@@ -451,6 +462,50 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
         x.level = lv + 1;
         break;
       }
+      case op::put: {
+        const domain_id d = n.domain;
+        const int v = arg(0);
+        int ix = arg(1);
+        if (p.nodes[static_cast<std::size_t>(ix)].k != kind::uniform && p.nodes[static_cast<std::size_t>(ix)].dom != d) {
+          // The index of an enclosing (claim) domain, read in the put's domain like a broadcast.
+          grow();
+          const int acc = materialise(p, buffer_of, ix);
+          ix = p.add_load(dtype::int64, d, level_of(ix) + 1, acc);
+        }
+        sink s;
+        s.value = v;
+        s.index = ix;
+        s.rule = ir::rule_of_put(n);
+        s.mode = ir::mode_of_put(n);
+        s.axis = ir::axis_of_put(n);
+        const std::int32_t w = g.dom(ir::target_of_put(n)).axes[0];
+        s.bins = p.extents[static_cast<std::size_t>(w)];
+        s.per_result = p.iterations(d) / std::max<std::int64_t>(1, p.iterations(ir::claims_of_put(n)));
+        for (std::size_t o = 0; o < g.outputs.size(); ++o)
+          if (g.outputs[o].value == static_cast<node_id>(k)) s.acc = static_cast<int>(g.inputs.size() + o);
+        if (s.acc < 0) throw error("jf::cpu_exec: a put is not the value of an output");
+        s.stride = p.accesses[static_cast<std::size_t>(s.acc)].strides[static_cast<std::size_t>(w)];
+        if (s.rule != ir::put_rule::store) {
+          s.combine = find_put_combine(ir::put_rule_op(s.rule), n.type, g.at(n.args[0]).type);
+          if (!s.combine)
+            throw dtype_error("jf::cpu_exec: " + std::string(ir::put_rule_name(s.rule)) + " is not defined for " +
+                              std::string(name(g.at(n.args[0]).type)));
+        }
+        s.error = static_cast<detail::index_error_record*>(b.error);
+        if (s.mode == ir::gather_mode::raise) {
+          if (!s.error) throw error("jf::cpu_exec: a put that raises needs an error record");
+          sink c = s;  // every index checked where it is computed, before any group writes
+          c.check_put = true;
+          c.index = arg(1);
+          c.value = arg(1);
+          c.per_result = 1;
+          p.group_at(level_of(arg(1)), ir::claims_of_put(n)).sinks.push_back(std::move(c));
+        }
+        s.put = true;
+        p.group_at(std::max(level_of(v), level_of(ix)), d).sinks.push_back(std::move(s));
+        imap[k] = v;  // written by the sink, not stored as an output
+        continue;
+      }
       case op::gather: {
         if (b.error == nullptr) throw error("jf::cpu_exec: a gather needs an error record in the bindings");
         x.k = kind::gather;
@@ -517,6 +572,7 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
   grow();
   for (std::size_t o = 0; o < g.outputs.size(); ++o) {
     const ir::output_desc& od = g.outputs[o];
+    if (g.at(od.value).code == op::put) continue;  // its sink writes it
     const domain_id to = map ? ir::node::map_domain : od.domain;
     if (to < 0 || static_cast<std::size_t>(to) >= g.domains.size())
       throw error("jf::cpu_exec: output #" + std::to_string(o) + " is stored over no domain D" + std::to_string(to));
@@ -614,6 +670,7 @@ void resolve_aliasing(plan& p, const ir::graph& g) {
   }
   const int last_level = p.groups.empty() ? 0 : p.groups.rbegin()->first.first + 1;
   for (std::size_t o = 0; o < no; ++o) {
+    if (!where[o].first) continue;  // a put's target: the engine copies inputs it overlaps first
     access& out = p.accesses[ni + o];
     const auto ro = range_of(p, out, axes[ni + o]);
     if (ro.first == ro.second) continue;
@@ -676,7 +733,7 @@ shape shape_of(const plan& p, const group& gr) {
     if (const kind k = p.nodes[static_cast<std::size_t>(id)].k; k == kind::load || k == kind::gather || k == kind::search)
       use(p.nodes[static_cast<std::size_t>(id)].acc);
   for (const sink& s : gr.sinks)
-    if (stores(s)) use(s.acc);
+    if (stores(s) || s.put) use(s.acc);
   const auto& ch = p.chains[static_cast<std::size_t>(gr.dom)];
   const std::size_t na = sh.accs.size();
   std::vector<std::int64_t> ext;
@@ -728,6 +785,9 @@ struct worker {
   std::vector<piece_state> pieces;  // per sink
   std::vector<std::vector<std::uint64_t>> counts;  // per scatter sink: this worker's sums (wrapping)
   bool oob = false;
+  // A put's group runs twice where something may raise: first checking (gathers and indices report,
+  // nothing is written), then writing, unless a failure was recorded.
+  bool checking = false;
 
   worker(const plan& pl, const group& g, const shape& s) : p(pl), gr(g), sh(s) {
     const std::size_t nn = gr.nodes.size();
@@ -877,12 +937,57 @@ struct worker {
         const auto* index =
             static_cast<const std::int64_t*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(sk.index)])]);
         scatter_add(s, static_cast<const char*>(v), index, guard, f0, len);
+      } else if (sk.put || sk.check_put) {
+        const auto* index =
+            static_cast<const std::int64_t*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(sk.index)])]);
+        if (sk.check_put) check_put(s, index, f0, len);
+        else if (!checking) put(s, static_cast<const char*>(v), index);
       } else if (!done[s]) {
         const access& a = p.accesses[static_cast<std::size_t>(sk.acc)];
         const int local = sh.local[static_cast<std::size_t>(sk.acc)];
         for (std::size_t g = 0; g < seg_len.size(); ++g)
           scatter(a.base + seg_off[g * na + static_cast<std::size_t>(local)] * a.elem, inner_stride(local),
                   static_cast<const char*>(v) + seg_pos[g] * a.elem, seg_len[g], a.elem);
+      }
+    }
+  }
+
+  // Check sink s: an index outside [-n, n) is recorded (the earliest claim position kept).
+  void check_put(std::size_t s, const std::int64_t* index, std::int64_t f0, std::int64_t len) const {
+    const sink& sk = gr.sinks[s];
+    for (std::int64_t j = 0; j < len; ++j) {
+      const std::int64_t at = index[j] < 0 ? index[j] + sk.bins : index[j];
+      if (at >= 0 && at < sk.bins) continue;
+      static std::mutex report;
+      std::lock_guard<std::mutex> lock(report);
+      const std::uint64_t rank = ~static_cast<std::uint64_t>(f0 + j);
+      if (rank > sk.error->rank) *sk.error = detail::index_error_record{rank, index[j], sk.bins, sk.axis, 0};
+    }
+  }
+  // Put sink s: every iteration's value written or combined into the target, in order.
+  void put(std::size_t s, const char* v, const std::int64_t* index) const {
+    const sink& sk = gr.sinks[s];
+    const access& a = p.accesses[static_cast<std::size_t>(sk.acc)];
+    const int local = sh.local[static_cast<std::size_t>(sk.acc)];
+    const std::size_t na = sh.accs.size();
+    const std::int64_t size = sk.bins, inner = inner_stride(local);
+    const int ve = size_of(p.nodes[static_cast<std::size_t>(sk.value)].type);
+    for (std::size_t g = 0; g < seg_len.size(); ++g) {
+      const std::int64_t base = seg_off[g * na + static_cast<std::size_t>(local)];
+      for (std::int64_t j = seg_pos[g]; j < seg_pos[g] + seg_len[g]; ++j) {
+        std::int64_t at = index[j];
+        if (sk.mode == ir::gather_mode::wrap && size > 0) {
+          at %= size;
+          if (at < 0) at += size;
+        } else if (sk.mode == ir::gather_mode::clip && size > 0) {
+          at = at < 0 ? 0 : (at >= size ? size - 1 : at);
+        } else if (at < 0) {
+          at += size;
+        }
+        if (at < 0 || at >= size) continue;  // checked before (raise) or an empty axis (the engine refuses it)
+        char* dst = a.base + (base + (j - seg_pos[g]) * inner + at * sk.stride) * a.elem;
+        if (sk.combine) sk.combine(dst, v + j * ve);
+        else std::memcpy(dst, v + j * ve, static_cast<std::size_t>(a.elem));
       }
     }
   }
@@ -975,11 +1080,13 @@ struct group_job {
   const plan* p;
   const group* gr;
   const shape* sh;
+  bool checking = false;
 };
 
 void run_tiles(void* ctx, std::int64_t t0, std::int64_t t1) {
   const group_job& j = *static_cast<const group_job*>(ctx);
   worker w(*j.p, *j.gr, *j.sh);
+  w.checking = j.checking;
   for (std::int64_t t = t0; t < t1; ++t) {
     const std::int64_t end = std::min(j.sh->n, (t + 1) * chunk_len);
     for (std::int64_t f = t * chunk_len; f < end; f += block_len) w.block(f, std::min(block_len, end - f));
@@ -1042,8 +1149,22 @@ void run_group(const plan& p, group& gr) {
       if (!p.accesses[static_cast<std::size_t>(acc)].base && p.accesses[static_cast<std::size_t>(acc)].gen == ir::generator::none)
         throw error("jf::cpu_exec: an operand has a null pointer");
     group_job j{&p, &gr, &sh};
-    // Tiles of chunk_len iterations; at least 4 per parallel chunk (64K iterations).
-    cpu_eval::parallel_for(chunks, 4, &run_tiles, &j);
+    const auto put = std::find_if(gr.sinks.begin(), gr.sinks.end(), [](const sink& s) { return s.put; });
+    if (put != gr.sinks.end()) {
+      // numpy's order: the iterations one after another on this thread. Where something can raise
+      // (a put or gather with mode raise), a first pass checks every index and nothing is written
+      // if any failed: numpy evaluates the values and checks the indices before assigning.
+      if (put->error) {
+        j.checking = true;
+        run_tiles(&j, 0, chunks);
+        j.checking = false;
+        if (put->error->rank != 0) return;
+      }
+      run_tiles(&j, 0, chunks);
+    } else {
+      // Tiles of chunk_len iterations; at least 4 per parallel chunk (64K iterations).
+      cpu_eval::parallel_for(chunks, 4, &run_tiles, &j);
+    }
   }
   for (sink& s : gr.sinks) {
     if (s.reduce) finish_reduce(s, sh.n);

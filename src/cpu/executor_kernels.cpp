@@ -4,6 +4,7 @@
 #include "cpu/executor_kernels.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -261,6 +262,38 @@ elementwise_fn find_cast(dtype to, dtype from) {
       return &cast<typename decltype(tt)::type, typename decltype(ft)::type>;
     });
   });
+}
+
+namespace {
+template <op O, class T, class C> void put_combine(void* target, const void* value) {
+  T t;
+  C v;
+  std::memcpy(&t, target, sizeof t);
+  std::memcpy(&v, value, sizeof v);
+  const T r = ops::jf_cast<T>(fn_of<O>::call(ops::jf_cast<C>(t), v));
+  std::memcpy(target, &r, sizeof r);
+}
+template <op O> put_combine_fn pick_put(dtype target, dtype value) {
+  return visit_dtype(target, [value](auto tt) {
+    using T = typename decltype(tt)::type;
+    return visit_dtype(value, [](auto vt) -> put_combine_fn {
+      using C = typename decltype(vt)::type;
+      if constexpr (defined_for<O, C>()) return &put_combine<O, T, C>;
+      else return nullptr;
+    });
+  });
+}
+}  // namespace
+
+put_combine_fn find_put_combine(op code, dtype target, dtype value) {
+  switch (code) {
+  case op::add: return pick_put<op::add>(target, value);
+  case op::subtract: return pick_put<op::subtract>(target, value);
+  case op::multiply: return pick_put<op::multiply>(target, value);
+  case op::minimum: return pick_put<op::minimum>(target, value);
+  case op::maximum: return pick_put<op::maximum>(target, value);
+  default: throw error("jf::cpu_exec: a put combines with add, multiply, minimum or maximum");
+  }
 }
 
 reduce_kernels find_reduce(monoid m, dtype t) {

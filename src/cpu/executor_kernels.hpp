@@ -30,6 +30,10 @@ using elementwise_fn = void (*)(const void* const* args, void* out, std::int64_t
 elementwise_fn find_elementwise(op code, dtype arg_type);
 // jf::ops::jf_cast<to>(from).
 elementwise_fn find_cast(dtype to, dtype from);
+// One element of a combining put (numpy's ufunc.at): *target = jf_cast<T>(op(jf_cast<C>(*target),
+// *value)), T the target's dtype, C the value's. code: add, subtract, multiply, minimum or maximum.
+using put_combine_fn = void (*)(void* target, const void* value);
+put_combine_fn find_put_combine(op code, dtype target, dtype value);
 
 // One monoid over one dtype. An accumulator is T, or jf_arg<T> for argmin/argmax. A piece in
 // progress is state_bytes of opaque state (its lanes, and the block partials of pairwise sums).

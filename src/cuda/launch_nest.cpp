@@ -133,7 +133,7 @@ void launch_nest(const ir::kernel_source& src, const kernel& k, const detail::st
     memset_d8(scratch.p, 0, c.scratch_bytes);  // partials need no zeroing, the counters do
   }
   const std::vector<std::uint64_t> slots = pack_nest_args(src, b, scratch.p);
-  launch(k, c.grid, c.block, c.shared_bytes, slots.data());
+  for (int l = 0; l < c.launches; ++l) launch(k, c.grid, c.block, c.shared_bytes, slots.data());
 }
 
 }  // namespace jf::cuda_rt

@@ -33,6 +33,7 @@ struct nest_call {
   std::vector<char> existed;  // per output: it was an array before this evaluation (not allocated by it)
   bool index32 = true;
   std::vector<std::int32_t> key;
+  array_base target;  // scatters: the array written (put's flattened), r.outputs[0] is a handle of it
 };
 
 // contiguous: stride 1 along the last axis of the domain's chain (what a kernel can coalesce).
@@ -50,14 +51,22 @@ bool fits32(const nest_analysis& a, const std::vector<std::int64_t>& s) {
 
 void analyse(const eval_request& r, device dev, nest_call& c) {
   nest_analysis& a = c.a;
-  analyse_shapes(a, r.program, r.program_size, r.arrays, r.specs, r.nspecs, r.scalars);
+  const scatter_spec* sc = r.scatter;
+  if (sc) analyse_scatter_shapes(a, r.program, r.program_size, r.arrays, r.scalars, *sc, c.target);
+  else analyse_shapes(a, r.program, r.program_size, r.arrays, r.specs, r.nspecs, r.scalars);
   number_extra_params(a, r.nscalars);
   // Outputs this evaluation allocates are not handed out if it fails (a gather's index error).
   std::vector<char>& existed = c.existed;
   existed.assign(static_cast<std::size_t>(r.nout), 0);
   for (int o = 0; o < r.nout; ++o) existed[static_cast<std::size_t>(o)] = !r.outputs[o].is_null();
-  c.iter = prepare_outputs(r.outputs, r.out_types, r.nout, a.value_shape, dev);
-  assign_domains(a, c.iter);
+  if (sc) {  // the values' shape; the target is written where the indices say
+    c.iter = a.value_shape;
+    assign_scatter_domains(a, c.target);
+    a.raises = a.raises || sc->mode == ir::gather_mode::raise;
+  } else {
+    c.iter = prepare_outputs(r.outputs, r.out_types, r.nout, a.value_shape, dev);
+    assign_domains(a, c.iter);
+  }
   // Kernel shapes read the memory order from the axis numbers: the highest-numbered axis is the one
   // the operands are contiguous along. Renumber by the operands' strides (largest first).
   const int na = r.narrays;
@@ -71,6 +80,11 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
       st = global_strides(a, aligned_leaf(a, *r.arrays[i], i, padded), a.leaf_region[static_cast<std::size_t>(i)]);
       for (std::size_t g = 0; g < ng; ++g)
         if (st[g] != 0) speed[g] = std::min(speed[g], st[g] < 0 ? -st[g] : st[g]);
+    }
+    if (sc) {  // the target's writes count too (a row written along its contiguous axis)
+      const std::vector<std::int64_t> st = scatter_target_strides(a, c.target);
+      for (std::size_t g = 0; g < ng; ++g)
+        if (st[g] != 0 && static_cast<std::int32_t>(g) != a.target_axis) speed[g] = std::min(speed[g], st[g] < 0 ? -st[g] : st[g]);
     }
     std::vector<std::int32_t> order(ng);
     for (std::size_t g = 0; g < ng; ++g) order[g] = static_cast<std::int32_t>(g);
@@ -86,8 +100,12 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
       st = std::move(renamed);
     }
   }
-  std::int64_t iterations = 1;
-  for (std::int64_t e : a.extents) iterations = e == 0 ? 0 : (iterations > int32_limit ? iterations : iterations * e);
+  std::int64_t iterations = 1;  // of every loop (a scatter's target axis is no loop)
+  for (std::size_t g = 0; g < a.extents.size(); ++g) {
+    const std::int64_t e = a.extents[g];
+    if (static_cast<std::int32_t>(g) != a.target_axis)
+      iterations = e == 0 ? 0 : (iterations > int32_limit ? iterations : iterations * e);
+  }
   c.index32 = iterations < int32_limit;
   c.leaf_input.assign(static_cast<std::size_t>(na), -1);
   c.input_leaf.clear();
@@ -140,7 +158,13 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
   c.out_layout.assign(static_cast<std::size_t>(r.nout), ir::layout::contiguous);
   c.out_same_as.assign(static_cast<std::size_t>(r.nout), -1);
   c.out_staged.assign(static_cast<std::size_t>(r.nout), false);
-  for (int o = 0; o < r.nout; ++o) {
+  for (int o = 0; o < r.nout && sc; ++o) {  // the target: written in place, inputs it overlaps were copied
+    auto& s = c.out_strides[static_cast<std::size_t>(o)];
+    s = scatter_target_strides(a, c.target);
+    if (!fits32(a, s)) c.index32 = false;
+    c.out_layout[static_cast<std::size_t>(o)] = layout_in(a, out_domain, s);
+  }
+  for (int o = 0; o < r.nout && !sc; ++o) {
     const array_base& out = r.outputs[o];
     auto& s = c.out_strides[static_cast<std::size_t>(o)];
     s = global_strides(a, out, 0);
@@ -190,6 +214,12 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
   }
   for (int i = 0; i < na; ++i) key.push_back(c.leaf_input[static_cast<std::size_t>(i)]);
   for (std::int32_t x : a.gather_axis) key.push_back(x);  // a gather's axis is in its error message
+  if (sc) {
+    key.push_back(static_cast<std::int32_t>(sc->kind) * 256 + static_cast<std::int32_t>(sc->rule) * 16 +
+                  static_cast<std::int32_t>(sc->mode));
+    key.push_back(static_cast<std::int32_t>(sc->value_type));
+    key.push_back(a.target_axis);
+  }
   for (auto l : c.input_layout) key.push_back(static_cast<std::int32_t>(l));
   for (std::size_t k = 0; k < c.input_leaf.size(); ++k)
     key.push_back(static_cast<std::int32_t>(r.arrays[c.input_leaf[k]]->buffer()->source));
@@ -224,7 +254,16 @@ ir::graph lower_nest(const eval_request& r, const nest_call& c) {
   for (const auto& n : g.nodes)
     if (n.code == op::param) g.params[static_cast<std::size_t>(n.index)] = n.type;
   const ir::domain_id out_domain = c.a.regions[0].domain;
-  for (int o = 0; o < r.nout; ++o) {
+  if (const scatter_spec* sc = r.scatter) {  // roots: the indices, the values; one output, the target
+    const ir::domain_id claims = c.a.regions[1].domain;
+    const ir::node_id index = lower_cast(g, roots[0], dtype::int64, claims);
+    const ir::node_id value = lower_cast(g, roots[1], sc->value_type, out_domain);
+    const ir::node_id put =
+        g.add_put(sc->rule, r.out_types[0], value, index, c.a.target_domain, claims, out_domain, sc->mode, 0);
+    g.add_output(put, c.out_layout[0]);
+    g.outputs.back().domain = out_domain;
+  }
+  for (int o = 0; o < r.nout && !r.scatter; ++o) {
     ir::node_id v = roots[static_cast<std::size_t>(o)];
     v = lower_cast(g, v, r.out_types[o], out_domain);
     const ir::node& n = g.at(v);
@@ -267,14 +306,11 @@ std::uint64_t param_bits(const eval_request& r, const nest_call& c, std::int32_t
   return c.a.extra_params.at(static_cast<std::size_t>(p - r.nscalars));
 }
 
-}  // namespace
-
-void evaluate_nest(const eval_request& r) {
-  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
-  if (dev.kind == device_kind::cuda) backend::require_cuda();
-  thread_local nest_call c;
-  analyse(r, dev, c);
-  if (c.iter.product() == 0) return;
+// Runs an analysed evaluation: the variant (built on a miss), the bindings, the launches or the CPU
+// executor, and numpy's IndexError when a gather or scatter recorded one.
+void run(const eval_request& r, device dev, nest_call& c) {
+  // Nothing to do without iterations (a scatter's indices are checked even when its values are empty).
+  if ((r.scatter ? c.a.index_shape.product() : c.iter.product()) == 0) return;
   const variant& v = find_or_build(r, c, dev);
   // Outputs that overlap an input go through a temporary (see analyse).
   std::vector<array_base> staged(static_cast<std::size_t>(r.nout));
@@ -294,8 +330,9 @@ void evaluate_nest(const eval_request& r) {
   };
   step_bindings b;
   b.extents = c.a.extents;
-  // Gathers report an out-of-range index in this record (host memory, or 32 bytes on the GPU).
-  const bool gathers = std::any_of(c.a.gather_param.begin(), c.a.gather_param.end(), [](std::int32_t p) { return p >= 0; });
+  // Gathers and scatters report an out-of-range index in this record (host memory, or 32 bytes on the GPU).
+  const bool gathers = c.a.raises ||
+                       std::any_of(c.a.gather_param.begin(), c.a.gather_param.end(), [](std::int32_t p) { return p >= 0; });
   index_error_record failure{};
   array_base device_record;
   if (gathers && dev.kind == device_kind::cuda) {
@@ -356,6 +393,136 @@ void evaluate_nest(const eval_request& r) {
   }
   for (int o = 0; o < r.nout; ++o)
     if (c.out_staged[static_cast<std::size_t>(o)]) assign(r.outputs[o], staged[static_cast<std::size_t>(o)]);
+}
+
+// numpy.put's values repeat cyclically over the indices; they fuse where that is broadcasting: the
+// values' shape, leading 1s dropped, is the end of the indices' (equal shapes, a scalar).
+bool cyclic_is_broadcast(const shape_t& values, const shape_t& indices) {
+  int lead = 0;
+  while (lead < values.size() && values[lead] == 1) ++lead;
+  const int nv = values.size() - lead;
+  if (nv > indices.size() || values.size() > indices.size()) return false;
+  for (int k = 0; k < nv; ++k)
+    if (values[lead + k] != indices[indices.size() - nv + k]) return false;
+  return true;
+}
+
+// v's elements (C order) repeated to fill `shape` (numpy.put's values, np.resize's rule).
+array_base cyclic_values(const array_base& v, const shape_t& shape, device dev) {
+  const std::int64_t n = shape.product(), nv = v.size();
+  const array_base flat = reshape(to_backend(v, dev), shape_t{1, nv});
+  const array_base tiled = make_array(dev, v.dtype(), shape_t{(n + nv - 1) / nv, nv});
+  assign(tiled, flat);
+  const array_base first(tiled.buffer(), v.dtype(), shape_t{n}, contiguous_strides(shape_t{n}), tiled.offset());
+  return reshape(first, shape);
+}
+
+}  // namespace
+
+void evaluate_nest(const eval_request& r) {
+  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+  if (dev.kind == device_kind::cuda) backend::require_cuda();
+  thread_local nest_call c;
+  c.target = array_base();
+  analyse(r, dev, c);
+  run(r, dev, c);
+}
+
+void evaluate_scatter(const eval_request& request) {
+  const scatter_spec& sp = *request.scatter;
+  const array_base& x = sp.target;
+  if (x.is_null()) throw value_error("jetfuse: a scatter into a null array handle (default-constructed); create it first");
+  const device dev = common_device(request.arrays, request.narrays, &x, 1);
+  if (dev.kind == device_kind::cuda) backend::require_cuda();
+  require_writable(x);
+  // numpy.put writes the flattened array: in place when it is contiguous (or 1-d), else into a copy
+  // written back afterwards (numpy's WRITEBACKIFCOPY).
+  array_base target = x, written_back;
+  if (sp.kind == scatter_kind::put && x.ndim() != 1) {
+    if (x.is_contiguous()) {
+      target = reshape(x, shape_t{-1});
+    } else {
+      written_back = to_backend(x, dev);
+      target = reshape(written_back, shape_t{-1});
+    }
+  }
+  // Leaves that share memory with the target are read from copies: numpy computes the indices and
+  // the values before it assigns (x(p) = x(q), x(p) += 1).
+  std::vector<const array_base*> leaves(request.arrays, request.arrays + request.narrays);
+  std::vector<array_base> copies;
+  copies.reserve(leaves.size() + 1);
+  for (const array_base*& leaf : leaves)
+    if (leaf->buffer()->source == buffer_source::memory && may_overlap(*leaf, target)) {
+      copies.push_back(to_backend(*leaf, dev));
+      leaf = &copies.back();
+    }
+  eval_request r = request;
+  r.arrays = leaves.data();
+  array_base out = target;
+  const dtype out_type = x.dtype();
+  r.outputs = &out;
+  r.out_types = &out_type;
+  r.nout = 1;
+  thread_local nest_call c;
+  c.target = target;
+  if (sp.kind == scatter_kind::put) {
+    analyse_scatter_shapes(c.a, r.program, r.program_size, r.arrays, r.scalars, sp, target);
+    const std::int64_t ni = c.a.index_shape.product(), nv = c.a.values_shape.product();
+    if (ni > 0 && target.size() == 0) throw index_error("cannot replace elements of an empty array");
+    if (ni == 0 || nv == 0) return;  // numpy: nothing to put
+    if (!cyclic_is_broadcast(c.a.values_shape, c.a.index_shape)) {
+      if (r.program_size != sp.index_program + 1 || r.program[sp.index_program].kind != prog_entry::array)
+        throw value_error("jf::put: values computed by an expression of shape " + numpy_shape(c.a.values_shape) +
+                          " for indices of shape " + numpy_shape(c.a.index_shape) +
+                          ": numpy repeats the values cyclically; evaluate them into an array first (or give them "
+                          "the indices' shape)");
+      copies.push_back(cyclic_values(*leaves.back(), c.a.index_shape, dev));
+      leaves.back() = &copies.back();
+    }
+  }
+  analyse(r, dev, c);
+  run(r, dev, c);
+  if (!written_back.is_null()) assign(x, written_back);
+}
+
+std::string explain_scatter(const eval_request& request) {
+  const scatter_spec& sp = *request.scatter;
+  const array_base& x = sp.target;
+  if (x.is_null()) throw value_error("jetfuse: a scatter into a null array handle (default-constructed); create it first");
+  const device dev = common_device(request.arrays, request.narrays, &x, 1);
+  nest_call c;
+  c.target = x;
+  if (sp.kind == scatter_kind::put && x.ndim() != 1)  // as evaluate_scatter: flat, or a contiguous copy
+    c.target = x.is_contiguous() ? reshape(x, shape_t{-1})
+                                 : array_base(x.buffer(), x.dtype(), shape_t{x.size()}, contiguous_strides(shape_t{x.size()}), 0);
+  std::vector<const array_base*> leaves(request.arrays, request.arrays + request.narrays);
+  array_base cyclic;
+  eval_request r = request;
+  r.arrays = leaves.data();
+  array_base out = c.target;
+  const dtype out_type = x.dtype();
+  r.outputs = &out;
+  r.out_types = &out_type;
+  r.nout = 1;
+  if (sp.kind == scatter_kind::put) {
+    analyse_scatter_shapes(c.a, r.program, r.program_size, r.arrays, r.scalars, sp, c.target);
+    if (!cyclic_is_broadcast(c.a.values_shape, c.a.index_shape) && r.program_size == sp.index_program + 1) {
+      cyclic = array_base(leaves.back()->buffer(), leaves.back()->dtype(), c.a.index_shape, contiguous_strides(c.a.index_shape), 0);
+      leaves.back() = &cyclic;  // described as evaluate_scatter's repeated values
+    }
+  }
+  analyse(r, dev, c);
+  std::ostringstream os;
+  os << "jetfuse: scatter of " << to_string(c.a.index_shape) << " indices, values " << to_string(c.iter) << ", into an array of shape "
+     << to_string(x.shape()) << " on " << to_string(dev) << "\n";
+  ir::graph g = lower_nest(r, c);
+  if (dev.kind == device_kind::cpu && !r.opt.explain_cuda) {
+    os << "--- IR (run as lowered by the CPU executor, src/cpu/executor.cpp) ---\n" << g.to_string();
+    os << "--- CPU plan: the indices checked first, then the values written in numpy's order on one thread ---\n";
+    return os.str();
+  }
+  os << describe_cuda(g, r.opt);
+  return os.str();
 }
 
 std::string explain_nest(const eval_request& r) {

@@ -191,6 +191,9 @@ void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_siz
   a.gather_stride.clear();
   a.leaf_pad.clear();
   a.raises = false;
+  a.scatter = false;
+  a.target_axis = -1;
+  a.target_domain = 0;
   parser p{a, program, program_size, arrays, specs, nspecs, scalars};
   bool first = true;
   while (p.pos < program_size) {  // one prefix program per expression of jf::eval(e1, e2, ...)
@@ -198,6 +201,94 @@ void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_siz
     a.value_shape = first ? s : broadcast_shapes(a.value_shape, s);
     first = false;
   }
+}
+
+std::string numpy_shape(const shape_t& s) {
+  std::string t("(");  // appended piece by piece (g++ 12's -Wrestrict misfires on operator+)
+  for (int k = 0; k < s.size(); ++k) {
+    if (k) t.append(",");
+    t.append(std::to_string(s[k]));
+  }
+  t.append(s.size() == 1 ? ",)" : ")");
+  return t;
+}
+
+void analyse_scatter_shapes(nest_analysis& a, const prog_entry* program, int program_size, const array_base* const* arrays,
+                            const scalar_slot* scalars, const scatter_spec& sp, const array_base& target) {
+  for (int k = 0; k < program_size; ++k)
+    if (program[k].kind == prog_entry::reduction)
+      throw value_error("jetfuse: indices or values computed by a reduction are not supported in a scatter yet; "
+                        "evaluate them into an array first");
+  analyse_shapes(a, program, 0, arrays, nullptr, 0, scalars);  // resets the analysis
+  a.regions.assign(2, {});
+  a.scatter = true;
+  parser p{a, program, program_size, arrays, nullptr, 0, scalars};
+  a.index_shape = p.parse(1);
+  if (p.ai != sp.index_arrays) throw error("jetfuse: internal: a scatter's indices have another number of leaves");
+  a.values_shape = p.parse(0);
+  if (p.pos != program_size) throw error("jetfuse: internal: a scatter's program has more than two expressions");
+  if (target.ndim() == 0)
+    throw index_error("too many indices for array: array is 0-dimensional, but 1 were indexed");
+  shape_t values = a.index_shape, indices = a.index_shape;
+  for (int k = 1; k < target.ndim(); ++k) {
+    values.push_back(target.shape()[k]);
+    indices.push_back(1);  // the indices' axes come before the target's other axes
+  }
+  for (int k = 0; k < sp.index_arrays; ++k) a.leaf_pad[static_cast<std::size_t>(k)] += target.ndim() - 1;
+  a.regions[0].shape = values;
+  a.regions[1].shape = indices;
+  a.regions[1].parent = 0;
+  a.value_shape = values;
+  if (sp.kind == scatter_kind::put) return;  // cyclic values: the engine's business
+  bool fits = a.values_shape.size() <= values.size();
+  try {
+    fits = fits && broadcast_shapes(values, a.values_shape) == values;
+  } catch (const shape_error&) {
+    fits = false;
+  }
+  if (!fits) {
+    if (sp.kind == scatter_kind::ufunc_at) throw shape_error("array is not broadcastable to correct shape");
+    throw shape_error("shape mismatch: value array of shape " + numpy_shape(a.values_shape) +
+                      " could not be broadcast to indexing result of shape " + numpy_shape(values));
+  }
+}
+
+void assign_scatter_domains(nest_analysis& a, const array_base& target) {
+  a.extents.clear();
+  a.domains.assign(1, ir::domain{});
+  auto new_axis = [&](std::int64_t extent) {
+    a.extents.push_back(extent);
+    return static_cast<std::int32_t>(a.extents.size() - 1);
+  };
+  nest_analysis::region& V = a.regions[0];
+  nest_analysis::region& X = a.regions[1];
+  const int ni = a.index_shape.size(), nd = V.shape.size();
+  V.axis.assign(static_cast<std::size_t>(nd), -1);
+  X.axis.assign(static_cast<std::size_t>(nd), -1);
+  std::vector<std::int32_t> claims, own;
+  for (int k = 0; k < nd; ++k) {
+    if (V.shape[k] == 1) continue;
+    const std::int32_t x = new_axis(V.shape[k]);
+    V.axis[static_cast<std::size_t>(k)] = x;
+    if (k < ni) X.axis[static_cast<std::size_t>(k)] = x;
+    (k < ni ? claims : own).push_back(x);
+  }
+  X.domain = X.result_domain = find_or_add(a, 0, claims);
+  V.domain = V.result_domain = find_or_add(a, X.domain, own);
+  a.target_axis = new_axis(target.shape()[0]);  // always an axis: its extent is the target's length
+  a.domains.push_back(ir::domain{ir::domain_kind::box, 0, {a.target_axis}, -1, 0});
+  a.target_domain = static_cast<ir::domain_id>(a.domains.size() - 1);
+}
+
+std::vector<std::int64_t> scatter_target_strides(const nest_analysis& a, const array_base& target) {
+  std::vector<std::int64_t> s(a.extents.size(), 0);
+  const nest_analysis::region& V = a.regions[0];
+  const int ni = a.index_shape.size();
+  for (int k = ni; k < V.shape.size(); ++k)
+    if (V.axis[static_cast<std::size_t>(k)] >= 0)
+      s[static_cast<std::size_t>(V.axis[static_cast<std::size_t>(k)])] = target.strides()[k - ni + 1];
+  s[static_cast<std::size_t>(a.target_axis)] = target.strides()[0];
+  return s;
 }
 
 void assign_domains(nest_analysis& a, const shape_t& iter) {
@@ -308,6 +399,7 @@ void renumber_axes(nest_analysis& a, const std::vector<std::int32_t>& to) {
   for (nest_analysis::region& R : a.regions)
     for (std::int32_t& x : R.axis)
       if (x >= 0) x = to[static_cast<std::size_t>(x)];
+  if (a.target_axis >= 0) a.target_axis = to[static_cast<std::size_t>(a.target_axis)];
 }
 
 std::vector<std::int64_t> global_strides(const nest_analysis& a, const array_base& x, int region) {

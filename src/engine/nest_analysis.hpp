@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "jetfuse/array.hpp"
 #include "jetfuse/detail/binning.hpp"
+#include "jetfuse/detail/engine.hpp"
 #include "jetfuse/detail/lowering.hpp"
 
 namespace jf::detail {
@@ -38,13 +40,20 @@ struct nest_analysis {
   // Per array leaf: unit axes appended to its shape before it is aligned with its region (the
   // indices of a take along an axis that has axes after it: their axes sit before those).
   std::vector<int> leaf_pad;
-  bool raises = false;                     // some gather raises on an out-of-range index
+  bool raises = false;                     // some gather (or a scatter) raises on an out-of-range index
   shape_t value_shape;                     // the broadcast shape of the expressions' values
   // Histograms: per reduction its bins (checked as numpy does), and the run-time scalars the
   // lowering reads as params first_param[r] + binning_param::... (after the expression's own).
   std::vector<binning> binnings;
   std::vector<std::int32_t> first_param;
   std::vector<std::uint64_t> extra_params;  // their values (the bits of a kernel slot)
+  // Scatters: region 1 holds the indices (its domain: the claim domain), region 0 the values over
+  // indices.shape + target.shape[1:] (their domain: the claim domain's axes, then the target's other
+  // axes); the target's scattered axis is global axis target_axis, alone in box target_domain.
+  bool scatter = false;
+  shape_t index_shape, values_shape;  // as the expressions give them (values before broadcasting)
+  std::int32_t target_axis = -1;
+  ir::domain_id target_domain = 0;
 };
 
 // The params of one histogram, in order (their dtypes: the edges' for the first two, else work).
@@ -58,6 +67,19 @@ void number_extra_params(nest_analysis& a, int base);
 // numpy does (axis_error, value_error for an empty reduction without identity, shape_error).
 void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_size, const array_base* const* arrays,
                     const reduce_spec* specs, int nspecs, const scalar_slot* scalars);
+// A scatter's shapes: the indices (the program's first expression, leaves [0, s.index_arrays)), the
+// values, the region of the values (indices.shape + target.shape[1:], target: the array written,
+// axis 0 scattered; put's target is flat). numpy's errors: a 0-d target, values that do not
+// broadcast (except put's, which repeat cyclically: the engine checks them), reductions refused.
+void analyse_scatter_shapes(nest_analysis& a, const prog_entry* program, int program_size, const array_base* const* arrays,
+                            const scalar_slot* scalars, const scatter_spec& s, const array_base& target);
+// Its global axes and domains (see nest_analysis::scatter), the target's axis last.
+void assign_scatter_domains(nest_analysis& a, const array_base& target);
+// The target's strides over the global axes: its other axes along the values' trailing axes, its
+// first along target_axis, 0 along the claim domain's axes.
+std::vector<std::int64_t> scatter_target_strides(const nest_analysis& a, const array_base& target);
+// numpy's spelling of a shape in messages: "(3,)", "(2,4)".
+std::string numpy_shape(const shape_t& s);
 // The view an array leaf is aligned with its region as: x itself, or (gathered leaves: leaf_view;
 // padded) a view built in `scratch` (no copy of the handle on the common path).
 const array_base& aligned_leaf(const nest_analysis& a, const array_base& x, int leaf, array_base& scratch);

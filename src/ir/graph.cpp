@@ -149,6 +149,44 @@ node_id graph::add_scatter(monoid m, node_id value, node_id index, node_id guard
   return add(n);
 }
 
+const char* put_rule_name(put_rule r) {
+  switch (r) {
+  case put_rule::store: return "store";
+  case put_rule::add: return "add";
+  case put_rule::subtract: return "subtract";
+  case put_rule::multiply: return "multiply";
+  case put_rule::minimum: return "minimum";
+  case put_rule::maximum: return "maximum";
+  }
+  return "?";
+}
+
+jf::op put_rule_op(put_rule r) {
+  switch (r) {
+  case put_rule::add: return op::add;
+  case put_rule::subtract: return op::subtract;
+  case put_rule::multiply: return op::multiply;
+  case put_rule::minimum: return op::minimum;
+  case put_rule::maximum: return op::maximum;
+  case put_rule::store: break;
+  }
+  return op::input;
+}
+
+node_id graph::add_put(put_rule rule, dtype target_type, node_id value, node_id index, domain_id target, domain_id claims,
+                       domain_id in, gather_mode mode, int axis) {
+  node n;
+  n.code = op::put;
+  n.type = target_type;
+  n.nargs = 2;
+  n.args = {value, index, no_node};
+  n.index = claims;
+  n.attr[0] = target;
+  n.attr[1] = static_cast<std::int64_t>(rule) | (static_cast<std::int64_t>(mode) << 8) | (static_cast<std::int64_t>(axis) << 16);
+  n.domain = in;
+  return add(n);
+}
+
 node_id graph::add_broadcast(node_id x, domain_id into) {
   node n;
   n.code = op::broadcast;
@@ -186,7 +224,7 @@ std::vector<std::int32_t> graph::chain_axes(domain_id d) const {
 bool graph::is_map() const {
   if (loop_nest || domains.size() != 2) return false;
   for (const node& n : nodes)
-    if (n.code == op::reduce || n.code == op::scatter || n.code == op::broadcast || n.code == op::extent ||
+    if (n.code == op::reduce || n.code == op::scatter || n.code == op::put || n.code == op::broadcast || n.code == op::extent ||
         (n.domain != node::map_domain && !uniform(n)))
       return false;
   return true;
@@ -300,6 +338,13 @@ std::string graph::to_string() const {
       if (n.nargs == 3) s << " if %" << n.args[2];
       break;
     case op::extent: s << "extent D" << n.attr[0]; break;
+    case op::put: {
+      static const char* const modes[] = {"raise", "wrap", "clip", "?"};
+      s << "put " << put_rule_name(rule_of_put(n)) << " " << short_name(n.type) << " %" << n.args[0] << " at %" << n.args[1]
+        << " into " << domain_name(target_of_put(n)) << " (claims over " << domain_name(claims_of_put(n)) << ", axis "
+        << axis_of_put(n) << ", " << modes[static_cast<int>(mode_of_put(n))] << ")";
+      break;
+    }
     case op::search:
       s << "search " << (n.attr[0] ? "right" : "left") << " input #" << n.index << " for %" << n.args[0] << " (size %"
         << n.args[1] << ", stride %" << n.args[2] << ")";
@@ -457,6 +502,27 @@ void graph::validate() const {
             bad(*this, k, "its argument's domain has axis " + std::to_string(a) + ", which this domain lacks");
       }
       continue;
+    case op::put: {
+      const node& v = at(n.args[0]);
+      const node& i = at(n.args[1]);
+      const domain_id w = target_of_put(n), c = claims_of_put(n);
+      if (i.type != dtype::int64) bad(*this, k, "the index must be int64");
+      if (w <= 0 || static_cast<std::size_t>(w) >= domains.size() || dom(w).kind != domain_kind::box ||
+          dom(w).axes.size() != 1 || dom(w).parent != 0)
+        bad(*this, k, "its target must be a box domain of one axis under the root");
+      if (c < 0 || static_cast<std::size_t>(c) >= domains.size() || !encloses(c, n.domain))
+        bad(*this, k, "its claim domain must enclose its own");
+      if (encloses(w, n.domain) || encloses(w, c)) bad(*this, k, "its target must not enclose its domain");
+      if (!uniform(v) && v.domain != n.domain) bad(*this, k, "the value must be in the node's domain");
+      if (!uniform(i) && i.domain != c) bad(*this, k, "the index must be in the claim domain");
+      if (static_cast<int>(rule_of_put(n)) > static_cast<int>(put_rule::maximum)) bad(*this, k, "unknown rule");
+      if ((n.attr[1] >> 8 & 3) == 3) bad(*this, k, "unknown mode");
+      if (rule_of_put(n) == put_rule::store && n.type != v.type) bad(*this, k, "a stored value has the target's dtype");
+      bool output = false;
+      for (const output_desc& o : outputs) output = output || o.value == static_cast<node_id>(k);
+      if (!output) bad(*this, k, "must be the value of an output");
+      continue;
+    }
     case op::extent:
       if (n.type != dtype::int64 || n.attr[0] <= 0 || static_cast<std::size_t>(n.attr[0]) >= domains.size())
         bad(*this, k, "must be int64 and count a domain other than the root");

@@ -254,7 +254,8 @@ struct nest_planner {
     };
     for (const node& n : k.nodes) {
       if (!uniform(n)) mark(n.domain);
-      if (n.code == op::extent) mark(static_cast<domain_id>(n.attr[0]));
+      if (n.code == op::extent || n.code == op::put) mark(static_cast<domain_id>(n.attr[0]));
+      if (n.code == op::put) mark(claims_of_put(n));
     }
     for (const output_desc& o : k.outputs) mark(o.domain);
     std::vector<domain_id> remap(k.domains.size(), -1);
@@ -272,7 +273,8 @@ struct nest_planner {
         n.domain = remap[static_cast<std::size_t>(n.domain)];
       else if (uniform(n))
         n.domain = 0;
-      if (n.code == op::extent) n.attr[0] = remap[static_cast<std::size_t>(n.attr[0])];
+      if (n.code == op::extent || n.code == op::put) n.attr[0] = remap[static_cast<std::size_t>(n.attr[0])];
+      if (n.code == op::put) n.index = remap[static_cast<std::size_t>(n.index)];
     }
     for (output_desc& o : k.outputs) o.domain = remap[static_cast<std::size_t>(o.domain)];
   }

@@ -51,6 +51,23 @@ shape_t prepare_outputs(array_base* outputs, const dtype* out_types, int nout, c
 struct kernel_slot;
 kernel_slot* new_kernel_slot();
 
+// A scatter (expr/scatter.hpp: jf::put, x(indices) = v, jf::add_at, ...): the request's program
+// holds two expressions, the indices then the values, whose elements go into `target` in place.
+enum class scatter_kind : std::uint8_t {
+  put,       // numpy.put: the target flattened, values repeated cyclically, mode raise / wrap / clip
+  setitem,   // numpy's x[indices] = v along the first axis, v broadcast to indices.shape + x.shape[1:]
+  ufunc_at,  // numpy's np.add.at(x, indices, v) and its siblings: every index counts
+};
+struct scatter_spec {
+  array_base target;  // a handle of the array written
+  scatter_kind kind = scatter_kind::setitem;
+  ir::put_rule rule = ir::put_rule::store;
+  ir::gather_mode mode = ir::gather_mode::raise;
+  dtype value_type = dtype::float64;  // the values' dtype at the put (the target's when stored)
+  int index_arrays = 0;               // array leaves of the indices (the values' follow)
+  int index_program = 0;              // entries of the indices' program (the values' follow)
+};
+
 // Builds the IR of the expression type(s) for one variant; pushes one root per expression.
 using lower_fn = void (*)(ir::graph& g, const lowering_inputs& in, int num_inputs, std::vector<ir::node_id>& roots);
 
@@ -70,6 +87,8 @@ struct eval_request {
   int program_size = 0;
   const reduce_spec* specs = nullptr;
   int nspecs = 0;
+  // Scatters: the target and how values go into it (roots: the indices, then the values).
+  const scatter_spec* scatter = nullptr;
 };
 
 // Runs an evaluation on its arrays' backend: element-wise ones on jf::cuda as generated kernels,
@@ -77,6 +96,10 @@ struct eval_request {
 // loop nests, executed as lowered on jf::cpu, optimised, planned and launched on jf::cuda.
 void evaluate(const eval_request& r);
 void evaluate_nest(const eval_request& r);
+// A scatter (r.scatter set): numpy's errors, then one loop nest writing the target in place.
+void evaluate_scatter(const eval_request& r);
+// What a scatter runs (jf::explain's account; r.opt.explain_cuda: jf::cuda's plan whatever the backend).
+std::string explain_scatter(const eval_request& r);
 std::string explain_nest(const eval_request& r);
 // jf::explain: on jf::cuda the IR before and after the passes, the plan and the generated
 // source(s); on jf::cpu the IR the CPU executor runs as lowered and how it addresses the operands.

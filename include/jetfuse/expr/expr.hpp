@@ -38,6 +38,11 @@ template <class Tag, class... Args> using call_node = expr<yap::expr_kind::call,
 // ---- traits ------------------------------------------------------------------------------------
 template <class E> struct is_lazy_expr : std::false_type {};
 template <yap::expr_kind K, class Tuple> struct is_lazy_expr<expr<K, Tuple>> : std::true_type {};
+// The node a lazy operand is captured as: itself, or the node its class derives from (x(indices),
+// an assignable take: expr/scatter.hpp).
+template <class E> struct node_of {
+  using type = E;
+};
 
 template <class T> struct is_array : std::false_type {};
 template <class T> struct is_array<array<T>> : std::true_type {};
@@ -87,7 +92,7 @@ using weak_integer_t =
 template <class T> struct capture_type {
   using D = scalar_value_of_t<T>;
   using type = std::conditional_t<
-      is_lazy_expr<D>::value, D,
+      is_lazy_expr<D>::value, typename node_of<D>::type,
       std::conditional_t<is_array<D>::value, term<D>,
                          std::conditional_t<std::is_same_v<D, bool>, term<bool>,
                                             std::conditional_t<std::is_integral_v<D>, term<weak_integer_t<D>>,
@@ -97,7 +102,7 @@ template <class T> using capture_t = typename capture_type<T>::type;
 
 template <class T> capture_t<T> capture(T&& x) {
   using D = std::remove_cvref_t<T>;
-  if constexpr (is_lazy_expr<D>::value) return std::forward<T>(x);
+  if constexpr (is_lazy_expr<D>::value) return capture_t<T>(std::forward<T>(x));
   else if constexpr (is_array<D>::value) return capture_t<T>{hana::tuple<D>(std::forward<T>(x))};
   else {
     using V = typename std::remove_cvref_t<decltype(std::declval<capture_t<T>>().elements[hana::llong_c<0>])>;

@@ -24,6 +24,7 @@ inline constexpr clip_t clip{};
 }  // namespace mode
 
 template <ir::gather_mode M> struct take_fn {};
+template <class T, class I> class indexed;  // x(indices): expr/scatter.hpp
 
 // The node: the gathered array, the indices, the axis (a scalar leaf the analysis reads).
 template <ir::gather_mode M, class X, class I, class A> struct type_of_impl<call_node<take_fn<M>, X, I, A>> {
@@ -116,7 +117,8 @@ auto array<T>::operator()(const I& indices) const {
   if constexpr (type_of_v<capture_t<const I&>>.type == dtype::bool_) {
     return masked_assignment<T, std::remove_cvref_t<I>>(*this, indices);  // x(mask) = value
   } else {
-    return take(*this, indices, 0);  // numpy's x[indices]: along the first axis
+    // numpy's x[indices] along the first axis: a take that also takes x(indices) = v (scatter.hpp).
+    return indexed<T, capture_t<const I&>>(take(*this, indices, 0));
   }
 }
 

@@ -28,6 +28,8 @@ enum class kernel_shape : std::uint8_t {
   histogram,         // a scatter of counts into a box of bins: block-private counts in shared memory,
                      // added to the grid's by integer atomics, the last block stores them
   generic_nest,      // anything else: a thread per output iteration, serial loops for reductions
+  scatter,           // the one output is a put (numpy's put, x[indices] = v, ufunc.at): indices
+                     // checked and elements claimed by their last writer, then values written
 };
 std::string_view name(kernel_shape s);
 
@@ -55,6 +57,11 @@ struct launch_info {
   bool private_counts = false;
   // Random leaves read in warp chunks that share Philox blocks (philox_chunks.cpp).
   bool philox_chunks = false;
+  // scatter: launches of the kernel in a row on one scratch (2: checks and claims, then values),
+  // the target's scattered axis and the bytes of one claim per element of it (0: no claims).
+  int launches = 1;
+  std::int32_t scatter_axis = -1;
+  int claim_bytes = 0;
 };
 
 struct kernel_source {
@@ -87,6 +94,7 @@ struct launch_config {
   unsigned block[3] = {1, 1, 1};
   std::size_t shared_bytes = 0;   // dynamic shared memory
   std::size_t scratch_bytes = 0;  // zero-initialised device scratch passed in the last ABI slot (0: none)
+  int launches = 1;               // the kernel runs this many times in a row on the same scratch
   bool empty() const { return grid[0] == 0 || grid[1] == 0 || grid[2] == 0; }
 };
 

@@ -57,9 +57,11 @@ struct node {
   dtype type = dtype::float64;          // the result dtype
   std::array<node_id, 3> args{no_node, no_node, no_node};
   std::int8_t nargs = 0;
-  std::int32_t index = -1;              // input: index into graph::inputs; param: into graph::params
+  std::int32_t index = -1;              // input: index into graph::inputs; param: into graph::params;
+                                        // put: its claim domain
   scalar_value value{};                 // constant
-  // reduce, scatter: attr[0] = the monoid; extent: attr[0] = the domain counted. Otherwise 0.
+  // reduce, scatter: attr[0] = the monoid; extent: attr[0] = the domain counted; put: see put_rule.
+  // Otherwise 0.
   // Element-wise nodes: attr[1] = 1 when they are part of one operation of the user's (a
   // histogram's bin arithmetic), which unfused plans keep in that operation's kernel.
   std::array<std::int64_t, 2> attr{0, 0};
@@ -85,6 +87,22 @@ enum class gather_mode : std::uint8_t { raise, wrap, clip };
 // A gather node's mode and axis (for the error message) are packed in attr[0].
 inline gather_mode mode_of_gather(const node& n) { return static_cast<gather_mode>(n.attr[0] & 3); }
 inline int axis_of_gather(const node& n) { return static_cast<int>(n.attr[0] >> 2); }
+
+// How a put node combines its value with the element it names (numpy's scatters): store (several
+// iterations naming one element: the latest in row-major order over the claim domain wins, numpy's
+// last write), or the element combined with the value by an operation in the value's dtype and
+// converted back (numpy's ufunc.at: np.add.at, ...; every iteration counts).
+enum class put_rule : std::uint8_t { store, add, subtract, multiply, minimum, maximum };
+const char* put_rule_name(put_rule r);
+// The element-wise operation of a combining rule (op::add, ...); store has none.
+jf::op put_rule_op(put_rule r);
+// A put node's rule, mode (what an index outside [-n, n) does) and axis (for the message) are
+// packed in attr[1]; attr[0] is the domain of the target's scattered axis, `index` the claim domain.
+inline put_rule rule_of_put(const node& n) { return static_cast<put_rule>(n.attr[1] & 0xff); }
+inline gather_mode mode_of_put(const node& n) { return static_cast<gather_mode>((n.attr[1] >> 8) & 3); }
+inline int axis_of_put(const node& n) { return static_cast<int>(n.attr[1] >> 16); }
+inline domain_id target_of_put(const node& n) { return static_cast<domain_id>(n.attr[0]); }
+inline domain_id claims_of_put(const node& n) { return static_cast<domain_id>(n.index); }
 
 struct operand_desc {
   dtype type = dtype::float64;
@@ -174,6 +192,18 @@ struct graph {
   // (0 left, 1 right).
   node_id add_search(std::int32_t input, node_id value, node_id size, node_id stride, bool right);
   node_id add_extent(domain_id counted);
+  // put(value, index) @ D into `target`: the value of the one output that scatters (numpy's put,
+  // x[indices] = v, ufunc.at). At every iteration of D the output's element whose position along
+  // the target's scattered axis (the one axis of box `target`, under the root: its extent is the
+  // axis's length, the output's stride along it addresses it) is `index` (int64, in `claims` or
+  // uniform; negative counts from the end) and whose other axes are the iteration's (the output's
+  // strides over D's chain) receives `value` by `rule`. `claims` (D or an ancestor of it) orders the
+  // stores: of the iterations naming one element, the one latest in row-major order over claims'
+  // chain wins. Mode raise: an index outside [-n, n) is reported in the error record and nothing is
+  // written; wrap and clip as numpy's put. The node's dtype is the target's; its value's is the
+  // target's (store) or the one the rule computes in.
+  node_id add_put(put_rule rule, dtype target_type, node_id value, node_id index, domain_id target, domain_id claims,
+                  domain_id in, gather_mode mode, int axis);
 
   const node& at(node_id id) const { return nodes[static_cast<std::size_t>(id)]; }
   const domain& dom(domain_id id) const { return domains[static_cast<std::size_t>(id)]; }

@@ -17,6 +17,7 @@ std::string_view name(kernel_shape s) {
   case kernel_shape::row_with_map: return "row reduction with map";
   case kernel_shape::histogram: return "histogram";
   case kernel_shape::generic_nest: return "generic loop nest";
+  case kernel_shape::scatter: return "scatter";
   }
   return "?";
 }
@@ -243,6 +244,17 @@ bool single_pass(const facts& f) {
 shape_plan recognise(const facts& f) {
   const graph& g = f.g;
   shape_plan p;
+  // Scatter: the one output is a put, nothing reduced (the engine refuses reductions in its operands).
+  for (const output_desc& o : g.outputs) {
+    const node& n = g.at(o.value);
+    if (n.code != op::put) continue;
+    if (g.outputs.size() != 1 || !f.reduces.empty() || !f.scatters.empty() || !broadcasts_enclosing(f))
+      throw error("jf::ir codegen: a put must be the one output of a kernel without reductions\n" + g.to_string());
+    p.shape = kernel_shape::scatter;
+    p.inner = n.domain;
+    p.outer = claims_of_put(n);
+    return p;
+  }
   // Histogram: one scatter into a box under the root, its operands computed in the index's domain
   // (or the root) from nothing reduced, and it is the one output.
   if (!f.scatters.empty()) {
@@ -739,6 +751,7 @@ kernel_source generate_nest(const graph& g, const codegen_options& opt) {
   case kernel_shape::row_with_map: nest::emit_row_reduction(e, p, li); break;
   case kernel_shape::column_reduction: nest::emit_column_reduction(e, p, li); break;
   case kernel_shape::histogram: nest::emit_histogram(e, p, li); break;
+  case kernel_shape::scatter: nest::emit_scatter(e, p, li); break;
   default:
     if (!e.f.scatters.empty())
       throw error("jf::ir codegen: a scatter must be the one output of its kernel, its operands computed from nothing "
@@ -781,6 +794,10 @@ launch_config configure_launch(const kernel_source& k, const std::int64_t* exten
   case kernel_shape::column_reduction: return nest::configure_column_reduction(li, extents, dev);
   case kernel_shape::histogram: return nest::configure_histogram(li, extents, dev);
   case kernel_shape::generic_nest: return nest::configure_generic_nest(li, extents, dev);
+  case kernel_shape::scatter: {
+    check_axes({li.scatter_axis});
+    return nest::configure_scatter(li, extents, dev);
+  }
   }
   throw error("jf::ir::configure_launch: unknown kernel shape");
 }
@@ -808,6 +825,13 @@ std::string describe_shape(const kernel_source& k) {
            "integer atomics (the same bits every run); the last block stores them";
   case kernel_shape::generic_nest:
     return "generic loop nest: a thread per iteration of each output domain, serial loops for the reductions";
+  case kernel_shape::scatter:
+    return li.launches == 2
+               ? std::string("scatter: launched twice, grid-stride in 256-thread blocks: the indices checked") +
+                     (li.claim_bytes ? " and each target element claimed by its last writer (atomicMax of positions)" : "") +
+                     ", then the values " + (li.claim_bytes ? "stored by the claimants" : "combined by atomics") +
+                     ", nothing after a failed check"
+               : std::string("scatter: one launch, grid-stride in 256-thread blocks, the values combined by atomics");
   }
   return "?";
 }

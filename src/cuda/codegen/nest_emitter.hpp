@@ -140,6 +140,9 @@ class emitter {
   int unroll() const;
 
   kernel_source finish(launch_info li);
+  // Operand k (outputs first) is also addressed along global axis a (a scatter's target along its
+  // scattered axis): its stride st_<name>_<a> is loaded and the launcher checks its span.
+  void add_operand_axis(std::size_t k, std::int32_t a) { operand_axes_[k].push_back(a); }
 
  private:
   int counter_ = 0;
@@ -151,6 +154,7 @@ void emit_row_reduction(emitter& e, const shape_plan& p, launch_info& li);  // r
 void emit_column_reduction(emitter& e, const shape_plan& p, launch_info& li);
 void emit_generic_nest(emitter& e, launch_info& li);
 void emit_histogram(emitter& e, const shape_plan& p, launch_info& li);
+void emit_scatter(emitter& e, const shape_plan& p, launch_info& li);
 
 // ---- launch rules (host) ----
 std::int64_t product(const std::vector<std::int32_t>& axes, const std::int64_t* ext);
@@ -164,6 +168,7 @@ launch_config configure_row_reduction(const launch_info& li, const std::int64_t*
 launch_config configure_column_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_histogram(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_generic_nest(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+launch_config configure_scatter(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 // describe_launch of row_with_map, with the numbers of a configuration when c is given.
 std::string describe_row_with_map(const launch_info& li, const launch_config* c);
 

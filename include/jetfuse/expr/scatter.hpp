@@ -1,0 +1,283 @@
+// numpy's scatters, in place and fused with the expressions that compute the indices and the values:
+//
+//   jf::put(x, indices, values[, jf::mode::wrap])   numpy.put: x flattened, values repeated cyclically
+//   x(indices) = v;  x(indices) += v;               numpy's x[indices] = v along the first axis
+//   jf::add_at(x, indices, values)                  numpy.add.at (and subtract_at, multiply_at,
+//                                                   minimum_at, maximum_at): every index counts
+//
+// Each is one evaluation (on jf::cuda two launches of one kernel: the indices are checked and, for
+// stores, each element's last writer claimed first; then the values are written). Duplicate indices:
+// the last one in numpy's order wins for put and x(indices) = v (deterministically on both
+// backends); ufunc.at combines every one. An index out of bounds raises jf::index_error with numpy's
+// message and leaves x untouched. docs/design.md, "Scatter".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "jetfuse/eval.hpp"
+
+namespace jf {
+
+namespace detail {
+
+template <class I>
+constexpr void check_scatter_indices() {
+  constexpr dtype t = type_of_v<capture_t<I>>.type;
+  static_assert(t != dtype::bool_,
+                "jetfuse: bool indices of a scatter: numpy's x[mask] = v is x(mask) = v; convert with "
+                "jf::astype<std::int64_t> if positions 0 and 1 are meant");
+  static_assert(is_integer(t), "jetfuse: the indices of a scatter must be an integer array, expression or scalar");
+}
+
+// The two expressions of a scatter lowered to the IR: the indices over the claim domain (region
+// 1), then the values at dtype C (region 0). Compiled cold: once per kernel variant.
+template <class I, class V, dtype C>
+[[gnu::cold]] void lower_scatter(ir::graph& g, const lowering_inputs& in, int num_inputs,
+                                 std::vector<ir::node_id>& roots) {
+  std::vector<ir::node_id> input_nodes(static_cast<std::size_t>(num_inputs * 2), ir::no_node);
+  lower_cursor c;
+  c.regions = 2;
+  c.input_nodes = &input_nodes;
+  c.region = 1;
+  roots.push_back(lower_type<I>::run(g, in, c, type_of_v<I>.type));
+  c.region = 0;
+  roots.push_back(lower_type<V>::run(g, in, c, C));
+}
+
+template <scatter_kind K, ir::put_rule R, ir::gather_mode M, dtype C, class I, class V>
+struct scatter_slot_key {};
+
+// Gathers the leaves of the (captured) indices and values and runs the scatter into x (or, with
+// `explained`, describes it there: jf::cuda's plan). The values' scalars are converted to C as numpy
+// converts them (an integer outside C's range raises).
+template <scatter_kind K, ir::put_rule R, ir::gather_mode M, dtype C, class I, class V>
+[[gnu::noinline]] void scatter_into(const array_base& x, const I& indices, const V& values,
+                                    std::string* explained = nullptr) {
+  static_assert(leaf_counts<I>::reductions == 0 && leaf_counts<V>::reductions == 0,
+                "jetfuse: indices or values computed by a reduction are not supported in a scatter yet; evaluate "
+                "the reduction into an array first");
+  constexpr int A = leaf_counts<I>::arrays + leaf_counts<V>::arrays;
+  constexpr int S = leaf_counts<I>::scalars + leaf_counts<V>::scalars;
+  std::array<const array_base*, (A > 0 ? A : 1)> arrays{};
+  std::array<scalar_slot, (S > 0 ? S : 1)> scalars{};
+  reduce_spec specs[1];
+  tree<I>::template gather<type_of_v<I>.type>(indices, arrays.data(), scalars.data(), specs, scalar_use::value);
+  tree<V>::template gather<C>(values, arrays.data() + leaf_counts<I>::arrays, scalars.data() + leaf_counts<I>::scalars,
+                              specs, scalar_use::value);
+  scatter_spec sp;
+  sp.target = x;
+  sp.kind = K;
+  sp.rule = R;
+  sp.mode = M;
+  sp.value_type = C;
+  sp.index_arrays = leaf_counts<I>::arrays;
+  sp.index_program = static_cast<int>(program_of<I>::value.size());
+  eval_request r;
+  r.slot = slot_for<scatter_slot_key<K, R, M, C, I, V>>();
+  r.lower = &lower_scatter<I, V, C>;
+  r.arrays = arrays.data();
+  r.narrays = A;
+  r.scalars = scalars.data();
+  r.nscalars = S;
+  r.program = programs<I, V>::value.data();
+  r.program_size = static_cast<int>(programs<I, V>::value.size());
+  r.scatter = &sp;
+  if (explained) {
+    r.opt.explain_cuda = true;
+    *explained = explain_scatter(r);
+  } else {
+    evaluate_scatter(r);
+  }
+}
+
+template <ir::gather_mode M, class T, class I, class V>
+void put_values(const array<T>& x, I&& indices, V&& values, std::string* explained = nullptr) {
+  check_scatter_indices<I>();
+  static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
+  scatter_into<scatter_kind::put, ir::put_rule::store, M, dtype_v<T>>(x, capture(std::forward<I>(indices)),
+                                                                      capture(std::forward<V>(values)), explained);
+}
+
+// The dtype numpy's ufunc.at(x, indices, values) computes in: x's dtype promoted with the values'.
+// numpy converts the values with np.asarray, so a C++ scalar counts as a strong int64, float64 or
+// bool (no NEP 50 weak scalar: np.add.at(float32_x, i, 0.1) adds in float64).
+template <op O, class T, class V>
+struct ufunc_at_types {
+  static constexpr operand_type v = type_of_v<capture_t<V>>;
+  static constexpr op_rule rule = info(O).rule;
+  static constexpr dtype compute = compute_dtype(rule, resolve(promote(strong(dtype_v<T>), strong(v.type))));
+  static constexpr bool defined = accepts(rule, compute);
+};
+
+// numpy's ufunc.at(x, indices, values): x's element combined with each value in that dtype (and
+// converted back: numpy casts the result unsafely).
+template <op O, ir::put_rule R, class T, class I, class V>
+void ufunc_at(const array<T>& x, I&& indices, V&& values, std::string* explained = nullptr) {
+  check_scatter_indices<I>();
+  static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
+  if constexpr (operand<V>) {
+    using types = ufunc_at_types<O, T, V>;
+    static_assert(types::defined,
+                  "jetfuse: this ufunc.at is not defined for these dtypes (numpy's boolean subtract "
+                  "raises TypeError; use jf::astype first)");
+    scatter_into<scatter_kind::ufunc_at, R, ir::gather_mode::raise, types::compute>(
+        x, capture(std::forward<I>(indices)), capture(std::forward<V>(values)), explained);
+  }
+}
+
+}  // namespace detail
+
+// numpy.put(x, indices, values, mode='raise'): x.flat[indices] = values in place (x of any shape is
+// written flattened, in C order; a non-contiguous x through a copy written back). values repeat
+// cyclically when shorter than the indices (an array; an expression must have the indices' shape,
+// or be a scalar); empty values put nothing. Duplicate indices: the last one wins. mode raise: an
+// index outside [-x.size, x.size) raises jf::index_error and x is untouched; jf::mode::wrap and
+// jf::mode::clip as numpy's.
+template <class T, class I, class V>
+void put(const array<T>& x, I&& indices, V&& values) {
+  detail::put_values<ir::gather_mode::raise>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+template <class T, class I, class V>
+void put(const array<T>& x, I&& indices, V&& values, mode::raise_t) {
+  detail::put_values<ir::gather_mode::raise>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+template <class T, class I, class V>
+void put(const array<T>& x, I&& indices, V&& values, mode::wrap_t) {
+  detail::put_values<ir::gather_mode::wrap>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+template <class T, class I, class V>
+void put(const array<T>& x, I&& indices, V&& values, mode::clip_t) {
+  detail::put_values<ir::gather_mode::clip>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+
+// numpy.add.at(x, indices, values): x[indices] += values unbuffered, every duplicate index adding
+// its value (along x's first axis; values broadcast to indices.shape + x.shape[1:]). On jf::cuda by
+// atomics: integer results are exact, floating-point ones may differ in the last bits between runs
+// (the order of additions into one element is not fixed). Out-of-bounds: jf::index_error, x
+// untouched.
+template <class T, class I, class V>
+void add_at(const array<T>& x, I&& indices, V&& values) {
+  detail::ufunc_at<op::add, ir::put_rule::add>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+// numpy.subtract.at (bool: compile-time error, numpy raises TypeError).
+template <class T, class I, class V>
+void subtract_at(const array<T>& x, I&& indices, V&& values) {
+  detail::ufunc_at<op::subtract, ir::put_rule::subtract>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+// numpy.multiply.at.
+template <class T, class I, class V>
+void multiply_at(const array<T>& x, I&& indices, V&& values) {
+  detail::ufunc_at<op::multiply, ir::put_rule::multiply>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+// numpy.minimum.at / numpy.maximum.at (NaN propagates, as numpy's minimum / maximum).
+template <class T, class I, class V>
+void minimum_at(const array<T>& x, I&& indices, V&& values) {
+  detail::ufunc_at<op::minimum, ir::put_rule::minimum>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+template <class T, class I, class V>
+void maximum_at(const array<T>& x, I&& indices, V&& values) {
+  detail::ufunc_at<op::maximum, ir::put_rule::maximum>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+
+// What jf::put and jf::add_at would run on jf::cuda for these arrays' shapes and layouts, whatever
+// their backend (the IR, the plan, the kernel's shape and launch, its source). Runs and compiles
+// nothing; x is not written.
+template <class T, class I, class V>
+std::string explain_put(const array<T>& x, I&& indices, V&& values) {
+  std::string s;
+  detail::put_values<ir::gather_mode::raise>(x, std::forward<I>(indices), std::forward<V>(values), &s);
+  return s;
+}
+template <class T, class I, class V>
+std::string explain_add_at(const array<T>& x, I&& indices, V&& values) {
+  std::string s;
+  detail::ufunc_at<op::add, ir::put_rule::add>(x, std::forward<I>(indices), std::forward<V>(values), &s);
+  return s;
+}
+
+// What x(indices) gives for integer indices: numpy's x[indices] along the first axis. It reads as
+// jf::take(x, indices, 0), a lazy gather every expression accepts, and takes assignments:
+//   x(indices) = v    numpy's x[indices] = v: v broadcast to indices.shape + x.shape[1:] and cast
+//                     to x's dtype; of duplicate indices the last one wins
+//   x(indices) += v   numpy's x[indices] += v, i.e. x[indices] = x[indices] + v: buffered, so a
+//                     duplicate index adds once (the last one's value), unlike jf::add_at
+template <class T, class I>
+class indexed : public call_node<take_fn<ir::gather_mode::raise>, term<array<T>>, I, term<std::int64_t>> {
+ public:
+  using node_type = call_node<take_fn<ir::gather_mode::raise>, term<array<T>>, I, term<std::int64_t>>;
+  explicit indexed(node_type n) : node_type(std::move(n)) {}
+  indexed(const indexed&) = default;
+  indexed(indexed&&) noexcept = default;
+
+  // x(p) = y(q): assigns the values (not the expression).
+  const indexed& operator=(const indexed& v) const { return assign(static_cast<const node_type&>(v)); }
+  template <class V>
+  requires(!std::is_same_v<std::remove_cvref_t<V>, indexed>) const indexed& operator=(V&& v) const {
+    if constexpr (!operand<V>) {
+      static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
+      return *this;
+    } else {
+      return assign(std::forward<V>(v));
+    }
+  }
+
+#define JF_INDEXED_COMPOUND(sym, code)                                                              \
+  template <class V>                                                                                \
+  const indexed& operator sym##=(V&& v) const {                                                     \
+    if constexpr (!operand<V>) {                                                                    \
+      static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);                                    \
+      return *this;                                                                                 \
+    } else {                                                                                        \
+      static_assert(detail::compound_types<op::code, T, V>::defined,                                \
+                    "jetfuse: `x(indices) " #sym                                                    \
+                    "= v` is not defined for these dtypes; convert with jf::astype first");         \
+      static_assert(can_cast_same_kind(detail::compound_types<op::code, T, V>::result, dtype_v<T>), \
+                    "jetfuse: `x(indices) " #sym                                                    \
+                    "= v` would cast the result to x's dtype of a lower kind: numpy's "             \
+                    "same_kind rule raises UFuncTypeError");                                        \
+      return assign(static_cast<const node_type&>(*this) sym std::forward<V>(v));                   \
+    }                                                                                               \
+  }
+  JF_INDEXED_COMPOUND(+, add)
+  JF_INDEXED_COMPOUND(-, subtract)
+  JF_INDEXED_COMPOUND(*, multiply)
+  JF_INDEXED_COMPOUND(/, true_divide)
+  JF_INDEXED_COMPOUND(%, remainder)
+  JF_INDEXED_COMPOUND(&, bitwise_and)
+  JF_INDEXED_COMPOUND(|, bitwise_or)
+  JF_INDEXED_COMPOUND(^, bitwise_xor)
+  JF_INDEXED_COMPOUND(<<, left_shift)
+  JF_INDEXED_COMPOUND(>>, right_shift)
+#undef JF_INDEXED_COMPOUND
+
+  // What `x(indices) = v` would run on jf::cuda (as jf::explain_put); writes nothing.
+  template <class V>
+  std::string explain_assignment(V&& v) const {
+    std::string s;
+    assign(std::forward<V>(v), &s);
+    return s;
+  }
+
+ private:
+  template <class V>
+  const indexed& assign(V&& v, std::string* explained = nullptr) const {
+    const array<T>& x = this->elements[hana::llong_c<1>].elements[hana::llong_c<0>];
+    detail::scatter_into<detail::scatter_kind::setitem, ir::put_rule::store, ir::gather_mode::raise, dtype_v<T>>(
+        x, this->elements[hana::llong_c<2>], capture(std::forward<V>(v)), explained);
+    return *this;
+  }
+};
+
+// x(indices) is an operand like the take node it derives from (captured as that node).
+template <class T, class I>
+struct is_lazy_expr<indexed<T, I>> : std::true_type {};
+template <class T, class I>
+struct node_of<indexed<T, I>> {
+  using type = typename indexed<T, I>::node_type;
+};
+
+}  // namespace jf
