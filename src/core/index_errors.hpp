@@ -14,7 +14,7 @@ struct index_error_record {
   std::int64_t value = 0;   // its index, as given
   std::int64_t size = 0;    // the length of the axis indexed
   std::int32_t axis = 0;
-  std::uint32_t lock = 0;   // kernels: a spin lock around the update (failures only)
+  std::uint32_t lock = 0;   // kernels: a spin lock around the details (rank raised by atomicMax first)
 };
 static_assert(sizeof(index_error_record) == 32, "index_error_record: the kernels' layout");
 

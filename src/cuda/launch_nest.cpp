@@ -25,7 +25,9 @@ void check_int32(const ir::kernel_source& src, const detail::step_bindings& b) {
     if (ext[d] >= int32_limit)
       throw error("jetfuse: kernel " + src.name + " uses int indices but axis " + std::to_string(d) + " has extent " +
                   std::to_string(ext[d]));
-    if (ext[d] > 0) total = total > int32_limit ? total : total * ext[d];
+    // A scatter's target axis is no loop: the target's span along it is checked with the operands'.
+    if (ext[d] > 0 && static_cast<std::int32_t>(d) != src.launch.scatter_axis)
+      total = total > int32_limit ? total : total * ext[d];
   }
   if (total >= int32_limit)
     throw error("jetfuse: kernel " + src.name + " uses int indices but its iterations number " + std::to_string(total) +
