@@ -232,4 +232,23 @@ inline graph last_two_axes(dtype t) {
   return g;
 }
 
+// scan(m, x * 2) along axis `axis` of an input of `ndim` axes (-1: flattened), plus an input y
+// added to the scanned value when `consumer`: out0 = scan(...) [+ y], all in one box.
+inline graph scan_of(monoid m, dtype t, int ndim, int axis, bool consumer = false, bool i32 = false,
+                     layout lay = layout::strided) {
+  graph g;
+  g.ndim = ndim;
+  g.index32 = i32;
+  g.domains.resize(1);
+  std::vector<std::int32_t> axes;
+  for (int a = 0; a < ndim; ++a) axes.push_back(a);
+  const domain_id d = g.add_box(0, axes);
+  const node_id x = input_at(g, t, lay, d);
+  const node_id two = g.add_constant(t, jf::ir::scalar_value::of(t, 2));
+  node_id v = g.add_scan(m, g.add_op(op::multiply, t, {x, two}), axis);
+  if (consumer) v = g.add_op(op::add, t, {v, input_at(g, t, layout::strided, d)});
+  output_at(g, v, d);
+  return g;
+}
+
 }  // namespace nest_test

@@ -86,6 +86,34 @@ TEST(Plans, HistogramsAreOneKernelWithTheirProducers) {
             (v{"generic loop nest", "generic loop nest", "histogram"}));
 }
 
+// Scans: a step of their own with their producers fused; the step of the outputs holds the scan
+// when every output is computed from it in its domain (cumsum(x * 2 + 1): one kernel).
+TEST(Plans, ScansAreOneKernelWithTheirProducers) {
+  const auto a = jf::zeros<double>({1 << 20});
+  const auto i = jf::zeros<std::int32_t>({1 << 20});
+  const auto x = jf::zeros<float>({300, 4099});
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(a * 2 + 1))), (v{"scan"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(i))), (v{"scan"}));  // int32 -> int64 in the kernel
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumprod(x))), (v{"scan"}));  // flattened: the whole 2-d array
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(x, 1))), (v{"scan"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(x, 0))), (v{"scan"}));  // a thread per column
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(x, 1) * 2 - x)), (v{"scan"}));  // consumers in the kernel
+  // A reduction the scan reads is stored first; a reduction of the scan reads it stored.
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(a - jf::mean(a)))), (v{"full reduction", "scan"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(x - jf::mean(x, 1, jf::keepdims), 1))), (v{"row reduction", "scan"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::sum(jf::cumsum(x, 1), 1))), (v{"scan", "row reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(jf::cumsum(a)))), (v{"scan", "scan"}));
+  const std::string e = jf::explain_cuda(jf::cumsum(x, 0));
+  EXPECT_NE(e.find("scan sum f32"), std::string::npos) << e;
+  EXPECT_NE(e.find("a thread per row"), std::string::npos) << e;
+  const std::string t = jf::explain_cuda(jf::cumsum(a));
+  EXPECT_NE(t.find("decoupled look-back"), std::string::npos) << t;
+  // Unfused: a kernel per operation of the operand, then the scan's.
+  EXPECT_EQ(shapes(jf::detail::explain_with(jf::detail::eval_options{jf::detail::eval_mode::unfused, false, true},
+                                            jf::cumsum(a * 2 + 1))),
+            (v{"generic loop nest", "generic loop nest", "scan"}));
+}
+
 // Cases the differential fuzzer found on the GPU only (the passes and the planner do not run on the
 // CPU): every step of their plans must be generated.
 TEST(Plans, FuzzerFoundGraphsArePlanned) {

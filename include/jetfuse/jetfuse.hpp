@@ -13,6 +13,7 @@
 #include "jetfuse/expr/histogram.hpp"
 #include "jetfuse/expr/operators.hpp"
 #include "jetfuse/expr/reductions.hpp"
+#include "jetfuse/expr/scans.hpp"
 #include "jetfuse/expr/searchsorted.hpp"
 #include "jetfuse/expr/take.hpp"
 #include "jetfuse/expr/type_of.hpp"

@@ -132,8 +132,36 @@ struct reduction_builder {
 
 }  // namespace
 
+namespace {
+
+// cumsum / cumprod: a scan node in the operand's domain (one box under the root, nest_analysis),
+// along the global axis of the scanned one, or flattened over the box; in numpy's result dtype.
+// A scan of one element (the axis has extent 1, a 0-d operand) is that element.
+ir::node_id lower_scan(ir::graph& g, const nest_analysis& a, int r, ir::node_id x) {
+  const reduce_spec& sp = a.specs[static_cast<std::size_t>(r)];
+  const nest_analysis::region& Q = a.regions[static_cast<std::size_t>(r + 1)];
+  const nest_analysis::region& P = a.regions[static_cast<std::size_t>(Q.parent)];
+  const dtype res = reduced_dtype(sp.kind, g.at(x).type);
+  ir::node_id v = lower_cast(g, x, res, Q.domain);
+  const std::int32_t axis = sp.scan_axis >= 0 ? Q.axis[static_cast<std::size_t>(sp.scan_axis)] : -1;
+  const bool trivial = sp.scan_axis >= 0 ? axis < 0 : chain_axes(a, Q.domain).empty();
+  const ir::node& n = g.at(v);
+  const bool uniform = n.code == op::constant || n.code == op::param || n.code == op::extent;
+  if (!trivial) {
+    if (uniform) v = g.add_broadcast(v, Q.domain);
+    v = g.add_scan(sp.kind == reducer::cumsum ? monoid::sum : monoid::prod, v, axis);
+  }
+  const ir::node& m = g.at(v);
+  if (m.code != op::constant && m.code != op::param && m.code != op::extent && m.domain != P.domain)
+    v = g.add_broadcast(v, P.domain);
+  return v;
+}
+
+}  // namespace
+
 ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::node_id x) {
   const reduce_spec& sp = a.specs[static_cast<std::size_t>(r)];
+  if (is_scan(sp.kind)) return lower_scan(g, a, r, x);
   const nest_analysis::region& Q = a.regions[static_cast<std::size_t>(r + 1)];
   const nest_analysis::region& P = a.regions[static_cast<std::size_t>(Q.parent)];
   reduction_builder b{g, Q.domain, Q.result_domain, Q.domain == Q.result_domain};
@@ -174,6 +202,7 @@ ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::nod
     v = b.histogram(x, a.binnings[static_cast<std::size_t>(r)], a.first_param[static_cast<std::size_t>(r)], P.domain);
     break;
   case reducer::bincount: v = b.count_into(b.cast(dtype::int64, x), ir::no_node, P.domain); break;
+  case reducer::cumsum: case reducer::cumprod: break;  // lower_scan
   }
   v = b.cast(res, v);
   // Carried into the enclosing region (a kept axis of extent 1 there, or a larger region).

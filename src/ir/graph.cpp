@@ -149,6 +149,17 @@ node_id graph::add_scatter(monoid m, node_id value, node_id index, node_id guard
   return add(n);
 }
 
+node_id graph::add_scan(monoid m, node_id x, std::int32_t axis) {
+  node n;
+  n.code = op::scan;
+  n.type = at(x).type;
+  n.nargs = 1;
+  n.args[0] = x;
+  n.attr[0] = static_cast<std::int64_t>(m) | (static_cast<std::int64_t>(axis + 1) << 8);
+  n.domain = at(x).domain;
+  return add(n);
+}
+
 node_id graph::add_broadcast(node_id x, domain_id into) {
   node n;
   n.code = op::broadcast;
@@ -186,7 +197,7 @@ std::vector<std::int32_t> graph::chain_axes(domain_id d) const {
 bool graph::is_map() const {
   if (loop_nest || domains.size() != 2) return false;
   for (const node& n : nodes)
-    if (n.code == op::reduce || n.code == op::scatter || n.code == op::broadcast || n.code == op::extent ||
+    if (n.code == op::reduce || n.code == op::scatter || n.code == op::scan || n.code == op::broadcast || n.code == op::extent ||
         (n.domain != node::map_domain && !uniform(n)))
       return false;
   return true;
@@ -300,6 +311,11 @@ std::string graph::to_string() const {
       if (n.nargs == 3) s << " if %" << n.args[2];
       break;
     case op::extent: s << "extent D" << n.attr[0]; break;
+    case op::scan:
+      s << "scan " << name(monoid_of_scan(n)) << " " << short_name(n.type) << " %" << n.args[0];
+      if (axis_of_scan(n) < 0) s << " flattened";
+      else s << " along axis " << axis_of_scan(n);
+      break;
     case op::search:
       s << "search " << (n.attr[0] ? "right" : "left") << " input #" << n.index << " for %" << n.args[0] << " (size %"
         << n.args[1] << ", stride %" << n.args[2] << ")";
@@ -444,6 +460,20 @@ void graph::validate() const {
         bad(*this, k, "only sums of integers are supported");
       if (n.nargs == 3 && (at(n.args[2]).type != dtype::bool_ || (!uniform(at(n.args[2])) && at(n.args[2]).domain != i.domain)))
         bad(*this, k, "the guard must be bool, in the index's domain");
+      continue;
+    }
+    case op::scan: {
+      const node& x = at(n.args[0]);
+      if (uniform(x) || x.domain != n.domain) bad(*this, k, "must be in its argument's domain, which varies");
+      if (n.type != x.type) bad(*this, k, "the result dtype must be its argument's");
+      if (n.type == dtype::bool_) bad(*this, k, "scans bool: cast to int64 first (numpy's cumsum of bool is int64)");
+      const monoid m = monoid_of_scan(n);
+      if ((n.attr[0] & 0xff) > static_cast<std::int64_t>(monoid::nanmax) || (m != monoid::sum && m != monoid::prod))
+        bad(*this, k, "only sum and prod scans are supported");
+      const auto chain = chain_axes(n.domain);
+      const std::int32_t ax = axis_of_scan(n);
+      if (ax < -1 || (ax >= 0 && std::find(chain.begin(), chain.end(), ax) == chain.end()))
+        bad(*this, k, "scans along axis " + std::to_string(ax) + ", which its domain's chain lacks");
       continue;
     }
     case op::broadcast:

@@ -11,6 +11,9 @@
 //    would repeat the whole reduction);
 //  - a scatter (histogram) is a step of its own whose operands depend on no reduction: its kernel
 //    combines across the whole grid, so its result exists only when that kernel ends;
+//  - a scan (cumsum) is a step of its own for the same reason, its producers fused into it, its
+//    readers reading it from a temporary; the step of the outputs holds it when every output is
+//    stored over the scan's domain and computed there from it (cumsum(x * 2 + 1): one kernel);
 //  - everything else stays in the step of the outputs: producers fused into their reductions.
 // Unfused: every operation is its own step with a temporary per value, as CuPy without fusion
 // (the nodes of one composite operation, attr[1], stay in that operation's step).
@@ -25,7 +28,7 @@ namespace {
 
 bool uniform(const node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
 bool is_leaf(const node& n) { return uniform(n) || n.code == op::input; }
-bool combines(const node& n) { return n.code == op::reduce || n.code == op::scatter; }
+bool combines(const node& n) { return n.code == op::reduce || n.code == op::scatter || n.code == op::scan; }
 
 struct nest_planner {
   const graph& g;
@@ -136,6 +139,37 @@ struct nest_planner {
         }
       }
     }
+    // Scans: stored, except one that the step of the outputs can run itself.
+    const node_id kept = scan_of_output_step();
+    for (std::size_t k = 0; k < g.nodes.size(); ++k)
+      if (g.nodes[k].code == op::scan && static_cast<node_id>(k) != kept) stored[k] = 1;
+  }
+
+  // The scan the step of the outputs may hold: the only combining node in the outputs' cone, every
+  // output stored over its domain and every node of the cone in that domain (the scan kernel
+  // stores each element after scanning it). no_node when there is none.
+  node_id scan_of_output_step() const {
+    std::vector<node_id> roots;
+    for (const output_desc& o : g.outputs) roots.push_back(o.value);
+    node_id scan = no_node;
+    bool ok = true;
+    find_in_cone(roots, [&](node_id x) {
+      const node& n = g.at(x);
+      if (uniform(n)) return step::skip;
+      if (n.code == op::scan && scan == no_node) scan = x;
+      else if (combines(n)) ok = false;
+      return step::descend;
+    });
+    if (!ok || scan == no_node) return no_node;
+    const domain_id d = g.at(scan).domain;
+    for (const output_desc& o : g.outputs)
+      if (o.domain != d) return no_node;
+    const node_id elsewhere = find_in_cone(roots, [&](node_id x) {
+      const node& n = g.at(x);
+      if (uniform(n)) return step::skip;
+      return n.domain != d ? step::found : step::descend;
+    });
+    return elsewhere == no_node ? scan : no_node;
   }
 
   // One step computing `roots` (stored values, or the graph's outputs when roots is empty).

@@ -27,6 +27,9 @@ enum class kernel_shape : std::uint8_t {
                      // the row's loads kept in shared memory when the work is over R itself and fits
   histogram,         // a scatter of counts into a box of bins: block-private counts in shared memory,
                      // added to the grid's by integer atomics, the last block stores them
+  scan,              // a scan (cumsum) along one axis, its producers and consumers per element: tiles with
+                     // a decoupled look-back over a long axis, a warp per row for short ones, a thread per
+                     // row when the scanned axis is not the fastest
   generic_nest,      // anything else: a thread per output iteration, serial loops for reductions
 };
 std::string_view name(kernel_shape s);
@@ -55,6 +58,14 @@ struct launch_info {
   bool private_counts = false;
   // Random leaves read in warp chunks that share Philox blocks (philox_chunks.cpp).
   bool philox_chunks = false;
+  // scan: reduced_axes are the scanned axes (one, or the domain's whole chain when flattened),
+  // outer_axes the rows; a thread per row serially along the axis when it is not the fastest;
+  // elements per lane in a tile (tile mode, blockDim.x 256) and in a warp's segment (blockDim.x 32);
+  // the scanned value's bytes (the tiles' status words in scratch).
+  bool scan_columns = false;
+  int scan_tile_items = 0;
+  int scan_warp_items = 0;
+  int scan_value_bytes = 0;
 };
 
 struct kernel_source {

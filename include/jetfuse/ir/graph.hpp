@@ -59,7 +59,8 @@ struct node {
   std::int8_t nargs = 0;
   std::int32_t index = -1;              // input: index into graph::inputs; param: into graph::params
   scalar_value value{};                 // constant
-  // reduce, scatter: attr[0] = the monoid; extent: attr[0] = the domain counted. Otherwise 0.
+  // reduce, scatter: attr[0] = the monoid; extent: attr[0] = the domain counted; scan: the monoid
+  // and the axis (monoid_of_scan, axis_of_scan). Otherwise 0.
   // Element-wise nodes: attr[1] = 1 when they are part of one operation of the user's (a
   // histogram's bin arithmetic), which unfused plans keep in that operation's kernel.
   std::array<std::int64_t, 2> attr{0, 0};
@@ -85,6 +86,11 @@ enum class gather_mode : std::uint8_t { raise, wrap, clip };
 // A gather node's mode and axis (for the error message) are packed in attr[0].
 inline gather_mode mode_of_gather(const node& n) { return static_cast<gather_mode>(n.attr[0] & 3); }
 inline int axis_of_gather(const node& n) { return static_cast<int>(n.attr[0] >> 2); }
+
+// A scan node's monoid and axis are packed in attr[0]: the monoid in the low byte, the scanned
+// global axis + 1 above it (0: flattened, every axis of the node's domain chain in row-major order).
+inline monoid monoid_of_scan(const node& n) { return static_cast<monoid>(n.attr[0] & 0xff); }
+inline std::int32_t axis_of_scan(const node& n) { return static_cast<std::int32_t>(n.attr[0] >> 8) - 1; }
 
 struct operand_desc {
   dtype type = dtype::float64;
@@ -162,6 +168,11 @@ struct graph {
   // in D, in [0, extent)) of `into` — a histogram's counts. Iterations never named keep the
   // identity. Monoid: sum (integer values: the result does not depend on the order).
   node_id add_scatter(monoid m, node_id value, node_id index, node_id guard, domain_id into);
+  // scan(m, x @ D) @ D: the inclusive prefix combination of x along global axis `axis` of D's chain
+  // (numpy's accumulate: out[0] = x[0], out[i] = combine(out[i-1], x[i]) for each fixed index of
+  // the other axes), or with axis -1 over every iteration of D's chain in row-major order (numpy's
+  // axis=None). Monoids sum and prod; the result has x's dtype (int32, int64, float32, float64).
+  node_id add_scan(monoid m, node_id x, std::int32_t axis);
   node_id add_broadcast(node_id x, domain_id into);
   // gather(input k, position, size, stride): element `position` (int64 in its domain; negative
   // counts from the end) of input k viewed as `size` elements `stride` apart (int64 params: size
