@@ -3,7 +3,10 @@
 //  - cumsum of 2^27 int32 (numpy's int64 result): 4 bytes read + 8 written per element;
 //  - cumsum of 2^27 float64 (16 bytes), fused cumsum(x * 2 + 1) and the same unfused (a kernel
 //    per operation, as an array library without fusion);
-//  - rows: cumsum along the rows (2^13 x 2^14, tiles) and along the columns of a 2^14 x 2^13 array.
+//  - rows: cumsum along the rows (2^13 x 2^14, tiles) and along the columns of a 2^14 x 2^13 array;
+//  - compaction: x(mask) of 2^27 float64 with 1 %, 50 % and 99 % of a random mask true, counting
+//    x (8 bytes), the mask (1 byte) and the selected values written (8 bytes each) per element; the
+//    count pass and its read-back are in the time.
 // Peers: bench/peers_scan.py (CuPy, PyTorch).
 //
 //   ./build/cuda/bench/bench_scan --benchmark_counters_tabular=true
@@ -104,6 +107,23 @@ void BM_CumsumColumns(benchmark::State& state) {
   bandwidth(state, 16);
 }
 
+template <int Percent> void BM_MaskSelect(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  static jf::array<bool> mask;
+  // A random mask with Percent % true (uniform hash of the position, the same every run).
+  const jf::array<std::int64_t> pos = jf::arange<std::int64_t>(0, n, 1, jf::cuda);
+  mask = ((pos * 2654435761LL) % 1000003) < (1000003LL * Percent / 100);
+  const std::int64_t count = jf::count_nonzero(mask).item();
+  jf::array<double> out;
+  timed_batches(state, 10, [&] { out = d.x(mask); });
+  const double bytes = 9.0 * static_cast<double>(n) + 8.0 * static_cast<double>(count);
+  const double gbps = bytes / mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  state.counters["selected"] = static_cast<double>(count) / static_cast<double>(n);
+  if (copy_gbps > 0) state.counters["of_copy"] = gbps / copy_gbps;
+}
+
 void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5); }
 
 }  // namespace
@@ -115,5 +135,8 @@ BENCHMARK(BM_CumsumFused)->Apply(one);
 BENCHMARK(BM_CumsumUnfused)->Apply(one);
 BENCHMARK(BM_CumsumRows)->Apply(one);
 BENCHMARK(BM_CumsumColumns)->Apply(one);
+BENCHMARK(BM_MaskSelect<1>)->Name("BM_MaskSelect1Percent")->Apply(one);
+BENCHMARK(BM_MaskSelect<50>)->Name("BM_MaskSelect50Percent")->Apply(one);
+BENCHMARK(BM_MaskSelect<99>)->Name("BM_MaskSelect99Percent")->Apply(one);
 
 BENCHMARK_MAIN();

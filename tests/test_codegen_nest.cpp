@@ -366,6 +366,17 @@ TEST(CodegenNest, ScanLaunch) {
   EXPECT_EQ(shape_of(scan_of(monoid::sum, dtype::float32, 1, 0, true)), kernel_shape::scan);
 }
 
+TEST(CodegenNest, CompactionIsAScanWithStores) {
+  const kernel_source k = generate_cuda(compaction(dtype::float64, 1));
+  ASSERT_EQ(k.launch.shape, kernel_shape::scan);
+  EXPECT_NE(k.source.find("out0[ix1_at * st_out0_1] = "), std::string::npos) << k.source;
+  std::int64_t ext[2] = {std::int64_t(1) << 27, std::int64_t(1) << 26};  // the mask's length, the count
+  const launch_config c = configure_launch(k, ext, 2, h100);
+  EXPECT_EQ(c.grid[0], 32768u) << "tiles of the mask, not of the count";
+  EXPECT_EQ(c.scratch_bytes, 16u + 4 * 32768 + 2 * 8 * 32768);
+  EXPECT_EQ(shape_of(compaction(dtype::int32, 3, true)), kernel_shape::scan);
+}
+
 TEST(CodegenNest, GeneratedSourceIsReadable) {
   const kernel_source k = generate_cuda(minus_row_mean(dtype::float32, true));
   EXPECT_NE(k.source.find("Kernel shape: row reduction with map"), std::string::npos);
@@ -404,7 +415,13 @@ TEST(CodegenNestNvrtc, ScansOfEveryDtypeAndMode) {
         b.add(scan_of(m, t, 2, 0, i32, i32));
         b.add(scan_of(m, t, 3, -1, false, i32));
       }
-  EXPECT_EQ(b.kernels.size(), 64u);
+  for (dtype t : all_dtypes)
+    for (bool i32 : {false, true}) {
+      b.add(compaction(t, 1, false, i32));
+      b.add(compaction(t, 2, i32, i32));
+    }
+  b.add(compaction(dtype::float32, 3, true));
+  EXPECT_EQ(b.kernels.size(), 64u + 21u);
   b.compile();
 }
 

@@ -8,6 +8,7 @@
 #include "jetfuse/errors.hpp"
 #include "jetfuse/eval.hpp"
 #include "jetfuse/expr/closeness.hpp"
+#include "jetfuse/expr/compaction.hpp"
 #include "jetfuse/expr/expr.hpp"
 #include "jetfuse/expr/functions.hpp"
 #include "jetfuse/expr/histogram.hpp"

@@ -71,7 +71,7 @@ struct access {
   bool overlaps = false;
 };
 
-enum class kind : std::uint8_t { uniform, load, compute, gather, search };
+enum class kind : std::uint8_t { uniform, load, compute, gather, search, index };
 
 // n results of numpy.searchsorted (kind::search): element e searches the array at
 // base + e * inner elements (TA) for values[e] (C), ops::jf_searchsorted shared with the kernels.
@@ -125,6 +125,8 @@ struct xnode {
   gather_src src{};        // gather
   const detail::user_function* udf = nullptr;  // compute: a user function (jf::elementwise) instead of fn
   search_fn search = nullptr;                    // search (size and stride in src)
+  // index: (f / inner) % extent of the flat iteration f of its domain (extent 0: f itself).
+  std::int64_t index_extent = 0, index_inner = 1;
 };
 
 // n elements of a gather at positions pos (iterations f0, f0 + 1, ... of its group) into dst;
@@ -156,6 +158,7 @@ void gather_column(const gather_src& g, const char* base, std::int64_t inner, co
 struct sink {
   bool reduce = false;
   bool scatter = false;  // into `result` at the position an index names (a histogram's counts)
+  bool store = false;    // scatter: the value is stored, not added (compaction; positions distinct)
   int value = -1;
   int guard = -1;
   int index = -1;        // scatter: the int64 position within the results of one parent iteration
@@ -447,6 +450,7 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
         if (gd >= 0) lv = std::max(lv, level_of(gd));
         sink s;
         s.scatter = true;
+        s.store = ir::stores(n);
         s.value = v;
         s.index = ix;
         s.guard = gd;
@@ -481,6 +485,16 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
         x.acc = job.dst;
         x.level = vx.level + 1;
         p.group_at(vx.level, vx.dom).scans.push_back(job);
+        break;
+      }
+      case op::index: {
+        x.k = kind::index;
+        if (n.attr[0] >= 0) {
+          const auto& chain = p.chains[static_cast<std::size_t>(n.domain)];
+          const auto at = std::find(chain.begin(), chain.end(), static_cast<std::int32_t>(n.attr[0]));
+          x.index_extent = p.extents[static_cast<std::size_t>(n.attr[0])];
+          for (auto it = at + 1; it != chain.end(); ++it) x.index_inner *= p.extents[static_cast<std::size_t>(*it)];
+        }
         break;
       }
       case op::gather: {
@@ -865,6 +879,11 @@ struct worker {
                    static_cast<const char*>(v) + seg_pos[s] * ve, reinterpret_cast<std::int64_t*>(c) + seg_pos[s], n.src.size,
                    n.src.stride, seg_len[s]);
         col[i] = c;
+      } else if (n.k == kind::index) {  // from the block's flat iterations f0, f0 + 1, ...
+        auto* c = reinterpret_cast<std::int64_t*>(column(i));
+        for (std::int64_t j = 0; j < len; ++j)
+          c[j] = n.index_extent ? (f0 + j) / n.index_inner % n.index_extent : f0 + j;
+        col[i] = c;
       } else if (n.k == kind::gather) {
         const access& a = p.accesses[static_cast<std::size_t>(n.acc)];
         const int local = sh.local[static_cast<std::size_t>(n.acc)];
@@ -908,7 +927,8 @@ struct worker {
                 : nullptr;
         const auto* index =
             static_cast<const std::int64_t*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(sk.index)])]);
-        scatter_add(s, static_cast<const char*>(v), index, guard, f0, len);
+        if (sk.store) scatter_store(s, static_cast<const char*>(v), index, guard, f0, len);
+        else scatter_add(s, static_cast<const char*>(v), index, guard, f0, len);
       } else if (!done[s]) {
         const access& a = p.accesses[static_cast<std::size_t>(sk.acc)];
         const int local = sh.local[static_cast<std::size_t>(sk.acc)];
@@ -943,6 +963,22 @@ struct worker {
       c[static_cast<std::size_t>((f0 + j) / sk.per_result * sk.bins + i)] += static_cast<std::uint64_t>(x);
     }
   }
+  // Stores the block's selected values of scatter sink s at their positions (distinct: no race).
+  void scatter_store(std::size_t s, const char* v, const std::int64_t* index, const bool* guard, std::int64_t f0,
+                     std::int64_t len) {
+    const sink& sk = gr.sinks[s];
+    const std::size_t e = static_cast<std::size_t>(size_of(p.nodes[static_cast<std::size_t>(sk.value)].type));
+    for (std::int64_t j = 0; j < len; ++j) {
+      if (guard && !guard[j]) continue;
+      const std::int64_t i = index[j];
+      if (i < 0 || i >= sk.bins) {  // positions are an exclusive count of the selected: in range
+        oob = true;
+        continue;
+      }
+      std::memcpy(sk.result + static_cast<std::size_t>((f0 + j) / sk.per_result * sk.bins + i) * e,
+                  v + static_cast<std::size_t>(j) * e, e);
+    }
+  }
   // Adds this worker's counts into the scatter sinks' results.
   void merge_counts() {
     for (std::size_t s = 0; s < gr.sinks.size(); ++s) {
@@ -950,6 +986,7 @@ struct worker {
       if (!sk.scatter) continue;
       std::lock_guard<std::mutex> lock(*sk.merge);
       if (oob) sk.out_of_range = true;
+      if (sk.store) continue;
       const std::vector<std::uint64_t>& c = counts[s];
       const bool wide = size_of(p.nodes[static_cast<std::size_t>(sk.value)].type) == 8;
       for (std::size_t k = 0; k < c.size(); ++k) {

@@ -193,6 +193,7 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
   for (std::size_t q = 0; q < a.specs.size(); ++q) {
     key.push_back(a.specs[q].ddof);
     if (is_scan(a.specs[q].kind)) key.push_back(a.specs[q].scan_axis);
+    if (a.specs[q].kind == reducer::compact) key.push_back(a.specs[q].index_axis);
     const binning& b = a.binnings[q];  // what shapes a histogram's code (not its numbers: params)
     if (a.specs[q].kind == reducer::histogram)
       key.push_back(static_cast<std::int32_t>(b.work) * 4 + (b.guarded ? 2 : 0) + (b.step_zero ? 1 : 0));

@@ -49,12 +49,15 @@ struct parser {
     const int r = ri++;
     const int entry = pos;  // 1: this node is the root of the first expression
     if (r >= nspecs) throw error("jetfuse: internal: more reductions than specs");
-    const bool counts = specs[r].kind == reducer::histogram || specs[r].kind == reducer::bincount;
-    if (counts && (region != 0 || pos != 1)) throw error("jetfuse: internal: a histogram must be the whole expression");
+    const bool counts =
+        specs[r].kind == reducer::histogram || specs[r].kind == reducer::bincount || specs[r].kind == reducer::compact;
+    if (counts && (region != 0 || pos != 1))
+      throw error("jetfuse: internal: a histogram or a compaction must be the whole expression");
     const int operand_region = r + 1;
     a.regions.resize(std::max<std::size_t>(a.regions.size(), static_cast<std::size_t>(operand_region + 1)));
     a.regions[static_cast<std::size_t>(operand_region)].parent = region;
     const shape_t s = parse(operand_region);
+    if (specs[r].kind == reducer::compact && e.nargs == 2) check_selected(s, parse(operand_region));
     a.regions[static_cast<std::size_t>(operand_region)].shape = s;
     reduce_spec sp = specs[r];
     const int rank = s.size();
@@ -126,6 +129,15 @@ struct parser {
     a.flat_root = true;
     a.flat_shape = s;
     return shape_t{s.product()};
+  }
+
+  // x(mask): the values must have the mask's shape (numpy's IndexError otherwise; a mask of lower
+  // rank selecting whole rows is handled by the front end before it gets here).
+  static void check_selected(const shape_t& mask, const shape_t& x) {
+    check_mask_shape(x, mask);
+    if (mask.size() < x.size())
+      throw value_error("jetfuse: a mask expression of lower rank than the array it selects from: evaluate the mask "
+                        "into an array first (whole rows are selected from an array mask)");
   }
 
   void new_leaf(int region, char gathered) {

@@ -160,6 +160,21 @@ node_id graph::add_scan(monoid m, node_id x, std::int32_t axis) {
   return add(n);
 }
 
+node_id graph::add_store(node_id value, node_id index, node_id guard, domain_id into) {
+  const node_id k = add_scatter(monoid::sum, value, index, guard, into);
+  nodes[static_cast<std::size_t>(k)].attr[0] = scatter_store;
+  return k;
+}
+
+node_id graph::add_index(domain_id d, std::int32_t axis) {
+  node n;
+  n.code = op::index;
+  n.type = dtype::int64;
+  n.attr[0] = axis;
+  n.domain = d;
+  return add(n);
+}
+
 node_id graph::add_broadcast(node_id x, domain_id into) {
   node n;
   n.code = op::broadcast;
@@ -197,7 +212,8 @@ std::vector<std::int32_t> graph::chain_axes(domain_id d) const {
 bool graph::is_map() const {
   if (loop_nest || domains.size() != 2) return false;
   for (const node& n : nodes)
-    if (n.code == op::reduce || n.code == op::scatter || n.code == op::scan || n.code == op::broadcast || n.code == op::extent ||
+    if (n.code == op::reduce || n.code == op::scatter || n.code == op::scan || n.code == op::index ||
+        n.code == op::broadcast || n.code == op::extent ||
         (n.domain != node::map_domain && !uniform(n)))
       return false;
   return true;
@@ -305,8 +321,13 @@ std::string graph::to_string() const {
       s << "reduce " << name(static_cast<monoid>(n.attr[0])) << " " << short_name(n.type) << " %" << n.args[0];
       if (n.nargs == 2) s << " if %" << n.args[1];
       break;
+    case op::index:
+      if (n.attr[0] < 0) s << "index flat";
+      else s << "index along axis " << n.attr[0];
+      break;
     case op::scatter:
-      s << "scatter " << name(static_cast<monoid>(n.attr[0])) << " " << short_name(n.type) << " %" << n.args[0] << " at %"
+      s << "scatter " << (stores(n) ? std::string_view("store") : name(static_cast<monoid>(n.attr[0]))) << " "
+        << short_name(n.type) << " %" << n.args[0] << " at %"
         << n.args[1];
       if (n.nargs == 3) s << " if %" << n.args[2];
       break;
@@ -456,8 +477,8 @@ void graph::validate() const {
         bad(*this, k, "its domain's parent must enclose the index's domain, its domain must not");
       if (!uniform(v) && v.domain != i.domain) bad(*this, k, "the value must be in the index's domain");
       if (n.type != v.type) bad(*this, k, "the result dtype must be its value's");
-      if (static_cast<monoid>(n.attr[0]) != monoid::sum || !is_integer(n.type))
-        bad(*this, k, "only sums of integers are supported");
+      if (!stores(n) && (static_cast<monoid>(n.attr[0]) != monoid::sum || !is_integer(n.type)))
+        bad(*this, k, "only sums of integers and stores are supported");
       if (n.nargs == 3 && (at(n.args[2]).type != dtype::bool_ || (!uniform(at(n.args[2])) && at(n.args[2]).domain != i.domain)))
         bad(*this, k, "the guard must be bool, in the index's domain");
       continue;
@@ -487,6 +508,13 @@ void graph::validate() const {
             bad(*this, k, "its argument's domain has axis " + std::to_string(a) + ", which this domain lacks");
       }
       continue;
+    case op::index: {
+      const auto chain = chain_axes(n.domain);
+      if (n.type != dtype::int64) bad(*this, k, "the index is int64");
+      if (n.attr[0] < -1 || (n.attr[0] >= 0 && std::find(chain.begin(), chain.end(), n.attr[0]) == chain.end()))
+        bad(*this, k, "along axis " + std::to_string(n.attr[0]) + ", which its domain's chain lacks");
+      continue;
+    }
     case op::extent:
       if (n.type != dtype::int64 || n.attr[0] <= 0 || static_cast<std::size_t>(n.attr[0]) >= domains.size())
         bad(*this, k, "must be int64 and count a domain other than the root");

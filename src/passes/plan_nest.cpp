@@ -27,7 +27,7 @@ namespace jf::ir {
 namespace {
 
 bool uniform(const node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
-bool is_leaf(const node& n) { return uniform(n) || n.code == op::input; }
+bool is_leaf(const node& n) { return uniform(n) || n.code == op::input || n.code == op::index; }
 bool combines(const node& n) { return n.code == op::reduce || n.code == op::scatter || n.code == op::scan; }
 
 struct nest_planner {
@@ -69,8 +69,11 @@ struct nest_planner {
     std::vector<node_id> operands;
     for (int a = 0; a < g.at(r).nargs; ++a) operands.push_back(g.at(r).args[static_cast<std::size_t>(a)]);
     node_id source = no_node;
+    const node& rn = g.at(r);
     find_in_cone(operands, [&](node_id x) {
       const node& n = g.at(x);
+      // A compaction's store reads the scan of its positions in the same kernel (shape_scan.cpp).
+      if (stores(rn) && n.code == op::scan && n.domain == g.at(rn.args[1]).domain) return step::skip;
       if (combines(n)) {  // (a reduce of the same domain: not produced by the lowering)
         source = x;
         return step::found;
@@ -145,9 +148,11 @@ struct nest_planner {
       if (g.nodes[k].code == op::scan && static_cast<node_id>(k) != kept) stored[k] = 1;
   }
 
-  // The scan the step of the outputs may hold: the only combining node in the outputs' cone, every
-  // output stored over its domain and every node of the cone in that domain (the scan kernel
-  // stores each element after scanning it). no_node when there is none.
+  // The scan the step of the outputs may hold: the only scan in the outputs' cone, no other
+  // combining node there but stores of a compaction, every output stored over the scan's domain
+  // (or the value of such a store) and every other node of the cone in that domain (the scan
+  // kernel stores each element, or the selected ones at their positions, after scanning it).
+  // no_node when there is none.
   node_id scan_of_output_step() const {
     std::vector<node_id> roots;
     for (const output_desc& o : g.outputs) roots.push_back(o.value);
@@ -157,16 +162,17 @@ struct nest_planner {
       const node& n = g.at(x);
       if (uniform(n)) return step::skip;
       if (n.code == op::scan && scan == no_node) scan = x;
-      else if (combines(n)) ok = false;
+      else if (combines(n) && !stores(n)) ok = false;
       return step::descend;
     });
     if (!ok || scan == no_node) return no_node;
     const domain_id d = g.at(scan).domain;
     for (const output_desc& o : g.outputs)
-      if (o.domain != d) return no_node;
+      if (o.domain != d && !stores(g.at(o.value))) return no_node;
     const node_id elsewhere = find_in_cone(roots, [&](node_id x) {
       const node& n = g.at(x);
       if (uniform(n)) return step::skip;
+      if (stores(n)) return g.at(n.args[1]).domain == d ? step::descend : step::found;
       return n.domain != d ? step::found : step::descend;
     });
     return elsewhere == no_node ? scan : no_node;

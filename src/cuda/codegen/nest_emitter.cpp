@@ -249,14 +249,31 @@ shape_plan recognise(const facts& f) {
   const graph& g = f.g;
   shape_plan p;
   // Scan: one scan, every output stored over its domain D and every node in D (its producers per
-  // element before the scan, its consumers after it).
-  if (!f.scans.empty()) {
-    const domain_id d = g.at(f.scans[0]).domain;
-    if (f.scans.size() != 1 || !f.reduces.empty() || !f.scatters.empty() || !nodes_within(f, {d})) return p;
-    for (const output_desc& o : g.outputs)
-      if (o.domain != d) return p;
+  // element before the scan, its consumers after it). Compaction: every output is a store of values
+  // of D into one box B under the root at positions computed in D (from the scan, or read).
+  bool compaction = !f.scatters.empty();
+  for (node_id k : f.scatters) compaction = compaction && stores(g.at(k));
+  if (!f.scans.empty() || compaction) {
+    if (f.scans.size() > 1 || !f.reduces.empty()) return p;
+    const domain_id d = f.scans.empty() ? g.at(g.at(f.scatters[0]).args[1]).domain : g.at(f.scans[0]).domain;
+    std::vector<domain_id> allowed{d};
+    if (!f.scatters.empty()) {
+      const domain_id b = g.at(f.scatters[0]).domain;
+      if (g.dom(b).parent != 0) return p;
+      for (node_id k : f.scatters)
+        if (g.at(k).domain != b || g.at(g.at(k).args[1]).domain != d) return p;
+      for (const output_desc& o : g.outputs)
+        if (!stores(g.at(o.value)) || o.domain != b) return p;
+      if (g.outputs.size() != f.scatters.size()) return p;
+      allowed.push_back(b);
+    } else {
+      for (const output_desc& o : g.outputs)
+        if (o.domain != d) return p;
+    }
+    if (!nodes_within(f, allowed)) return p;
     p.shape = kernel_shape::scan;
     p.inner = d;
+    p.outer = f.scatters.empty() ? 0 : g.at(f.scatters[0]).domain;
     return p;
   }
   // Histogram: one scatter into a box under the root, its operands computed in the index's domain
@@ -531,6 +548,16 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
       break;
     }
     case op::cast: s << decl << "jf::ops::jf_cast<" << T(n.type) << ">(" << arg(0) << ");\n"; break;
+    case op::index: {
+      if (n.attr[0] >= 0) {
+        const std::string& ax = axis[static_cast<std::size_t>(n.attr[0])];
+        if (ax.empty()) throw error(nest::cat("jf::ir codegen: internal error: axis ", n.attr[0]) + " not fixed for an index");
+        s << decl << "static_cast<long long>(" << ax << ");\n";
+      } else {
+        s << decl << position(n.domain) << ";  // the flat (row-major) position\n";
+      }
+      break;
+    }
     case op::search: {
       const std::string rest = offset(false, static_cast<std::size_t>(n.index), n.domain);
       const std::string base = nest::cat("in", n.index) + (rest.empty() ? std::string() : " + (" + rest + ")");

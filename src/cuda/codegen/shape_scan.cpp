@@ -68,40 +68,73 @@ std::size_t align16(std::size_t b) { return (b + 15) & ~std::size_t(15); }
 void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   const graph& g = e.g;
   auto& s = e.s;
-  const node_id sc = e.f.scans[0];
-  const node& n = g.at(sc);
+  // Without a scan (the stores of a compaction whose positions were computed before): a thread per
+  // iteration, the "column" loop with nothing scanned.
+  const bool has_scan = !e.f.scans.empty();
+  const node_id sc = has_scan ? e.f.scans[0] : no_node;
   const domain_id d = p.inner;
   const std::vector<std::int32_t> chain = g.chain_axes(d);
-  const std::int32_t ax = axis_of_scan(n);
+  const std::int32_t ax = has_scan ? axis_of_scan(g.at(sc)) : -1;
   std::vector<std::int32_t> scanned, rows;
-  if (ax < 0) scanned = chain;
+  if (!has_scan) scanned = {};
+  else if (ax < 0) scanned = chain;
   else scanned = {ax};
   for (std::int32_t a : chain)
     if (std::find(scanned.begin(), scanned.end(), a) == scanned.end()) rows.push_back(a);
   const std::int32_t fastest = chain.empty() ? -1 : *std::max_element(chain.begin(), chain.end());
-  li.scan_columns = std::find(scanned.begin(), scanned.end(), fastest) == scanned.end();
+  li.scan_columns = !has_scan || std::find(scanned.begin(), scanned.end(), fastest) == scanned.end();
   if (li.scan_columns) std::sort(rows.begin(), rows.end());  // the fastest axis varies fastest across threads
   li.reduced_axes = scanned;
   li.outer_axes = rows;
   li.block = tile_threads;
   li.scan_tile_items = tile_items;
   li.scan_warp_items = warp_items;
-  li.scan_value_bytes = size_of(n.type);
+  const dtype vt = has_scan ? g.at(sc).type : dtype::int64;
+  li.scan_value_bytes = size_of(vt);
   e.max_threads = tile_threads;
 
-  const std::string T = e.T(n.type);
-  const std::string m = std::string(name(monoid_of_scan(n)));
+  const std::string T = e.T(vt);
+  const std::string m = has_scan ? std::string(name(monoid_of_scan(g.at(sc)))) : "sum";
   const std::string combine = "[](" + T + " x, " + T + " y) { return jf::ops::jf_" + m + "_combine(x, y); }";
   const std::string identity = "jf::ops::jf_" + m + "_identity<" + T + ">()";
-  const node_id arg = n.args[0];
+  const node_id arg = has_scan ? g.at(sc).args[0] : no_node;
   const std::vector<char> need_arg = e.f.closure({arg});
   std::vector<node_id> outs;
   for (const output_desc& o : g.outputs) outs.push_back(o.value);
   const std::vector<char> need_out = e.f.closure(outs);
+  // The outputs at the current element: stored over D, or (compaction) the selected values stored
+  // at their positions along B's axis (values computed only where selected: unselected elements of
+  // a sparse selection are not read).
+  const std::int32_t b_axis = p.outer > 0 ? g.dom(p.outer).axes[0] : -1;
+  auto store_outputs = [&](const std::string& ind) {
+    if (e.f.scatters.empty()) {
+      e.emit_nodes(need_out, ind, "", emitter::which::all);
+      e.store_outputs(ind, d);
+      return;
+    }
+    for (std::size_t k = 0; k < g.outputs.size(); ++k) {
+      const node& st = g.at(g.outputs[k].value);
+      std::vector<node_id> at{st.args[1]};
+      if (st.nargs == 3) at.push_back(st.args[2]);
+      e.emit_nodes(e.f.closure(at), ind, "", emitter::which::all);
+      const auto before = e.vname;
+      s << ind << "if (" << (st.nargs == 3 ? e.vname[static_cast<std::size_t>(st.args[2])] : std::string("true")) << ") {\n";
+      const std::string ix = cat("ix", b_axis) + "_at";
+      s << ind << "  const I " << ix << " = static_cast<I>(" << e.vname[static_cast<std::size_t>(st.args[1])] << ");\n";
+      e.axis[static_cast<std::size_t>(b_axis)] = ix;
+      e.emit_nodes(e.f.closure({st.args[0]}), ind + "  ", "", emitter::which::all);
+      s << ind << "  out" << k << "[" << e.offset(true, k, p.outer) << "] = " << e.vname[static_cast<std::size_t>(st.args[0])]
+        << ";\n";
+      s << ind << "}\n";
+      e.vname = before;
+    }
+  };
 
-  e.header(p, li.scan_columns ? "A thread per row, serially along the scanned axis."
-                              : "Tiles of a row with a decoupled look-back (256-thread blocks), or a warp per short row;\n"
-                                "producers computed as elements are loaded, outputs stored after the scan.");
+  e.header(p, std::string(li.scan_columns ? "A thread per row, serially along the scanned axis."
+                                          : "Tiles of a row with a decoupled look-back (256-thread blocks), or a warp per "
+                                            "short row;\nproducers computed as elements are loaded, outputs stored after "
+                                            "the scan.") +
+                  (p.outer > 0 ? "\nCompaction: the selected values stored at their positions (an exclusive count)." : ""));
   s << scan_helpers;
   e.args_struct();
   e.open_kernel("// Launch: configure_scan (blockDim.x 256: tiles, or a thread per row; 32: a warp per row).\n");
@@ -127,8 +160,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     e.unravel(ind + "  ", i, scanned, "");
     s << ind << "  const " << T << " " << cat("v", sc) << " = " << value << ";\n";
     e.vname[static_cast<std::size_t>(sc)] = cat("v", sc);
-    e.emit_nodes(need_out, ind + "  ", "", emitter::which::all);
-    e.store_outputs(ind + "  ", d);
+    store_outputs(ind + "  ");
     s << ind << "}\n";
     e.vname = saved;
   };
@@ -162,18 +194,19 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     s << "  const long long step = static_cast<long long>(gridDim.x) * blockDim.x;\n";
     s << "  for (long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; row < rows; row += step) {\n";
     e.unravel("    ", "row", rows, "_r");
-    s << "    " << T << " jf_acc = " << identity << ";\n";
+    if (has_scan) s << "    " << T << " jf_acc = " << identity << ";\n";
     s << "#pragma unroll 4\n";
     s << "    for (long long jf_i = 0; jf_i < L; ++jf_i) {\n";
     e.unravel("      ", "jf_i", scanned, "");
-    e.emit_nodes(need_arg, "      ", "", emitter::which::all);
-    s << "      jf_acc = jf_i == 0 ? " << e.vname[static_cast<std::size_t>(arg)] << " : combine(jf_acc, "
-      << e.vname[static_cast<std::size_t>(arg)] << ");\n";
-    e.vname = saved;
-    s << "      const " << T << " " << cat("v", sc) << " = jf_acc;\n";
-    e.vname[static_cast<std::size_t>(sc)] = cat("v", sc);
-    e.emit_nodes(need_out, "      ", "", emitter::which::all);
-    e.store_outputs("      ", d);
+    if (has_scan) {
+      e.emit_nodes(need_arg, "      ", "", emitter::which::all);
+      s << "      jf_acc = jf_i == 0 ? " << e.vname[static_cast<std::size_t>(arg)] << " : combine(jf_acc, "
+        << e.vname[static_cast<std::size_t>(arg)] << ");\n";
+      e.vname = saved;
+      s << "      const " << T << " " << cat("v", sc) << " = jf_acc;\n";
+      e.vname[static_cast<std::size_t>(sc)] = cat("v", sc);
+    }
+    store_outputs("      ");
     e.vname = saved;
     s << "    }\n";
     s << "  }\n";
@@ -315,6 +348,7 @@ launch_config configure_scan(const launch_info& li, const std::int64_t* ext, con
 }
 
 std::string describe_scan(const launch_info& li, const launch_config* c) {
+  if (li.scan_columns && li.reduced_axes.empty()) return "scan: stores at computed positions, a thread per element";
   if (li.scan_columns) return "scan: a thread per row (256-thread blocks), serially along the scanned axis (numpy's order)";
   const std::string tiles = cat("tiles of ", 256LL * li.scan_tile_items) +
                             " elements (256-thread blocks) numbered by an atomic counter, single-pass decoupled "
