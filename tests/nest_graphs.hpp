@@ -232,4 +232,42 @@ inline graph last_two_axes(dtype t) {
   return g;
 }
 
+// scan(m, x * 2) along axis `axis` of an input of `ndim` axes (-1: flattened), plus an input y
+// added to the scanned value when `consumer`: out0 = scan(...) [+ y], all in one box.
+inline graph scan_of(monoid m, dtype t, int ndim, int axis, bool consumer = false, bool i32 = false,
+                     layout lay = layout::strided) {
+  graph g;
+  g.ndim = ndim;
+  g.index32 = i32;
+  g.domains.resize(1);
+  std::vector<std::int32_t> axes;
+  for (int a = 0; a < ndim; ++a) axes.push_back(a);
+  const domain_id d = g.add_box(0, axes);
+  const node_id x = input_at(g, t, lay, d);
+  const node_id two = g.add_constant(t, jf::ir::scalar_value::of(t, 2));
+  node_id v = g.add_scan(m, g.add_op(op::multiply, t, {x, two}), axis);
+  if (consumer) v = g.add_op(op::add, t, {v, input_at(g, t, layout::strided, d)});
+  output_at(g, v, d);
+  return g;
+}
+
+// x[mask] of an input of `ndim` axes (0 .. ndim-1) with mask = x > 0: the selected values (x * 2,
+// or with `indices` their flat positions) stored at positions scan(sum, mask) - 1 along axis ndim.
+inline graph compaction(dtype t, int ndim, bool indices = false, bool i32 = false) {
+  graph g;
+  g.ndim = ndim + 1;
+  g.index32 = i32;
+  g.domains.resize(1);
+  std::vector<std::int32_t> axes;
+  for (int a = 0; a < ndim; ++a) axes.push_back(a);
+  const domain_id d = g.add_box(0, axes), b = g.add_box(0, {ndim});
+  const node_id x = input_at(g, t, layout::strided, d);
+  const node_id m = g.add_op(op::greater, dtype::bool_, {x, g.add_constant(t, jf::ir::scalar_value::of(t, 0))});
+  const node_id upto = g.add_scan(monoid::sum, g.add_cast(dtype::int64, m), -1);
+  const node_id pos = g.add_op(op::subtract, dtype::int64, {upto, g.add_constant(dtype::int64, jf::ir::scalar_value::of(dtype::int64, 1))});
+  const node_id v = indices ? g.add_index(d, -1) : g.add_op(op::multiply, t, {x, g.add_constant(t, jf::ir::scalar_value::of(t, 2))});
+  output_at(g, g.add_store(v, pos, m, b), b);
+  return g;
+}
+
 }  // namespace nest_test

@@ -323,6 +323,60 @@ TEST(CodegenNest, GenericLaunch) {
   EXPECT_EQ(c.scratch_bytes, 0u);
 }
 
+TEST(CodegenNest, ScanLaunch) {
+  // Along the fastest axis: tiles of 4096 with the look-back (scratch: counter, then per tile a
+  // status word, an aggregate and a prefix), or a warp per row for rows of at most 4096.
+  const kernel_source k = generate_cuda(scan_of(monoid::sum, dtype::int64, 2, 1));
+  ASSERT_EQ(k.launch.shape, kernel_shape::scan);
+  EXPECT_FALSE(k.launch.scan_columns);
+  std::int64_t ext[2] = {1, std::int64_t(1) << 27};
+  launch_config c = configure_launch(k, ext, 2, h100);
+  EXPECT_EQ(c.block[0], 256u);
+  EXPECT_EQ(c.grid[0], 32768u);
+  EXPECT_EQ(c.scratch_bytes, 16u + 4 * 32768 + 2 * 8 * 32768);
+  ext[0] = 3;
+  ext[1] = 4097;  // two tiles per row
+  c = configure_launch(k, ext, 2, h100);
+  EXPECT_EQ(c.grid[0], 6u);
+  EXPECT_EQ(c.scratch_bytes, 16u + 32 + 2 * 48);
+  ext[1] = 4096;  // short rows: a warp each, 8 rows per block, no scratch
+  c = configure_launch(k, ext, 2, h100);
+  EXPECT_EQ(c.block[0], 32u);
+  EXPECT_EQ(c.block[1], 8u);
+  EXPECT_EQ(c.grid[0], 1u);
+  EXPECT_EQ(c.scratch_bytes, 0u);
+  ext[0] = 0;
+  EXPECT_TRUE(configure_launch(k, ext, 2, h100).empty());
+  // Not along the fastest axis: a thread per row.
+  const kernel_source col = generate_cuda(scan_of(monoid::prod, dtype::float32, 2, 0));
+  EXPECT_TRUE(col.launch.scan_columns);
+  std::int64_t e2[2] = {1000, 3000};
+  c = configure_launch(col, e2, 2, h100);
+  EXPECT_EQ(c.block[0], 256u);
+  EXPECT_EQ(c.grid[0], 12u);
+  EXPECT_EQ(c.scratch_bytes, 0u);
+  // Flattened: one row of every element, in tiles.
+  const kernel_source flat = generate_cuda(scan_of(monoid::sum, dtype::float64, 3, -1));
+  EXPECT_FALSE(flat.launch.scan_columns);
+  std::int64_t e3[3] = {2, 3, 1000};
+  EXPECT_EQ(configure_launch(flat, e3, 3, h100).grid[0], 2u);
+  EXPECT_NE(k.source.find("Kernel shape: scan"), std::string::npos);
+  EXPECT_NE(k.source.find("atomicAdd(jf_counter, 1ull)"), std::string::npos) << k.source;
+  // A scan with a consumer stays one kernel; a scan inside another shape's graph is refused.
+  EXPECT_EQ(shape_of(scan_of(monoid::sum, dtype::float32, 1, 0, true)), kernel_shape::scan);
+}
+
+TEST(CodegenNest, CompactionIsAScanWithStores) {
+  const kernel_source k = generate_cuda(compaction(dtype::float64, 1));
+  ASSERT_EQ(k.launch.shape, kernel_shape::scan);
+  EXPECT_NE(k.source.find("out0[ix1_at * st_out0_1] = "), std::string::npos) << k.source;
+  std::int64_t ext[2] = {std::int64_t(1) << 27, std::int64_t(1) << 26};  // the mask's length, the count
+  const launch_config c = configure_launch(k, ext, 2, h100);
+  EXPECT_EQ(c.grid[0], 32768u) << "tiles of the mask, not of the count";
+  EXPECT_EQ(c.scratch_bytes, 16u + 4 * 32768 + 2 * 8 * 32768);
+  EXPECT_EQ(shape_of(compaction(dtype::int32, 3, true)), kernel_shape::scan);
+}
+
 TEST(CodegenNest, GeneratedSourceIsReadable) {
   const kernel_source k = generate_cuda(minus_row_mean(dtype::float32, true));
   EXPECT_NE(k.source.find("Kernel shape: row reduction with map"), std::string::npos);
@@ -348,6 +402,26 @@ TEST(CodegenNestNvrtc, EveryMonoidAndDtypeInEveryShape) {
       }
     }
   EXPECT_GT(b.kernels.size(), 150u);
+  b.compile();
+}
+
+TEST(CodegenNestNvrtc, ScansOfEveryDtypeAndMode) {
+  batch b;
+  for (monoid m : {monoid::sum, monoid::prod})
+    for (dtype t : {dtype::int32, dtype::int64, dtype::float32, dtype::float64})
+      for (bool i32 : {false, true}) {
+        b.add(scan_of(m, t, 1, 0, false, i32, layout::contiguous));
+        b.add(scan_of(m, t, 2, 1, !i32, i32));
+        b.add(scan_of(m, t, 2, 0, i32, i32));
+        b.add(scan_of(m, t, 3, -1, false, i32));
+      }
+  for (dtype t : all_dtypes)
+    for (bool i32 : {false, true}) {
+      b.add(compaction(t, 1, false, i32));
+      b.add(compaction(t, 2, i32, i32));
+    }
+  b.add(compaction(dtype::float32, 3, true));
+  EXPECT_EQ(b.kernels.size(), 64u + 21u);
   b.compile();
 }
 

@@ -86,6 +86,58 @@ TEST(Plans, HistogramsAreOneKernelWithTheirProducers) {
             (v{"generic loop nest", "generic loop nest", "histogram"}));
 }
 
+// Scans: a step of their own with their producers fused; the step of the outputs holds the scan
+// when every output is computed from it in its domain (cumsum(x * 2 + 1): one kernel).
+TEST(Plans, ScansAreOneKernelWithTheirProducers) {
+  const auto a = jf::zeros<double>({1 << 20});
+  const auto i = jf::zeros<std::int32_t>({1 << 20});
+  const auto x = jf::zeros<float>({300, 4099});
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(a * 2 + 1))), (v{"scan"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(i))), (v{"scan"}));  // int32 -> int64 in the kernel
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumprod(x))), (v{"scan"}));  // flattened: the whole 2-d array
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(x, 1))), (v{"scan"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(x, 0))), (v{"scan"}));  // a thread per column
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(x, 1) * 2 - x)), (v{"scan"}));  // consumers in the kernel
+  // A reduction the scan reads is stored first; a reduction of the scan reads it stored.
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(a - jf::mean(a)))), (v{"full reduction", "scan"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(x - jf::mean(x, 1, jf::keepdims), 1))), (v{"row reduction", "scan"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::sum(jf::cumsum(x, 1), 1))), (v{"scan", "row reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::cumsum(jf::cumsum(a)))), (v{"scan", "scan"}));
+  const std::string e = jf::explain_cuda(jf::cumsum(x, 0));
+  EXPECT_NE(e.find("scan sum f32"), std::string::npos) << e;
+  EXPECT_NE(e.find("a thread per row"), std::string::npos) << e;
+  const std::string t = jf::explain_cuda(jf::cumsum(a));
+  EXPECT_NE(t.find("decoupled look-back"), std::string::npos) << t;
+  // Unfused: a kernel per operation of the operand, then the scan's.
+  EXPECT_EQ(shapes(jf::detail::explain_with(jf::detail::eval_options{jf::detail::eval_mode::unfused, false, true},
+                                            jf::cumsum(a * 2 + 1))),
+            (v{"generic loop nest", "generic loop nest", "scan"}));
+}
+
+// Compaction (x(mask), flatnonzero, nonzero): after the count (a full reduction, its own
+// evaluation), one kernel computes the mask, scans its counts and stores the selected values.
+TEST(Plans, CompactionIsOneKernel) {
+  const auto a = jf::zeros<double>({1 << 20});
+  const auto x = jf::zeros<float>({300, 4099});
+  using jf::capture;
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::count_nonzero(a > 0))), (v{"full reduction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::values_node(capture(a > 0), capture(a * 2), 1000))), (v{"scan"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::values_node(capture(x > 0), capture(x), 1000))), (v{"scan"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::indices_node(capture(x.transpose() > 0), 1000, 1))), (v{"scan"}));
+  // A mask that needs a reduction first: it is stored, then the compaction.
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::values_node(capture(a > jf::mean(a)), capture(a), 1000))),
+            (v{"full reduction", "scan"}));
+  // One selected element: a guarded reduction, no positions.
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::values_node(capture(a > 0), capture(a), 1))), (v{"full reduction"}));
+  const std::string e = jf::explain_cuda(jf::detail::values_node(capture(a > 0), capture(a * 2), 1000));
+  EXPECT_NE(e.find("scatter store f64"), std::string::npos) << e;
+  EXPECT_NE(e.find("scan sum i64"), std::string::npos) << e;
+  // Unfused: the mask's and the values' operations, then the compaction's own kernel.
+  EXPECT_EQ(shapes(jf::detail::explain_with(jf::detail::eval_options{jf::detail::eval_mode::unfused, false, true},
+                                            jf::detail::values_node(capture(a > 0), capture(a * 2), 1000))),
+            (v{"generic loop nest", "generic loop nest", "scan"}));
+}
+
 // Cases the differential fuzzer found on the GPU only (the passes and the planner do not run on the
 // CPU): every step of their plans must be generated.
 TEST(Plans, FuzzerFoundGraphsArePlanned) {

@@ -103,6 +103,8 @@ enum class op : std::uint8_t {
   user,      // a user-defined element function (jf::elementwise), id in attr[0]; 1 to 3 arguments
   search,    // numpy searchsorted: the insertion index of a value in a sorted input (index)
   put,       // writes (or combines) a value into an output at a position an int64 value names (scatters)
+  scan,      // an inclusive prefix combination (cumsum, cumprod) along an axis of its domain (attr[0])
+  index,     // the current iteration's index along a global axis (attr[0]), or its flat position (-1)
 #define JF_X(code, name, arity, rule) code,
   JF_ELEMENTWISE_OPS(JF_X)
 #undef JF_X
@@ -135,6 +137,8 @@ constexpr op_info info(op o) {
   case op::user: return {"user", 1, op_rule::special};  // 1 to 3 (the function's arity)
   case op::search: return {"search", 3, op_rule::special};
   case op::put: return {"put", 2, op_rule::special};
+  case op::scan: return {"scan", 1, op_rule::special};
+  case op::index: return {"index", 0, op_rule::special};
 #define JF_X(code, nm, ar, rl) \
   case op::code: return {nm, ar, op_rule::rl};
     JF_ELEMENTWISE_OPS(JF_X)

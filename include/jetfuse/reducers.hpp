@@ -13,7 +13,8 @@ namespace jf {
 
 #define JF_REDUCERS(X)                                                                                   \
   X(sum) X(prod) X(min) X(max) X(mean) X(var) X(std) X(any) X(all) X(argmin) X(argmax) X(count_nonzero) \
-  X(nansum) X(nanprod) X(nanmin) X(nanmax) X(nanmean) X(histogram) X(bincount)
+  X(nansum) X(nanprod) X(nanmin) X(nanmax) X(nanmean) X(histogram) X(bincount) X(cumsum) X(cumprod) \
+  X(compact)
 
 enum class reducer : std::uint8_t {
 #define JF_X(r) r,
@@ -36,15 +37,22 @@ constexpr std::string_view name(reducer r) {
 constexpr dtype reduced_dtype(reducer r, dtype t) {
   switch (r) {
   case reducer::sum: case reducer::prod: case reducer::nansum: case reducer::nanprod:
+  case reducer::cumsum: case reducer::cumprod:
     return is_floating(t) ? t : dtype::int64;
   case reducer::mean: case reducer::var: case reducer::std: case reducer::nanmean:
     return is_floating(t) ? t : dtype::float64;
   case reducer::any: case reducer::all: return dtype::bool_;
   case reducer::argmin: case reducer::argmax: case reducer::count_nonzero: return dtype::int64;
   case reducer::histogram: case reducer::bincount: return dtype::int64;  // counts
+  case reducer::compact: return t;  // the selected values (jf::detail::compact_node fixes int64 for indices)
   default: return t;  // min, max, nanmin, nanmax
   }
 }
+
+// Scans (cumsum, cumprod): not reductions, but nodes of the same kind in the front end and the
+// analysis (an operand region, its own arguments); they keep the operand's shape (numpy's
+// accumulate), or flatten it without an axis.
+constexpr bool is_scan(reducer r) { return r == reducer::cumsum || r == reducer::cumprod; }
 
 // Reducers without an identity: numpy raises on an empty reduction (zero-size array to reduction
 // operation maximum which has no identity).
@@ -77,6 +85,12 @@ struct reduce_spec {
   std::int8_t naxes = 0;
   std::int32_t ddof = 0;
   std::int32_t axes[max_ndim] = {};
+  // cumsum, cumprod: the scanned axis after the analysis normalised it (-1: axis=None, flattened).
+  std::int32_t scan_axis = -1;
+  // compact (x(mask), flatnonzero, nonzero): `bins` is the number of selected elements (counted
+  // first); without a value operand the values are indices: along this axis of the mask, or (-1)
+  // the flat index.
+  std::int32_t index_axis = -1;
   // An empty min/max gives the identity instead of raising (numpy's initial=; used internally by
   // the histogram's range and bincount's length).
   bool allow_empty = false;

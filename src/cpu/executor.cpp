@@ -2,7 +2,8 @@
 //
 // Schedule. Values cross domains only through reduce (argument's domain -> an ancestor), scatter
 // (index's domain -> a sibling box of counts) and broadcast (source's domain -> another), and all
-// are materialised into buffers over the domain
+// are materialised into buffers over the domain (a scan, in its own domain, too: its operand is
+// materialised by the group of its level, which then scans that buffer row by row into another)
 // of the value (row-major over its chain axes). A node's level counts the buffers on its longest
 // path from the inputs; the graph is cut into groups, one per (level, domain) holding sinks: the
 // reductions, buffer stores and outputs whose values are at that level in that domain. Groups run
@@ -70,7 +71,7 @@ struct access {
   bool overlaps = false;
 };
 
-enum class kind : std::uint8_t { uniform, load, compute, gather, search };
+enum class kind : std::uint8_t { uniform, load, compute, gather, search, index };
 
 // n results of numpy.searchsorted (kind::search): element e searches the array at
 // base + e * inner elements (TA) for values[e] (C), ops::jf_searchsorted shared with the kernels.
@@ -124,6 +125,8 @@ struct xnode {
   gather_src src{};        // gather
   const detail::user_function* udf = nullptr;  // compute: a user function (jf::elementwise) instead of fn
   search_fn search = nullptr;                    // search (size and stride in src)
+  // index: (f / inner) % extent of the flat iteration f of its domain (extent 0: f itself).
+  std::int64_t index_extent = 0, index_inner = 1;
 };
 
 // n elements of a gather at positions pos (iterations f0, f0 + 1, ... of its group) into dst;
@@ -155,6 +158,7 @@ void gather_column(const gather_src& g, const char* base, std::int64_t inner, co
 struct sink {
   bool reduce = false;
   bool scatter = false;  // into `result` at the position an index names (a histogram's counts)
+  bool store = false;    // scatter: the value is stored, not added (compaction; positions distinct)
   int value = -1;
   int guard = -1;
   int index = -1;        // scatter: the int64 position within the results of one parent iteration
@@ -234,10 +238,22 @@ void generate(const access& a, char* dst, std::int64_t off, std::int64_t stride,
   }
 }
 
+// A scan (numpy's accumulate) of the buffer `src` (the operand, materialised over `dom` by this
+// group) into the buffer `dst`, run when the group's tiles are done: sequentially along each row,
+// out[0] = x[0], out[i] = combine(out[i-1], x[i]) (numpy's order, the reference for the GPU).
+struct scan_job {
+  int src = -1, dst = -1;  // accesses of buffers over dom (row-major over its chain)
+  domain_id dom = 0;
+  monoid m = monoid::sum;
+  std::int32_t axis = -1;  // a global axis of dom's chain, or -1: the whole chain, flattened
+  dtype type = dtype::float64;
+};
+
 struct group {
   int level = 0;
   domain_id dom = 0;
   std::vector<sink> sinks;
+  std::vector<scan_job> scans;  // after the sinks
   std::vector<int> nodes;   // evaluated per block, in topological order
   std::vector<int> direct;  // per position in nodes: a store sink it may be computed into, or -1
 };
@@ -445,6 +461,7 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
         if (gd >= 0) lv = std::max(lv, level_of(gd));
         sink s;
         s.scatter = true;
+        s.store = ir::stores(n);
         s.value = v;
         s.index = ix;
         s.guard = gd;
@@ -505,6 +522,35 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
         p.group_at(std::max(level_of(v), level_of(ix)), d).sinks.push_back(std::move(s));
         imap[k] = v;  // written by the sink, not stored as an output
         continue;
+      }
+      case op::scan: {
+        const int v = arg(0);
+        grow();
+        const int src = materialise(p, buffer_of, v);
+        const xnode& vx = p.nodes[static_cast<std::size_t>(v)];
+        if (vx.k == kind::uniform || vx.dom != n.domain) throw error("jf::cpu_exec: a scan's operand is not in its domain");
+        scan_job job;
+        job.src = src;
+        job.dst = p.new_buffer(n.type, n.domain);
+        job.dom = n.domain;
+        job.m = ir::monoid_of_scan(n);
+        job.axis = ir::axis_of_scan(n);
+        job.type = n.type;
+        x.k = kind::load;
+        x.acc = job.dst;
+        x.level = vx.level + 1;
+        p.group_at(vx.level, vx.dom).scans.push_back(job);
+        break;
+      }
+      case op::index: {
+        x.k = kind::index;
+        if (n.attr[0] >= 0) {
+          const auto& chain = p.chains[static_cast<std::size_t>(n.domain)];
+          const auto at = std::find(chain.begin(), chain.end(), static_cast<std::int32_t>(n.attr[0]));
+          x.index_extent = p.extents[static_cast<std::size_t>(n.attr[0])];
+          for (auto it = at + 1; it != chain.end(); ++it) x.index_inner *= p.extents[static_cast<std::size_t>(*it)];
+        }
+        break;
       }
       case op::gather: {
         if (b.error == nullptr) throw error("jf::cpu_exec: a gather needs an error record in the bindings");
@@ -893,6 +939,11 @@ struct worker {
                    static_cast<const char*>(v) + seg_pos[s] * ve, reinterpret_cast<std::int64_t*>(c) + seg_pos[s], n.src.size,
                    n.src.stride, seg_len[s]);
         col[i] = c;
+      } else if (n.k == kind::index) {  // from the block's flat iterations f0, f0 + 1, ...
+        auto* c = reinterpret_cast<std::int64_t*>(column(i));
+        for (std::int64_t j = 0; j < len; ++j)
+          c[j] = n.index_extent ? (f0 + j) / n.index_inner % n.index_extent : f0 + j;
+        col[i] = c;
       } else if (n.k == kind::gather) {
         const access& a = p.accesses[static_cast<std::size_t>(n.acc)];
         const int local = sh.local[static_cast<std::size_t>(n.acc)];
@@ -936,7 +987,8 @@ struct worker {
                 : nullptr;
         const auto* index =
             static_cast<const std::int64_t*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(sk.index)])]);
-        scatter_add(s, static_cast<const char*>(v), index, guard, f0, len);
+        if (sk.store) scatter_store(s, static_cast<const char*>(v), index, guard, f0, len);
+        else scatter_add(s, static_cast<const char*>(v), index, guard, f0, len);
       } else if (sk.put || sk.check_put) {
         const auto* index =
             static_cast<const std::int64_t*>(col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(sk.index)])]);
@@ -1016,6 +1068,22 @@ struct worker {
       c[static_cast<std::size_t>((f0 + j) / sk.per_result * sk.bins + i)] += static_cast<std::uint64_t>(x);
     }
   }
+  // Stores the block's selected values of scatter sink s at their positions (distinct: no race).
+  void scatter_store(std::size_t s, const char* v, const std::int64_t* index, const bool* guard, std::int64_t f0,
+                     std::int64_t len) {
+    const sink& sk = gr.sinks[s];
+    const std::size_t e = static_cast<std::size_t>(size_of(p.nodes[static_cast<std::size_t>(sk.value)].type));
+    for (std::int64_t j = 0; j < len; ++j) {
+      if (guard && !guard[j]) continue;
+      const std::int64_t i = index[j];
+      if (i < 0 || i >= sk.bins) {  // positions are an exclusive count of the selected: in range
+        oob = true;
+        continue;
+      }
+      std::memcpy(sk.result + static_cast<std::size_t>((f0 + j) / sk.per_result * sk.bins + i) * e,
+                  v + static_cast<std::size_t>(j) * e, e);
+    }
+  }
   // Adds this worker's counts into the scatter sinks' results.
   void merge_counts() {
     for (std::size_t s = 0; s < gr.sinks.size(); ++s) {
@@ -1023,6 +1091,7 @@ struct worker {
       if (!sk.scatter) continue;
       std::lock_guard<std::mutex> lock(*sk.merge);
       if (oob) sk.out_of_range = true;
+      if (sk.store) continue;
       const std::vector<std::uint64_t>& c = counts[s];
       const bool wide = size_of(p.nodes[static_cast<std::size_t>(sk.value)].type) == 8;
       for (std::size_t k = 0; k < c.size(); ++k) {
@@ -1136,6 +1205,60 @@ void finish_reduce(sink& s, std::int64_t n) {
   }
 }
 
+// One row of a scan: len elements `stride` apart.
+template <class T, bool Prod> void scan_row(const T* x, T* y, std::int64_t len, std::int64_t stride) {
+  if (len == 0) return;
+  T acc = x[0];
+  y[0] = acc;
+  for (std::int64_t i = 1; i < len; ++i) {
+    acc = Prod ? ops::jf_prod_combine(acc, x[i * stride]) : ops::jf_sum_combine(acc, x[i * stride]);
+    y[i * stride] = acc;
+  }
+}
+
+struct scan_run {
+  const char* src;
+  char* dst;
+  std::int64_t len, inner;  // the scanned extent; the iterations of the chain's axes after it
+  void (*row)(const char*, char*, std::int64_t, std::int64_t, std::int64_t, std::int64_t);
+};
+template <class T, bool Prod>
+void scan_rows(const char* src, char* dst, std::int64_t row, std::int64_t len, std::int64_t inner, std::int64_t) {
+  // Row r: outer index r / inner, inner index r % inner; elements inner apart.
+  const std::int64_t base = (row / inner) * len * inner + row % inner;
+  scan_row<T, Prod>(reinterpret_cast<const T*>(src) + base, reinterpret_cast<T*>(dst) + base, len, inner);
+}
+template <bool Prod> auto scan_rows_for(dtype t) {
+  switch (t) {
+  case dtype::int32: return &scan_rows<std::int32_t, Prod>;
+  case dtype::int64: return &scan_rows<std::int64_t, Prod>;
+  case dtype::float32: return &scan_rows<float, Prod>;
+  case dtype::float64: return &scan_rows<double, Prod>;
+  default: throw error("jf::cpu_exec: a scan of " + std::string(name(t)));
+  }
+}
+void run_scan_rows(void* ctx, std::int64_t r0, std::int64_t r1) {
+  const scan_run& s = *static_cast<const scan_run*>(ctx);
+  for (std::int64_t r = r0; r < r1; ++r) s.row(s.src, s.dst, r, s.len, s.inner, 0);
+}
+
+void run_scan(const plan& p, const scan_job& j) {
+  const auto& chain = p.chains[static_cast<std::size_t>(j.dom)];
+  const std::int64_t total = p.iterations(j.dom);
+  if (total == 0) return;
+  scan_run s{p.accesses[static_cast<std::size_t>(j.src)].base, p.accesses[static_cast<std::size_t>(j.dst)].base, total, 1,
+             j.m == monoid::prod ? scan_rows_for<true>(j.type) : scan_rows_for<false>(j.type)};
+  if (j.axis >= 0) {
+    const auto at = std::find(chain.begin(), chain.end(), j.axis);
+    if (at == chain.end()) throw error("jf::cpu_exec: a scan along an axis its domain lacks");
+    s.len = p.extents[static_cast<std::size_t>(j.axis)];
+    for (auto it = at + 1; it != chain.end(); ++it) s.inner *= p.extents[static_cast<std::size_t>(*it)];
+  }
+  // Rows in parallel (each sequential): at least 64K elements of work per chunk.
+  const std::int64_t rows = total / s.len;
+  cpu_eval::parallel_for(rows, std::max<std::int64_t>(1, (std::int64_t(1) << 16) / s.len), &run_scan_rows, &s);
+}
+
 void run_group(const plan& p, group& gr) {
   const shape sh = shape_of(p, gr);
   const std::int64_t chunks = (sh.n + chunk_len - 1) / chunk_len;
@@ -1170,6 +1293,7 @@ void run_group(const plan& p, group& gr) {
     if (s.reduce) finish_reduce(s, sh.n);
     if (s.scatter && s.out_of_range) throw error("jf::cpu_exec: internal: a scatter index is out of range");
   }
+  for (const scan_job& j : gr.scans) run_scan(p, j);
 }
 
 }  // namespace

@@ -65,6 +65,10 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     a.raises = a.raises || sc->mode == ir::gather_mode::raise;
   } else {
     c.iter = prepare_outputs(r.outputs, r.out_types, r.nout, a.value_shape, dev);
+    // A flattened scan of an n-d operand: the loops run over the operand's shape, and each output
+    // (1-d, the result's length) is seen as that shape (a view of a 1-d array always exists); an
+    // output of another shape (a destination the result broadcasts to) goes through a temporary.
+    if (a.flat_root) c.iter = a.flat_shape;
     assign_domains(a, c.iter);
   }
   // Kernel shapes read the memory order from the axis numbers: the highest-numbered axis is the one
@@ -167,7 +171,15 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
   for (int o = 0; o < r.nout && !sc; ++o) {
     const array_base& out = r.outputs[o];
     auto& s = c.out_strides[static_cast<std::size_t>(o)];
-    s = global_strides(a, out, 0);
+    if (!a.flat_root) {
+      s = global_strides(a, out, 0);
+    } else if (out.shape() == a.value_shape) {  // 1-d: seen as the operand's shape, a view
+      strides_t st = contiguous_strides(a.flat_shape);
+      for (int k = 0; k < st.size(); ++k) st[k] *= out.strides()[0];
+      s = global_strides(a, array_base(out.buffer(), out.dtype(), a.flat_shape, st, out.offset()), 0);
+    } else {
+      c.out_staged[static_cast<std::size_t>(o)] = true;
+    }
     if (!fits32(a, s)) c.index32 = false;
     // An output that shares memory with any input goes through a temporary: a reduction may read
     // an element after another iteration wrote it, and kernels of loop nests do not run in place.
@@ -201,8 +213,11 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     for (std::int32_t x : R.axis) key.push_back(x);
     key.push_back(-2);
   }
+  key.push_back(a.flat_root ? 1 : 0);
   for (std::size_t q = 0; q < a.specs.size(); ++q) {
     key.push_back(a.specs[q].ddof);
+    if (is_scan(a.specs[q].kind)) key.push_back(a.specs[q].scan_axis);
+    if (a.specs[q].kind == reducer::compact) key.push_back(a.specs[q].index_axis);
     const binning& b = a.binnings[q];  // what shapes a histogram's code (not its numbers: params)
     if (a.specs[q].kind == reducer::histogram)
       key.push_back(static_cast<std::int32_t>(b.work) * 4 + (b.guarded ? 2 : 0) + (b.step_zero ? 1 : 0));
@@ -391,8 +406,11 @@ void run(const eval_request& r, device dev, nest_call& c) {
       if (!c.existed[static_cast<std::size_t>(o)]) r.outputs[o] = array_base(nullptr, r.out_types[o], shape_t{}, shape_t{}, 0);
     throw;
   }
-  for (int o = 0; o < r.nout; ++o)
-    if (c.out_staged[static_cast<std::size_t>(o)]) assign(r.outputs[o], staged[static_cast<std::size_t>(o)]);
+  for (int o = 0; o < r.nout; ++o) {
+    if (!c.out_staged[static_cast<std::size_t>(o)]) continue;
+    const array_base& tmp = staged[static_cast<std::size_t>(o)];
+    assign(r.outputs[o], c.a.flat_root ? reshape(tmp, c.a.value_shape) : tmp);
+  }
 }
 
 // numpy.put's values repeat cyclically over the indices; they fuse where that is broadcasting: the

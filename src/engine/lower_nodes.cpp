@@ -4,6 +4,7 @@
 
 #include "engine/nest_analysis.hpp"
 #include "jetfuse/array.hpp"
+#include "jetfuse/detail/engine.hpp"
 #include "jetfuse/errors.hpp"
 
 namespace jf::detail {
@@ -111,6 +112,17 @@ void check_dot_shapes(const array_base& a, const array_base& b, bool flatten) {
   if (a.shape()[0] != b.shape()[0])
     throw shape_error("shapes " + to_string(a.shape()) + " and " + to_string(b.shape()) + " not aligned: " +
                       std::to_string(a.shape()[0]) + " (dim 0) != " + std::to_string(b.shape()[0]) + " (dim 0)");
+}
+
+void check_mask_shape(const shape_t& x, const shape_t& m) {
+  if (m.size() > x.size())
+    throw index_error("too many indices for array: array is " + std::to_string(x.size()) + "-dimensional, but " +
+                      std::to_string(m.size()) + " were indexed");
+  for (int k = 0; k < m.size(); ++k)
+    if (m[k] != x[k])
+      throw index_error("boolean index did not match indexed array along axis " + std::to_string(k) +
+                        "; size of axis is " + std::to_string(x[k]) + " but size of corresponding boolean axis is " +
+                        std::to_string(m[k]));
 }
 
 void throw_scalar_out_of_bounds(const std::string& value, dtype target) {

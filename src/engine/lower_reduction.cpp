@@ -1,5 +1,6 @@
 // Lowering of one reduction call to jf::ir: numpy's reducers as reduce nodes (monoids) and the
 // element-wise work around them (mean = sum / n, var's second pass, the nan* guards).
+#include <array>
 #include <initializer_list>
 #include <string>
 
@@ -132,8 +133,75 @@ struct reduction_builder {
 
 }  // namespace
 
+namespace {
+
+// cumsum / cumprod: a scan node in the operand's domain (one box under the root, nest_analysis),
+// along the global axis of the scanned one, or flattened over the box; in numpy's result dtype.
+// A scan of one element (the axis has extent 1, a 0-d operand) is that element.
+ir::node_id lower_scan(ir::graph& g, const nest_analysis& a, int r, ir::node_id x) {
+  const reduce_spec& sp = a.specs[static_cast<std::size_t>(r)];
+  const nest_analysis::region& Q = a.regions[static_cast<std::size_t>(r + 1)];
+  const nest_analysis::region& P = a.regions[static_cast<std::size_t>(Q.parent)];
+  const dtype res = reduced_dtype(sp.kind, g.at(x).type);
+  ir::node_id v = lower_cast(g, x, res, Q.domain);
+  const std::int32_t axis = sp.scan_axis >= 0 ? Q.axis[static_cast<std::size_t>(sp.scan_axis)] : -1;
+  const bool trivial = sp.scan_axis >= 0 ? axis < 0 : chain_axes(a, Q.domain).empty();
+  const ir::node& n = g.at(v);
+  const bool uniform = n.code == op::constant || n.code == op::param || n.code == op::extent;
+  if (!trivial) {
+    if (uniform) v = g.add_broadcast(v, Q.domain);
+    v = g.add_scan(sp.kind == reducer::cumsum ? monoid::sum : monoid::prod, v, axis);
+  }
+  const ir::node& m = g.at(v);
+  if (m.code != op::constant && m.code != op::param && m.code != op::extent && m.domain != P.domain)
+    v = g.add_broadcast(v, P.domain);
+  return v;
+}
+
+}  // namespace
+
+ir::node_id lower_compaction(ir::graph& g, const nest_analysis& a, int r, ir::node_id mask, ir::node_id value) {
+  const reduce_spec& sp = a.specs[static_cast<std::size_t>(r)];
+  const nest_analysis::region& Q = a.regions[static_cast<std::size_t>(r + 1)];
+  const nest_analysis::region& P = a.regions[static_cast<std::size_t>(Q.parent)];
+  const std::size_t first = g.nodes.size();
+  auto uniform = [&](ir::node_id v) {
+    const ir::node& n = g.at(v);
+    return n.code == op::constant || n.code == op::param || n.code == op::extent;
+  };
+  ir::node_id m = lower_cast(g, mask, dtype::bool_, Q.domain);
+  if (uniform(m)) m = g.add_broadcast(m, Q.domain);
+  if (value == ir::no_node) {  // indices: along an axis of the mask (0 where it has extent 1), or flat
+    if (sp.index_axis < 0) {
+      value = g.add_index(Q.domain, -1);
+    } else {
+      const std::int32_t x = Q.axis[static_cast<std::size_t>(sp.index_axis)];
+      value = x < 0 ? g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 0)) : g.add_index(Q.domain, x);
+    }
+  }
+  ir::node_id v = ir::no_node;
+  if (P.domain == 0) {
+    // One selected element (the result's axis has extent 1, no loop): the one value where the mask
+    // holds, a guarded max (max(lowest, x) is x for every x: NaN, -0.0 and bool included).
+    v = Q.domain == 0 ? value : g.add_reduce(monoid::max, uniform(value) ? g.add_broadcast(value, Q.domain) : value, m, 0);
+  } else {
+    // The position of each selected element: how many are selected before it (row-major order).
+    const ir::node_id count = lower_cast(g, m, dtype::int64, Q.domain);
+    const ir::node_id upto = g.add_scan(monoid::sum, count, -1);
+    const ir::node_id one = g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 1));
+    const ir::node_id pos = lower_operation(g, op::subtract, dtype::int64, std::array<ir::node_id, 2>{upto, one}.data(), 2, Q.domain);
+    v = g.add_store(value, pos, m, P.domain);
+  }
+  // One operation: unfused plans keep it in one kernel (the scan with its stores).
+  for (std::size_t k = first; k < g.nodes.size(); ++k)
+    if (g.nodes[k].code != op::param && g.nodes[k].code != op::constant && g.nodes[k].code != op::extent)
+      g.nodes[k].attr[1] = 1;
+  return v;
+}
+
 ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::node_id x) {
   const reduce_spec& sp = a.specs[static_cast<std::size_t>(r)];
+  if (is_scan(sp.kind)) return lower_scan(g, a, r, x);
   const nest_analysis::region& Q = a.regions[static_cast<std::size_t>(r + 1)];
   const nest_analysis::region& P = a.regions[static_cast<std::size_t>(Q.parent)];
   reduction_builder b{g, Q.domain, Q.result_domain, Q.domain == Q.result_domain};
@@ -174,6 +242,7 @@ ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::nod
     v = b.histogram(x, a.binnings[static_cast<std::size_t>(r)], a.first_param[static_cast<std::size_t>(r)], P.domain);
     break;
   case reducer::bincount: v = b.count_into(b.cast(dtype::int64, x), ir::no_node, P.domain); break;
+  case reducer::cumsum: case reducer::cumprod: case reducer::compact: break;  // lower_scan, lower_compaction
   }
   v = b.cast(res, v);
   // Carried into the enclosing region (a kept axis of extent 1 there, or a larger region).

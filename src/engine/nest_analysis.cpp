@@ -47,16 +47,21 @@ struct parser {
     case prog_entry::reduction: break;
     }
     const int r = ri++;
+    const int entry = pos;  // 1: this node is the root of the first expression
     if (r >= nspecs) throw error("jetfuse: internal: more reductions than specs");
-    const bool counts = specs[r].kind == reducer::histogram || specs[r].kind == reducer::bincount;
-    if (counts && (region != 0 || pos != 1)) throw error("jetfuse: internal: a histogram must be the whole expression");
+    const bool counts =
+        specs[r].kind == reducer::histogram || specs[r].kind == reducer::bincount || specs[r].kind == reducer::compact;
+    if (counts && (region != 0 || pos != 1))
+      throw error("jetfuse: internal: a histogram or a compaction must be the whole expression");
     const int operand_region = r + 1;
     a.regions.resize(std::max<std::size_t>(a.regions.size(), static_cast<std::size_t>(operand_region + 1)));
     a.regions[static_cast<std::size_t>(operand_region)].parent = region;
     const shape_t s = parse(operand_region);
+    if (specs[r].kind == reducer::compact && e.nargs == 2) check_selected(s, parse(operand_region));
     a.regions[static_cast<std::size_t>(operand_region)].shape = s;
     reduce_spec sp = specs[r];
     const int rank = s.size();
+    if (is_scan(sp.kind)) return scan(r, sp, s, region == 0 && entry == 1);
     if ((counts && sp.kind == reducer::bincount) || sp.bincount_operand) {
       if (rank != 1)
         throw value_error(rank == 0 ? "object of too small depth for desired array" : "object too deep for desired array");
@@ -93,6 +98,46 @@ struct parser {
     a.specs[static_cast<std::size_t>(r)] = sp;
     a.reduced[static_cast<std::size_t>(r)] = std::move(red);
     return counts ? shape_t{sp.bins} : result;
+  }
+
+  // cumsum / cumprod: numpy's accumulate keeps the operand's shape along an axis; without one it
+  // runs over the flattened operand (a 0-d operand is one element: shape (1,)).
+  shape_t scan(int r, reduce_spec sp, const shape_t& s, bool whole_expression) {
+    const int rank = s.size();
+    const int seen = rank == 0 ? 1 : rank;  // numpy treats a 0-d operand as 1-d
+    sp.scan_axis = -1;
+    if (!sp.all_axes) {
+      int ax = sp.axes[0];
+      if (ax < -seen || ax >= seen)
+        throw axis_error("axis " + std::to_string(ax) + " is out of bounds for array of dimension " + std::to_string(seen));
+      if (ax < 0) ax += seen;
+      if (rank > 0) sp.scan_axis = ax;
+    } else if (rank == 1) {
+      sp.scan_axis = 0;
+    }
+    sp.all_axes = false;
+    sp.keepdims = false;
+    sp.naxes = 0;  // no axis is reduced: every axis of the operand is one of the result's
+    a.specs[static_cast<std::size_t>(r)] = sp;
+    a.reduced[static_cast<std::size_t>(r)].assign(static_cast<std::size_t>(rank), false);
+    if (rank == 0) return shape_t{1};
+    if (rank == 1 || sp.scan_axis >= 0) return s;
+    if (!whole_expression)
+      throw value_error("jf::" + std::string(name(sp.kind)) + " without an axis of a " + std::to_string(rank) +
+                        "-d operand inside a larger expression: not supported yet; evaluate it into an array first "
+                        "(jf::array<T> c = jf::" + std::string(name(sp.kind)) + "(x);) or give an axis");
+    a.flat_root = true;
+    a.flat_shape = s;
+    return shape_t{s.product()};
+  }
+
+  // x(mask): the values must have the mask's shape (numpy's IndexError otherwise; a mask of lower
+  // rank selecting whole rows is handled by the front end before it gets here).
+  static void check_selected(const shape_t& mask, const shape_t& x) {
+    check_mask_shape(x, mask);
+    if (mask.size() < x.size())
+      throw value_error("jetfuse: a mask expression of lower rank than the array it selects from: evaluate the mask "
+                        "into an array first (whole rows are selected from an array mask)");
   }
 
   void new_leaf(int region, char gathered) {
@@ -194,10 +239,15 @@ void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_siz
   a.scatter = false;
   a.target_axis = -1;
   a.target_domain = 0;
+  a.flat_root = false;
+  a.flat_shape = shape_t{};
   parser p{a, program, program_size, arrays, specs, nspecs, scalars};
   bool first = true;
   while (p.pos < program_size) {  // one prefix program per expression of jf::eval(e1, e2, ...)
     const shape_t s = p.parse(0);
+    if (!first && a.flat_root)
+      throw value_error("jetfuse: a flattened scan of an operand of 2 or more dimensions evaluated with other "
+                        "expressions in one jf::eval: not supported yet; evaluate it on its own");
     a.value_shape = first ? s : broadcast_shapes(a.value_shape, s);
     first = false;
   }
@@ -317,7 +367,8 @@ void assign_domains(nest_analysis& a, const shape_t& iter) {
     const nest_analysis::region* twin = nullptr;
     for (std::size_t t = 1; t < q && !twin; ++t) {
       const nest_analysis::region& T = a.regions[t];
-      if (T.parent == Q.parent && T.shape == Q.shape && a.reduced[t - 1] == red && a.specs[t - 1].keepdims == sp.keepdims)
+      if (T.parent == Q.parent && T.shape == Q.shape && a.reduced[t - 1] == red && a.specs[t - 1].keepdims == sp.keepdims &&
+          is_scan(a.specs[t - 1].kind) == is_scan(sp.kind))
         twin = &T;
     }
     int p = 0;
@@ -342,16 +393,22 @@ void assign_domains(nest_analysis& a, const shape_t& iter) {
   }
   // Domains, parents first. A region whose reductions all keep the same axes nests its own loops
   // inside theirs, so a kernel can compute those reductions and use them without a temporary.
+  // A scan's operand is one box of all its axes under the root (the scan runs along one of them,
+  // its result lives there): the same domain as its parent's when their axes agree.
   for (std::size_t r = 0; r < a.regions.size(); ++r) {
     nest_analysis::region& R = a.regions[r];
-    const ir::domain_id parent = r == 0 ? 0 : R.result_domain;
+    const bool scan_operand = r > 0 && is_scan(a.specs[r - 1].kind);
+    const ir::domain_id parent = r == 0 || scan_operand ? 0 : R.result_domain;
     const std::vector<std::int32_t> above = chain_axes(a, parent);
     std::vector<std::int32_t> own;
     for (std::int32_t x : R.axis)
       if (x >= 0 && !contains(above, x)) own.push_back(x);
-    std::vector<std::size_t> children;
-    for (std::size_t q = 1; q < a.regions.size(); ++q)
-      if (a.regions[q].parent == static_cast<int>(r)) children.push_back(q);
+    std::vector<std::size_t> children;  // reductions of this region (scans are not nested)
+    for (std::size_t q = 1; q < a.regions.size(); ++q) {
+      if (a.regions[q].parent != static_cast<int>(r)) continue;
+      if (is_scan(a.specs[q - 1].kind)) a.regions[q].result_domain = 0;
+      else children.push_back(q);
+    }
     auto kept = [&](std::size_t q) {  // the child's kept axes, in this region's axis order
       std::vector<std::int32_t> child_kept;
       const auto& Q = a.regions[q];
@@ -362,7 +419,7 @@ void assign_domains(nest_analysis& a, const shape_t& iter) {
         if (x >= 0 && contains(child_kept, x)) k.push_back(x);
       return k;
     };
-    bool nest = !children.empty();
+    bool nest = !children.empty() && !scan_operand;  // a scan's reductions are stored first
     // argmin/argmax positions count the reduced axes in the operand's order: keep them in one box.
     if (r > 0 && (a.specs[r - 1].kind == reducer::argmin || a.specs[r - 1].kind == reducer::argmax)) nest = false;
     std::vector<std::int32_t> K = nest ? kept(children[0]) : std::vector<std::int32_t>{};

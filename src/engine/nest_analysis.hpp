@@ -42,6 +42,11 @@ struct nest_analysis {
   std::vector<int> leaf_pad;
   bool raises = false;                     // some gather (or a scatter) raises on an out-of-range index
   shape_t value_shape;                     // the broadcast shape of the expressions' values
+  // The expression is a scan without an axis of an operand of 2 or more dimensions (numpy's
+  // flattened cumsum): the outputs hold the 1-d value_shape, the loops run over flat_shape (the
+  // operand's), whose row-major order is the result's.
+  bool flat_root = false;
+  shape_t flat_shape;
   // Histograms: per reduction its bins (checked as numpy does), and the run-time scalars the
   // lowering reads as params first_param[r] + binning_param::... (after the expression's own).
   std::vector<binning> binnings;

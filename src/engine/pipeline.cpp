@@ -39,7 +39,8 @@ std::string describe_cuda(const ir::graph& lowered, const eval_options& opt) {
   os << "--- IR after the passes ---\n" << p.optimized.to_string();
   os << "--- plan: " << p.plan.steps.size() << " kernel(s), " << p.plan.temporaries.size() << " temporaries";
   if (p.optimized.loop_nest && !p.plan.temporaries.empty())
-    os << " (values read by a later reduction, or carried into a domain they do not enclose)";
+    os << " (values read by a later reduction or scan, carried into a domain they do not enclose, or scans read by "
+          "later work)";
   os << " ---\n";
   for (const auto& src : p.sources) {
     os << "--- kernel " << src.name << ": " << ir::describe_launch(src) << " ---\n";

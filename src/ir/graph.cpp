@@ -187,6 +187,32 @@ node_id graph::add_put(put_rule rule, dtype target_type, node_id value, node_id 
   return add(n);
 }
 
+node_id graph::add_scan(monoid m, node_id x, std::int32_t axis) {
+  node n;
+  n.code = op::scan;
+  n.type = at(x).type;
+  n.nargs = 1;
+  n.args[0] = x;
+  n.attr[0] = static_cast<std::int64_t>(m) | (static_cast<std::int64_t>(axis + 1) << 8);
+  n.domain = at(x).domain;
+  return add(n);
+}
+
+node_id graph::add_store(node_id value, node_id index, node_id guard, domain_id into) {
+  const node_id k = add_scatter(monoid::sum, value, index, guard, into);
+  nodes[static_cast<std::size_t>(k)].attr[0] = scatter_store;
+  return k;
+}
+
+node_id graph::add_index(domain_id d, std::int32_t axis) {
+  node n;
+  n.code = op::index;
+  n.type = dtype::int64;
+  n.attr[0] = axis;
+  n.domain = d;
+  return add(n);
+}
+
 node_id graph::add_broadcast(node_id x, domain_id into) {
   node n;
   n.code = op::broadcast;
@@ -224,7 +250,8 @@ std::vector<std::int32_t> graph::chain_axes(domain_id d) const {
 bool graph::is_map() const {
   if (loop_nest || domains.size() != 2) return false;
   for (const node& n : nodes)
-    if (n.code == op::reduce || n.code == op::scatter || n.code == op::put || n.code == op::broadcast || n.code == op::extent ||
+    if (n.code == op::reduce || n.code == op::scatter || n.code == op::put || n.code == op::scan || n.code == op::index ||
+        n.code == op::broadcast || n.code == op::extent ||
         (n.domain != node::map_domain && !uniform(n)))
       return false;
   return true;
@@ -332,8 +359,13 @@ std::string graph::to_string() const {
       s << "reduce " << name(static_cast<monoid>(n.attr[0])) << " " << short_name(n.type) << " %" << n.args[0];
       if (n.nargs == 2) s << " if %" << n.args[1];
       break;
+    case op::index:
+      if (n.attr[0] < 0) s << "index flat";
+      else s << "index along axis " << n.attr[0];
+      break;
     case op::scatter:
-      s << "scatter " << name(static_cast<monoid>(n.attr[0])) << " " << short_name(n.type) << " %" << n.args[0] << " at %"
+      s << "scatter " << (stores(n) ? std::string_view("store") : name(static_cast<monoid>(n.attr[0]))) << " "
+        << short_name(n.type) << " %" << n.args[0] << " at %"
         << n.args[1];
       if (n.nargs == 3) s << " if %" << n.args[2];
       break;
@@ -345,6 +377,11 @@ std::string graph::to_string() const {
         << axis_of_put(n) << ", " << modes[static_cast<int>(mode_of_put(n))] << ")";
       break;
     }
+    case op::scan:
+      s << "scan " << name(monoid_of_scan(n)) << " " << short_name(n.type) << " %" << n.args[0];
+      if (axis_of_scan(n) < 0) s << " flattened";
+      else s << " along axis " << axis_of_scan(n);
+      break;
     case op::search:
       s << "search " << (n.attr[0] ? "right" : "left") << " input #" << n.index << " for %" << n.args[0] << " (size %"
         << n.args[1] << ", stride %" << n.args[2] << ")";
@@ -485,10 +522,24 @@ void graph::validate() const {
         bad(*this, k, "its domain's parent must enclose the index's domain, its domain must not");
       if (!uniform(v) && v.domain != i.domain) bad(*this, k, "the value must be in the index's domain");
       if (n.type != v.type) bad(*this, k, "the result dtype must be its value's");
-      if (static_cast<monoid>(n.attr[0]) != monoid::sum || !is_integer(n.type))
-        bad(*this, k, "only sums of integers are supported");
+      if (!stores(n) && (static_cast<monoid>(n.attr[0]) != monoid::sum || !is_integer(n.type)))
+        bad(*this, k, "only sums of integers and stores are supported");
       if (n.nargs == 3 && (at(n.args[2]).type != dtype::bool_ || (!uniform(at(n.args[2])) && at(n.args[2]).domain != i.domain)))
         bad(*this, k, "the guard must be bool, in the index's domain");
+      continue;
+    }
+    case op::scan: {
+      const node& x = at(n.args[0]);
+      if (uniform(x) || x.domain != n.domain) bad(*this, k, "must be in its argument's domain, which varies");
+      if (n.type != x.type) bad(*this, k, "the result dtype must be its argument's");
+      if (n.type == dtype::bool_) bad(*this, k, "scans bool: cast to int64 first (numpy's cumsum of bool is int64)");
+      const monoid m = monoid_of_scan(n);
+      if ((n.attr[0] & 0xff) > static_cast<std::int64_t>(monoid::nanmax) || (m != monoid::sum && m != monoid::prod))
+        bad(*this, k, "only sum and prod scans are supported");
+      const auto chain = chain_axes(n.domain);
+      const std::int32_t ax = axis_of_scan(n);
+      if (ax < -1 || (ax >= 0 && std::find(chain.begin(), chain.end(), ax) == chain.end()))
+        bad(*this, k, "scans along axis " + std::to_string(ax) + ", which its domain's chain lacks");
       continue;
     }
     case op::broadcast:
@@ -521,6 +572,13 @@ void graph::validate() const {
       bool output = false;
       for (const output_desc& o : outputs) output = output || o.value == static_cast<node_id>(k);
       if (!output) bad(*this, k, "must be the value of an output");
+      continue;
+    }
+    case op::index: {
+      const auto chain = chain_axes(n.domain);
+      if (n.type != dtype::int64) bad(*this, k, "the index is int64");
+      if (n.attr[0] < -1 || (n.attr[0] >= 0 && std::find(chain.begin(), chain.end(), n.attr[0]) == chain.end()))
+        bad(*this, k, "along axis " + std::to_string(n.attr[0]) + ", which its domain's chain lacks");
       continue;
     }
     case op::extent:

@@ -27,15 +27,15 @@ void fold_constants(graph& g) {
   // constant there stays (it names the domain the reduction runs over).
   std::vector<char> reduced(g.nodes.size(), 0);
   for (const node& n : g.nodes)
-    if (n.code == op::reduce || n.code == op::scatter)
+    if (n.code == op::reduce || n.code == op::scatter || n.code == op::scan)
       for (int a = 0; a < n.nargs; ++a) reduced[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])] = 1;
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     node& n = g.nodes[k];
     // A reduction of a constant depends on its domain's extent: not folded. A broadcast of a
     // constant is that constant (constants are usable from every domain), unless a reduce reads it.
     if (n.code == op::input || n.code == op::param || n.code == op::constant || n.code == op::reduce ||
-        n.code == op::scatter || n.code == op::gather || n.code == op::search || n.code == op::user || n.code == op::put ||
-        n.nargs == 0)
+        n.code == op::scatter || n.code == op::scan || n.code == op::gather || n.code == op::search || n.code == op::user ||
+        n.code == op::put || n.nargs == 0)
       continue;
     if (n.code == op::broadcast) {
       const node& x = g.nodes[static_cast<std::size_t>(n.args[0])];

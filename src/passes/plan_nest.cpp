@@ -11,6 +11,9 @@
 //    would repeat the whole reduction);
 //  - a scatter (histogram) is a step of its own whose operands depend on no reduction: its kernel
 //    combines across the whole grid, so its result exists only when that kernel ends;
+//  - a scan (cumsum) is a step of its own for the same reason, its producers fused into it, its
+//    readers reading it from a temporary; the step of the outputs holds it when every output is
+//    stored over the scan's domain and computed there from it (cumsum(x * 2 + 1): one kernel);
 //  - everything else stays in the step of the outputs: producers fused into their reductions.
 // Unfused: every operation is its own step with a temporary per value, as CuPy without fusion
 // (the nodes of one composite operation, attr[1], stay in that operation's step).
@@ -24,8 +27,8 @@ namespace jf::ir {
 namespace {
 
 bool uniform(const node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
-bool is_leaf(const node& n) { return uniform(n) || n.code == op::input; }
-bool combines(const node& n) { return n.code == op::reduce || n.code == op::scatter; }
+bool is_leaf(const node& n) { return uniform(n) || n.code == op::input || n.code == op::index; }
+bool combines(const node& n) { return n.code == op::reduce || n.code == op::scatter || n.code == op::scan; }
 
 struct nest_planner {
   const graph& g;
@@ -66,8 +69,11 @@ struct nest_planner {
     std::vector<node_id> operands;
     for (int a = 0; a < g.at(r).nargs; ++a) operands.push_back(g.at(r).args[static_cast<std::size_t>(a)]);
     node_id source = no_node;
+    const node& rn = g.at(r);
     find_in_cone(operands, [&](node_id x) {
       const node& n = g.at(x);
+      // A compaction's store reads the scan of its positions in the same kernel (shape_scan.cpp).
+      if (stores(rn) && n.code == op::scan && n.domain == g.at(rn.args[1]).domain) return step::skip;
       if (combines(n)) {  // (a reduce of the same domain: not produced by the lowering)
         source = x;
         return step::found;
@@ -136,6 +142,40 @@ struct nest_planner {
         }
       }
     }
+    // Scans: stored, except one that the step of the outputs can run itself.
+    const node_id kept = scan_of_output_step();
+    for (std::size_t k = 0; k < g.nodes.size(); ++k)
+      if (g.nodes[k].code == op::scan && static_cast<node_id>(k) != kept) stored[k] = 1;
+  }
+
+  // The scan the step of the outputs may hold: the only scan in the outputs' cone, no other
+  // combining node there but stores of a compaction, every output stored over the scan's domain
+  // (or the value of such a store) and every other node of the cone in that domain (the scan
+  // kernel stores each element, or the selected ones at their positions, after scanning it).
+  // no_node when there is none.
+  node_id scan_of_output_step() const {
+    std::vector<node_id> roots;
+    for (const output_desc& o : g.outputs) roots.push_back(o.value);
+    node_id scan = no_node;
+    bool ok = true;
+    find_in_cone(roots, [&](node_id x) {
+      const node& n = g.at(x);
+      if (uniform(n)) return step::skip;
+      if (n.code == op::scan && scan == no_node) scan = x;
+      else if (combines(n) && !stores(n)) ok = false;
+      return step::descend;
+    });
+    if (!ok || scan == no_node) return no_node;
+    const domain_id d = g.at(scan).domain;
+    for (const output_desc& o : g.outputs)
+      if (o.domain != d && !stores(g.at(o.value))) return no_node;
+    const node_id elsewhere = find_in_cone(roots, [&](node_id x) {
+      const node& n = g.at(x);
+      if (uniform(n)) return step::skip;
+      if (stores(n)) return g.at(n.args[1]).domain == d ? step::descend : step::found;
+      return n.domain != d ? step::found : step::descend;
+    });
+    return elsewhere == no_node ? scan : no_node;
   }
 
   // One step computing `roots` (stored values, or the graph's outputs when roots is empty).

@@ -19,6 +19,8 @@
 //   cast(cast(x, W), T) -> x       when x is T and W holds every T exactly (bool -> any,
 //                                  int32 -> int64/float64, float32 -> float64)
 //   where(c, x, x) -> x; where(constant c, x, y) -> x or y
+// A scan whose argument became a constant (cumsum(x * 0 + 1) of integers) reads it through a
+// broadcast into its domain: a scan combines one value per iteration of its domain.
 // With fast_math only:
 //   power(x, c) -> x*x*...         floats, 3 <= c <= 16 (pow is not a product of roundings)
 //   add(x, +0.0) -> x              differs for x = -0.0
@@ -148,6 +150,19 @@ struct rewriter {
         if (at(x).type == t && exact_widening(t, inner.type)) return x;
       }
       break;
+    }
+    case op::scan: {
+      const node& x = at(a);
+      if (x.code != op::constant && x.code != op::param && x.code != op::extent) break;
+      node bc;
+      bc.code = op::broadcast;
+      bc.type = x.type;
+      bc.nargs = 1;
+      bc.args = {a, no_node, no_node};
+      bc.domain = domain;
+      node s = n;
+      s.args[0] = emit(bc);
+      return emit(s);
     }
     case op::where:
       if (b == n.args[2]) return b;

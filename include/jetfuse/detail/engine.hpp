@@ -37,6 +37,9 @@ bool same_elements(const array_base& a, const array_base& b, const shape_t& iter
 // constants), and their part of the variant key (the exponent, or whether a compared integer lies
 // outside the compared dtype).
 void specialise_scalars(const scalar_slot* scalars, int n, std::vector<bool>& specialised, std::vector<std::int32_t>& key);
+// numpy's checks of x[mask] for a mask of shape m (jf::index_error with its messages): rank at most
+// x's, the extents of x's leading axes (src/engine/lower_nodes.cpp).
+void check_mask_shape(const shape_t& x, const shape_t& m);
 // jf::explain describes outputs without allocating them: null ones become unallocated contiguous
 // arrays of `shape` (the analysis reads only their shape, dtype and strides).
 std::vector<array_base> described_outputs(const array_base* outputs, const dtype* out_types, int nout, const shape_t& shape);

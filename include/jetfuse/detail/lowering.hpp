@@ -83,6 +83,11 @@ ir::node_id lower_search(ir::graph& g, const lowering_inputs& in, int leaf, ir::
 // prog_entry::gather's mode for a search (not a gather_mode: it never raises, an empty array is fine).
 inline constexpr std::int8_t search_program_mode = 3;
 
+// Lowers compaction r (x(mask), flatnonzero, nonzero: reduction r in prefix order, region r + 1
+// holding the mask and the values) to the count of the selected elements before each (a flattened
+// scan) and a store of the value (`value`, or without one an index node) at that position.
+ir::node_id lower_compaction(ir::graph& g, const nest_analysis& a, int r, ir::node_id mask, ir::node_id value);
+
 // Lowers reduction r (prefix order) of operand x (a node of region r + 1): the reduce node(s) and
 // numpy's composition (mean = sum / n, var, nan*), carried into the enclosing region's domain.
 ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::node_id x);

@@ -1,5 +1,6 @@
 // x(mask) = value: numpy's boolean-mask assignment (x[mask] = v) without compaction, as one fused
-// kernel x = where(mask, v, x) that writes x in place. Reading x(mask) (compaction) is not there yet.
+// kernel x = where(mask, v, x) that writes x in place. Reading x(mask) (numpy's x[mask], a
+// compaction) converts the same proxy to an array: jf::array<T> y = x(mask); (expr/compaction.hpp).
 #pragma once
 
 #include <string>
@@ -24,6 +25,9 @@ public:
       x = where(mask_, v, x);  // an expression mask: broadcast like where (it should have x's shape)
     }
   }
+  // Reading: the selected elements, 1-d in C order (numpy's x[mask]; defined in expr/compaction.hpp).
+  operator array<T>() const;
+
   template <class V>
     requires(!scalar_operand<V>)
   void operator=(const V&) && {

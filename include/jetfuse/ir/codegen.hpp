@@ -27,6 +27,9 @@ enum class kernel_shape : std::uint8_t {
                      // the row's loads kept in shared memory when the work is over R itself and fits
   histogram,         // a scatter of counts into a box of bins: block-private counts in shared memory,
                      // added to the grid's by integer atomics, the last block stores them
+  scan,              // a scan (cumsum) along one axis, its producers and consumers per element: tiles with
+                     // a decoupled look-back over a long axis, a warp per row for short ones, a thread per
+                     // row when the scanned axis is not the fastest
   generic_nest,      // anything else: a thread per output iteration, serial loops for reductions
   scatter,           // the one output is a put (numpy's put, x[indices] = v, ufunc.at): indices
                      // checked and elements claimed by their last writer, then values written
@@ -62,6 +65,14 @@ struct launch_info {
   int launches = 1;
   std::int32_t scatter_axis = -1;
   int claim_bytes = 0;
+  // scan: reduced_axes are the scanned axes (one, or the domain's whole chain when flattened),
+  // outer_axes the rows; a thread per row serially along the axis when it is not the fastest;
+  // elements per lane in a tile (tile mode, blockDim.x 256) and in a warp's segment (blockDim.x 32);
+  // the scanned value's bytes (the tiles' status words in scratch).
+  bool scan_columns = false;
+  int scan_tile_items = 0;
+  int scan_warp_items = 0;
+  int scan_value_bytes = 0;
 };
 
 struct kernel_source {

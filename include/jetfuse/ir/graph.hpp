@@ -60,8 +60,8 @@ struct node {
   std::int32_t index = -1;              // input: index into graph::inputs; param: into graph::params;
                                         // put: its claim domain
   scalar_value value{};                 // constant
-  // reduce, scatter: attr[0] = the monoid; extent: attr[0] = the domain counted; put: see put_rule.
-  // Otherwise 0.
+  // reduce, scatter: attr[0] = the monoid; extent: attr[0] = the domain counted; put: see put_rule;
+  // scan: the monoid and the axis (monoid_of_scan, axis_of_scan). Otherwise 0.
   // Element-wise nodes: attr[1] = 1 when they are part of one operation of the user's (a
   // histogram's bin arithmetic), which unfused plans keep in that operation's kernel.
   std::array<std::int64_t, 2> attr{0, 0};
@@ -103,6 +103,17 @@ inline gather_mode mode_of_put(const node& n) { return static_cast<gather_mode>(
 inline int axis_of_put(const node& n) { return static_cast<int>(n.attr[1] >> 16); }
 inline domain_id target_of_put(const node& n) { return static_cast<domain_id>(n.attr[0]); }
 inline domain_id claims_of_put(const node& n) { return static_cast<domain_id>(n.index); }
+
+// A scan node's monoid and axis are packed in attr[0]: the monoid in the low byte, the scanned
+// global axis + 1 above it (0: flattened, every axis of the node's domain chain in row-major order).
+inline monoid monoid_of_scan(const node& n) { return static_cast<monoid>(n.attr[0] & 0xff); }
+inline std::int32_t axis_of_scan(const node& n) { return static_cast<std::int32_t>(n.attr[0] >> 8) - 1; }
+
+// A scatter's attr[0]: a monoid (counts: sum), or scatter_store: every iteration of its domain is
+// named by at most one iteration and takes that one's value (compaction: the positions are an
+// exclusive count of the selected iterations), so any order of the stores gives the same result.
+inline constexpr std::int64_t scatter_store = 64;
+inline bool stores(const node& n) { return n.code == op::scatter && n.attr[0] == scatter_store; }
 
 struct operand_desc {
   dtype type = dtype::float64;
@@ -174,12 +185,23 @@ struct graph {
   // combines x over every iteration of the domains below `into` down to x's. A guard (bool, in
   // x's domain) skips iterations.
   node_id add_reduce(monoid m, node_id x, node_id guard = no_node, domain_id into = -1);
+  // index(axis) @ d: int64, the current iteration's index along global axis `axis` of d's chain, or
+  // with axis -1 its row-major position over d's chain (numpy's flat index: nonzero, flatnonzero).
+  node_id add_index(domain_id d, std::int32_t axis);
   // scatter(m, value, index) into `into`, a box of one axis whose parent encloses the index's
   // domain D (and which does not enclose D): for every iteration of D below that parent (where the
   // guard, bool in D, holds) combines `value` (in D, or uniform) into the iteration `index` (int64
   // in D, in [0, extent)) of `into` — a histogram's counts. Iterations never named keep the
-  // identity. Monoid: sum (integer values: the result does not depend on the order).
+  // identity. Monoid: sum (integer values: the result does not depend on the order); or m =
+  // scatter_store (add_store): each iteration of `into` named at most once takes the value
+  // (compaction), whatever its dtype.
+  node_id add_store(node_id value, node_id index, node_id guard, domain_id into);
   node_id add_scatter(monoid m, node_id value, node_id index, node_id guard, domain_id into);
+  // scan(m, x @ D) @ D: the inclusive prefix combination of x along global axis `axis` of D's chain
+  // (numpy's accumulate: out[0] = x[0], out[i] = combine(out[i-1], x[i]) for each fixed index of
+  // the other axes), or with axis -1 over every iteration of D's chain in row-major order (numpy's
+  // axis=None). Monoids sum and prod; the result has x's dtype (int32, int64, float32, float64).
+  node_id add_scan(monoid m, node_id x, std::int32_t axis);
   node_id add_broadcast(node_id x, domain_id into);
   // gather(input k, position, size, stride): element `position` (int64 in its domain; negative
   // counts from the end) of input k viewed as `size` elements `stride` apart (int64 params: size

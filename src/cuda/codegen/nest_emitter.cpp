@@ -16,6 +16,7 @@ std::string_view name(kernel_shape s) {
   case kernel_shape::column_reduction: return "column reduction";
   case kernel_shape::row_with_map: return "row reduction with map";
   case kernel_shape::histogram: return "histogram";
+  case kernel_shape::scan: return "scan";
   case kernel_shape::generic_nest: return "generic loop nest";
   case kernel_shape::scatter: return "scatter";
   }
@@ -182,6 +183,10 @@ facts::facts(const graph& graph_)
       scatters.push_back(static_cast<node_id>(k));
       after_reduce[k] = 1;
     }
+    if (n.code == op::scan) {
+      scans.push_back(static_cast<node_id>(k));
+      after_reduce[k] = 1;
+    }
     for (int a = 0; a < n.nargs; ++a)
       if (after_reduce[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])]) after_reduce[k] = 1;
   }
@@ -197,7 +202,7 @@ std::vector<char> facts::closure(const std::vector<node_id>& targets, bool stop_
   for (std::size_t k = g.nodes.size(); k-- > 0;) {
     if (!need[k]) continue;
     const node& n = g.nodes[k];
-    if ((n.code == op::reduce || n.code == op::scatter) && stop_at_reduce) continue;
+    if ((n.code == op::reduce || n.code == op::scatter || n.code == op::scan) && stop_at_reduce) continue;
     for (int a = 0; a < n.nargs; ++a) need[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])] = 1;
   }
   return need;
@@ -257,6 +262,34 @@ shape_plan recognise(const facts& f) {
     p.shape = kernel_shape::scatter;
     p.inner = n.domain;
     p.outer = claims_of_put(n);
+    return p;
+  }
+  // Scan: one scan, every output stored over its domain D and every node in D (its producers per
+  // element before the scan, its consumers after it). Compaction: every output is a store of values
+  // of D into one box B under the root at positions computed in D (from the scan, or read).
+  bool compaction = !f.scatters.empty();
+  for (node_id k : f.scatters) compaction = compaction && stores(g.at(k));
+  if (!f.scans.empty() || compaction) {
+    if (f.scans.size() > 1 || !f.reduces.empty()) return p;
+    const domain_id d = f.scans.empty() ? g.at(g.at(f.scatters[0]).args[1]).domain : g.at(f.scans[0]).domain;
+    std::vector<domain_id> allowed{d};
+    if (!f.scatters.empty()) {
+      const domain_id b = g.at(f.scatters[0]).domain;
+      if (g.dom(b).parent != 0) return p;
+      for (node_id k : f.scatters)
+        if (g.at(k).domain != b || g.at(g.at(k).args[1]).domain != d) return p;
+      for (const output_desc& o : g.outputs)
+        if (!stores(g.at(o.value)) || o.domain != b) return p;
+      if (g.outputs.size() != f.scatters.size()) return p;
+      allowed.push_back(b);
+    } else {
+      for (const output_desc& o : g.outputs)
+        if (o.domain != d) return p;
+    }
+    if (!nodes_within(f, allowed)) return p;
+    p.shape = kernel_shape::scan;
+    p.inner = d;
+    p.outer = f.scatters.empty() ? 0 : g.at(f.scatters[0]).domain;
     return p;
   }
   // Histogram: one scatter into a box under the root, its operands computed in the index's domain
@@ -487,6 +520,8 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
       vname[id] = nest::cat("v", id) + sfx;
       continue;
     }
+    if (n.code == op::scan || n.code == op::scatter)
+      throw error(nest::cat("jf::ir codegen: internal error: %", id) + " (a scan or scatter) used before its value");
     if (n.code == op::reduce) {
       if (!on_reduce) throw error(nest::cat("jf::ir codegen: internal error: reduce %", id) + " used before its value");
       on_reduce(static_cast<node_id>(id), ind);
@@ -529,6 +564,16 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
       break;
     }
     case op::cast: s << decl << "jf::ops::jf_cast<" << T(n.type) << ">(" << arg(0) << ");\n"; break;
+    case op::index: {
+      if (n.attr[0] >= 0) {
+        const std::string& ax = axis[static_cast<std::size_t>(n.attr[0])];
+        if (ax.empty()) throw error(nest::cat("jf::ir codegen: internal error: axis ", n.attr[0]) + " not fixed for an index");
+        s << decl << "static_cast<long long>(" << ax << ");\n";
+      } else {
+        s << decl << position(n.domain) << ";  // the flat (row-major) position\n";
+      }
+      break;
+    }
     case op::search: {
       const std::string rest = offset(false, static_cast<std::size_t>(n.index), n.domain);
       const std::string base = nest::cat("in", n.index) + (rest.empty() ? std::string() : " + (" + rest + ")");
@@ -756,7 +801,11 @@ kernel_source generate_nest(const graph& g, const codegen_options& opt) {
   case kernel_shape::column_reduction: nest::emit_column_reduction(e, p, li); break;
   case kernel_shape::histogram: nest::emit_histogram(e, p, li); break;
   case kernel_shape::scatter: nest::emit_scatter(e, p, li); break;
+  case kernel_shape::scan: nest::emit_scan(e, p, li); break;
   default:
+    if (!e.f.scans.empty())
+      throw error("jf::ir codegen: a scan must be the one scan of its kernel, every output stored over its domain "
+                  "and every node in that domain (the planner stores the rest first)\n" + g.to_string());
     if (!e.f.scatters.empty())
       throw error("jf::ir codegen: a scatter must be the one output of its kernel, its operands computed from nothing "
                   "reduced in the kernel (the planner stores them first)\n" + g.to_string());
@@ -797,6 +846,7 @@ launch_config configure_launch(const kernel_source& k, const std::int64_t* exten
   case kernel_shape::row_with_map: return nest::configure_row_reduction(li, extents, dev);
   case kernel_shape::column_reduction: return nest::configure_column_reduction(li, extents, dev);
   case kernel_shape::histogram: return nest::configure_histogram(li, extents, dev);
+  case kernel_shape::scan: return nest::configure_scan(li, extents, dev);
   case kernel_shape::generic_nest: return nest::configure_generic_nest(li, extents, dev);
   case kernel_shape::scatter: {
     check_axes({li.scatter_axis});
@@ -827,6 +877,7 @@ std::string describe_shape(const kernel_source& k) {
     return "histogram: grid-stride over the values in 256-thread blocks (2 waves of resident blocks at most), "
            "counts per warp group in shared memory when the bins fit (else global), added to the grid's counts by "
            "integer atomics (the same bits every run); the last block stores them";
+  case kernel_shape::scan: return nest::describe_scan(li, nullptr);
   case kernel_shape::generic_nest:
     return "generic loop nest: a thread per iteration of each output domain, serial loops for the reductions";
   case kernel_shape::scatter:
@@ -847,8 +898,9 @@ std::string describe_launch(const kernel_source& k) {
 }
 
 std::string describe_launch(const kernel_source& k, const launch_config& c) {
-  std::string s =
-      k.launch.shape == kernel_shape::row_with_map ? nest::describe_row_with_map(k.launch, &c) : describe_launch(k);
+  std::string s = k.launch.shape == kernel_shape::row_with_map ? nest::describe_row_with_map(k.launch, &c)
+                  : k.launch.shape == kernel_shape::scan       ? nest::describe_scan(k.launch, &c)
+                                                               : describe_launch(k);
   s += nest::cat(" [grid ", c.grid[0]) + nest::cat("x", c.grid[1]) + nest::cat("x", c.grid[2]) +
        nest::cat(", block ", c.block[0]) + nest::cat("x", c.block[1]) + nest::cat("x", c.block[2]);
   if (c.shared_bytes) s += nest::cat(", ", c.shared_bytes) + " B shared";

@@ -29,10 +29,11 @@ struct facts {
   std::vector<char> input_used;    // per input: read by some node
   std::vector<node_id> reduces;    // the reduce nodes, in order
   std::vector<node_id> scatters;   // the scatter nodes, in order
+  std::vector<node_id> scans;      // the scan nodes, in order
   std::vector<domain_id> output_domains;  // distinct, in order of first appearance
 
-  // The nodes `targets` are computed from (themselves included); stop_at_reduce: a reduce's
-  // arguments are not followed (its loop computes them).
+  // The nodes `targets` are computed from (themselves included); stop_at_reduce: the arguments of
+  // a reduce, scatter or scan are not followed (its loop computes them).
   std::vector<char> closure(const std::vector<node_id>& targets, bool stop_at_reduce = true) const;
   // The output values stored over domain d.
   std::vector<node_id> outputs_in(domain_id d) const;
@@ -155,6 +156,7 @@ void emit_column_reduction(emitter& e, const shape_plan& p, launch_info& li);
 void emit_generic_nest(emitter& e, launch_info& li);
 void emit_histogram(emitter& e, const shape_plan& p, launch_info& li);
 void emit_scatter(emitter& e, const shape_plan& p, launch_info& li);
+void emit_scan(emitter& e, const shape_plan& p, launch_info& li);
 
 // ---- launch rules (host) ----
 std::int64_t product(const std::vector<std::int32_t>& axes, const std::int64_t* ext);
@@ -167,6 +169,9 @@ launch_config configure_full_reduction(const launch_info& li, const std::int64_t
 launch_config configure_row_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_column_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_histogram(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+launch_config configure_scan(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+// describe_launch of a scan, with the numbers of a configuration when c is given.
+std::string describe_scan(const launch_info& li, const launch_config* c);
 launch_config configure_generic_nest(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_scatter(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 // describe_launch of row_with_map, with the numbers of a configuration when c is given.

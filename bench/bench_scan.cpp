@@ -1,0 +1,142 @@
+// Scans and compaction on the GPU, as a fraction of a device copy of 2^27 doubles measured in the
+// same run (16 bytes per element: 8 read, 8 written):
+//  - cumsum of 2^27 int32 (numpy's int64 result): 4 bytes read + 8 written per element;
+//  - cumsum of 2^27 float64 (16 bytes), fused cumsum(x * 2 + 1) and the same unfused (a kernel
+//    per operation, as an array library without fusion);
+//  - rows: cumsum along the rows (2^13 x 2^14, tiles) and along the columns of a 2^14 x 2^13 array;
+//  - compaction: x(mask) of 2^27 float64 with 1 %, 50 % and 99 % of a random mask true, counting
+//    x (8 bytes), the mask (1 byte) and the selected values written (8 bytes each) per element; the
+//    count pass and its read-back are in the time.
+// Peers: bench/peers_scan.py (CuPy, PyTorch).
+//
+//   ./build/cuda/bench/bench_scan --benchmark_counters_tabular=true
+#include <cstdint>
+#include <vector>
+
+#include "cuda/runtime.hpp"
+#include "timed_batches.hpp"
+#include <jetfuse/jetfuse.hpp>
+
+namespace {
+
+using jf_bench::mean_seconds;
+using jf_bench::timed_batches;
+
+constexpr std::int64_t n = std::int64_t(1) << 27;
+double copy_gbps = 0;
+
+bool need_gpu(benchmark::State& state) {
+  if (jf::cuda_available()) return true;
+  state.SkipWithError("no CUDA GPU on this machine");
+  return false;
+}
+
+struct data {
+  jf::array<double> x, y;
+  jf::array<std::int32_t> i;
+  jf::array<std::int64_t> j;
+  data() {
+    x = jf::arange<double>(0, static_cast<double>(n), 1, jf::cuda) * (1.0 / 1024);
+    y = jf::empty<double>({n}, jf::cuda);
+    i = jf::astype<std::int32_t>(jf::arange<std::int64_t>(0, n, 1, jf::cuda) % 1000);
+    j = jf::empty<std::int64_t>({n}, jf::cuda);
+  }
+};
+data& get() {
+  static data d;
+  return d;
+}
+
+void bandwidth(benchmark::State& state, double bytes_per_element) {
+  const double gbps = bytes_per_element * static_cast<double>(n) / mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  if (copy_gbps > 0) state.counters["of_copy"] = gbps / copy_gbps;
+}
+
+void BM_CopyRoof(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { jf::cuda_rt::copy_dtod(d.y.raw_data(), d.x.raw_data(), static_cast<std::size_t>(n * 8)); });
+  copy_gbps = 16.0 * static_cast<double>(n) / mean_seconds * 1e-9;
+  state.counters["GB/s"] = copy_gbps;
+}
+
+void BM_CumsumInt32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { d.j = jf::cumsum(d.i); });
+  bandwidth(state, 12);
+}
+
+void BM_CumsumFloat64(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { d.y = jf::cumsum(d.x); });
+  bandwidth(state, 16);
+}
+
+void BM_CumsumFused(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { d.y = jf::cumsum(d.x * 2.0 + 1.0); });
+  bandwidth(state, 16);
+}
+
+void BM_CumsumUnfused(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { d.y = jf::eval(jf::unfused, jf::cumsum(d.x * 2.0 + 1.0)); });
+  bandwidth(state, 16);
+}
+
+void BM_CumsumRows(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  const jf::array<double> m = d.x.reshape({1 << 13, 1 << 14});
+  jf::array<double> out = d.y.reshape({1 << 13, 1 << 14});
+  timed_batches(state, 10, [&] { out = jf::cumsum(m, 1); });
+  bandwidth(state, 16);
+}
+
+void BM_CumsumColumns(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  const jf::array<double> m = d.x.reshape({1 << 14, 1 << 13});
+  jf::array<double> out = d.y.reshape({1 << 14, 1 << 13});
+  timed_batches(state, 10, [&] { out = jf::cumsum(m, 0); });
+  bandwidth(state, 16);
+}
+
+template <int Percent> void BM_MaskSelect(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  static jf::array<bool> mask;
+  // A random mask with Percent % true (uniform hash of the position, the same every run).
+  const jf::array<std::int64_t> pos = jf::arange<std::int64_t>(0, n, 1, jf::cuda);
+  mask = ((pos * 2654435761LL) % 1000003) < (1000003LL * Percent / 100);
+  const std::int64_t count = jf::count_nonzero(mask).item();
+  jf::array<double> out;
+  timed_batches(state, 10, [&] { out = d.x(mask); });
+  const double bytes = 9.0 * static_cast<double>(n) + 8.0 * static_cast<double>(count);
+  const double gbps = bytes / mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  state.counters["selected"] = static_cast<double>(count) / static_cast<double>(n);
+  if (copy_gbps > 0) state.counters["of_copy"] = gbps / copy_gbps;
+}
+
+void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5); }
+
+}  // namespace
+
+BENCHMARK(BM_CopyRoof)->Apply(one);
+BENCHMARK(BM_CumsumInt32)->Apply(one);
+BENCHMARK(BM_CumsumFloat64)->Apply(one);
+BENCHMARK(BM_CumsumFused)->Apply(one);
+BENCHMARK(BM_CumsumUnfused)->Apply(one);
+BENCHMARK(BM_CumsumRows)->Apply(one);
+BENCHMARK(BM_CumsumColumns)->Apply(one);
+BENCHMARK(BM_MaskSelect<1>)->Name("BM_MaskSelect1Percent")->Apply(one);
+BENCHMARK(BM_MaskSelect<50>)->Name("BM_MaskSelect50Percent")->Apply(one);
+BENCHMARK(BM_MaskSelect<99>)->Name("BM_MaskSelect99Percent")->Apply(one);
+
+BENCHMARK_MAIN();
