@@ -94,6 +94,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   const dtype vt = has_scan ? g.at(sc).type : dtype::int64;
   li.scan_value_bytes = size_of(vt);
   e.max_threads = tile_threads;
+  e.min_blocks = 4;  // 64 registers: 1024 threads per SM keep loads in flight while blocks look back
 
   const std::string T = e.T(vt);
   const std::string m = has_scan ? std::string(name(monoid_of_scan(g.at(sc)))) : "sum";
