@@ -417,7 +417,7 @@ void emitter::args_struct() {
 void emitter::open_kernel(const std::string& comment) {
   s << "\n" << comment;
   s << "extern \"C\" __global__ void ";
-  if (max_threads > 0) s << "__launch_bounds__(" << max_threads << ") ";
+  if (max_threads > 0) s << "__launch_bounds__(" << max_threads << (min_blocks > 0 ? cat(", ", min_blocks) : std::string()) << ") ";
   s << kname << "(const " << kname << "_args a) {\n";
 }
 

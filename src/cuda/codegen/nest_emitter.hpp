@@ -73,6 +73,7 @@ class emitter {
   std::vector<std::string> gen_value_row;
   bool chunked = false;  // a chunked_loop was emitted (8 KiB of static shared memory)
   int max_threads = 0;  // > 0: the kernel's __launch_bounds__ (a launch may use that many threads)
+  int min_blocks = 0;   // > 0: and the blocks per SM the compiler must fit (a register budget)
 
   std::string T(dtype t) const;
   void header(const shape_plan& p, const std::string& plan_text);

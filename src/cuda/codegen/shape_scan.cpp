@@ -11,8 +11,10 @@
 //    whose inclusive prefix is published (status 2), and folds the aggregates after it forward in
 //    tile order onto that prefix; it then publishes its own inclusive prefix (status 2). Every
 //    inclusive prefix is therefore the left fold agg(0) + agg(1) + ... + agg(t) whatever tile the
-//    look-back stopped at, so floating-point results are the same bits every run. Status words,
-//    aggregates and prefixes live in the zeroed scratch of the loop-nest ABI.
+//    look-back stopped at, so floating-point results are the same bits every run. Integers are
+//    exact in any order: their look-back combines each step of 32 tiles as a warp tree (CUB's),
+//    which keeps the look-back short. Status words, aggregates and prefixes live in the zeroed
+//    scratch of the loop-nest ABI.
 //  - rows, short ones (at most warp_row_max elements) and several of them: WARP MODE, a warp per
 //    row, segments of 32 * items elements in order with a carry.
 //  - the scanned axis is not the fastest: COLUMN MODE, a thread per row (rows numbered with the
@@ -92,6 +94,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   const dtype vt = has_scan ? g.at(sc).type : dtype::int64;
   li.scan_value_bytes = size_of(vt);
   e.max_threads = tile_threads;
+  e.min_blocks = 4;  // 64 registers: 1024 threads per SM keep loads in flight while blocks look back
 
   const std::string T = e.T(vt);
   const std::string m = has_scan ? std::string(name(monoid_of_scan(g.at(sc)))) : "sum";
@@ -195,7 +198,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     s << "  for (long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; row < rows; row += step) {\n";
     e.unravel("    ", "row", rows, "_r");
     if (has_scan) s << "    " << T << " jf_acc = " << identity << ";\n";
-    s << "#pragma unroll 4\n";
+    s << "#pragma unroll 8\n";
     s << "    for (long long jf_i = 0; jf_i < L; ++jf_i) {\n";
     e.unravel("      ", "jf_i", scanned, "");
     if (has_scan) {
@@ -277,28 +280,61 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   s << "        __threadfence();\n";
   s << "        jf_scan::store_volatile(jf_status + t, 1u);\n";
   s << "      }\n";
-  s << "      // Look back, 32 tiles at a time, for the latest tile of the row with its inclusive prefix.\n";
   s << "      const long long first = t - k;\n";
-  s << "      long long hi = t - 1, found = -1;\n";
-  s << "      while (found < 0) {\n";
-  s << "        const long long q = hi - static_cast<long long>(jf_lane);\n";
-  s << "        unsigned status = 0;\n";
-  s << "        if (q >= first)\n";
-  s << "          while ((status = jf_nest::load_volatile(jf_status + q)) == 0u) {\n";
-  s << "          }\n";
-  s << "        const unsigned with_prefix = __ballot_sync(0xffffffffu, q >= first && status == 2u);\n";
-  s << "        if (with_prefix) found = hi - (__ffs(with_prefix) - 1);\n";
-  s << "        hi -= 32;\n";
-  s << "      }\n";
-  s << "      __threadfence();  // the values behind the status words seen\n";
-  s << "      // Forward from that prefix, the aggregates after it in tile order: the left fold.\n";
-  s << "      " << T << " prefix = jf_nest::load_volatile(jf_inclusive + found);\n";
-  s << "      for (long long base = found + 1; base < t; base += 32) {\n";
-  s << "        const long long q = base + jf_lane;\n";
-  s << "        const " << T << " x = q < t ? jf_nest::load_volatile(jf_aggregate + q) : " << identity << ";\n";
-  s << "        const int count = static_cast<int>(t - base < 32 ? t - base : 32);\n";
-  s << "        for (int r = 0; r < count; ++r) prefix = combine(prefix, jf_scan::lane_value(x, r));\n";
-  s << "      }\n";
+  s << "      long long hi = t - 1;\n";
+  if (is_integer(vt)) {
+    // Integers are exact in any order: each step of 32 tiles back combines, as a warp tree, the
+    // aggregates down to the latest published prefix (CUB's look-back), and stops there.
+    s << "      // Look back, 32 tiles at a time, down to the latest tile of the row with its inclusive prefix,\n";
+    s << "      // combining the aggregates on the way (integers: exact in any order).\n";
+    s << "      " << T << " prefix = " << identity << ";\n";
+    s << "      while (true) {\n";
+    s << "        const long long q = hi - static_cast<long long>(jf_lane);\n";
+    s << "        unsigned status = 0;\n";
+    s << "        if (q >= first)\n";
+    s << "          while ((status = jf_nest::load_volatile(jf_status + q)) == 0u) {\n";
+    s << "          }\n";
+    s << "        const unsigned with_prefix = __ballot_sync(0xffffffffu, q >= first && status == 2u);\n";
+    s << "        const unsigned last = with_prefix ? static_cast<unsigned>(__ffs(with_prefix) - 1) : 31u;\n";
+    s << "        __threadfence();  // the values behind the status words seen\n";
+    s << "        " << T << " x = " << identity << ";\n";
+    s << "        if (q >= first && jf_lane <= last)\n";
+    s << "          x = jf_nest::load_volatile((status == 2u ? jf_inclusive : jf_aggregate) + q);\n";
+    s << "#pragma unroll\n";
+    s << "        for (int d = 16; d > 0; d >>= 1) x = combine(x, __shfl_xor_sync(0xffffffffu, x, d));\n";
+    s << "        prefix = combine(prefix, x);\n";
+    s << "        if (with_prefix) break;\n";
+    s << "        hi -= 32;\n";
+    s << "      }\n";
+  } else {
+    s << "      // Look back, 32 tiles at a time, for the latest tile of the row with its inclusive prefix.\n";
+    s << "      long long found = -1;\n";
+    s << "      while (found < 0) {\n";
+    s << "        const long long q = hi - static_cast<long long>(jf_lane);\n";
+    s << "        unsigned status = 0;\n";
+    s << "        if (q >= first)\n";
+    s << "          while ((status = jf_nest::load_volatile(jf_status + q)) == 0u) {\n";
+    s << "          }\n";
+    s << "        const unsigned with_prefix = __ballot_sync(0xffffffffu, q >= first && status == 2u);\n";
+    s << "        if (with_prefix) found = hi - (__ffs(with_prefix) - 1);\n";
+    s << "        hi -= 32;\n";
+    s << "      }\n";
+    s << "      __threadfence();  // the values behind the status words seen\n";
+    s << "      // Forward from that prefix, the aggregates after it in tile order: the left fold (the\n";
+    s << "      // same bits whichever tile the look-back stopped at). The 32 shuffles of a step are\n";
+    s << "      // independent: only the additions are serial.\n";
+    s << "      " << T << " prefix = jf_nest::load_volatile(jf_inclusive + found);\n";
+    s << "      for (long long base = found + 1; base < t; base += 32) {\n";
+    s << "        const long long q = base + jf_lane;\n";
+    s << "        const " << T << " x = q < t ? jf_nest::load_volatile(jf_aggregate + q) : " << identity << ";\n";
+    s << "        const long long count = t - base;\n";
+    s << "#pragma unroll\n";
+    s << "        for (int r = 0; r < 32; ++r) {\n";
+    s << "          const " << T << " y = jf_scan::lane_value(x, r);\n";
+    s << "          if (r < count) prefix = combine(prefix, y);\n";
+    s << "        }\n";
+    s << "      }\n";
+  }
   s << "      if (jf_lane == 0) {\n";
   s << "        jf_prefix = prefix;\n";
   s << "        jf_inclusive[t] = combine(prefix, aggregate);\n";
