@@ -145,6 +145,14 @@ TEST_P(Take, CallOperatorIsTake) {
   const jf::array<float> rows = m(jf::array<std::int32_t>({2, 0}, dev()));
   EXPECT_EQ(rows.shape(), (jf::shape_t{2, 2}));
   EXPECT_EQ(rows.to_vector(), (std::vector<float>{5, 6, 1, 2}));
+  // x(indices, jf::all) is numpy's x[indices, :]: the same rows; one jf::all per remaining axis at most.
+  const jf::array<float> rows_all = m(jf::array<std::int32_t>({2, 0}, dev()), jf::all);
+  EXPECT_EQ(rows_all.shape(), (jf::shape_t{2, 2}));
+  EXPECT_EQ(rows_all.to_vector(), (std::vector<float>{5, 6, 1, 2}));
+  EXPECT_EQ(message_of<jf::index_error>([&] { (void)m(i, jf::all, jf::all); }),
+            "too many indices for array: array is 2-dimensional, but 3 were indexed");
+  EXPECT_EQ(message_of<jf::index_error>([&] { (void)x(i, jf::all); }),
+            "too many indices for array: array is 1-dimensional, but 2 were indexed");
 }
 
 // numpy.take(x, idx, axis) for x of 1 to 3 dimensions, every axis, 0- to 2-d indices, views:

@@ -238,6 +238,18 @@ public:
   template <class I>
     requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>>)
   auto operator()(const I& indices) const;
+  // x(indices, jf::all, ...): numpy's x[indices, :, ...], the same as x(indices) (numpy's
+  // IndexError "too many indices for array" when there are more arguments than axes).
+  template <class I, class... A>
+    requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>> && sizeof...(A) > 0 &&
+             (std::is_same_v<A, all_t> && ...))
+  auto operator()(const I& indices, A...) const {
+    constexpr int given = 1 + static_cast<int>(sizeof...(A));
+    if (given > ndim())
+      throw index_error("too many indices for array: array is " + std::to_string(ndim()) + "-dimensional, but " +
+                        std::to_string(given) + " were indexed");
+    return (*this)(indices);
+  }
 
   array reshape(const shape_t& s) const { return array(detail::reshape(*this, s)); }
   array transpose() const { return array(detail::transpose(*this, shape_t{})); }
