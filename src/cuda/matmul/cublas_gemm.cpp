@@ -1,12 +1,11 @@
 // jf::cuda's matrix products (core/matmul_backends.hpp). float32/float64 go to cuBLAS's
-// cublasSgemmStridedBatched / cublasDgemmStridedBatched, loaded at run time with dlopen (like the
-// driver: binaries start without a GPU or without libcublas; matmul then throws jf::no_device
-// naming the library). Row-major c = a @ b is column-major c^T = b^T a^T, so b is cuBLAS's first
-// operand; a row-major operand is read as its column-major transpose (op N), a column-major one
-// (a transposed view) with op T: no copies. Each host thread has its own handle (created on first
-// use, never destroyed: the library is never closed) set to the thread's stream, in
-// CUBLAS_DEFAULT_MATH (full float32 precision, no TF32), with a 32 MiB workspace from the pool.
-// int32, int64 and bool go to an exact, untuned kernel (exact_gemm.cu).
+// cublasSgemm / cublasDgemm (one product) or cublas[SD]gemmStridedBatched (a batch), loaded at run time with dlopen
+// (like the driver: binaries start without a GPU or without libcublas; matmul then throws jf::no_device naming the
+// library). Row-major c = a @ b is column-major c^T = b^T a^T, so b is cuBLAS's first operand; a row-major operand is
+// read as its column-major transpose (op N), a column-major one (a transposed view) with op T: no copies. Each host
+// thread has its own handle (created on first use, never destroyed: the library is never closed) set to the thread's
+// stream, in CUBLAS_DEFAULT_MATH (full float32 precision, no TF32), with a 32 MiB workspace from the pool. int32, int64
+// and bool go to an exact, untuned kernel (exact_gemm.cu).
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -35,6 +34,10 @@ template <class T>
 using gemm_fn = status_t (*)(handle_t, int, int, int, int, int, const T*, const T*, int, long long, const T*, int,
                              long long, const T*, T*, int, long long, int);
 
+template <class T>
+using gemm1_fn = status_t (*)(handle_t, int, int, int, int, int, const T*, const T*, int, const T*, int, const T*, T*,
+                              int);
+
 struct cublas_api {
   status_t (*create)(handle_t*) = nullptr;
   status_t (*set_stream)(handle_t, void*) = nullptr;
@@ -43,6 +46,8 @@ struct cublas_api {
   const char* (*status_string)(status_t) = nullptr;
   gemm_fn<float> sgemm = nullptr;
   gemm_fn<double> dgemm = nullptr;
+  gemm1_fn<float> sgemm1 = nullptr;  // one product: cublasSgemm, as CuPy and PyTorch call it
+  gemm1_fn<double> dgemm1 = nullptr;
   std::string reason;  // why cuBLAS is unavailable ("" when loaded)
 };
 
@@ -80,6 +85,8 @@ const cublas_api& api() {
     sym(a.status_string, "cublasGetStatusString");
     sym(a.sgemm, "cublasSgemmStridedBatched");
     sym(a.dgemm, "cublasDgemmStridedBatched");
+    sym(a.sgemm1, "cublasSgemm_v2");
+    sym(a.dgemm1, "cublasDgemm_v2");
     return a;
   }();
   return loaded;
@@ -122,16 +129,24 @@ blas_operand as_transposed(const operand& x) {
 }
 
 template <class T>
-void blas_gemm(const cublas_api& a, gemm_fn<T> fn, const problem& p) {
+void blas_gemm(const cublas_api& a, gemm_fn<T> batched, gemm1_fn<T> single, const problem& p) {
   handle_t h = thread_handle(a);
   const T one = 1, zero = 0;
   // c^T (n x m, ldc n) = b^T (n x k) * a^T (k x m).
   const blas_operand ob = as_transposed(p.b), oa = as_transposed(p.a);
+  const T* b = static_cast<const T*>(p.b.data);
+  const T* av = static_cast<const T*>(p.a.data);
+  T* c = static_cast<T*>(p.c);
+  const bool f32 = p.t == dtype::float32;
+  if (p.batch == 1) {  // the plain GEMM: cuBLAS's heuristics for it, as other libraries get
+    check(a, single(h, ob.op, oa.op, int(p.n), int(p.m), int(p.k), &one, b, ob.ld, av, oa.ld, &zero, c, int(p.n)),
+          f32 ? "cublasSgemm" : "cublasDgemm");
+    return;
+  }
   check(a,
-        fn(h, ob.op, oa.op, int(p.n), int(p.m), int(p.k), &one, static_cast<const T*>(p.b.data), ob.ld,
-           p.b.batch_stride, static_cast<const T*>(p.a.data), oa.ld, p.a.batch_stride, &zero, static_cast<T*>(p.c),
-           int(p.n), p.m * p.n, int(p.batch)),
-        p.t == dtype::float32 ? "cublasSgemmStridedBatched" : "cublasDgemmStridedBatched");
+        batched(h, ob.op, oa.op, int(p.n), int(p.m), int(p.k), &one, b, ob.ld, p.b.batch_stride, av, oa.ld,
+                p.a.batch_stride, &zero, c, int(p.n), p.m * p.n, int(p.batch)),
+        f32 ? "cublasSgemmStridedBatched" : "cublasDgemmStridedBatched");
 }
 
 }  // namespace
@@ -141,9 +156,9 @@ void cuda_gemm(const problem& p) {
   if (p.t == dtype::float32 || p.t == dtype::float64) {
     const cublas_api& a = require_cublas();
     if (p.t == dtype::float32)
-      blas_gemm<float>(a, a.sgemm, p);
+      blas_gemm<float>(a, a.sgemm, a.sgemm1, p);
     else
-      blas_gemm<double>(a, a.dgemm, p);
+      blas_gemm<double>(a, a.dgemm, a.dgemm1, p);
     return;
   }
   if (p.m > i64(65535) * 16) throw value_error("jf::matmul: jf::cuda's integer matmul takes at most 1048560 rows in a");
