@@ -21,6 +21,7 @@
 #include "jetfuse/expr/type_of.hpp"
 #include "jetfuse/expr/user_function.hpp"
 #include "jetfuse/joining.hpp"
+#include "jetfuse/matmul.hpp"
 #include "jetfuse/like.hpp"
 #include "jetfuse/random.hpp"
 #include "jetfuse/sorting.hpp"
