@@ -24,6 +24,7 @@
 #include "jetfuse/matmul.hpp"
 #include "jetfuse/like.hpp"
 #include "jetfuse/random.hpp"
+#include "jetfuse/repeat_counts.hpp"
 #include "jetfuse/sorting.hpp"
 #include "jetfuse/stats.hpp"
 #include "jetfuse/views.hpp"

@@ -54,7 +54,7 @@ template <class T> array<T> roll(const array<T>& a, std::int64_t shift, int axis
 // reps leading 1s, until their lengths agree).
 template <class T> array<T> tile(const array<T>& a, const shape_t& reps) { return array<T>(detail::tile(a, reps)); }
 // numpy.repeat(a, repeats): every element of the flattened a repeated `repeats` times in a row;
-// numpy.repeat(a, repeats, axis): along one axis. (Per-element repeat counts: not yet.)
+// numpy.repeat(a, repeats, axis): along one axis. (Per-element counts: repeat_counts.hpp.)
 template <class T> array<T> repeat(const array<T>& a, std::int64_t repeats) {
   return array<T>(detail::repeat(a, repeats, 0, true));
 }
