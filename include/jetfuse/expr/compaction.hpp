@@ -8,7 +8,7 @@
 //
 //   jf::array<double> y = x(x > 0);              // numpy's x[x > 0]
 //   auto i = jf::flatnonzero(a * b);             // int64 positions of the nonzero elements
-//   auto [r, c] = jf::nonzero(m) ...             // a std::vector of int64 arrays, one per axis
+//   auto ij = jf::nonzero(m);                    // a std::vector of int64 arrays, one per axis
 #pragma once
 
 #include <cstdint>
