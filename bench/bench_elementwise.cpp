@@ -35,6 +35,7 @@ template <class T> jf::array<T> device_random(std::int64_t n, double lo, double 
 }
 
 using jf_bench::mean_seconds;
+using jf_bench::need_gpu;
 using jf_bench::timed_batches;
 
 int reps_for(std::int64_t n) { return n >= (1 << 24) ? 5 : n >= (1 << 18) ? 50 : 200; }
@@ -49,11 +50,6 @@ double report(benchmark::State& state, std::int64_t n, double bytes_per_elem) {
   return gbps;
 }
 
-bool need_gpu(benchmark::State& state) {
-  if (jf::cuda_available()) return true;
-  state.SkipWithError("no CUDA GPU on this machine");
-  return false;
-}
 
 // ---- the roof: device-to-device copy ------------------------------------------------------------
 void BM_Copy(benchmark::State& state) {

@@ -18,16 +18,12 @@
 namespace {
 
 using jf_bench::mean_seconds;
+using jf_bench::need_gpu;
 using jf_bench::timed_batches;
 
 constexpr std::int64_t n = std::int64_t(1) << 27;
 double copy_gbps = 0;
 
-bool need_gpu(benchmark::State& state) {
-  if (jf::cuda_available()) return true;
-  state.SkipWithError("no CUDA GPU on this machine");
-  return false;
-}
 
 struct data {
   jf::array<double> x, y;
@@ -48,9 +44,7 @@ data& get() {
 }
 
 void bandwidth(benchmark::State& state, double bytes_per_element) {
-  const double gbps = bytes_per_element * static_cast<double>(n) / mean_seconds * 1e-9;
-  state.counters["GB/s"] = gbps;
-  if (copy_gbps > 0) state.counters["of_copy"] = gbps / copy_gbps;
+  jf_bench::report_bandwidth(state, bytes_per_element * static_cast<double>(n), copy_gbps);
 }
 
 void BM_CopyRoof(benchmark::State& state) {
@@ -98,9 +92,7 @@ void BM_TakeRowsRandom(benchmark::State& state) {
   std::shuffle(p.begin(), p.end(), std::mt19937_64(7));
   const jf::array<std::int64_t> perm(p, jf::cuda);
   timed_batches(state, 10, [&] { out = m(perm); });
-  const double gbps = (16.0 * static_cast<double>(n) + 8.0 * static_cast<double>(rows)) / mean_seconds * 1e-9;
-  state.counters["GB/s"] = gbps;
-  if (copy_gbps > 0) state.counters["of_copy"] = gbps / copy_gbps;
+  jf_bench::report_bandwidth(state, 16.0 * static_cast<double>(n) + 8.0 * static_cast<double>(rows), copy_gbps);
 }
 
 void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5); }

@@ -13,17 +13,13 @@
 namespace {
 
 using jf_bench::mean_seconds;
+using jf_bench::need_gpu;
 using jf_bench::timed_batches;
 
 constexpr std::int64_t pi_n = std::int64_t(1) << 30;
 constexpr std::int64_t gen_n = std::int64_t(1) << 28;
 double write_gbps = 0;
 
-bool need_gpu(benchmark::State& state) {
-  if (jf::cuda_available()) return true;
-  state.SkipWithError("no CUDA GPU on this machine");
-  return false;
-}
 
 void samples(benchmark::State& state, std::int64_t n, double pi) {
   state.counters["Gsamples/s"] = static_cast<double>(n) / mean_seconds * 1e-9;

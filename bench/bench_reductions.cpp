@@ -33,6 +33,7 @@ template <class T> jf::array<T> device_random(const jf::shape_t& s, unsigned see
 }
 
 using jf_bench::mean_seconds;
+using jf_bench::need_gpu;
 using jf_bench::timed_batches;
 
 int reps_for(std::int64_t bytes) { return bytes >= (std::int64_t(1) << 28) ? 10 : bytes >= (1 << 22) ? 50 : 200; }
@@ -45,11 +46,6 @@ void report(benchmark::State& state, std::int64_t bytes) {
   if (it != copy_gbps.end() && it->second > 0) state.counters["of_copy"] = gbps / it->second;
 }
 
-bool need_gpu(benchmark::State& state) {
-  if (jf::cuda_available()) return true;
-  state.SkipWithError("no CUDA GPU on this machine");
-  return false;
-}
 
 // The roof: a device-to-device copy that reads bytes/2 and writes bytes/2.
 void copy_roof(benchmark::State& state, std::int64_t bytes) {

@@ -22,16 +22,12 @@
 namespace {
 
 using jf_bench::mean_seconds;
+using jf_bench::need_gpu;
 using jf_bench::timed_batches;
 
 constexpr std::int64_t n = std::int64_t(1) << 26;
 double copy_gbps = 0;
 
-bool need_gpu(benchmark::State& state) {
-  if (jf::cuda_available()) return true;
-  state.SkipWithError("no CUDA GPU on this machine");
-  return false;
-}
 
 struct data {
   jf::array<double> x, v;
@@ -54,11 +50,7 @@ data& get() {
   return d;
 }
 
-void bandwidth(benchmark::State& state) {
-  const double gbps = 24.0 * static_cast<double>(n) / mean_seconds * 1e-9;
-  state.counters["GB/s"] = gbps;
-  if (copy_gbps > 0) state.counters["of_copy"] = gbps / copy_gbps;
-}
+void bandwidth(benchmark::State& state) { jf_bench::report_bandwidth(state, 24.0 * static_cast<double>(n), copy_gbps); }
 
 void BM_CopyRoof(benchmark::State& state) {
   if (!need_gpu(state)) return;

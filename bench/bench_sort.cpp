@@ -29,6 +29,7 @@ int cub_sort_rows(void* temp, std::size_t& bytes, const float* in, float* out, s
 namespace {
 
 using jf_bench::mean_seconds;
+using jf_bench::need_gpu;
 using jf_bench::timed_batches;
 using i64 = std::int64_t;
 
@@ -36,11 +37,6 @@ constexpr i64 n = i64(1) << 27;
 constexpr i64 rows = i64(1) << 17, row = n / rows;
 double copy_seconds = 0, cub_f32_seconds = 0, cub_i32_seconds = 0, cub_rows_seconds = 0;
 
-bool need_gpu(benchmark::State& state) {
-  if (jf::cuda_available()) return true;
-  state.SkipWithError("no CUDA GPU on this machine");
-  return false;
-}
 
 struct data {
   jf::array<float> f32, f32_out;

@@ -30,4 +30,20 @@ template <class F> void timed_batches(benchmark::State& state, int reps, F&& cal
   mean_seconds = calls ? total / static_cast<double>(calls) : 0;
 }
 
+// Skips a benchmark on a machine without a GPU (the benchmarks need one); true when there is one.
+inline bool need_gpu(benchmark::State& state) {
+  if (jf::cuda_available()) return true;
+  state.SkipWithError("no CUDA GPU on this machine");
+  return false;
+}
+
+// The counters of a row that moved `bytes` per call: GB/s, and its fraction of the device copy
+// measured in the same run (`roof_gbps`; none while it is unknown).
+inline double report_bandwidth(benchmark::State& state, double bytes, double roof_gbps) {
+  const double gbps = bytes / mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  if (roof_gbps > 0) state.counters["of_copy"] = gbps / roof_gbps;
+  return gbps;
+}
+
 }  // namespace jf_bench
