@@ -13,6 +13,8 @@
 
 #include <jetfuse/jetfuse.hpp>
 
+#include "test_support.hpp"
+
 namespace reduction_table {
 
 struct table_case {
@@ -25,13 +27,8 @@ struct table_case {
   int line = 0;
 };
 
-inline jf::shape_t parse_shape(const std::string& s) {
-  jf::shape_t r;
-  if (s == "-") return r;
-  std::stringstream ss(s);
-  for (std::string part; std::getline(ss, part, 'x');) r.push_back(std::stoll(part));
-  return r;
-}
+// Shapes in reduction_table.txt: "3x4", "-" for 0-d.
+inline jf::shape_t parse_shape(const std::string& s) { return test_support::parse_shape(s, 'x', "-"); }
 
 inline std::vector<table_case> load() {
   std::ifstream f(JF_TEST_DATA_DIR "/reduction_table.txt");

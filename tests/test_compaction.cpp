@@ -22,6 +22,7 @@ namespace {
 
 using i64 = std::int64_t;
 using test_support::message_of;
+using test_support::parse_shape;
 
 struct compaction_case {
   std::string fn, dtype, xshape, mshape, axis;
@@ -54,19 +55,6 @@ std::vector<compaction_case> table() {
     cases.push_back(std::move(c));
   }
   return cases;
-}
-
-jf::shape_t parse_shape(const std::string& s) {
-  jf::shape_t r;
-  if (s == "scalar") return r;
-  std::size_t p = 0;
-  while (true) {
-    const std::size_t q = s.find('x', p);
-    r.push_back(std::stoll(s.substr(p, q == std::string::npos ? std::string::npos : q - p)));
-    if (q == std::string::npos) break;
-    p = q + 1;
-  }
-  return r;
 }
 
 // Bit-equal floats (-0.0 told from 0.0), NaN equal to NaN.

@@ -17,12 +17,6 @@ namespace {
 using test_support::message_of;
 using test_support::parse_words;
 
-jf::shape_t to_shape(const std::vector<std::int64_t>& dims) {
-  jf::shape_t s;
-  for (std::int64_t d : dims) s.push_back(d);
-  return s;
-}
-
 std::string joined(const std::vector<std::string>& words) {
   std::string s;
   for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
@@ -41,7 +35,7 @@ TEST_P(RepeatCounts, NumpysTable) {
   const auto cases = test_support::read_table(JF_TEST_DATA_DIR "/repeat_table.txt", 5);
   ASSERT_EQ(cases.size(), 17u);
   for (const auto& c : cases) {
-    const jf::shape_t shape = to_shape(parse_words<std::int64_t>(c.lines[0]));
+    const jf::shape_t shape = test_support::shape_of(parse_words<std::int64_t>(c.lines[0]));
     const jf::array<double> a(parse_words<double>(c.lines[1]), shape, dev());
     const jf::array<std::int64_t> counts(parse_words<std::int64_t>(c.lines[2]),
                                          jf::shape_t{static_cast<std::int64_t>(c.lines[2].size())}, dev());
@@ -54,7 +48,7 @@ TEST_P(RepeatCounts, NumpysTable) {
       continue;
     }
     const jf::array<double> r = run();
-    EXPECT_EQ(r.shape(), to_shape(parse_words<std::int64_t>(c.lines[3])));
+    EXPECT_EQ(r.shape(), test_support::shape_of(parse_words<std::int64_t>(c.lines[3])));
     EXPECT_EQ(jf::to_backend(r, jf::cpu).to_vector(), parse_words<double>(c.lines[4]));
   }
 }

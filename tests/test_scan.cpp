@@ -24,6 +24,7 @@ namespace {
 
 using i64 = std::int64_t;
 using test_support::message_of;
+using test_support::parse_shape;
 
 // ---- the numpy table ---------------------------------------------------------------------------
 
@@ -56,19 +57,6 @@ std::vector<scan_case> table() {
     cases.push_back(std::move(c));
   }
   return cases;
-}
-
-jf::shape_t parse_shape(const std::string& s) {
-  jf::shape_t r;
-  if (s == "scalar") return r;
-  std::size_t p = 0;
-  while (p <= s.size()) {
-    const std::size_t q = s.find('x', p);
-    r.push_back(std::stoll(s.substr(p, q == std::string::npos ? std::string::npos : q - p)));
-    if (q == std::string::npos) break;
-    p = q + 1;
-  }
-  return r;
 }
 
 // Whether two floats agree: the same bits class (NaN, inf of a sign), and within tol otherwise.

@@ -43,18 +43,8 @@ struct sort_case {
   std::vector<result_words> results;
 };
 
-jf::shape_t parse_shape(const std::string& s) {
-  jf::shape_t sh;
-  if (s == "scalar") return sh;
-  std::size_t at = 0;
-  while (at <= s.size()) {
-    const std::size_t comma = s.find(',', at);
-    sh.push_back(std::stoll(s.substr(at, comma - at)));
-    if (comma == std::string::npos) break;
-    at = comma + 1;
-  }
-  return sh;
-}
+// Shapes in sort_table.txt are comma-separated ("3,4"; "scalar" for 0-d).
+jf::shape_t parse_shape(const std::string& s) { return test_support::parse_shape(s, ','); }
 
 std::vector<sort_case> table() {
   std::vector<sort_case> cases;

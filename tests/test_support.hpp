@@ -15,6 +15,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <jetfuse/shape.hpp>
+
 namespace test_support {
 
 inline std::uint64_t seed() {
@@ -74,6 +76,21 @@ inline std::vector<table_case> read_table(const std::string& path, int lines) {
   }
   return cases;
 }
+// A shape written in a table as its extents joined by `sep` ("3x4", "3,4"), or `scalar` for 0-d.
+inline jf::shape_t parse_shape(const std::string& s, char sep = 'x', const std::string& scalar = "scalar") {
+  jf::shape_t r;
+  if (s == scalar) return r;
+  std::stringstream ss(s);
+  for (std::string part; std::getline(ss, part, sep);) r.push_back(std::stoll(part));
+  return r;
+}
+// A shape from its extents (a table line of numbers).
+inline jf::shape_t shape_of(const std::vector<std::int64_t>& extents) {
+  jf::shape_t r;
+  for (std::int64_t e : extents) r.push_back(e);
+  return r;
+}
+
 // The words as T: floats by strtod (hex floats, nan, inf), integers and bools by strtoll.
 template <class T> std::vector<T> parse_words(const std::vector<std::string>& words) {
   std::vector<T> v;
