@@ -7,15 +7,23 @@
 //  - compaction: x(mask) of 2^27 float64 with 1 %, 50 % and 99 % of a random mask true, counting
 //    x (8 bytes), the mask (1 byte) and the selected values written (8 bytes each) per element; the
 //    count pass and its read-back are in the time.
-// Peers: bench/peers_scan.py (CuPy, PyTorch).
+// CUB's DeviceScan::InclusiveSum on the same data, called directly (bench_scan_cub.cu), is the
+// reference a hand-written scan is measured against. Peers: bench/peers_scan.py (CuPy, PyTorch).
 //
 //   ./build/cuda/bench/bench_scan --benchmark_counters_tabular=true
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "cuda/runtime.hpp"
 #include "timed_batches.hpp"
 #include <jetfuse/jetfuse.hpp>
+
+#ifdef JF_HAVE_CUDA
+template <class In, class Out>
+int cub_inclusive_sum(void* temp, std::size_t& bytes, const void* in, void* out, std::int64_t n, void* stream);
+#endif
 
 namespace {
 
@@ -61,6 +69,26 @@ void BM_CumsumInt32(benchmark::State& state) {
   timed_batches(state, 10, [&] { d.j = jf::cumsum(d.i); });
   bandwidth(state, 12);
 }
+
+#ifdef JF_HAVE_CUDA
+// CUB itself on the same input and output (temp storage allocated once, outside the timing).
+template <class In, class Out>
+void BM_CubInclusiveSum(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  const void* in = std::is_same_v<In, double> ? d.x.raw_data() : d.i.raw_data();
+  void* out = std::is_same_v<In, double> ? d.y.raw_data() : d.j.raw_data();
+  void* stream = jf::cuda_rt::current_stream();
+  std::size_t bytes = 0;
+  cub_inclusive_sum<In, Out>(nullptr, bytes, in, out, n, stream);
+  void* temp = jf::cuda_rt::allocate(bytes);
+  timed_batches(state, 10, [&] {
+    if (cub_inclusive_sum<In, Out>(temp, bytes, in, out, n, stream) != 0) state.SkipWithError("CUB failed");
+  });
+  jf::cuda_rt::deallocate(temp);
+  bandwidth(state, static_cast<double>(sizeof(In) + sizeof(Out)));
+}
+#endif
 
 void BM_CumsumFloat64(benchmark::State& state) {
   if (!need_gpu(state)) return;
@@ -122,6 +150,10 @@ void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark
 
 BENCHMARK(BM_CopyRoof)->Apply(one);
 BENCHMARK(BM_CumsumInt32)->Apply(one);
+#ifdef JF_HAVE_CUDA
+BENCHMARK(BM_CubInclusiveSum<std::int32_t, std::int64_t>)->Name("BM_CubInclusiveSumInt32")->Apply(one);
+BENCHMARK(BM_CubInclusiveSum<double, double>)->Name("BM_CubInclusiveSumFloat64")->Apply(one);
+#endif
 BENCHMARK(BM_CumsumFloat64)->Apply(one);
 BENCHMARK(BM_CumsumFused)->Apply(one);
 BENCHMARK(BM_CumsumUnfused)->Apply(one);

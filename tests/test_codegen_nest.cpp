@@ -324,21 +324,21 @@ TEST(CodegenNest, GenericLaunch) {
 }
 
 TEST(CodegenNest, ScanLaunch) {
-  // Along the fastest axis: tiles of 4096 with the look-back (scratch: counter, then per tile a
-  // status word, an aggregate and a prefix), or a warp per row for rows of at most 4096.
+  // Along the fastest axis: tiles of 8192 with the look-back (scratch: the counter, then per tile
+  // an aggregate word and a prefix word), or a warp per row for rows of at most 4096.
   const kernel_source k = generate_cuda(scan_of(monoid::sum, dtype::int64, 2, 1));
   ASSERT_EQ(k.launch.shape, kernel_shape::scan);
   EXPECT_FALSE(k.launch.scan_columns);
   std::int64_t ext[2] = {1, std::int64_t(1) << 27};
   launch_config c = configure_launch(k, ext, 2, h100);
-  EXPECT_EQ(c.block[0], 256u);
-  EXPECT_EQ(c.grid[0], 32768u);
-  EXPECT_EQ(c.scratch_bytes, 16u + 4 * 32768 + 2 * 8 * 32768);
+  EXPECT_EQ(c.block[0], 512u);
+  EXPECT_EQ(c.grid[0], 16384u);
+  EXPECT_EQ(c.scratch_bytes, 16u + 32 * 16384);  // the counter, two 16-byte words per tile
   ext[0] = 3;
-  ext[1] = 4097;  // two tiles per row
+  ext[1] = 8193;  // two tiles per row
   c = configure_launch(k, ext, 2, h100);
   EXPECT_EQ(c.grid[0], 6u);
-  EXPECT_EQ(c.scratch_bytes, 16u + 32 + 2 * 48);
+  EXPECT_EQ(c.scratch_bytes, 16u + 32 * 6);
   ext[1] = 4096;  // short rows: a warp each, 8 rows per block, no scratch
   c = configure_launch(k, ext, 2, h100);
   EXPECT_EQ(c.block[0], 32u);
@@ -358,7 +358,7 @@ TEST(CodegenNest, ScanLaunch) {
   // Flattened: one row of every element, in tiles.
   const kernel_source flat = generate_cuda(scan_of(monoid::sum, dtype::float64, 3, -1));
   EXPECT_FALSE(flat.launch.scan_columns);
-  std::int64_t e3[3] = {2, 3, 1000};
+  std::int64_t e3[3] = {2, 3, 2000};  // 12000 elements: two tiles of 8192
   EXPECT_EQ(configure_launch(flat, e3, 3, h100).grid[0], 2u);
   EXPECT_NE(k.source.find("Kernel shape: scan"), std::string::npos);
   EXPECT_NE(k.source.find("atomicAdd(jf_counter, 1ull)"), std::string::npos) << k.source;
@@ -372,8 +372,8 @@ TEST(CodegenNest, CompactionIsAScanWithStores) {
   EXPECT_NE(k.source.find("out0[ix1_at * st_out0_1] = "), std::string::npos) << k.source;
   std::int64_t ext[2] = {std::int64_t(1) << 27, std::int64_t(1) << 26};  // the mask's length, the count
   const launch_config c = configure_launch(k, ext, 2, h100);
-  EXPECT_EQ(c.grid[0], 32768u) << "tiles of the mask, not of the count";
-  EXPECT_EQ(c.scratch_bytes, 16u + 4 * 32768 + 2 * 8 * 32768);
+  EXPECT_EQ(c.grid[0], 16384u) << "tiles of the mask, not of the count";
+  EXPECT_EQ(c.scratch_bytes, 16u + 32 * 16384);  // the counter, two 16-byte words per tile
   EXPECT_EQ(shape_of(compaction(dtype::int32, 3, true)), kernel_shape::scan);
 }
 

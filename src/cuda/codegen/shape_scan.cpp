@@ -3,32 +3,37 @@
 // its consumers (the outputs, all stored over D) after it. Three ways to run, by where the scanned
 // axis lies and, at launch, how long it is (configure_scan; the kernel tells them by blockDim.x):
 //
-//  - rows (the scanned axes hold the fastest axis), long rows or one row: TILE MODE. A 256-thread
-//    block scans a tile of 256 * items consecutive elements of a row; tiles are numbered by an
+//  - rows (the scanned axes hold the fastest axis), long rows or one row: TILE MODE. A 512-thread
+//    block scans a tile of 512 * items consecutive elements of a row; tiles are numbered by an
 //    atomic counter in scratch in the order blocks start, so a block only ever waits for blocks
 //    that already run (no deadlock whatever the scheduler does). Single-pass decoupled look-back:
-//    a block publishes its tile's aggregate (status 1), finds the latest earlier tile of its row
-//    whose inclusive prefix is published (status 2), and folds the aggregates after it forward in
-//    tile order onto that prefix; it then publishes its own inclusive prefix (status 2). Every
-//    inclusive prefix is therefore the left fold agg(0) + agg(1) + ... + agg(t) whatever tile the
-//    look-back stopped at, so floating-point results are the same bits every run. Integers are
-//    exact in any order: their look-back combines each step of 32 tiles as a warp tree (CUB's),
-//    which keeps the look-back short. Status words, aggregates and prefixes live in the zeroed
-//    scratch of the loop-nest ABI.
+//    a block publishes its tile's aggregate, finds the latest earlier tile of its row whose
+//    inclusive prefix is published, and folds the aggregates after it forward in tile order onto
+//    that prefix; it then publishes its own inclusive prefix. Every inclusive prefix is therefore
+//    the left fold agg(0) + agg(1) + ... + agg(t) whatever tile the look-back stopped at, so
+//    floating-point results are the same bits every run. Integers are exact in any order: their
+//    look-back combines each step of 32 tiles as a warp tree (CUB's). A tile's aggregate and its
+//    prefix are two 16-byte words {flag, value}, each written once and read whole (a reader sees
+//    a flag and its value together), and a lane reads both of its tile's words at once: one L2
+//    round trip per look-back step. They live in the zeroed scratch of the loop-nest ABI.
 //  - rows, short ones (at most warp_row_max elements) and several of them: WARP MODE, a warp per
 //    row, segments of 32 * items elements in order with a carry.
 //  - the scanned axis is not the fastest: COLUMN MODE, a thread per row (rows numbered with the
 //    fastest axis fastest, so neighbouring threads read neighbouring elements), serially along the
 //    axis: numpy's own order.
 //
-// Order of combination within a tile or segment (fixed): lane l of a warp holds elements
-// j * 32 + l (j < items, coalesced loads); each 32-element row j is scanned across the warp
-// (Kogge-Stone: lane l combines with lane l - d for d = 1, 2, 4, 8, 16), then combined onto the
-// carry of rows 0..j-1; a warp's total is its last carry; in tile mode the warps' totals are
-// folded left to right, warp w's elements combined onto the fold of the totals before it, then
-// onto the tile's exclusive prefix. An element's value is thus prefix + (warps before + (rows
-// before + row scan)): for floats not numpy's sequential sum, but within the same n * eps bound
+// Order of combination within a tile or segment (fixed): a warp loads its 32 * items elements
+// coalesced (lane l: j * 32 + l), turns them through shared memory so that lane l holds the
+// `items` consecutive elements l * items + j, scans those serially, scans the lanes' totals
+// across the warp (Kogge-Stone: lane l combines with lane l - d for d = 1, 2, 4, 8, 16) and
+// combines each lane's elements onto the total of the lanes before it, then onto the carry of the
+// warp's earlier segments (warp mode); in tile mode the warps' totals are scanned across a warp
+// the same way, and warp w's elements are combined onto the totals of warps 0..w-1, then onto the
+// tile's exclusive prefix. An element's value is thus prefix + (warps before + (lanes before +
+// serial sum)): for floats not numpy's sequential sum, but within the same n * eps bound
 // (docs/design.md), and the same bits every run. Integer results are exact (wrapping as numpy's).
+// Compactions (stores at computed positions) compute the positions and values of 8 elements, then
+// store them: their loads are in flight together.
 #include <algorithm>
 
 #include "cuda/codegen/nest_emitter.hpp"
@@ -38,8 +43,13 @@ namespace jf::ir::nest {
 
 namespace {
 
-constexpr int tile_threads = 256;
-constexpr int tile_items = 16;    // elements per lane in a tile: tiles of 4096
+// Measured on an H100 (bench_scan, 2^27 elements in one row, where the look-back chain is the
+// limit): 512 x 16 beats 256 x 16 (float64 cumsum 87 % of copy against 69 %); 24 or 32 items a
+// lane spill registers; 1024 threads are no faster; looking back two or four windows of 32 tiles
+// a step, or sleeping while a tile has no word yet, made it slower.
+constexpr int tile_threads = 512;
+constexpr int tile_items = 16;    // elements per lane in a tile: tiles of 8192
+constexpr int look_windows = 1;   // windows of 32 tiles read per look-back step
 constexpr int warp_items = 4;     // per lane in a warp-mode segment: segments of 128
 constexpr std::int64_t warp_row_max = 4096;
 
@@ -58,12 +68,83 @@ template <class T, class C> __device__ __forceinline__ T warp_inclusive(T v, C c
   return v;
 }
 template <class T> __device__ __forceinline__ T lane_value(T v, int lane) { return __shfl_sync(0xffffffffu, v, lane); }
-__device__ __forceinline__ void store_volatile(unsigned* p, unsigned v) { *static_cast<volatile unsigned*>(p) = v; }
+// A warp's 32 * N values in shared memory, one slot skipped every 128 bytes so that both the
+// striped (j * 32 + lane) and the blocked (lane * N + j) accesses are free of bank conflicts.
+template <class T> __device__ __forceinline__ int padded(int i) { return i + i / static_cast<int>(128 / sizeof(T)); }
+template <class T, int N> __device__ __forceinline__ void to_blocked(T (&v)[N], T* buf) {
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+#pragma unroll
+  for (int j = 0; j < N; ++j) buf[padded<T>(j * 32 + lane)] = v[j];
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < N; ++j) v[j] = buf[padded<T>(lane * N + j)];
+  __syncwarp();
+}
+template <class T, int N> __device__ __forceinline__ void to_striped(T (&v)[N], T* buf) {
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+#pragma unroll
+  for (int j = 0; j < N; ++j) buf[padded<T>(lane * N + j)] = v[j];
+  __syncwarp();
+#pragma unroll
+  for (int j = 0; j < N; ++j) v[j] = buf[padded<T>(j * 32 + lane)];
+  __syncwarp();
+}
+// A tile's word {status, value bits}: one 16-byte access each way, so a reader sees a status and
+// its value together (one L2 round trip per look-back step; CUB's ScanTileState does the same).
+template <class T> __device__ __forceinline__ void store_word(ulonglong2* p, unsigned long long status, T v) {
+  union { T v; unsigned long long bits; } u;
+  u.bits = 0;
+  u.v = v;
+  const unsigned long long bits = u.bits;
+  asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(status), "l"(bits) : "memory");
+}
+__device__ __forceinline__ ulonglong2 load_word(const ulonglong2* p) {
+  ulonglong2 w;
+  asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(w.x), "=l"(w.y) : "l"(p) : "memory");
+  return w;
+}
+// The status words of W windows of 32 tiles, the lane's tile hi - 32u - lane in window u (none
+// before `first`): each tile's inclusive prefix if there, else its aggregate, waiting until every
+// tile has one of them. All 2W words of a lane are read at once (one round trip).
+template <int W>
+__device__ __forceinline__ void window_status(ulonglong2 (&w)[W], const ulonglong2* aggregate, const ulonglong2* inclusive,
+                                              long long hi, long long first) {
+  const long long lane = static_cast<long long>(threadIdx.x & 31u);
+  while (true) {
+    ulonglong2 i[W], a[W];
+#pragma unroll
+    for (int u = 0; u < W; ++u) {
+      const long long q = hi - 32 * u - lane;
+      i[u] = a[u] = make_ulonglong2(0, 0);
+      if (q >= first) {
+        i[u] = load_word(inclusive + q);
+        a[u] = load_word(aggregate + q);
+      }
+    }
+    bool ready = true;
+#pragma unroll
+    for (int u = 0; u < W; ++u) {
+      const long long q = hi - 32 * u - lane;
+      w[u] = i[u].x != 0u ? i[u] : a[u];
+      ready = ready && (q < first || w[u].x != 0u);
+    }
+    if (ready) return;
+  }
+}
+template <class T> __device__ __forceinline__ T value_of(unsigned long long bits) {
+  union { T v; unsigned long long bits; } u;
+  u.bits = bits;
+  return u.v;
+}
 }  // namespace jf_scan
 #endif
 )";
 
-std::size_t align16(std::size_t b) { return (b + 15) & ~std::size_t(15); }
+// Slots of a warp's transpose buffer (jf_scan::to_blocked): its longest segment, padded.
+int xpose_slots(const launch_info& li) {
+  const int most = 32 * std::max(li.scan_tile_items, li.scan_warp_items);
+  return most + most / (128 / li.scan_value_bytes);
+}
 
 }  // namespace
 
@@ -94,7 +175,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   const dtype vt = has_scan ? g.at(sc).type : dtype::int64;
   li.scan_value_bytes = size_of(vt);
   e.max_threads = tile_threads;
-  e.min_blocks = 4;  // 64 registers: 1024 threads per SM keep loads in flight while blocks look back
+  e.min_blocks = 1024 / tile_threads;  // 64 registers: 1024 threads per SM keep loads in flight while blocks look back
 
   const std::string T = e.T(vt);
   const std::string m = has_scan ? std::string(name(monoid_of_scan(g.at(sc)))) : "sum";
@@ -134,13 +215,13 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   };
 
   e.header(p, std::string(li.scan_columns ? "A thread per row, serially along the scanned axis."
-                                          : "Tiles of a row with a decoupled look-back (256-thread blocks), or a warp per "
+                                          : "Tiles of a row with a decoupled look-back (512-thread blocks), or a warp per "
                                             "short row;\nproducers computed as elements are loaded, outputs stored after "
                                             "the scan.") +
                   (p.outer > 0 ? "\nCompaction: the selected values stored at their positions (an exclusive count)." : ""));
   s << scan_helpers;
   e.args_struct();
-  e.open_kernel("// Launch: configure_scan (blockDim.x 256: tiles, or a thread per row; 32: a warp per row).\n");
+  e.open_kernel("// Launch: configure_scan (blockDim.x 512: tiles; 256: a thread per row; 32: a warp per row).\n");
   e.prologue("  ");
   s << "  const long long L = " << e.extent_product(scanned) << ";  // elements of a row (scanned)\n";
   s << "  const long long rows = " << e.extent_product(rows) << ";\n";
@@ -167,8 +248,11 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     s << ind << "}\n";
     e.vname = saved;
   };
-  // A warp's segment of 32 * items elements from position `seg` of the row: loaded into jf_v,
-  // scanned across the warp row by row onto the carry (jf_carry, jf_has_carry).
+  // A warp's segment of 32 * items elements from position `seg` of the row: loaded into jf_v
+  // (lane l: elements j * 32 + l, coalesced), turned through shared memory into `items`
+  // consecutive elements per lane, scanned serially per lane, the lanes' totals scanned across the
+  // warp, and all of it combined onto the carry (jf_carry, jf_has_carry: the last value so far).
+  // jf_v ends in the loaded (striped) order again, for the stores.
   auto segment = [&](const std::string& ind, int items, const std::string& seg) {
     s << ind << T << " jf_v[" << items << "];\n";
     s << ind << "#pragma unroll\n";
@@ -176,15 +260,81 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     s << ind << "  const long long jf_i = " << seg << " + j * 32 + jf_lane;\n";
     load_element(ind + "  ", "jf_i", "jf_v[j]");
     s << ind << "}\n";
+    s << ind << "jf_scan::to_blocked(jf_v, jf_xpose[jf_wid]);\n";
     s << ind << "#pragma unroll\n";
-    s << ind << "for (int j = 0; j < " << items << "; ++j) {\n";
-    s << ind << "  jf_v[j] = jf_scan::warp_inclusive(jf_v[j], combine);\n";
-    s << ind << "  if (jf_has_carry) jf_v[j] = combine(jf_carry, jf_v[j]);\n";
-    s << ind << "  jf_carry = jf_scan::lane_value(jf_v[j], 31);\n";
-    s << ind << "  jf_has_carry = true;\n";
+    s << ind << "for (int j = 1; j < " << items << "; ++j) jf_v[j] = combine(jf_v[j - 1], jf_v[j]);\n";
+    s << ind << "{\n";
+    s << ind << "  const " << T << " jf_before = __shfl_up_sync(0xffffffffu, jf_scan::warp_inclusive(jf_v[" << items - 1
+      << "], combine), 1);\n";
+    s << ind << "#pragma unroll\n";
+    s << ind << "  for (int j = 0; j < " << items << "; ++j) {\n";
+    s << ind << "    if (jf_lane > 0) jf_v[j] = combine(jf_before, jf_v[j]);\n";
+    s << ind << "    if (jf_has_carry) jf_v[j] = combine(jf_carry, jf_v[j]);\n";
+    s << ind << "  }\n";
+    s << ind << "}\n";
+    s << ind << "jf_carry = jf_scan::lane_value(jf_v[" << items - 1 << "], 31);\n";
+    s << ind << "jf_has_carry = true;\n";
+    s << ind << "jf_scan::to_striped(jf_v, jf_xpose[jf_wid]);\n";
+  };
+  // Compactions store in chunks of `chunk` elements, in two passes: first every selection,
+  // position and value of the chunk (their loads independent, all in flight at once), then the
+  // stores. Interleaved, each element's loads would wait for the previous element's store (the
+  // output may alias an input as far as the compiler knows): a round trip per element.
+  auto store_chunked = [&](const std::string& ind, int items, const std::string& seg) {
+    const int chunk = std::min(items, 8);
+    s << ind << "#pragma unroll\n";
+    s << ind << "for (int c = 0; c < " << items << "; c += " << chunk << ") {\n";
+    for (std::size_t k = 0; k < g.outputs.size(); ++k) {
+      const node& st = g.at(g.outputs[k].value);
+      s << ind << "  bool jf_sel" << k << "[" << chunk << "];\n";
+      s << ind << "  I jf_at" << k << "[" << chunk << "];\n";
+      s << ind << "  " << e.T(g.at(st.args[0]).type) << " jf_val" << k << "[" << chunk << "];\n";
+    }
+    s << ind << "#pragma unroll\n";
+    s << ind << "  for (int jj = 0; jj < " << chunk << "; ++jj) {\n";
+    s << ind << "    const long long jf_i = " << seg << " + (c + jj) * 32 + jf_lane;\n";
+    for (std::size_t k = 0; k < g.outputs.size(); ++k) s << ind << "    jf_sel" << k << "[jj] = false;\n";
+    s << ind << "    if (jf_i < L) {\n";
+    const std::string in = ind + "      ";
+    e.unravel(in, "jf_i", scanned, "");
+    s << in << "const " << T << " " << cat("v", sc) << " = jf_v[c + jj];\n";
+    e.vname[static_cast<std::size_t>(sc)] = cat("v", sc);
+    for (std::size_t k = 0; k < g.outputs.size(); ++k) {
+      const node& st = g.at(g.outputs[k].value);
+      std::vector<node_id> at{st.args[1]};
+      if (st.nargs == 3) at.push_back(st.args[2]);
+      e.emit_nodes(e.f.closure(at), in, "", emitter::which::all);
+      const auto before = e.vname;
+      s << in << "if (" << (st.nargs == 3 ? e.vname[static_cast<std::size_t>(st.args[2])] : std::string("true")) << ") {\n";
+      s << in << "  jf_sel" << k << "[jj] = true;\n";
+      s << in << "  jf_at" << k << "[jj] = static_cast<I>(" << e.vname[static_cast<std::size_t>(st.args[1])] << ");\n";
+      e.emit_nodes(e.f.closure({st.args[0]}), in + "  ", "", emitter::which::all);
+      s << in << "  jf_val" << k << "[jj] = " << e.vname[static_cast<std::size_t>(st.args[0])] << ";\n";
+      s << in << "}\n";
+      e.vname = before;
+    }
+    e.vname = saved;
+    s << ind << "    }\n";
+    s << ind << "  }\n";
+    s << ind << "#pragma unroll\n";
+    s << ind << "  for (int jj = 0; jj < " << chunk << "; ++jj) {\n";
+    s << ind << "    const long long jf_i = " << seg << " + (c + jj) * 32 + jf_lane;\n";
+    const std::int32_t b_axis = p.outer > 0 ? g.dom(p.outer).axes[0] : -1;
+    for (std::size_t k = 0; k < g.outputs.size(); ++k) {
+      s << ind << "    if (jf_sel" << k << "[jj]) {\n";
+      e.unravel(ind + "      ", "jf_i", scanned, "");
+      const std::string ix = cat("ix", b_axis) + "_at";
+      s << ind << "      const I " << ix << " = jf_at" << k << "[jj];\n";
+      e.axis[static_cast<std::size_t>(b_axis)] = ix;
+      s << ind << "      out" << k << "[" << e.offset(true, k, p.outer) << "] = jf_val" << k << "[jj];\n";
+      s << ind << "    }\n";
+      e.vname = saved;
+    }
+    s << ind << "  }\n";
     s << ind << "}\n";
   };
   auto store_segment = [&](const std::string& ind, int items, const std::string& seg) {
+    if (!e.f.scatters.empty()) return store_chunked(ind, items, seg);
     s << ind << "#pragma unroll\n";
     s << ind << "for (int j = 0; j < " << items << "; ++j) {\n";
     s << ind << "  const long long jf_i = " << seg << " + j * 32 + jf_lane;\n";
@@ -218,6 +368,10 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   }
 
   s << "  const unsigned jf_lane = threadIdx.x & 31u;\n";
+  s << "  const unsigned jf_wid = (threadIdx.y * blockDim.x + threadIdx.x) >> 5;  // the block's warp\n";
+  s << "  extern __shared__ __align__(16) unsigned char jf_dynamic[];  // a buffer per warp for jf_scan::to_blocked\n";
+  s << "  " << T << " (*jf_xpose)[" << xpose_slots(li) << "] = reinterpret_cast<" << T << " (*)[" << xpose_slots(li)
+    << "]>(jf_dynamic);\n";
   s << "\n  if (blockDim.x == 32) {  // WARP MODE: a warp per row (threadIdx.y picks the row)\n";
   s << "    const long long step = static_cast<long long>(gridDim.x) * blockDim.y;\n";
   s << "    for (long long row = static_cast<long long>(blockIdx.x) * blockDim.y + threadIdx.y; row < rows; row += step) {\n";
@@ -234,15 +388,15 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
 
   const int tile = tile_threads * tile_items;
   s << "\n  // TILE MODE: tile t (from the counter: blocks only wait for blocks that already run) is tile\n";
-  s << "  // t % tiles_per_row of row t / tiles_per_row. Scratch: the counter, then per tile a status word\n";
-  s << "  // (0 nothing, 1 aggregate, 2 inclusive prefix), its aggregate and its inclusive prefix.\n";
+  s << "  // t % tiles_per_row of row t / tiles_per_row. Scratch: the counter, then per tile two 16-byte\n";
+  s << "  // words {flag, value}, each written once and read whole: its aggregate (flag 1) and its\n";
+  s << "  // inclusive prefix (flag 2). A tile's status: 2 if its prefix is there, else 1 if its aggregate.\n";
   s << "  constexpr long long tile = " << tile << ";\n";
   s << "  const long long tiles_per_row = (L + tile - 1) / tile;\n";
   s << "  const long long tiles = tiles_per_row * rows;\n";
   s << "  unsigned long long* jf_counter = reinterpret_cast<unsigned long long*>(a.scratch);\n";
-  s << "  unsigned* jf_status = reinterpret_cast<unsigned*>(a.scratch + 16);\n";
-  s << "  " << T << "* jf_aggregate = reinterpret_cast<" << T << "*>(a.scratch + 16 + jf_nest::align16(4ull * tiles));\n";
-  s << "  " << T << "* jf_inclusive = jf_aggregate + jf_nest::align16(sizeof(" << T << ") * tiles) / sizeof(" << T << ");\n";
+  s << "  ulonglong2* jf_aggregate = reinterpret_cast<ulonglong2*>(a.scratch + 16);\n";
+  s << "  ulonglong2* jf_inclusive = jf_aggregate + tiles;\n";
   s << "  __shared__ long long jf_tile;\n";
   s << "  __shared__ " << T << " jf_warp_total[" << tile_threads / 32 << "];\n";
   s << "  __shared__ " << T << " jf_prefix;\n";
@@ -258,92 +412,106 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   segment("  ", tile_items, "jf_seg");
   s << "  if (jf_lane == 31) jf_warp_total[jf_warp] = jf_carry;\n";
   s << "  __syncthreads();\n";
-  s << "  // The warp's elements onto the totals of the warps before it (folded left to right).\n";
-  s << "  if (jf_warp > 0) {\n";
-  s << "    " << T << " before = jf_warp_total[0];\n";
-  s << "    for (unsigned w = 1; w < jf_warp; ++w) before = combine(before, jf_warp_total[w]);\n";
-  s << "#pragma unroll\n";
-  s << "    for (int j = 0; j < " << tile_items << "; ++j) jf_v[j] = combine(before, jf_v[j]);\n";
-  s << "  }\n";
   s << "  if (jf_warp == 0) {\n";
-  s << "    " << T << " aggregate = jf_warp_total[0];\n";
-  s << "    for (unsigned w = 1; w < " << tile_threads / 32 << "; ++w) aggregate = combine(aggregate, jf_warp_total[w]);\n";
+  s << "    // The warps' totals scanned across warp 0 (lane w: warps 0..w), the tile's aggregate the last;\n";
+  s << "    // warp w's elements go onto lane w - 1's value after the look-back.\n";
+  s << "    constexpr unsigned warps = " << tile_threads / 32 << ";\n";
+  s << "    const " << T << " through = jf_scan::warp_inclusive(jf_lane < warps ? jf_warp_total[jf_lane] : " << identity
+    << ", combine);\n";
+  s << "    const " << T << " aggregate = jf_scan::lane_value(through, warps - 1);\n";
+  s << "    __syncwarp();\n";
+  s << "    if (jf_lane < warps) jf_warp_total[jf_lane] = through;\n";
   s << "    if (k == 0) {  // the row's first tile: its aggregate is its inclusive prefix\n";
-  s << "      if (jf_lane == 0) {\n";
-  s << "        jf_inclusive[t] = aggregate;\n";
-  s << "        __threadfence();\n";
-  s << "        jf_scan::store_volatile(jf_status + t, 2u);\n";
-  s << "      }\n";
+  s << "      if (jf_lane == 0) jf_scan::store_word(jf_inclusive + t, 2u, aggregate);\n";
   s << "    } else {\n";
-  s << "      if (jf_lane == 0) {\n";
-  s << "        jf_aggregate[t] = aggregate;\n";
-  s << "        __threadfence();\n";
-  s << "        jf_scan::store_volatile(jf_status + t, 1u);\n";
-  s << "      }\n";
+  s << "      if (jf_lane == 0) jf_scan::store_word(jf_aggregate + t, 1u, aggregate);\n";
   s << "      const long long first = t - k;\n";
   s << "      long long hi = t - 1;\n";
+  s << "      // Look back, " << 32 * look_windows << " tiles a step (each lane reads the two words of " << look_windows
+    << " tiles at once: one\n";
+  s << "      // L2 round trip a step), for the latest tile of the row with its inclusive prefix.\n";
+  s << "      constexpr int W = " << look_windows << ";  // windows of 32 tiles a step; window u: tiles hi - 32u - lane\n";
+  s << "      ulonglong2 w[W];\n";
   if (is_integer(vt)) {
-    // Integers are exact in any order: each step of 32 tiles back combines, as a warp tree, the
-    // aggregates down to the latest published prefix (CUB's look-back), and stops there.
-    s << "      // Look back, 32 tiles at a time, down to the latest tile of the row with its inclusive prefix,\n";
-    s << "      // combining the aggregates on the way (integers: exact in any order).\n";
+    // Integers are exact in any order: each window combines, as a warp tree, the values down to the
+    // latest published prefix (CUB's look-back), and the look-back stops there.
+    s << "      // Integers: the values down to it combined as a warp tree per window (exact in any order).\n";
     s << "      " << T << " prefix = " << identity << ";\n";
-    s << "      while (true) {\n";
-    s << "        const long long q = hi - static_cast<long long>(jf_lane);\n";
-    s << "        unsigned status = 0;\n";
-    s << "        if (q >= first)\n";
-    s << "          while ((status = jf_nest::load_volatile(jf_status + q)) == 0u) {\n";
-    s << "          }\n";
-    s << "        const unsigned with_prefix = __ballot_sync(0xffffffffu, q >= first && status == 2u);\n";
-    s << "        const unsigned last = with_prefix ? static_cast<unsigned>(__ffs(with_prefix) - 1) : 31u;\n";
-    s << "        __threadfence();  // the values behind the status words seen\n";
-    s << "        " << T << " x = " << identity << ";\n";
-    s << "        if (q >= first && jf_lane <= last)\n";
-    s << "          x = jf_nest::load_volatile((status == 2u ? jf_inclusive : jf_aggregate) + q);\n";
+    s << "      bool done = false;\n";
+    s << "      while (!done) {\n";
+    s << "        jf_scan::window_status(w, jf_aggregate, jf_inclusive, hi, first);\n";
     s << "#pragma unroll\n";
-    s << "        for (int d = 16; d > 0; d >>= 1) x = combine(x, __shfl_xor_sync(0xffffffffu, x, d));\n";
-    s << "        prefix = combine(prefix, x);\n";
-    s << "        if (with_prefix) break;\n";
-    s << "        hi -= 32;\n";
+    s << "        for (int u = 0; u < W; ++u) {\n";
+    s << "          if (done) break;\n";
+    s << "          const long long q = hi - 32 * u - static_cast<long long>(jf_lane);\n";
+    s << "          const unsigned with_prefix = __ballot_sync(0xffffffffu, q >= first && w[u].x == 2u);\n";
+    s << "          const unsigned last = with_prefix ? static_cast<unsigned>(__ffs(with_prefix) - 1) : 31u;\n";
+    s << "          " << T << " x = q >= first && jf_lane <= last ? jf_scan::value_of<" << T << ">(w[u].y) : " << identity
+      << ";\n";
+    s << "#pragma unroll\n";
+    s << "          for (int d = 16; d > 0; d >>= 1) x = combine(x, __shfl_xor_sync(0xffffffffu, x, d));\n";
+    s << "          prefix = combine(prefix, x);\n";
+    s << "          done = with_prefix != 0u;\n";
+    s << "        }\n";
+    s << "        if (!done) hi -= 32 * W;\n";
     s << "      }\n";
   } else {
-    s << "      // Look back, 32 tiles at a time, for the latest tile of the row with its inclusive prefix.\n";
-    s << "      long long found = -1;\n";
-    s << "      while (found < 0) {\n";
-    s << "        const long long q = hi - static_cast<long long>(jf_lane);\n";
-    s << "        unsigned status = 0;\n";
-    s << "        if (q >= first)\n";
-    s << "          while ((status = jf_nest::load_volatile(jf_status + q)) == 0u) {\n";
+    s << "      // Floats: from that prefix forward, the aggregates after it in tile order (the left fold:\n";
+    s << "      // the same bits whichever tile the look-back stopped at). The last step's aggregates come\n";
+    s << "      // with its words; earlier steps (nearer t, rare) read the aggregate words again.\n";
+    s << "      unsigned with_prefix = 0u;\n";
+    s << "      int found_window = 0;\n";
+    s << "      while (true) {\n";
+    s << "        jf_scan::window_status(w, jf_aggregate, jf_inclusive, hi, first);\n";
+    s << "#pragma unroll\n";
+    s << "        for (int u = 0; u < W; ++u) {\n";
+    s << "          const long long q = hi - 32 * u - static_cast<long long>(jf_lane);\n";
+    s << "          const unsigned b = __ballot_sync(0xffffffffu, q >= first && w[u].x == 2u);\n";
+    s << "          if (!with_prefix && b) {\n";
+    s << "            with_prefix = b;\n";
+    s << "            found_window = u;\n";
     s << "          }\n";
-    s << "        const unsigned with_prefix = __ballot_sync(0xffffffffu, q >= first && status == 2u);\n";
-    s << "        if (with_prefix) found = hi - (__ffs(with_prefix) - 1);\n";
-    s << "        hi -= 32;\n";
+    s << "        }\n";
+    s << "        if (with_prefix) break;\n";
+    s << "        hi -= 32 * W;\n";
     s << "      }\n";
-    s << "      __threadfence();  // the values behind the status words seen\n";
-    s << "      // Forward from that prefix, the aggregates after it in tile order: the left fold (the\n";
-    s << "      // same bits whichever tile the look-back stopped at). The 32 shuffles of a step are\n";
-    s << "      // independent: only the additions are serial.\n";
-    s << "      " << T << " prefix = jf_nest::load_volatile(jf_inclusive + found);\n";
-    s << "      for (long long base = found + 1; base < t; base += 32) {\n";
+    s << "      const int found_lane = __ffs(with_prefix) - 1;  // the prefix: tile hi - 32 * found_window - found_lane\n";
+    s << "      " << T << " prefix = " << identity << ";\n";
+    s << "#pragma unroll\n";
+    s << "      for (int u = W - 1; u >= 0; --u) {\n";
+    s << "        if (u > found_window) continue;\n";
+    s << "        const " << T << " x = jf_scan::value_of<" << T << ">(w[u].y);\n";
+    s << "        if (u == found_window) {  // usually a few tiles: a loop as long as they are\n";
+    s << "          prefix = jf_scan::lane_value(x, found_lane);\n";
+    s << "          for (int r = found_lane - 1; r >= 0; --r) prefix = combine(prefix, jf_scan::lane_value(x, r));\n";
+    s << "        } else {\n";
+    s << "#pragma unroll\n";
+    s << "          for (int r = 31; r >= 0; --r) prefix = combine(prefix, jf_scan::lane_value(x, r));\n";
+    s << "        }\n";
+    s << "      }\n";
+    s << "      for (long long base = hi + 1; base < t; base += 32) {\n";
     s << "        const long long q = base + jf_lane;\n";
-    s << "        const " << T << " x = q < t ? jf_nest::load_volatile(jf_aggregate + q) : " << identity << ";\n";
-    s << "        const long long count = t - base;\n";
+    s << "        const " << T << " z = q < t ? jf_scan::value_of<" << T << ">(jf_scan::load_word(jf_aggregate + q).y) : "
+      << identity << ";\n";
     s << "#pragma unroll\n";
     s << "        for (int r = 0; r < 32; ++r) {\n";
-    s << "          const " << T << " y = jf_scan::lane_value(x, r);\n";
-    s << "          if (r < count) prefix = combine(prefix, y);\n";
+    s << "          const " << T << " y = jf_scan::lane_value(z, r);\n";
+    s << "          if (base + r < t) prefix = combine(prefix, y);\n";
     s << "        }\n";
     s << "      }\n";
   }
   s << "      if (jf_lane == 0) {\n";
   s << "        jf_prefix = prefix;\n";
-  s << "        jf_inclusive[t] = combine(prefix, aggregate);\n";
-  s << "        __threadfence();\n";
-  s << "        jf_scan::store_volatile(jf_status + t, 2u);\n";
+  s << "        jf_scan::store_word(jf_inclusive + t, 2u, combine(prefix, aggregate));\n";
   s << "      }\n";
   s << "    }\n";
   s << "  }\n";
   s << "  __syncthreads();\n";
+  s << "  if (jf_warp > 0) {\n";
+  s << "    const " << T << " before = jf_warp_total[jf_warp - 1];\n";
+  s << "#pragma unroll\n";
+  s << "    for (int j = 0; j < " << tile_items << "; ++j) jf_v[j] = combine(before, jf_v[j]);\n";
+  s << "  }\n";
   s << "  if (k > 0) {\n";
   s << "    const " << T << " prefix = jf_prefix;\n";
   s << "#pragma unroll\n";
@@ -371,6 +539,7 @@ launch_config configure_scan(const launch_info& li, const std::int64_t* ext, con
     c.grid[0] = static_cast<unsigned>(blocks);
     c.block[0] = 32;
     c.block[1] = 8;
+    c.shared_bytes = 8 * static_cast<std::size_t>(xpose_slots(li) * li.scan_value_bytes);
     return c;
   }
   const std::int64_t tile = static_cast<std::int64_t>(li.block) * li.scan_tile_items;
@@ -378,16 +547,17 @@ launch_config configure_scan(const launch_info& li, const std::int64_t* ext, con
   if (tiles > 0x7fffffff) throw error("jf::ir: a scan of " + std::to_string(len * rows) + " elements needs more tiles than a grid holds");
   c.grid[0] = static_cast<unsigned>(tiles);
   c.block[0] = static_cast<unsigned>(li.block);
+  c.shared_bytes = static_cast<std::size_t>(li.block / 32) * static_cast<std::size_t>(xpose_slots(li) * li.scan_value_bytes);
   const std::size_t t = static_cast<std::size_t>(tiles);
-  c.scratch_bytes = 16 + align16(4 * t) + 2 * align16(static_cast<std::size_t>(li.scan_value_bytes) * t);
+  c.scratch_bytes = 16 + 32 * t;  // the counter, two 16-byte words per tile
   return c;
 }
 
 std::string describe_scan(const launch_info& li, const launch_config* c) {
   if (li.scan_columns && li.reduced_axes.empty()) return "scan: stores at computed positions, a thread per element";
   if (li.scan_columns) return "scan: a thread per row (256-thread blocks), serially along the scanned axis (numpy's order)";
-  const std::string tiles = cat("tiles of ", 256LL * li.scan_tile_items) +
-                            " elements (256-thread blocks) numbered by an atomic counter, single-pass decoupled "
+  const std::string tiles = cat("tiles of ", static_cast<long long>(li.block) * li.scan_tile_items) + " elements (" +
+                            std::to_string(li.block) + "-thread blocks) numbered by an atomic counter, single-pass decoupled "
                             "look-back that folds the tile aggregates in tile order (the same bits every run)";
   const std::string warps = cat("a warp per row in segments of ", 32LL * li.scan_warp_items) + " elements";
   if (!c) return "scan: " + tiles + "; rows of at most " + std::to_string(warp_row_max) + " elements (several rows): " + warps;
