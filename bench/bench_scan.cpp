@@ -13,12 +13,12 @@
 //   ./build/cuda/bench/bench_scan --benchmark_counters_tabular=true
 #include <cstddef>
 #include <cstdint>
+#include <jetfuse/jetfuse.hpp>
 #include <type_traits>
 #include <vector>
 
 #include "cuda/runtime.hpp"
 #include "timed_batches.hpp"
-#include <jetfuse/jetfuse.hpp>
 
 #ifdef JF_HAVE_CUDA
 template <class In, class Out>
@@ -33,7 +33,6 @@ using jf_bench::timed_batches;
 
 constexpr std::int64_t n = std::int64_t(1) << 27;
 double copy_gbps = 0;
-
 
 struct data {
   jf::array<double> x, y;
@@ -58,7 +57,8 @@ void bandwidth(benchmark::State& state, double bytes_per_element) {
 void BM_CopyRoof(benchmark::State& state) {
   if (!need_gpu(state)) return;
   data& d = get();
-  timed_batches(state, 10, [&] { jf::cuda_rt::copy_dtod(d.y.raw_data(), d.x.raw_data(), static_cast<std::size_t>(n * 8)); });
+  timed_batches(state, 10,
+                [&] { jf::cuda_rt::copy_dtod(d.y.raw_data(), d.x.raw_data(), static_cast<std::size_t>(n * 8)); });
   copy_gbps = 16.0 * static_cast<double>(n) / mean_seconds * 1e-9;
   state.counters["GB/s"] = copy_gbps;
 }
@@ -129,7 +129,8 @@ void BM_CumsumColumns(benchmark::State& state) {
   bandwidth(state, 16);
 }
 
-template <int Percent> void BM_MaskSelect(benchmark::State& state) {
+template <int Percent>
+void BM_MaskSelect(benchmark::State& state) {
   if (!need_gpu(state)) return;
   data& d = get();
   static jf::array<bool> mask;

@@ -35,6 +35,7 @@
 // Compactions (stores at computed positions) compute the positions and values of 8 elements, then
 // store them: their loads are in flight together.
 #include <algorithm>
+#include <utility>
 
 #include "cuda/codegen/nest_emitter.hpp"
 #include "jetfuse/errors.hpp"
@@ -48,9 +49,9 @@ namespace {
 // lane spill registers; 1024 threads are no faster; looking back two or four windows of 32 tiles
 // a step, or sleeping while a tile has no word yet, made it slower.
 constexpr int tile_threads = 512;
-constexpr int tile_items = 16;    // elements per lane in a tile: tiles of 8192
-constexpr int look_windows = 1;   // windows of 32 tiles read per look-back step
-constexpr int warp_items = 4;     // per lane in a warp-mode segment: segments of 128
+constexpr int tile_items = 16;   // elements per lane in a tile: tiles of 8192
+constexpr int look_windows = 1;  // windows of 32 tiles read per look-back step
+constexpr int warp_items = 4;    // per lane in a warp-mode segment: segments of 128
 constexpr std::int64_t warp_row_max = 4096;
 
 constexpr const char* scan_helpers = R"(
@@ -159,9 +160,12 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   const std::vector<std::int32_t> chain = g.chain_axes(d);
   const std::int32_t ax = has_scan ? axis_of_scan(g.at(sc)) : -1;
   std::vector<std::int32_t> scanned, rows;
-  if (!has_scan) scanned = {};
-  else if (ax < 0) scanned = chain;
-  else scanned = {ax};
+  if (!has_scan)
+    scanned = {};
+  else if (ax < 0)
+    scanned = chain;
+  else
+    scanned = {ax};
   for (std::int32_t a : chain)
     if (std::find(scanned.begin(), scanned.end(), a) == scanned.end()) rows.push_back(a);
   const std::int32_t fastest = chain.empty() ? -1 : *std::max_element(chain.begin(), chain.end());
@@ -190,6 +194,15 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   // at their positions along B's axis (values computed only where selected: unselected elements of
   // a sparse selection are not read).
   const std::int32_t b_axis = p.outer > 0 ? g.dom(p.outer).axes[0] : -1;
+  // Output k's store (a compaction's): emits its selection and position, returns their names.
+  auto selection_of = [&](std::size_t k, const std::string& ind) {
+    const node& st = g.at(g.outputs[k].value);
+    std::vector<node_id> at{st.args[1]};
+    if (st.nargs == 3) at.push_back(st.args[2]);
+    e.emit_nodes(e.f.closure(at), ind, "", emitter::which::all);
+    return std::pair<std::string, std::string>{st.nargs == 3 ? e.vname[static_cast<std::size_t>(st.args[2])] : "true",
+                                               e.vname[static_cast<std::size_t>(st.args[1])]};
+  };
   auto store_outputs = [&](const std::string& ind) {
     if (e.f.scatters.empty()) {
       e.emit_nodes(need_out, ind, "", emitter::which::all);
@@ -198,27 +211,26 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     }
     for (std::size_t k = 0; k < g.outputs.size(); ++k) {
       const node& st = g.at(g.outputs[k].value);
-      std::vector<node_id> at{st.args[1]};
-      if (st.nargs == 3) at.push_back(st.args[2]);
-      e.emit_nodes(e.f.closure(at), ind, "", emitter::which::all);
+      const auto [selected, position] = selection_of(k, ind);
       const auto before = e.vname;
-      s << ind << "if (" << (st.nargs == 3 ? e.vname[static_cast<std::size_t>(st.args[2])] : std::string("true")) << ") {\n";
+      s << ind << "if (" << selected << ") {\n";
       const std::string ix = cat("ix", b_axis) + "_at";
-      s << ind << "  const I " << ix << " = static_cast<I>(" << e.vname[static_cast<std::size_t>(st.args[1])] << ");\n";
+      s << ind << "  const I " << ix << " = static_cast<I>(" << position << ");\n";
       e.axis[static_cast<std::size_t>(b_axis)] = ix;
       e.emit_nodes(e.f.closure({st.args[0]}), ind + "  ", "", emitter::which::all);
-      s << ind << "  out" << k << "[" << e.offset(true, k, p.outer) << "] = " << e.vname[static_cast<std::size_t>(st.args[0])]
-        << ";\n";
+      s << ind << "  out" << k << "[" << e.offset(true, k, p.outer)
+        << "] = " << e.vname[static_cast<std::size_t>(st.args[0])] << ";\n";
       s << ind << "}\n";
       e.vname = before;
     }
   };
 
-  e.header(p, std::string(li.scan_columns ? "A thread per row, serially along the scanned axis."
-                                          : "Tiles of a row with a decoupled look-back (512-thread blocks), or a warp per "
-                                            "short row;\nproducers computed as elements are loaded, outputs stored after "
-                                            "the scan.") +
-                  (p.outer > 0 ? "\nCompaction: the selected values stored at their positions (an exclusive count)." : ""));
+  e.header(
+      p, std::string(li.scan_columns ? "A thread per row, serially along the scanned axis."
+                                     : "Tiles of a row with a decoupled look-back (512-thread blocks), or a warp per "
+                                       "short row;\nproducers computed as elements are loaded, outputs stored after "
+                                       "the scan.") +
+             (p.outer > 0 ? "\nCompaction: the selected values stored at their positions (an exclusive count)." : ""));
   s << scan_helpers;
   e.args_struct();
   e.open_kernel("// Launch: configure_scan (blockDim.x 512: tiles; 256: a thread per row; 32: a warp per row).\n");
@@ -301,13 +313,11 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     e.vname[static_cast<std::size_t>(sc)] = cat("v", sc);
     for (std::size_t k = 0; k < g.outputs.size(); ++k) {
       const node& st = g.at(g.outputs[k].value);
-      std::vector<node_id> at{st.args[1]};
-      if (st.nargs == 3) at.push_back(st.args[2]);
-      e.emit_nodes(e.f.closure(at), in, "", emitter::which::all);
+      const auto [selected, position] = selection_of(k, in);
       const auto before = e.vname;
-      s << in << "if (" << (st.nargs == 3 ? e.vname[static_cast<std::size_t>(st.args[2])] : std::string("true")) << ") {\n";
+      s << in << "if (" << selected << ") {\n";
       s << in << "  jf_sel" << k << "[jj] = true;\n";
-      s << in << "  jf_at" << k << "[jj] = static_cast<I>(" << e.vname[static_cast<std::size_t>(st.args[1])] << ");\n";
+      s << in << "  jf_at" << k << "[jj] = static_cast<I>(" << position << ");\n";
       e.emit_nodes(e.f.closure({st.args[0]}), in + "  ", "", emitter::which::all);
       s << in << "  jf_val" << k << "[jj] = " << e.vname[static_cast<std::size_t>(st.args[0])] << ";\n";
       s << in << "}\n";
@@ -345,7 +355,8 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   if (li.scan_columns) {
     s << "\n  // A thread per row, serially along the scanned axis (numpy's order).\n";
     s << "  const long long step = static_cast<long long>(gridDim.x) * blockDim.x;\n";
-    s << "  for (long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; row < rows; row += step) {\n";
+    s << "  for (long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; row < rows; row += "
+         "step) {\n";
     e.unravel("    ", "row", rows, "_r");
     if (has_scan) s << "    " << T << " jf_acc = " << identity << ";\n";
     s << "#pragma unroll 8\n";
@@ -374,7 +385,8 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     << "]>(jf_dynamic);\n";
   s << "\n  if (blockDim.x == 32) {  // WARP MODE: a warp per row (threadIdx.y picks the row)\n";
   s << "    const long long step = static_cast<long long>(gridDim.x) * blockDim.y;\n";
-  s << "    for (long long row = static_cast<long long>(blockIdx.x) * blockDim.y + threadIdx.y; row < rows; row += step) {\n";
+  s << "    for (long long row = static_cast<long long>(blockIdx.x) * blockDim.y + threadIdx.y; row < rows; row += "
+       "step) {\n";
   e.unravel("      ", "row", rows, "_r");
   s << "      " << T << " jf_carry = " << identity << ";\n";
   s << "      bool jf_has_carry = false;\n";
@@ -430,7 +442,8 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   s << "      // Look back, " << 32 * look_windows << " tiles a step (each lane reads the two words of " << look_windows
     << " tiles at once: one\n";
   s << "      // L2 round trip a step), for the latest tile of the row with its inclusive prefix.\n";
-  s << "      constexpr int W = " << look_windows << ";  // windows of 32 tiles a step; window u: tiles hi - 32u - lane\n";
+  s << "      constexpr int W = " << look_windows
+    << ";  // windows of 32 tiles a step; window u: tiles hi - 32u - lane\n";
   s << "      ulonglong2 w[W];\n";
   if (is_integer(vt)) {
     // Integers are exact in any order: each window combines, as a warp tree, the values down to the
@@ -446,8 +459,8 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     s << "          const long long q = hi - 32 * u - static_cast<long long>(jf_lane);\n";
     s << "          const unsigned with_prefix = __ballot_sync(0xffffffffu, q >= first && w[u].x == 2u);\n";
     s << "          const unsigned last = with_prefix ? static_cast<unsigned>(__ffs(with_prefix) - 1) : 31u;\n";
-    s << "          " << T << " x = q >= first && jf_lane <= last ? jf_scan::value_of<" << T << ">(w[u].y) : " << identity
-      << ";\n";
+    s << "          " << T << " x = q >= first && jf_lane <= last ? jf_scan::value_of<" << T
+      << ">(w[u].y) : " << identity << ";\n";
     s << "#pragma unroll\n";
     s << "          for (int d = 16; d > 0; d >>= 1) x = combine(x, __shfl_xor_sync(0xffffffffu, x, d));\n";
     s << "          prefix = combine(prefix, x);\n";
@@ -475,7 +488,8 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     s << "        if (with_prefix) break;\n";
     s << "        hi -= 32 * W;\n";
     s << "      }\n";
-    s << "      const int found_lane = __ffs(with_prefix) - 1;  // the prefix: tile hi - 32 * found_window - found_lane\n";
+    s << "      const int found_lane = __ffs(with_prefix) - 1;  // the prefix: tile hi - 32 * found_window - "
+         "found_lane\n";
     s << "      " << T << " prefix = " << identity << ";\n";
     s << "#pragma unroll\n";
     s << "      for (int u = W - 1; u >= 0; --u) {\n";
@@ -491,8 +505,8 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     s << "      }\n";
     s << "      for (long long base = hi + 1; base < t; base += 32) {\n";
     s << "        const long long q = base + jf_lane;\n";
-    s << "        const " << T << " z = q < t ? jf_scan::value_of<" << T << ">(jf_scan::load_word(jf_aggregate + q).y) : "
-      << identity << ";\n";
+    s << "        const " << T << " z = q < t ? jf_scan::value_of<" << T
+      << ">(jf_scan::load_word(jf_aggregate + q).y) : " << identity << ";\n";
     s << "#pragma unroll\n";
     s << "        for (int r = 0; r < 32; ++r) {\n";
     s << "          const " << T << " y = jf_scan::lane_value(z, r);\n";
@@ -544,10 +558,12 @@ launch_config configure_scan(const launch_info& li, const std::int64_t* ext, con
   }
   const std::int64_t tile = static_cast<std::int64_t>(li.block) * li.scan_tile_items;
   const std::int64_t tiles = (len + tile - 1) / tile * rows;
-  if (tiles > 0x7fffffff) throw error("jf::ir: a scan of " + std::to_string(len * rows) + " elements needs more tiles than a grid holds");
+  if (tiles > 0x7fffffff)
+    throw error("jf::ir: a scan of " + std::to_string(len * rows) + " elements needs more tiles than a grid holds");
   c.grid[0] = static_cast<unsigned>(tiles);
   c.block[0] = static_cast<unsigned>(li.block);
-  c.shared_bytes = static_cast<std::size_t>(li.block / 32) * static_cast<std::size_t>(xpose_slots(li) * li.scan_value_bytes);
+  c.shared_bytes =
+      static_cast<std::size_t>(li.block / 32) * static_cast<std::size_t>(xpose_slots(li) * li.scan_value_bytes);
   const std::size_t t = static_cast<std::size_t>(tiles);
   c.scratch_bytes = 16 + 32 * t;  // the counter, two 16-byte words per tile
   return c;
@@ -555,12 +571,16 @@ launch_config configure_scan(const launch_info& li, const std::int64_t* ext, con
 
 std::string describe_scan(const launch_info& li, const launch_config* c) {
   if (li.scan_columns && li.reduced_axes.empty()) return "scan: stores at computed positions, a thread per element";
-  if (li.scan_columns) return "scan: a thread per row (256-thread blocks), serially along the scanned axis (numpy's order)";
+  if (li.scan_columns)
+    return "scan: a thread per row (256-thread blocks), serially along the scanned axis (numpy's order)";
   const std::string tiles = cat("tiles of ", static_cast<long long>(li.block) * li.scan_tile_items) + " elements (" +
-                            std::to_string(li.block) + "-thread blocks) numbered by an atomic counter, single-pass decoupled "
+                            std::to_string(li.block) +
+                            "-thread blocks) numbered by an atomic counter, single-pass decoupled "
                             "look-back that folds the tile aggregates in tile order (the same bits every run)";
   const std::string warps = cat("a warp per row in segments of ", 32LL * li.scan_warp_items) + " elements";
-  if (!c) return "scan: " + tiles + "; rows of at most " + std::to_string(warp_row_max) + " elements (several rows): " + warps;
+  if (!c)
+    return "scan: " + tiles + "; rows of at most " + std::to_string(warp_row_max) +
+           " elements (several rows): " + warps;
   return "scan: " + (c->block[0] == 32 ? warps : tiles);
 }
 
