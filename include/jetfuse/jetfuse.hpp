@@ -12,6 +12,7 @@
 #include "jetfuse/expr/expr.hpp"
 #include "jetfuse/expr/functions.hpp"
 #include "jetfuse/expr/histogram.hpp"
+#include "jetfuse/expr/masked_values.hpp"
 #include "jetfuse/expr/operators.hpp"
 #include "jetfuse/expr/reductions.hpp"
 #include "jetfuse/expr/scans.hpp"

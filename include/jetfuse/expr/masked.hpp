@@ -1,5 +1,6 @@
-// x(mask) = value: numpy's boolean-mask assignment (x[mask] = v) without compaction, as one fused
-// kernel x = where(mask, v, x) that writes x in place. Reading x(mask) (numpy's x[mask], a
+// x(mask) = value: numpy's boolean-mask assignment (x[mask] = v) of a scalar without compaction, as
+// one fused kernel x = where(mask, v, x) that writes x in place; x(mask) = values (an array or
+// expression: one value per selected element) in expr/masked_values.hpp. Reading x(mask) (numpy's x[mask], a
 // compaction) converts the same proxy to an array: jf::array<T> y = x(mask); (expr/compaction.hpp).
 #pragma once
 
@@ -28,14 +29,14 @@ public:
   // Reading: the selected elements, 1-d in C order (numpy's x[mask]; defined in expr/compaction.hpp).
   operator array<T>() const;
 
+  // numpy's x[mask] = values: one value per selected element in C order (a mask of x's rank: values
+  // 0-d or 1-d, of the count or of size 1), or values broadcast to (count, rest of x's axes) (a mask
+  // of lower rank selects rows). The count is read back (one synchronisation, as reading x(mask));
+  // then the selected positions (one fused compaction) and x(positions) = values (one scatter).
+  // Defined in expr/masked_values.hpp.
   template <class V>
     requires(!scalar_operand<V>)
-  void operator=(const V&) && {
-    static_assert(detail::always_false<V>,
-                  "jetfuse: x(mask) = values assigns one scalar to the selected elements; assigning one value per "
-                  "selected element needs compaction, which is not there yet (jf::where(mask, values, x) when values "
-                  "has x's shape)");
-  }
+  void operator=(V&& values) &&;
 
 private:
   // numpy: a mask of rank k selects along x's first k axes, whose extents it must have.
