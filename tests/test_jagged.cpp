@@ -231,6 +231,17 @@ TEST_P(Jagged, UnflattenChecksTheCounts) {
       0);
 }
 
+// The user guide's example, as written there.
+TEST_P(Jagged, UserGuideExample) {
+  jf::jagged<double> x({{0, 1.1, 2.2}, {}, {3.3, 4.4}}, dev());
+  EXPECT_EQ(jf::type_string(x), "3 * var * float64");
+  EXPECT_EQ(jf::num(x, 1).to_vector(), (std::vector<i64>{3, 0, 2}));
+  EXPECT_EQ(jf::num(x, 0).item(), 3);
+  EXPECT_EQ(jf::flatten(x).to_vector(), (std::vector<double>{0, 1.1, 2.2, 3.3, 4.4}));
+  EXPECT_EQ(x(jf::range(1, jf::none)).to_vector(), (std::vector<std::vector<double>>{{}, {3.3, 4.4}}));
+  EXPECT_EQ(jf::type_string(x(jf::range(1, jf::none))), "2 * var * float64");
+}
+
 TEST(JaggedBackends, MixingBackendsRaises) {
   if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: no second backend to mix";
   const jf::array<i64> off({0, 1, 3}, jf::cpu);
