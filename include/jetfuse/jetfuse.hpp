@@ -21,6 +21,7 @@
 #include "jetfuse/expr/take.hpp"
 #include "jetfuse/expr/type_of.hpp"
 #include "jetfuse/expr/user_function.hpp"
+#include "jetfuse/jagged.hpp"
 #include "jetfuse/joining.hpp"
 #include "jetfuse/matmul.hpp"
 #include "jetfuse/like.hpp"

@@ -1,0 +1,139 @@
+// jf::jagged<T>: a list of variable-length lists, Awkward Array's ListOffsetArray — int64 offsets
+// (n + 1 entries, non-decreasing, not necessarily starting at 0) into a dense 1-d content array,
+// both ordinary jetfuse arrays on one backend. List i is content[offsets[i]:offsets[i + 1]].
+// This first step holds the layout, its construction and validation, the structure functions
+// (num, flatten, unflatten, event slicing) and Awkward's type string; see docs/design.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "jetfuse/array.hpp"
+#include "jetfuse/detail/jagged_layout.hpp"
+#include "jetfuse/eval.hpp"
+#include "jetfuse/expr/functions.hpp"
+#include "jetfuse/expr/operators.hpp"
+#include "jetfuse/expr/reductions.hpp"
+#include "jetfuse/expr/scans.hpp"
+
+namespace jf {
+
+template <class T>
+class jagged {
+  static_assert(is_element_v<T>, "jf::jagged<T>: T must be bool, int32_t, int64_t, float or double");
+
+ public:
+  using value_type = T;
+
+  // Zero lists on jf::cpu (offsets [0], empty content).
+  jagged() : jagged(std::vector<std::vector<T>>{}) {}
+  // Copies nested vectors: list i is lists[i].
+  explicit jagged(const std::vector<std::vector<T>>& lists, device dev = cpu) {
+    std::vector<std::int64_t> sizes;
+    sizes.reserve(lists.size());
+    std::vector<T> flat;
+    for (const auto& l : lists) {
+      sizes.push_back(static_cast<std::int64_t>(l.size()));
+      flat.insert(flat.end(), l.begin(), l.end());
+    }
+    offsets_ = array<std::int64_t>(detail::offsets_of_sizes(sizes, dev));
+    content_ = array<T>(flat, dev);
+  }
+  // Shares the given arrays (no copy) after checking them as Awkward's validity check does.
+  jagged(array<std::int64_t> offsets, array<T> content) : offsets_(std::move(offsets)), content_(std::move(content)) {
+    detail::check_jagged(offsets_, content_);
+  }
+  // int32 offsets (Awkward's Index32) are converted to int64 on their backend (one fused cast).
+  jagged(const array<std::int32_t>& offsets, array<T> content)
+      : jagged(offsets.is_null() ? array<std::int64_t>() : array<std::int64_t>(astype<std::int64_t>(offsets)),
+               std::move(content)) {}
+
+  const array<std::int64_t>& offsets() const { return offsets_; }
+  const array<T>& content() const { return content_; }
+  std::int64_t size() const { return offsets_.size() - 1; }  // the number of lists
+  device backend() const { return content_.device(); }
+
+  std::vector<std::vector<T>> to_vector() const {
+    const std::vector<std::int64_t> off = detail::host_offsets(offsets_);
+    const std::vector<T> flat = array<T>(detail::flatten_content(offsets_, content_)).to_vector();
+    std::vector<std::vector<T>> out;
+    out.reserve(static_cast<std::size_t>(size()));
+    for (std::size_t i = 0; i + 1 < off.size(); ++i)
+      out.emplace_back(flat.begin() + (off[i] - off[0]), flat.begin() + (off[i + 1] - off[0]));
+    return out;
+  }
+
+  // Awkward's x[start:stop]: the lists in [start, stop) with Python's negative and clipped bounds,
+  // zero copy (a view of the offsets; the content is shared). Only step 1.
+  jagged operator()(range r) const {
+    return jagged(trusted{}, array<std::int64_t>(detail::slice_offsets(offsets_, r)), content_);
+  }
+
+ private:
+  struct trusted {};
+  jagged(trusted, array<std::int64_t> offsets, array<T> content)
+      : offsets_(std::move(offsets)), content_(std::move(content)) {}
+
+  array<std::int64_t> offsets_;
+  array<T> content_;
+};
+
+template <class T>
+device backend(const jagged<T>& x) {
+  return x.backend();
+}
+// Both arrays moved to dev (new contiguous arrays; the offsets keep their values).
+template <class T>
+jagged<T> to_backend(const jagged<T>& x, device dev) {
+  return jagged<T>(to_backend(x.offsets(), dev), to_backend(x.content(), dev));
+}
+
+// ak.num(x, axis): axis 1 (or -1) the length of every list, an int64 array of size() entries,
+// computed on x's backend as offsets[1:] - offsets[:-1] (one fused element-wise evaluation of two
+// views). axis 0 (or -2) the number of lists, which Awkward gives as an int: here a 0-d int64
+// array on the host (item() reads it; x.size() is the same number).
+template <class T>
+array<std::int64_t> num(const jagged<T>& x, int axis = 1) {
+  if (axis == 0 || axis == -2) return array<std::int64_t>(std::vector<std::int64_t>{x.size()}, shape_t{});
+  if (axis != 1 && axis != -1) detail::throw_num_axis(axis);
+  const array<std::int64_t>& off = x.offsets();
+  return array<std::int64_t>(off(range(1, none)) - off(range(none, -1)));
+}
+
+// ak.flatten(x) (axis 1): the content of the lists, content[offsets[0]:offsets[n]], a view.
+template <class T>
+array<T> flatten(const jagged<T>& x) {
+  return array<T>(detail::flatten_content(x.offsets(), x.content()));
+}
+
+// ak.unflatten(content, counts): lists of counts[i] consecutive elements of content (counts: a
+// 1-d integer array; its sum must be len(content), Awkward's ValueError otherwise). The offsets
+// are a running sum on the backend; the content is shared.
+template <class T, class C>
+jagged<T> unflatten(const array<T>& content, const array<C>& counts) {
+  static_assert(std::is_integral_v<C> && !std::is_same_v<C, bool>,
+                "jf::unflatten: Awkward raises \"counts must be an integer or a one-dimensional array of integers\"");
+  detail::check_unflatten(content, counts);
+  const device dev = content.device();
+  array<std::int64_t> offsets = zeros<std::int64_t>(shape_t{counts.size() + 1}, dev);
+  std::int64_t total = 0;
+  if (counts.size() > 0) {
+    const auto c = astype<std::int64_t>(counts);
+    auto [lowest, sum_] = eval(min(c), sum(c));
+    if (lowest.item() < 0) detail::throw_negative_count(lowest.item());
+    total = sum_.item();
+    offsets(range(1, none)) = cumsum(c);
+  }
+  if (total != content.size()) detail::throw_unflatten_mismatch(total, content.size());
+  return jagged<T>(std::move(offsets), content);
+}
+
+// Awkward's type string: "5 * var * float64".
+template <class T>
+std::string type_string(const jagged<T>& x) {
+  return detail::jagged_type_string(x.size(), dtype_v<T>);
+}
+
+}  // namespace jf
