@@ -1,7 +1,8 @@
 // jf::matmul on jf::cuda: a plain GEMM 8192^3 (float32, float64) against cuBLAS called directly in
 // the same run (`of_cublas`: jetfuse's rate over cuBLAS's; the target is >= 0.97), and the seed's
 // A (10000 x 5000) @ B (5000 x 7000) then jf::sum(., 0), unrewritten (the rewrite to
-// sum(A, 0) @ B is the next step of issue 15). TFLOP/s counts 2 m n k per product.
+// sum(A, 0) @ B is the next step of issue 15), and jf::einsum("ij,jk->k", A, B), which sums i out
+// of A first. TFLOP/s counts 2 m n k per product.
 //   ./build/cuda/bench/bench_matmul --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 
@@ -79,6 +80,24 @@ void BM_SeedMatmulSum(benchmark::State& state) {
   state.counters["TFLOP/s"] = 2.0 * 10000.0 * 5000.0 * 7000.0 / jf_bench::mean_seconds * 1e-12;
 }
 
+// The same as einsum writes it ("ij,jk->k"): i summed out of A first (a column sum through a
+// product with ones), then a vector-matrix product; A and B read once, the % of a device copy of
+// the same bytes measured in this program (`of_copy`).
+template <class T>
+void BM_SeedEinsum(benchmark::State& state) {
+  if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
+  const jf::array<T> a = random_on_gpu<T>(10000, 5000), b = random_on_gpu<T>(5000, 7000);
+  const double bytes = (10000.0 * 5000.0 + 5000.0 * 7000.0) * sizeof(T);
+  jf::array<T> to = jf::empty<T>({10000 * 5000 + 5000 * 7000}, jf::cuda),
+               from = jf::empty<T>({10000 * 5000 + 5000 * 7000}, jf::cuda);
+  timed_batches(state, 5,
+                [&] { jf::cuda_rt::copy_dtod(to.raw_data(), from.raw_data(), static_cast<std::size_t>(bytes)); });
+  const double copy_gbps = 2 * bytes / jf_bench::mean_seconds * 1e-9;  // a copy reads and writes the bytes
+  timed_batches(state, 5, [&] { benchmark::DoNotOptimize(jf::einsum("ij,jk->k", a, b)); });
+  state.counters["GB/s"] = bytes / jf_bench::mean_seconds * 1e-9;
+  state.counters["of_copy"] = bytes / jf_bench::mean_seconds * 1e-9 / copy_gbps;
+}
+
 void gemm_size(benchmark::internal::Benchmark* b) {
   b->Arg(8192)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 }
@@ -96,5 +115,7 @@ BENCHMARK(BM_GemmCublas<double>)->Name("BM_GemmCublas/float64")->Apply(gemm_size
 BENCHMARK(BM_GemmJetfuse<double>)->Name("BM_GemmJetfuse/float64")->Apply(gemm_size);
 BENCHMARK(BM_SeedMatmulSum<float>)->Name("BM_SeedMatmulSum/float32")->Apply(seed);
 BENCHMARK(BM_SeedMatmulSum<double>)->Name("BM_SeedMatmulSum/float64")->Apply(seed);
+BENCHMARK(BM_SeedEinsum<float>)->Name("BM_SeedEinsum/float32")->Apply(seed);
+BENCHMARK(BM_SeedEinsum<double>)->Name("BM_SeedEinsum/float64")->Apply(seed);
 
 BENCHMARK_MAIN();

@@ -6,10 +6,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <jetfuse/jetfuse.hpp>
 #include <string>
 #include <vector>
-
-#include <jetfuse/jetfuse.hpp>
 
 #include "test_support.hpp"
 
@@ -25,12 +24,16 @@ std::vector<std::string> words(const std::vector<std::string>& w) {
 }
 
 // Bit-equal floats (-0.0 told from 0.0).
-template <class T> bool same(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return std::memcmp(&a, &b, sizeof(T)) == 0;
-  else return a == b;
+template <class T>
+bool same(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>)
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+  else
+    return a == b;
 }
 
-template <class T, class V> void check_case(const test_support::table_case& t, jf::device dev) {
+template <class T, class V>
+void check_case(const test_support::table_case& t, jf::device dev) {
   const std::string& xs = t.header.at(1);
   const std::string& ms = t.header.at(2);
   const std::string& vs = t.header.at(4);
@@ -46,23 +49,29 @@ template <class T, class V> void check_case(const test_support::table_case& t, j
     const std::vector<T> got = jf::to_backend(x, jf::cpu).to_vector();
     const std::vector<T> want = parse_words<T>(words(t.lines[4]));
     ASSERT_EQ(got.size(), want.size());
-    for (std::size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(same(got[k], want[k])) << "element " << k << ": " << got[k] << " vs " << want[k];
+    for (std::size_t k = 0; k < got.size(); ++k)
+      EXPECT_TRUE(same(got[k], want[k])) << "element " << k << ": " << got[k] << " vs " << want[k];
     return;
   }
   std::string message;
   for (const std::string& w : t.lines[4]) message += (message.empty() ? "" : " ") + w;
   const std::string& type = t.lines[3].at(1);
   // numpy's TypeError for values of the wrong rank is a jf::shape_error (docs/design.md).
-  if (type == "IndexError") EXPECT_EQ(message_of<jf::index_error>(assign), message);
-  else if (type == "TypeError") EXPECT_EQ(message_of<jf::shape_error>(assign), message);
-  else if (message.rfind("shape mismatch", 0) == 0) EXPECT_EQ(message_of<jf::shape_error>(assign), message);
-  else if (type == "ValueError") EXPECT_EQ(message_of<jf::value_error>(assign), message);
-  else FAIL() << "unexpected numpy error " << type;
+  if (type == "IndexError")
+    EXPECT_EQ(message_of<jf::index_error>(assign), message);
+  else if (type == "TypeError")
+    EXPECT_EQ(message_of<jf::shape_error>(assign), message);
+  else if (message.rfind("shape mismatch", 0) == 0)
+    EXPECT_EQ(message_of<jf::shape_error>(assign), message);
+  else if (type == "ValueError")
+    EXPECT_EQ(message_of<jf::value_error>(assign), message);
+  else
+    FAIL() << "unexpected numpy error " << type;
   EXPECT_EQ(jf::to_backend(x, jf::cpu).to_vector(), x0) << "x changed by a failing assignment";
 }
 
 class MaskedValues : public ::testing::TestWithParam<jf::device> {
-protected:
+ protected:
   void SetUp() override {
     if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
       GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
@@ -74,11 +83,16 @@ TEST_P(MaskedValues, MatchesNumpy) {
   ASSERT_GT(cases.size(), 250u);
   for (const test_support::table_case& t : cases) {
     const std::string xt = t.header.at(0), vt = t.header.at(3);
-    if (xt == "float64" && vt == "float64") check_case<double, double>(t, GetParam());
-    else if (xt == "float32" && vt == "float64") check_case<float, double>(t, GetParam());
-    else if (xt == "int32" && vt == "float64") check_case<std::int32_t, double>(t, GetParam());
-    else if (xt == "int64" && vt == "int32") check_case<i64, std::int32_t>(t, GetParam());
-    else FAIL() << "unknown dtypes " << xt << " " << vt;
+    if (xt == "float64" && vt == "float64")
+      check_case<double, double>(t, GetParam());
+    else if (xt == "float32" && vt == "float64")
+      check_case<float, double>(t, GetParam());
+    else if (xt == "int32" && vt == "float64")
+      check_case<std::int32_t, double>(t, GetParam());
+    else if (xt == "int64" && vt == "int32")
+      check_case<i64, std::int32_t>(t, GetParam());
+    else
+      FAIL() << "unknown dtypes " << xt << " " << vt;
     if (HasFatalFailure()) return;
   }
 }
@@ -102,7 +116,8 @@ TEST_P(MaskedValues, ViewsAndExpressions) {
     const jf::array<double> v(vals, {count}, dev);
     x(x > 0.0) = v * 2.0 + 1.0;
     for (i64 k = 0, j = 0; k < 2 * n; k += 2)
-      if (host[static_cast<std::size_t>(k)] > 0) want[static_cast<std::size_t>(k)] = vals[static_cast<std::size_t>(j++)] * 2 + 1;
+      if (host[static_cast<std::size_t>(k)] > 0)
+        want[static_cast<std::size_t>(k)] = vals[static_cast<std::size_t>(j++)] * 2 + 1;
     EXPECT_EQ(jf::to_backend(base, jf::cpu).to_vector(), want);
   }
   // A transposed 2-d x and a full mask: values in the C order of the transposed view.

@@ -6,6 +6,7 @@
 #include "jetfuse/device.hpp"
 #include "jetfuse/dtype.hpp"
 #include "jetfuse/errors.hpp"
+#include "jetfuse/einsum.hpp"
 #include "jetfuse/eval.hpp"
 #include "jetfuse/expr/closeness.hpp"
 #include "jetfuse/expr/compaction.hpp"

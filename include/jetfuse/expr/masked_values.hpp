@@ -17,19 +17,22 @@ namespace jf {
 
 template <class T, class M>
 template <class V>
-  requires(!scalar_operand<V>)
-void masked_assignment<T, M>::operator=(V&& values) && {
+requires(!scalar_operand<V>) void masked_assignment<T, M>::operator=(V&& values) && {
   static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
   if (target_.is_null()) throw value_error("jetfuse: x(mask) = values into a null array handle");
   const auto m = capture(mask_);
   shape_t ms;
-  if (const auto s = detail::shape_of_operand(m)) ms = *s;
-  else ms = array<bool>(m).shape();  // a shape its reductions decide: evaluated for its shape only
+  if (const auto s = detail::shape_of_operand(m))
+    ms = *s;
+  else
+    ms = array<bool>(m).shape();  // a shape its reductions decide: evaluated for its shape only
   detail::check_mask_shape(target_.shape(), ms);
   auto v = capture(std::forward<V>(values));
   shape_t vs;
-  if (const auto s = detail::shape_of_operand(v)) vs = *s;
-  else vs = eval(v).shape();
+  if (const auto s = detail::shape_of_operand(v))
+    vs = *s;
+  else
+    vs = eval(v).shape();
   const array<std::int64_t> positions = detail::flat_positions(m);
   const std::int64_t count = positions.size();
   if (ms.size() == target_.ndim()) {  // numpy's rules for a selection of single elements
