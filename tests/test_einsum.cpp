@@ -20,20 +20,17 @@ using i64 = std::int64_t;
 using test_support::message_of;
 using test_support::parse_shape;
 using test_support::parse_words;
-
-std::vector<std::string> words(const std::vector<std::string>& w) {
-  return w.size() == 1 && w[0] == "-" ? std::vector<std::string>{} : w;
-}
+using test_support::values_of;
 
 // An operand of the table as the untyped array the dtype names.
 jf::array_base operand(const std::string& dt, const std::string& shape, const std::vector<std::string>& v,
                        jf::device dev) {
   const jf::shape_t s = parse_shape(shape);
-  if (dt == "bool") return jf::array<bool>(parse_words<bool>(words(v)), s, dev);
-  if (dt == "int32") return jf::array<std::int32_t>(parse_words<std::int32_t>(words(v)), s, dev);
-  if (dt == "int64") return jf::array<i64>(parse_words<i64>(words(v)), s, dev);
-  if (dt == "float32") return jf::array<float>(parse_words<float>(words(v)), s, dev);
-  return jf::array<double>(parse_words<double>(words(v)), s, dev);
+  if (dt == "bool") return jf::array<bool>(parse_words<bool>(values_of(v)), s, dev);
+  if (dt == "int32") return jf::array<std::int32_t>(parse_words<std::int32_t>(values_of(v)), s, dev);
+  if (dt == "int64") return jf::array<i64>(parse_words<i64>(values_of(v)), s, dev);
+  if (dt == "float32") return jf::array<float>(parse_words<float>(values_of(v)), s, dev);
+  return jf::array<double>(parse_words<double>(values_of(v)), s, dev);
 }
 
 template <class T>

@@ -18,10 +18,7 @@ using i64 = std::int64_t;
 using test_support::message_of;
 using test_support::parse_shape;
 using test_support::parse_words;
-
-std::vector<std::string> words(const std::vector<std::string>& w) {
-  return w.size() == 1 && w[0] == "-" ? std::vector<std::string>{} : w;
-}
+using test_support::values_of;
 
 // Bit-equal floats (-0.0 told from 0.0).
 template <class T>
@@ -39,15 +36,15 @@ void check_case(const test_support::table_case& t, jf::device dev) {
   const std::string& vs = t.header.at(4);
   SCOPED_TRACE("x " + t.header.at(0) + " " + xs + " mask " + ms + " values " + t.header.at(3) + " " + vs + " on " +
                jf::to_string(dev));
-  const std::vector<T> x0 = parse_words<T>(words(t.lines[0]));
+  const std::vector<T> x0 = parse_words<T>(values_of(t.lines[0]));
   jf::array<T> x(x0, parse_shape(xs), dev);
-  const jf::array<bool> m(parse_words<bool>(words(t.lines[1])), parse_shape(ms), dev);
-  const jf::array<V> v(parse_words<V>(words(t.lines[2])), parse_shape(vs), dev);
+  const jf::array<bool> m(parse_words<bool>(values_of(t.lines[1])), parse_shape(ms), dev);
+  const jf::array<V> v(parse_words<V>(values_of(t.lines[2])), parse_shape(vs), dev);
   auto assign = [&] { x(m) = v; };
   if (t.lines[3].at(0) == "ok") {
     assign();
     const std::vector<T> got = jf::to_backend(x, jf::cpu).to_vector();
-    const std::vector<T> want = parse_words<T>(words(t.lines[4]));
+    const std::vector<T> want = parse_words<T>(values_of(t.lines[4]));
     ASSERT_EQ(got.size(), want.size());
     for (std::size_t k = 0; k < got.size(); ++k)
       EXPECT_TRUE(same(got[k], want[k])) << "element " << k << ": " << got[k] << " vs " << want[k];

@@ -76,6 +76,10 @@ inline std::vector<table_case> read_table(const std::string& path, int lines) {
   }
   return cases;
 }
+// The words of a table line of values, none for "-" (the scripts' text() of no values).
+inline std::vector<std::string> values_of(const std::vector<std::string>& words) {
+  return words.size() == 1 && words[0] == "-" ? std::vector<std::string>{} : words;
+}
 // A shape written in a table as its extents joined by `sep` ("3x4", "3,4"), or `scalar` for 0-d.
 inline jf::shape_t parse_shape(const std::string& s, char sep = 'x', const std::string& scalar = "scalar") {
   jf::shape_t r;

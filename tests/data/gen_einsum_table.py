@@ -14,20 +14,10 @@ values.
 """
 import numpy as np
 
+from table_text import shape_text, text
+
 rng = np.random.default_rng(2033)
 
-
-def text(x):
-    x = np.asarray(x).ravel()
-    if x.size == 0:
-        return "-"
-    if x.dtype.kind == "f":
-        return " ".join(float(e).hex() for e in x)
-    return " ".join(str(int(e)) for e in x)
-
-
-def shape_text(s):
-    return "x".join(str(e) for e in s) if len(s) else "scalar"
 
 
 def values(dtype, shape):
