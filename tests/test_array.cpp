@@ -15,6 +15,8 @@
 
 #include <jetfuse/jetfuse.hpp>
 
+#include "test_support.hpp"
+
 namespace {
 
 using jf::range;
@@ -92,13 +94,7 @@ std::vector<T> gather(const std::vector<T>& data, const jf::shape_t& shape, cons
   return out;
 }
 
-class ArrayTest : public ::testing::TestWithParam<jf::device> {
-protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
-  jf::device dev() const { return GetParam(); }
+class ArrayTest : public test_support::on_backends {
 };
 
 // ---- construction ----------------------------------------------------------------------------------
@@ -689,6 +685,6 @@ TEST(ArrayShape, Helpers) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ArrayTest, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 }  // namespace

@@ -134,40 +134,24 @@ template <class T> void check_case(const compaction_case& c, jf::device dev) {
   }
 }
 
-class CompactionTable : public ::testing::TestWithParam<jf::device> {
-protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
+class CompactionTable : public test_support::on_backends {
 };
 
 TEST_P(CompactionTable, MatchesNumpy) {
   const std::vector<compaction_case> cases = table();
   ASSERT_GT(cases.size(), 500u);
   for (const compaction_case& c : cases) {
-    if (c.dtype == "bool") check_case<bool>(c, GetParam());
-    else if (c.dtype == "int32") check_case<std::int32_t>(c, GetParam());
-    else if (c.dtype == "int64") check_case<i64>(c, GetParam());
-    else if (c.dtype == "float32") check_case<float>(c, GetParam());
-    else if (c.dtype == "float64") check_case<double>(c, GetParam());
-    else FAIL() << "unknown dtype " << c.dtype;
+    test_support::with_dtype(c.dtype, [&]<class T>() { check_case<T>(c, GetParam()); });
     if (HasFatalFailure()) return;
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, CompactionTable, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 // ---- semantics on both backends ------------------------------------------------------------------
 
-class Compaction : public ::testing::TestWithParam<jf::device> {
-protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
-  jf::device dev() const { return GetParam(); }
+class Compaction : public test_support::on_backends {
 };
 
 TEST_P(Compaction, ViewsExpressionsAndAssignment) {
@@ -225,7 +209,7 @@ TEST_P(Compaction, ViewsExpressionsAndAssignment) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Compaction, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 // ---- jf::cuda against the CPU executor ---------------------------------------------------------
 

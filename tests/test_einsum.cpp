@@ -56,12 +56,7 @@ auto with_operands(const std::vector<std::string>& dts, const std::vector<jf::ar
   });
 }
 
-class Einsum : public ::testing::TestWithParam<jf::device> {
- protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
+class Einsum : public test_support::on_backends {
 };
 
 TEST_P(Einsum, MatchesNumpy) {
@@ -210,6 +205,6 @@ TEST(CudaEinsum, MatchesTheCpu) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Einsum, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 }  // namespace

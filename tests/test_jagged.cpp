@@ -55,13 +55,7 @@ std::vector<std::vector<T>> lists_of(const std::vector<i64>& counts, const std::
   return out;
 }
 
-class Jagged : public ::testing::TestWithParam<jf::device> {
- protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
-  jf::device dev() const { return GetParam(); }
+class Jagged : public test_support::on_backends {
 };
 
 template <class T>
@@ -114,18 +108,7 @@ TEST_P(Jagged, MatchesAwkward) {
   const std::vector<jagged_case> cases = table();
   ASSERT_GT(cases.size(), 80u);
   for (const jagged_case& c : cases) {
-    if (c.dtype == "float64")
-      check<double>(c, dev());
-    else if (c.dtype == "float32")
-      check<float>(c, dev());
-    else if (c.dtype == "int64")
-      check<i64>(c, dev());
-    else if (c.dtype == "int32")
-      check<std::int32_t>(c, dev());
-    else if (c.dtype == "bool")
-      check<bool>(c, dev());
-    else
-      FAIL() << "unknown dtype " << c.dtype;
+    test_support::with_dtype(c.dtype, [&]<class T>() { check<T>(c, dev()); });
   }
 }
 
@@ -258,6 +241,6 @@ TEST(JaggedBackends, MixingBackendsRaises) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Jagged, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 }  // namespace

@@ -67,12 +67,7 @@ void check_case(const test_support::table_case& t, jf::device dev) {
   EXPECT_EQ(jf::to_backend(x, jf::cpu).to_vector(), x0) << "x changed by a failing assignment";
 }
 
-class MaskedValues : public ::testing::TestWithParam<jf::device> {
- protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
+class MaskedValues : public test_support::on_backends {
 };
 
 TEST_P(MaskedValues, MatchesNumpy) {
@@ -136,6 +131,6 @@ TEST_P(MaskedValues, ViewsAndExpressions) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, MaskedValues, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 }  // namespace

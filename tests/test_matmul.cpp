@@ -117,13 +117,7 @@ void dispatch(const matmul_case& c, jf::device dev) {
     FAIL() << "unknown dtype " << t;
 }
 
-class Matmul : public ::testing::TestWithParam<jf::device> {
- protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
-  jf::device dev() const { return GetParam(); }
+class Matmul : public test_support::on_backends {
 };
 
 TEST_P(Matmul, MatchesNumpyTable) {
@@ -222,7 +216,7 @@ TEST_P(Matmul, ViewsAndExpressions) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Matmul, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 // ---- jf::cuda against the CPU reference ----------------------------------------------------
 

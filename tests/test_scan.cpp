@@ -120,30 +120,20 @@ template <class T> void check_case(const scan_case& c, jf::device dev) {
   }
 }
 
-class ScanTable : public ::testing::TestWithParam<jf::device> {
-protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
+class ScanTable : public test_support::on_backends {
 };
 
 TEST_P(ScanTable, MatchesNumpy) {
   const std::vector<scan_case> cases = table();
   ASSERT_GT(cases.size(), 1000u);
   for (const scan_case& c : cases) {
-    if (c.dtype == "bool") check_case<bool>(c, GetParam());
-    else if (c.dtype == "int32") check_case<std::int32_t>(c, GetParam());
-    else if (c.dtype == "int64") check_case<i64>(c, GetParam());
-    else if (c.dtype == "float32") check_case<float>(c, GetParam());
-    else if (c.dtype == "float64") check_case<double>(c, GetParam());
-    else FAIL() << "unknown dtype " << c.dtype;
+    test_support::with_dtype(c.dtype, [&]<class T>() { check_case<T>(c, GetParam()); });
     if (HasFatalFailure()) return;
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ScanTable, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 // ---- semantics on both backends, against a sequential scan computed here ----------------------
 
@@ -174,13 +164,7 @@ template <class R> std::vector<R> host_scan(const std::vector<R>& x, const jf::s
 
 template <class T> std::vector<T> host(const jf::array<T>& a) { return jf::to_backend(a, jf::cpu).to_vector(); }
 
-class Scan : public ::testing::TestWithParam<jf::device> {
-protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
-  jf::device dev() const { return GetParam(); }
+class Scan : public test_support::on_backends {
 };
 
 TEST_P(Scan, ExpressionsAsOperandsAndConsumers) {
@@ -282,7 +266,7 @@ TEST_P(Scan, ViewsOutputsAndErrors) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Scan, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 // ---- jf::cuda against the CPU executor ---------------------------------------------------------
 

@@ -35,13 +35,8 @@ using test_support::rand_int;
 using test_support::rng;
 using test_support::seed;
 
-class Scatter : public ::testing::TestWithParam<jf::device> {
+class Scatter : public test_support::on_backends {
  protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
-  jf::device dev() const { return GetParam(); }
   bool gpu() const { return GetParam().kind == jf::device_kind::cuda; }
 };
 
@@ -556,7 +551,7 @@ TEST_P(Scatter, OutOfBoundsLeavesXUntouched) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Scatter, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 // ---- plans and kernels (no GPU needed) ------------------------------------------------------------
 

@@ -63,13 +63,7 @@ template <class A> void dispatch(const search_case& c, jf::device dev) {
   else FAIL() << "unknown dtype " << c.dv;
 }
 
-class SearchSorted : public ::testing::TestWithParam<jf::device> {
-protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
-  jf::device dev() const { return GetParam(); }
+class SearchSorted : public test_support::on_backends {
 };
 
 TEST_P(SearchSorted, MatchesNumpy) {
@@ -110,6 +104,6 @@ TEST_P(SearchSorted, FusedViewsAndErrors) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, SearchSorted, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 }  // namespace

@@ -67,13 +67,7 @@ jf::shape_t random_shape(int nd) {
   return s;
 }
 
-class ShapeFunctions : public ::testing::TestWithParam<jf::device> {
-protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
-  jf::device dev() const { return GetParam(); }
+class ShapeFunctions : public test_support::on_backends {
 };
 
 // ---- views -------------------------------------------------------------------------------------
@@ -412,6 +406,6 @@ TEST_P(ShapeFunctions, EyeAndLike) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ShapeFunctions, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 }  // namespace

@@ -201,31 +201,14 @@ void check(const sort_case& c, jf::device dev) {
     ASSERT_TRUE(same_bits<T>(before[k], after[k])) << "the input changed at " << k;
 }
 
-class Sorting : public ::testing::TestWithParam<jf::device> {
- protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
-  jf::device dev() const { return GetParam(); }
+class Sorting : public test_support::on_backends {
 };
 
 TEST_P(Sorting, MatchesNumpy) {
   const std::vector<sort_case> cases = table();
   ASSERT_GT(cases.size(), 1000u);
   for (const sort_case& c : cases) {
-    if (c.dtype == "float64")
-      check<double>(c, dev());
-    else if (c.dtype == "float32")
-      check<float>(c, dev());
-    else if (c.dtype == "int64")
-      check<i64>(c, dev());
-    else if (c.dtype == "int32")
-      check<std::int32_t>(c, dev());
-    else if (c.dtype == "bool")
-      check<bool>(c, dev());
-    else
-      FAIL() << "unknown dtype " << c.dtype;
+    test_support::with_dtype(c.dtype, [&]<class T>() { check<T>(c, dev()); });
     if (HasFatalFailure()) return;
   }
 }
@@ -504,6 +487,6 @@ TEST_P(Sorting, ConcurrentThreads) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Sorting, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <jetfuse/device.hpp>
 #include <jetfuse/shape.hpp>
 
 namespace test_support {
@@ -103,6 +104,32 @@ template <class T> std::vector<T> parse_words(const std::vector<std::string>& wo
     else v.push_back(static_cast<T>(std::strtoll(w.c_str(), nullptr, 10)));
   }
   return v;
+}
+
+// A test run on jf::cpu and on jf::cuda, the cuda case skipped (with the reason) where there is no
+// GPU: class X : public test_support::on_backends {};
+//      INSTANTIATE_TEST_SUITE_P(Backends, X, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
+class on_backends : public ::testing::TestWithParam<jf::device> {
+ protected:
+  void SetUp() override {
+    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
+      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
+  }
+  jf::device dev() const { return GetParam(); }
+};
+inline std::string backend_name(const ::testing::TestParamInfo<jf::device>& info) {
+  return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda";
+}
+
+// Calls f.template operator()<T>() with T the element type a table names ("bool", "int32", "int64",
+// "float32", "float64"); a test failure for any other name.
+template <class F> void with_dtype(const std::string& name, F&& f) {
+  if (name == "bool") f.template operator()<bool>();
+  else if (name == "int32") f.template operator()<std::int32_t>();
+  else if (name == "int64") f.template operator()<std::int64_t>();
+  else if (name == "float32") f.template operator()<float>();
+  else if (name == "float64") f.template operator()<double>();
+  else ADD_FAILURE() << "unknown dtype " << name;
 }
 
 }  // namespace test_support

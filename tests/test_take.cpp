@@ -44,13 +44,7 @@ template <class I> std::vector<I> positions(std::size_t count, i64 n) {
 }
 i64 normalized(i64 j, i64 n) { return j < 0 ? j + n : j; }
 
-class Take : public ::testing::TestWithParam<jf::device> {
-protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
-  jf::device dev() const { return GetParam(); }
+class Take : public test_support::on_backends {
 };
 
 template <class T, class I> void check_random(jf::device dev, i64 n, std::size_t count) {
@@ -295,6 +289,6 @@ TEST_P(Take, OutOfBoundsRaisesNumpysIndexError) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Take, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 }  // namespace

@@ -38,13 +38,7 @@ void expect_close(const std::vector<double>& got, const std::vector<double>& wan
         << what << " element " << k << " seed " << seed();
 }
 
-class UserFunctions : public ::testing::TestWithParam<jf::device> {
-protected:
-  void SetUp() override {
-    if (GetParam().kind == jf::device_kind::cuda && !jf::cuda_available())
-      GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
-  }
-  jf::device dev() const { return GetParam(); }
+class UserFunctions : public test_support::on_backends {
 };
 
 TEST_P(UserFunctions, UnaryAgainstItsHostCallable) {
@@ -115,6 +109,6 @@ TEST_P(UserFunctions, Errors) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, UserFunctions, ::testing::Values(jf::cpu, jf::cuda),
-                         [](const auto& info) { return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda"; });
+                         test_support::backend_name);
 
 }  // namespace
