@@ -90,11 +90,7 @@ void BM_CopySeedBytes(benchmark::State& state) {
   if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
   const auto n = static_cast<i64>(seed_elements);
   const jf::array<T> from = jf::zeros<T>({n}, jf::cuda), to = jf::empty<T>({n}, jf::cuda);
-  timed_batches(state, 5, [&] {
-    jf::cuda_rt::copy_dtod(to.raw_data(), from.raw_data(), static_cast<std::size_t>(n) * sizeof(T));
-  });
-  seed_copy_gbps<T> = 2 * seed_elements * sizeof(T) / jf_bench::mean_seconds * 1e-9;  // read and written
-  state.counters["GB/s"] = seed_copy_gbps<T>;
+  seed_copy_gbps<T> = jf_bench::copy_roof(state, to.raw_data(), from.raw_data(), static_cast<std::size_t>(n) * sizeof(T));
 }
 
 // The same as einsum writes it ("ij,jk->k"): i summed out of A first (a column sum through a

@@ -64,9 +64,8 @@ void report(benchmark::State& state, double cub_seconds) {
 void BM_CopyRoof(benchmark::State& state) {
   if (!need_gpu(state)) return;
   data& d = get();
-  timed_batches(state, 10, [&] { jf::cuda_rt::copy_dtod(d.f32_out.raw_data(), d.f32.raw_data(), n * sizeof(float)); });
-  copy_seconds = mean_seconds;
-  state.counters["GB/s"] = 8.0 * static_cast<double>(n) / mean_seconds * 1e-9;
+  jf_bench::copy_roof(state, d.f32_out.raw_data(), d.f32.raw_data(), n * sizeof(float));
+  copy_seconds = jf_bench::mean_seconds;
 }
 
 #ifdef JF_HAVE_CUDA

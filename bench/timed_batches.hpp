@@ -9,6 +9,8 @@
 
 #include <jetfuse/jetfuse.hpp>
 
+#include "cuda/runtime.hpp"
+
 namespace jf_bench {
 
 inline double mean_seconds = 0;  // of the last timed_batches, per call
@@ -43,6 +45,16 @@ inline double report_bandwidth(benchmark::State& state, double bytes, double roo
   const double gbps = bytes / mean_seconds * 1e-9;
   state.counters["GB/s"] = gbps;
   if (roof_gbps > 0) state.counters["of_copy"] = gbps / roof_gbps;
+  return gbps;
+}
+
+// The device copy the rows are measured against: `bytes` from src to dst timed as the rows are.
+// Returns its GB/s counting the bytes read and written (also the row's counter); mean_seconds is
+// its time per copy.
+inline double copy_roof(benchmark::State& state, void* dst, const void* src, std::size_t bytes) {
+  timed_batches(state, 10, [&] { jf::cuda_rt::copy_dtod(dst, src, bytes); });
+  const double gbps = 2.0 * static_cast<double>(bytes) / mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
   return gbps;
 }
 
