@@ -126,6 +126,18 @@ domain_id graph::add_box(domain_id parent, std::vector<std::int32_t> axes) {
   return static_cast<domain_id>(domains.size() - 1);
 }
 
+domain_id graph::add_list(std::int32_t offsets, std::int32_t axis) {
+  domains.push_back(domain{domain_kind::list, 0, {axis}, offsets, 0});
+  return static_cast<domain_id>(domains.size() - 1);
+}
+
+domain_id graph::add_elements(domain_id list, std::int32_t element_axis) {
+  if (list <= 0 || static_cast<std::size_t>(list) >= domains.size() || dom(list).kind != domain_kind::list)
+    throw error("jf::ir::graph::add_elements: D" + std::to_string(list) + " is not a list domain");
+  domains.push_back(domain{domain_kind::elements, list, {element_axis}, -1, 0});
+  return static_cast<domain_id>(domains.size() - 1);
+}
+
 node_id graph::add_reduce(monoid m, node_id x, node_id guard, domain_id into) {
   node n;
   n.code = op::reduce;
@@ -330,9 +342,10 @@ std::string graph::to_string() const {
     for (std::size_t d = 1; d < domains.size(); ++d) {
       const domain& dm = domains[d];
       s << "domain D" << d << " = " << domain_kind_name(dm.kind);
-      if (dm.kind == domain_kind::box) {
+      if (dm.kind == domain_kind::box || dm.kind == domain_kind::list || dm.kind == domain_kind::elements) {
         s << "(";
         for (std::size_t a = 0; a < dm.axes.size(); ++a) s << (a ? ", " : "") << "axis " << dm.axes[a];
+        if (dm.kind == domain_kind::list) s << ", offsets #" << dm.source;
         s << ")";
       }
       s << " in " << domain_name(dm.parent) << "\n";
@@ -458,9 +471,19 @@ void graph::validate() const {
     if (dm.parent < 0 || static_cast<std::size_t>(dm.parent) >= d)
       throw error("jf::ir: domain D" + std::to_string(d) + " must have an earlier domain as its parent");
     if (dm.kind == domain_kind::root) throw error("jf::ir: domain D" + std::to_string(d) + " is a second root");
-    if (dm.kind == domain_kind::box)
+    if (dm.kind == domain_kind::box || dm.kind == domain_kind::list || dm.kind == domain_kind::elements)
       for (std::int32_t a : dm.axes)
         if (a < 0 || a >= ndim) throw error("jf::ir: domain D" + std::to_string(d) + " has no axis " + std::to_string(a));
+    const std::string named = "jf::ir: domain D" + std::to_string(d);
+    if (dm.kind == domain_kind::list) {
+      if (dm.parent != 0 || dm.axes.size() != 1) throw error(named + ": a list domain has one axis, under the root");
+      if (dm.source < 0 || static_cast<std::size_t>(dm.source) >= inputs.size() ||
+          inputs[static_cast<std::size_t>(dm.source)].type != dtype::int64)
+        throw error(named + ": its offsets must be an int64 input");
+    }
+    if (dm.kind == domain_kind::elements &&
+        (dm.axes.size() != 1 || domains[static_cast<std::size_t>(dm.parent)].kind != domain_kind::list))
+      throw error(named + ": an elements domain has one axis, under a list domain");
   }
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const node& n = nodes[k];
@@ -584,6 +607,8 @@ void graph::validate() const {
     case op::extent:
       if (n.type != dtype::int64 || n.attr[0] <= 0 || static_cast<std::size_t>(n.attr[0]) >= domains.size())
         bad(*this, k, "must be int64 and count a domain other than the root");
+      if (dom(static_cast<domain_id>(n.attr[0])).kind == domain_kind::elements)
+        bad(*this, k, "counts an elements domain (a list's length varies: reduce a sum of ones instead)");
       continue;
     case op::user: {
       const detail::user_function& f = detail::user_function_at(n.attr[0]);

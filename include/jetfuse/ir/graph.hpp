@@ -22,8 +22,8 @@ using domain_id = std::int32_t;
 enum class domain_kind : std::uint8_t {
   root,      // no loop
   box,       // dense axes: `axes` are global axis numbers, their extents are run-time arguments
-  list,      // one iteration per list of a jagged array (offsets operand `source`)   [jagged issue]
-  elements,  // the elements of the parent list                                        [jagged issue]
+  list,      // one iteration per list of a jagged array: axes {a} (the list number i), offsets input `source`
+  elements,  // the elements of the parent list: axes {b} (the absolute content position j)
   pairs,     // `arity` elements j_0 < ... < j_{n-1} of the parent list             [combinatorics]
   product,   // (j_a, j_b) over two lists of the same parent iteration              [combinatorics]
 };
@@ -181,6 +181,11 @@ struct graph {
   node_id add_cast(dtype to, node_id a);
   void add_output(node_id v, layout l, std::int32_t same_as_input = -1);
   domain_id add_box(domain_id parent, std::vector<std::int32_t> axes);
+  // A list domain under the root over global axis `axis` (list i), its offsets in kernel input
+  // `offsets` (int64, read by no node), and the elements domain of its lists over global axis
+  // `element_axis` (the absolute content position j). docs/design.md, "List domains (contract)".
+  domain_id add_list(std::int32_t offsets, std::int32_t axis);
+  domain_id add_elements(domain_id list, std::int32_t element_axis);
   // reduce(m, x) into `into` (default: the parent of x's domain), a proper ancestor of x's domain:
   // combines x over every iteration of the domains below `into` down to x's. A guard (bool, in
   // x's domain) skips iterations.

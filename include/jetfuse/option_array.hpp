@@ -1,0 +1,60 @@
+// jf::option_array<T>: Awkward's option type over a 1-d array (`n * ?float32`): values and a
+// validity mask of the same length, both ordinary jetfuse arrays on one backend. Element i is
+// None where valid[i] is false (its value is then unspecified: the reduction's identity, say).
+// What per-list min, max, mean, argmin and argmax of a jagged array return (None for empty lists).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "jetfuse/array.hpp"
+#include "jetfuse/errors.hpp"
+
+namespace jf {
+
+template <class T>
+class option_array {
+  static_assert(is_element_v<T>, "jf::option_array<T>: T must be bool, int32_t, int64_t, float or double");
+
+ public:
+  using value_type = T;
+
+  option_array() = default;
+  // Shares both arrays (no copy): 1-d, one length, one backend.
+  option_array(array<T> values, array<bool> valid) : values_(std::move(values)), valid_(std::move(valid)) {
+    if (values_.is_null() || valid_.is_null()) throw value_error("jetfuse: jf::option_array of a null array handle");
+    if (values_.ndim() != 1 || valid_.ndim() != 1 || values_.size() != valid_.size())
+      throw shape_error("jetfuse: jf::option_array needs 1-d values and validity of one length, not " +
+                        to_string(values_.shape()) + " and " + to_string(valid_.shape()));
+    if (!(values_.device() == valid_.device()))
+      throw backend_mismatch("jetfuse: jf::option_array's values and validity are on different backends");
+  }
+
+  const array<T>& values() const { return values_; }
+  const array<bool>& valid() const { return valid_; }
+  std::int64_t size() const { return values_.size(); }
+  device backend() const { return values_.device(); }
+
+  // std::nullopt where the element is None.
+  std::vector<std::optional<T>> to_vector() const {
+    const std::vector<T> v = values_.to_vector();
+    const std::vector<bool> ok = valid_.to_vector();
+    std::vector<std::optional<T>> out(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (ok[i]) out[i] = v[i];
+    return out;
+  }
+
+ private:
+  array<T> values_;
+  array<bool> valid_;
+};
+
+template <class T>
+device backend(const option_array<T>& x) {
+  return x.backend();
+}
+
+}  // namespace jf
