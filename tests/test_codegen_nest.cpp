@@ -488,9 +488,9 @@ TEST(CodegenNestLists, ShapesAreRecognised) {
   EXPECT_EQ(shape_of(list_full(monoid::argmax, dtype::int32, true, true)), kernel_shape::full_reduction);
   const kernel_source k = generate_cuda(list_reduce(monoid::sum, dtype::float32, false));
   EXPECT_EQ(jf::ir::name(k.launch.shape), "list");
-  EXPECT_EQ(k.launch.list_stage_items, 2048);
+  EXPECT_EQ(k.launch.list_stage_items, 4096);
   const std::string d = describe_launch(k);
-  EXPECT_NE(d.find("list kernel: tiles of 256 lists"), std::string::npos) << d;
+  EXPECT_NE(d.find("list kernel: tiles of 1024 lists"), std::string::npos) << d;
   EXPECT_NE(d.find("staged in shared memory"), std::string::npos) << d;
   // The offsets input is addressed along the list axis (its span is checked under int indices).
   ASSERT_EQ(k.launch.operand_axes.size(), 3u);
@@ -502,7 +502,7 @@ TEST(CodegenNestLists, LaunchSizesFromTheListCount) {
   std::int64_t none[2] = {0, 0}, few[2] = {1000, 2000}, many[2] = {10000000, 20000000};
   EXPECT_TRUE(configure_launch(k, none, 2, h100).empty());
   const jf::ir::launch_config c = configure_launch(k, few, 2, h100);
-  EXPECT_EQ(c.grid[0], 4u);  // ceil(1000 / 256) tiles
+  EXPECT_EQ(c.grid[0], 1u);  // ceil(1000 / 1024) tiles
   EXPECT_EQ(c.block[0], 256u);
   const jf::ir::launch_config big = configure_launch(k, many, 2, h100_shared);
   EXPECT_GT(big.grid[0], 132u);
