@@ -30,7 +30,8 @@ double copy_gbps = 0;
 struct device_buffer {
   void* p = nullptr;
   std::size_t bytes = 0;
-  template <class T> explicit device_buffer(const std::vector<T>& h) : p(rt::allocate(h.size() * sizeof(T))), bytes(h.size() * sizeof(T)) {
+  template <class T>
+  explicit device_buffer(const std::vector<T>& h) : p(rt::allocate(h.size() * sizeof(T))), bytes(h.size() * sizeof(T)) {
     rt::copy_htod(p, h.data(), bytes);
   }
   explicit device_buffer(std::size_t n) : p(rt::allocate(n)), bytes(n) {}
@@ -61,7 +62,9 @@ struct lists_data {
     out_content = new device_buffer(content.size() * 8);
   }
   long long elements() const { return offsets.back(); }
-  double offsets_and_content() const { return 8.0 * static_cast<double>(lists + 1) + 4.0 * static_cast<double>(elements()); }
+  double offsets_and_content() const {
+    return 8.0 * static_cast<double>(lists + 1) + 4.0 * static_cast<double>(elements());
+  }
 };
 lists_data& poisson() {
   static lists_data* d = new lists_data(false);  // never freed: used until exit
@@ -86,7 +89,8 @@ void run_graph(benchmark::State& state, const jf::ir::graph& g, lists_data& d, b
                               : jf::detail::operand_binding{d.out_lists->p, {1, 0}}};
   timed_batches(state, 10, [&] { rt::launch_nest(k, kern, b); });
   jf_bench::report_bandwidth(state, bytes, copy_gbps);
-  state.SetLabel(jf::ir::describe_launch(k, jf::ir::configure_launch(k, b.extents.data(), 2, rt::nest_device_limits())).substr(0, 60));
+  state.SetLabel(jf::ir::describe_launch(k, jf::ir::configure_launch(k, b.extents.data(), 2, rt::nest_device_limits()))
+                     .substr(0, 60));
 }
 
 void BM_CopyRoof(benchmark::State& state) {
@@ -95,14 +99,16 @@ void BM_CopyRoof(benchmark::State& state) {
   copy_gbps = jf_bench::copy_roof(state, d.out_content->p, d.x->p, d.x->bytes);
 }
 
-template <jf::monoid M, bool Tail> void BM_PerList(benchmark::State& state) {
+template <jf::monoid M, bool Tail>
+void BM_PerList(benchmark::State& state) {
   if (!need_gpu(state)) return;
   lists_data& d = Tail ? long_tail() : poisson();
   run_graph(state, nest_test::list_reduce(M, jf::dtype::float32, false), d, false, d.offsets_and_content());
 }
 
 // max(sqrt(x * x * 2 + met) - 1) per list: five element-wise operations and the per-list max.
-template <bool Tail> void BM_PipelineMax(benchmark::State& state) {
+template <bool Tail>
+void BM_PipelineMax(benchmark::State& state) {
   if (!need_gpu(state)) return;
   lists_data& d = Tail ? long_tail() : poisson();
   run_graph(state, nest_test::list_pipeline_max(), d, false, d.offsets_and_content() + 4.0 * lists);

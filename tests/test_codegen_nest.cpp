@@ -586,3 +586,37 @@ TEST(CodegenNestNvrtc, ListKernelsOfEveryMonoidAndDtype) {
   EXPECT_GT(b.kernels.size(), 200u);
   b.compile();
 }
+
+TEST(CodegenNestLists, PlannerStoresPerListValuesThatAnotherReductionReads) {
+  // max over the lists of each list's sum: the per-list sums are stored (a list kernel over L), then
+  // a full reduction over the lists reads them; each step keeps the offsets of its list domain.
+  domain_id l, e;
+  graph g = list_graph(false, l, e);
+  const node_id x = input_at(g, dtype::float32, layout::strided, e);
+  const node_id sum = g.add_reduce(monoid::sum, x, jf::ir::no_node, l);
+  output_at(g, g.add_reduce(monoid::max, sum, jf::ir::no_node, 0), 0, layout::contiguous);
+  const jf::ir::plan p = jf::ir::make_nest_plan(g, jf::ir::fusion_mode::fused);
+  ASSERT_EQ(p.steps.size(), 2u);
+  EXPECT_EQ(generate_cuda(p.steps[0].kernel).launch.shape, kernel_shape::list);
+  EXPECT_EQ(generate_cuda(p.steps[1].kernel).launch.shape, kernel_shape::full_reduction);
+  ASSERT_EQ(p.temporary_domain.size(), 1u);
+  EXPECT_EQ(p.temporary_domain[0], l);
+  for (const jf::ir::plan_step& s : p.steps) {
+    const auto& doms = s.kernel.domains;
+    const auto list = std::find_if(doms.begin(), doms.end(), [](const jf::ir::domain& d) { return d.kind == jf::ir::domain_kind::list; });
+    ASSERT_NE(list, doms.end());
+    ASSERT_GE(list->source, 0);
+    EXPECT_EQ(s.inputs[static_cast<std::size_t>(list->source)].k, jf::ir::operand_ref::kind::input);
+    EXPECT_EQ(s.inputs[static_cast<std::size_t>(list->source)].index, 0);
+  }
+  // The per-list variance's second pass reads the mean: stored first, then one list kernel.
+  domain_id l2, e2;
+  graph v = list_graph(false, l2, e2);
+  const node_id y = input_at(v, dtype::float64, layout::strided, e2);
+  const node_id s1 = v.add_reduce(monoid::sum, y, jf::ir::no_node, l2);
+  const node_id d = v.add_op(op::subtract, dtype::float64, {y, v.add_broadcast(s1, e2)});
+  output_at(v, v.add_reduce(monoid::sum, v.add_op(op::multiply, dtype::float64, {d, d}), jf::ir::no_node, l2), l2);
+  const jf::ir::plan pv = jf::ir::make_nest_plan(v, jf::ir::fusion_mode::fused);
+  ASSERT_EQ(pv.steps.size(), 2u);
+  for (const jf::ir::plan_step& s : pv.steps) EXPECT_EQ(generate_cuda(s.kernel).launch.shape, kernel_shape::list);
+}

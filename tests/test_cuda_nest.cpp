@@ -1012,9 +1012,14 @@ TEST(CudaLists, MeanCountAndValidityPerList) {
         EXPECT_EQ(gc[i], c) << at;
         EXPECT_EQ(gv[i], c > 0 ? 1 : 0) << at;
         const double want = static_cast<double>(s) / static_cast<double>(c);
-        if (c == 0) EXPECT_TRUE(std::isnan(gm[i])) << at << ": the mean of an empty list is NaN, got " << gm[i];
-        else EXPECT_TRUE(close(gm[i] * static_cast<double>(c), want * static_cast<double>(c), monoid::sum, 4 * mag))
-            << at << ": got " << gm[i] << ", want " << want;
+        if (c == 0) {
+          EXPECT_TRUE(std::isnan(gm[i])) << at << ": the mean of an empty list is NaN, got " << gm[i];
+        } else if (std::isnan(want) || std::isinf(want)) {
+          EXPECT_TRUE(gm[i] == want || (std::isnan(gm[i]) && std::isnan(want))) << at << ": got " << gm[i] << ", want " << want;
+        } else {
+          // The sum is float32: a warp's or block's tree order differs from the sequential one by float32 roundings.
+          EXPECT_LE(std::abs(gm[i] - want) * static_cast<double>(c), 2e-6 * (mag + 1)) << at << ": got " << gm[i] << ", want " << want;
+        }
       }
     }
   }

@@ -89,7 +89,7 @@ struct kernel_source {
 // named value per node, 16-byte vector accesses when graph::vector_width > 1, int indices when
 // graph::index32; the map ABI of graph.hpp. Loop-nest graphs: one of the kernel shapes above,
 // recognised from the graph's structure, with the loop-nest ABI of graph.hpp. Throws jf::error for
-// graphs no shape handles (jagged domains, broadcasts from a non-enclosing domain, in-place
+// graphs no shape handles (pairs and product domains, broadcasts from a non-enclosing domain, in-place
 // outputs of loop nests).
 kernel_source generate_cuda(const graph& g, const codegen_options& opt = {});
 

@@ -122,7 +122,8 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   li.list_stage_items = cap;
   // The per-list results of the unstaged path share the staging memory (one path runs per tile).
   std::size_t result_bytes = 0;
-  for (node_id r : reduces) result_bytes += align16(tile_lists * (size_of(e.value_type(r)) + (is_arg_monoid(e.mono(r)) ? 8 : 0)));
+  for (node_id r : reduces)
+    result_bytes += align16(tile_lists * (size_of(e.value_type(r)) + (is_arg_monoid(e.mono(r)) ? 8 : 0)));
   std::size_t staged_total = 0;
   for (node_id x : staged) staged_total += align16(static_cast<std::size_t>(cap) * size_of(g.at(x).type));
   const std::size_t raw_bytes = std::max<std::size_t>(16, std::max(staged_total, result_bytes + 16 * reduces.size()));
@@ -137,7 +138,8 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   if (!element_outputs.empty()) plan += cat("\nThe map over D", E) + ": the tile's elements, coalesced.";
   e.header(p, plan);
   e.args_struct();
-  e.open_kernel(cat("// Launch: ", block_threads) + "-thread blocks, grid fixed by configure_launch (tiles of lists, grid-stride).\n");
+  e.open_kernel(cat("// Launch: ", block_threads) +
+                "-thread blocks, grid fixed by configure_launch (tiles of lists, grid-stride).\n");
   e.prologue("  ");
   s << "  const long long* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << L << "\n";
   s << "  const long long jf_st_off = a.st_in" << offsets << "[" << a << "];\n";
@@ -169,7 +171,8 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
     for (node_id x : staged) loads[static_cast<std::size_t>(x)] = 1;
     s << "  const bool jf_stage_list = " << need_list(loads, false) << ";  // the staged loads need their list\n";
   }
-  if (!element_outputs.empty()) s << "  const bool jf_map_list = " << need_list(need3, true) << ";  // the map needs its list\n";
+  if (!element_outputs.empty())
+    s << "  const bool jf_map_list = " << need_list(need3, true) << ";  // the map needs its list\n";
   s << "  __shared__ long long s_off[" << tile_lists + 1 << "];\n";
   for (node_id x : kept_values)
     s << "  __shared__ " << e.T(g.at(x).type) << " s_lv" << x << "[" << tile_lists << "];  // %" << x << " per list\n";
@@ -178,8 +181,8 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
     s << "  __shared__ alignas(16) unsigned char s_raw[" << raw_bytes << "];\n";
     std::size_t at = 0;
     for (node_id x : staged) {
-      s << "  " << e.T(g.at(x).type) << "* const s_in" << x << " = reinterpret_cast<" << e.T(g.at(x).type) << "*>(s_raw + " << at
-        << ");  // %" << x << " per element of a staged tile\n";
+      s << "  " << e.T(g.at(x).type) << "* const s_in" << x << " = reinterpret_cast<" << e.T(g.at(x).type)
+        << "*>(s_raw + " << at << ");  // %" << x << " per element of a staged tile\n";
       at += align16(static_cast<std::size_t>(cap) * size_of(g.at(x).type));
     }
     at = 0;
@@ -200,7 +203,8 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   s << "  for (long long tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {\n";
   const std::string in = "    ";
   s << in << "const long long i0 = tile * " << tile_lists << ";\n";
-  s << in << "const int nl = static_cast<int>(jf_nl - i0 < " << tile_lists << " ? jf_nl - i0 : " << tile_lists << ");\n";
+  s << in << "const int nl = static_cast<int>(jf_nl - i0 < " << tile_lists << " ? jf_nl - i0 : " << tile_lists
+    << ");\n";
   s << in << "__syncthreads();  // the previous tile is done with the shared arrays\n";
   s << in << "for (int t = me; t <= nl; t += blockDim.x) s_off[t] = jf_off[(i0 + t) * jf_st_off];\n";
   s << in << "__syncthreads();\n";
@@ -221,7 +225,8 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   auto tile_prelude = [&](const std::vector<node_id>& kept, const std::string& flag) {
     return [&, kept, flag](const std::string& ind, const std::string& flat, const std::string& sfx) {
       s << ind << "const long long jj" << sfx << " = base + " << flat << ";\n";
-      s << ind << "const int lt" << sfx << " = " << flag << " ? jf_nest::list_in_tile(s_off, nl, jj" << sfx << ") : 0;\n";
+      s << ind << "const int lt" << sfx << " = " << flag << " ? jf_nest::list_in_tile(s_off, nl, jj" << sfx
+        << ") : 0;\n";
       s << ind << "const I il" << sfx << "_l = static_cast<I>(i0 + lt" << sfx << ");\n";
       e.axis[static_cast<std::size_t>(a)] = "il" + sfx + "_l";
       e.axis[static_cast<std::size_t>(b)] = "jj" + sfx;
@@ -290,12 +295,13 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
       s << in2 << "// Staged: the tile's loads, coalesced, into shared memory.\n";
       std::vector<char> loads(g.nodes.size(), 0);
       for (node_id x : staged) loads[static_cast<std::size_t>(x)] = 1;
-      e.laned_loop(in2, "q", "me", "static_cast<long long>(blockDim.x)", "count", {b}, e.unroll(), loads,
-                   [&](const std::string& ind, const std::string& flat) {
-                     for (node_id x : staged)
-                       s << ind << "s_in" << x << "[" << flat << "] = " << e.vname[static_cast<std::size_t>(x)] << ";\n";
-                   },
-                   tile_prelude({}, "jf_stage_list"));
+      e.laned_loop(
+          in2, "q", "me", "static_cast<long long>(blockDim.x)", "count", {b}, e.unroll(), loads,
+          [&](const std::string& ind, const std::string& flat) {
+            for (node_id x : staged)
+              s << ind << "s_in" << x << "[" << flat << "] = " << e.vname[static_cast<std::size_t>(x)] << ";\n";
+          },
+          tile_prelude({}, "jf_stage_list"));
       restore();
       s << in2 << "__syncthreads();\n";
     }
@@ -331,8 +337,8 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
       };
     };
     s << in2 << "for (int t0 = me; t0 - lane < nl; t0 += blockDim.x) {  // a warp per list of medium length\n";
-    s << in3 << "unsigned todo = __ballot_sync(jf_nest::full_mask, t0 < nl && s_off[t0 + 1] - s_off[t0] > " << thread_max
-      << " && s_off[t0 + 1] - s_off[t0] <= " << warp_max << ");\n";
+    s << in3 << "unsigned todo = __ballot_sync(jf_nest::full_mask, t0 < nl && s_off[t0 + 1] - s_off[t0] > "
+      << thread_max << " && s_off[t0 + 1] - s_off[t0] <= " << warp_max << ");\n";
     s << in3 << "while (todo) {\n";
     const std::string in4 = in3 + "  ";
     s << in4 << "const int wt = t0 - lane + __ffs(todo) - 1;\n";
@@ -340,7 +346,8 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
     s << in4 << "const long long lb = s_off[wt], le = s_off[wt + 1];\n";
     s << in4 << "const I ilw = static_cast<I>(i0 + wt);\n";
     for (node_id r : reduces) s << in4 << e.acc_type(r) << " accw" << r << " = " << e.identity(r) << ";\n";
-    e.laned_loop(in4, "j", "lb + lane", "32LL", "le", {b}, e.unroll(), need1, acc_lanes("accw", "lb"), list_prelude("ilw", "wt"));
+    e.laned_loop(in4, "j", "lb + lane", "32LL", "le", {b}, e.unroll(), need1, acc_lanes("accw", "lb"),
+                 list_prelude("ilw", "wt"));
     restore();
     for (node_id r : reduces)
       s << in4 << "accw" << r << " = jf_nest::warp_reduce(accw" << r << ", " << e.combine_lambda(r) << ");\n";
@@ -358,8 +365,8 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
                  acc_lanes("accb", "lb"), list_prelude("ilb", "t"));
     restore();
     for (node_id r : reduces)
-      s << in3 << "accb" << r << " = jf_nest::group_allreduce(accb" << r << ", " << e.combine_lambda(r) << ", " << e.identity(r)
-        << ");\n";
+      s << in3 << "accb" << r << " = jf_nest::group_allreduce(accb" << r << ", " << e.combine_lambda(r) << ", "
+        << e.identity(r) << ");\n";
     s << in3 << "if (me == 0) {\n";
     store_result(in3 + "  ", "t", "accb");
     s << in3 << "}\n";
@@ -386,9 +393,10 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   // 3. The map over E.
   if (!element_outputs.empty()) {
     if (!after.empty()) s << in << "__syncthreads();  // the lists' values are in shared memory\n";
-    e.laned_loop(in, "q", "me", "static_cast<long long>(blockDim.x)", "count", {b}, 4, need3,
-                 [&](const std::string& ind, const std::string&) { e.store_outputs(ind, E); },
-                 tile_prelude(kept_values, "jf_map_list"));
+    e.laned_loop(
+        in, "q", "me", "static_cast<long long>(blockDim.x)", "count", {b}, 4, need3,
+        [&](const std::string& ind, const std::string&) { e.store_outputs(ind, E); },
+        tile_prelude(kept_values, "jf_map_list"));
     restore();
   }
   s << "  }\n";
@@ -411,8 +419,9 @@ launch_config configure_list(const launch_info& li, const std::int64_t* ext, con
   if (dev.shared_per_sm > 0 && li.static_shared_bytes > 0)
     resident = std::min<std::int64_t>(
         resident, static_cast<std::int64_t>(std::max(1, dev.sm_count)) *
-                      std::max<std::int64_t>(1, static_cast<std::int64_t>(dev.shared_per_sm) /
-                                                    (li.static_shared_bytes + static_cast<std::int64_t>(dev.shared_reserved_per_block))));
+                      std::max<std::int64_t>(
+                          1, static_cast<std::int64_t>(dev.shared_per_sm) /
+                                 (li.static_shared_bytes + static_cast<std::int64_t>(dev.shared_reserved_per_block))));
   c.grid[0] = static_cast<unsigned>(std::min<std::int64_t>(tiles, resident * 4));
   c.block[0] = block_threads;
   return c;
@@ -423,7 +432,8 @@ std::string describe_list(const launch_info& li, const launch_config* c) {
                   "-thread block (grid-stride), offsets in shared memory";
   if (!li.reduced_axes.empty() && li.list_stage_items > 0)
     s += cat("; per-list reductions: a tile of at most ", li.list_stage_items) +
-         " elements staged in shared memory (their loads, coalesced) and combined by each list's thread, a larger tile per list by length "
+         " elements staged in shared memory (their loads, coalesced) and combined by each list's thread, a larger tile "
+         "per list by length "
          "(a thread up to 32 elements, a warp up to 4096, else the block)";
   else if (!li.reduced_axes.empty())
     s += "; per-list reductions by length (a thread up to 32 elements, a warp up to 4096, else the block)";
