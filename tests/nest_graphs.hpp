@@ -270,4 +270,108 @@ inline graph compaction(dtype t, int ndim, bool indices = false, bool i32 = fals
   return g;
 }
 
+// ---- jagged arrays: list graphs (docs/design.md, "List domains (contract)") --------------------
+// Global axis 0: the list index i (extent: the number of lists); axis 1: the element position j
+// (extent: offsets[n] - offsets[0]). Input #0: the offsets (int64, read by no node).
+
+// A graph with L = list(offsets #0, axis 0) in the root and E = elements(L, axis 1) in L.
+inline graph list_graph(bool i32, domain_id& list, domain_id& elements) {
+  graph g;
+  g.ndim = 2;
+  g.index32 = i32;
+  g.loop_nest = true;
+  g.domains.resize(1);
+  g.inputs.push_back({dtype::int64, layout::strided});  // the offsets
+  list = g.add_list(0, 0);
+  elements = g.add_elements(list, 1);
+  return g;
+}
+
+// reduce(m, x [if guard]) per list of a jagged x (input #1, content): out0 over L.
+inline graph list_reduce(monoid m, dtype t, bool guard, bool i32 = false) {
+  domain_id l, e;
+  graph g = list_graph(i32, l, e);
+  const node_id x = input_at(g, t, layout::strided, e);
+  output_at(g, g.add_reduce(m, x, guard ? guard_of(g, x, t) : jf::ir::no_node, l), l);
+  return g;
+}
+
+// x * 2 + met of float x (#1, content) and met (#2, one per list): broadcast(met @ L) @ E, or (direct)
+// met read in E with stride 0 along the elements. out0 over E (a content).
+inline graph list_map(dtype t, bool direct, bool i32 = false) {
+  domain_id l, e;
+  graph g = list_graph(i32, l, e);
+  const node_id x = input_at(g, t, layout::strided, e);
+  const node_id met = direct ? input_at(g, t, layout::strided, e) : g.add_broadcast(input_at(g, t, layout::strided, l), e);
+  const node_id two = g.add_constant(t, jf::ir::scalar_value::of(t, 2));
+  const node_id y = g.add_op(op::add, t, {g.add_op(op::multiply, t, {x, two}), met});
+  in_domain(g, y - 1, e);
+  output_at(g, in_domain(g, y, e), e);
+  return g;
+}
+
+// Per list of x (#1): s = sum(x), c = sum(1) (int64), mean = s / c (float64), valid = c > 0.
+// Outputs over L: mean, c, valid.
+inline graph list_mean(dtype t, bool i32 = false) {
+  domain_id l, e;
+  graph g = list_graph(i32, l, e);
+  const node_id x = input_at(g, t, layout::strided, e);
+  const node_id sum = g.add_reduce(monoid::sum, x, jf::ir::no_node, l);
+  const node_id one = g.add_broadcast(g.add_constant(dtype::int64, jf::ir::scalar_value::of(dtype::int64, 1)), e);
+  const node_id count = g.add_reduce(monoid::sum, one, jf::ir::no_node, l);
+  const node_id mean = in_domain(g, g.add_op(op::true_divide, dtype::float64, {in_domain(g, g.add_cast(dtype::float64, sum), l),
+                                                                          in_domain(g, g.add_cast(dtype::float64, count), l)}), l);
+  const node_id valid =
+      in_domain(g, g.add_op(op::greater, dtype::bool_, {count, g.add_constant(dtype::int64, jf::ir::scalar_value::of(dtype::int64, 0))}), l);
+  output_at(g, mean, l);
+  output_at(g, count, l);
+  output_at(g, valid, l);
+  return g;
+}
+
+// x - mean(x) per list (float64): the reduction, the mean per list, then the map over E in one kernel.
+// out0 over E.
+inline graph list_minus_mean(bool i32 = false) {
+  domain_id l, e;
+  graph g = list_graph(i32, l, e);
+  const dtype t = dtype::float64;
+  const node_id x = input_at(g, t, layout::strided, e);
+  const node_id sum = g.add_reduce(monoid::sum, x, jf::ir::no_node, l);
+  const node_id one = g.add_broadcast(g.add_constant(t, jf::ir::scalar_value::of(t, 1)), e);
+  const node_id count = g.add_reduce(monoid::sum, one, jf::ir::no_node, l);
+  const node_id mean = in_domain(g, g.add_op(op::true_divide, t, {sum, count}), l);
+  const node_id y = in_domain(g, g.add_op(op::subtract, t, {x, g.add_broadcast(mean, e)}), e);
+  output_at(g, y, e);
+  return g;
+}
+
+// max(sqrt(x * x * 2 + met) - 1) per list of float32 x (#1) and met (#2 per list): five element-wise
+// operations and a per-list max (the benchmark's pipeline). out0 over L.
+inline graph list_pipeline_max(bool i32 = false) {
+  domain_id l, e;
+  graph g = list_graph(i32, l, e);
+  const dtype t = dtype::float32;
+  const node_id x = input_at(g, t, layout::strided, e);
+  const node_id met = g.add_broadcast(input_at(g, t, layout::strided, l), e);
+  auto at_e = [&](node_id id) { return in_domain(g, id, e); };
+  const node_id xx = at_e(g.add_op(op::multiply, t, {x, x}));
+  const node_id x2 = at_e(g.add_op(op::multiply, t, {xx, g.add_constant(t, jf::ir::scalar_value::of(t, 2))}));
+  const node_id sm = at_e(g.add_op(op::add, t, {x2, met}));
+  const node_id sq = at_e(g.add_op(op::sqrt, t, {sm}));
+  const node_id y = at_e(g.add_op(op::subtract, t, {sq, g.add_constant(t, jf::ir::scalar_value::of(t, 1))}));
+  output_at(g, g.add_reduce(monoid::max, y, jf::ir::no_node, l), l);
+  return g;
+}
+
+// reduce(m, x [if guard]) over every element of every list into the root (from E), or with
+// `of_lists` over a per-list input (#1, from L). out0 in the root.
+inline graph list_full(monoid m, dtype t, bool guard, bool of_lists, bool i32 = false) {
+  domain_id l, e;
+  graph g = list_graph(i32, l, e);
+  const node_id x = input_at(g, t, layout::strided, of_lists ? l : e);
+  output_at(g, g.add_reduce(m, x, guard ? guard_of(g, x, t) : jf::ir::no_node, 0), 0, layout::contiguous);
+  if (of_lists) g.domains.pop_back();  // no elements domain
+  return g;
+}
+
 }  // namespace nest_test

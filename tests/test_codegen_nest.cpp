@@ -11,6 +11,7 @@
 
 #include "jetfuse/errors.hpp"
 #include "jetfuse/ir/codegen.hpp"
+#include "jetfuse/ir/passes.hpp"
 #include "nest_graphs.hpp"
 #ifdef JF_HAVE_CUDA
 #include "cuda/runtime.hpp"
@@ -472,4 +473,116 @@ TEST(CodegenNestNvrtc, FastMathSourceIsTheSame) {
   const kernel_source a = generate_cuda(full_three()), b = generate_cuda(full_three(), fast);
   EXPECT_NE(a.name, b.name);
   EXPECT_EQ(a.launch.shape, b.launch.shape);
+}
+
+// ---- jagged arrays: list graphs ----------------------------------------------------------------
+
+TEST(CodegenNestLists, ShapesAreRecognised) {
+  EXPECT_EQ(shape_of(list_reduce(monoid::max, dtype::float32, false)), kernel_shape::list);
+  EXPECT_EQ(shape_of(list_map(dtype::float32, false)), kernel_shape::list);
+  EXPECT_EQ(shape_of(list_map(dtype::float64, true)), kernel_shape::list);
+  EXPECT_EQ(shape_of(list_mean(dtype::float32)), kernel_shape::list);
+  EXPECT_EQ(shape_of(list_minus_mean()), kernel_shape::list);
+  EXPECT_EQ(shape_of(list_pipeline_max()), kernel_shape::list);
+  EXPECT_EQ(shape_of(list_full(monoid::sum, dtype::float32, false, false)), kernel_shape::full_reduction);
+  EXPECT_EQ(shape_of(list_full(monoid::argmax, dtype::int32, true, true)), kernel_shape::full_reduction);
+  const kernel_source k = generate_cuda(list_reduce(monoid::sum, dtype::float32, false));
+  EXPECT_EQ(jf::ir::name(k.launch.shape), "list");
+  EXPECT_EQ(k.launch.list_stage_items, 2048);
+  const std::string d = describe_launch(k);
+  EXPECT_NE(d.find("list kernel: tiles of 256 lists"), std::string::npos) << d;
+  EXPECT_NE(d.find("staged in shared memory"), std::string::npos) << d;
+  // The offsets input is addressed along the list axis (its span is checked under int indices).
+  ASSERT_EQ(k.launch.operand_axes.size(), 3u);
+  EXPECT_EQ(k.launch.operand_axes[1], std::vector<std::int32_t>{0});
+}
+
+TEST(CodegenNestLists, LaunchSizesFromTheListCount) {
+  const kernel_source k = generate_cuda(list_pipeline_max());
+  std::int64_t none[2] = {0, 0}, few[2] = {1000, 2000}, many[2] = {10000000, 20000000};
+  EXPECT_TRUE(configure_launch(k, none, 2, h100).empty());
+  const jf::ir::launch_config c = configure_launch(k, few, 2, h100);
+  EXPECT_EQ(c.grid[0], 4u);  // ceil(1000 / 256) tiles
+  EXPECT_EQ(c.block[0], 256u);
+  const jf::ir::launch_config big = configure_launch(k, many, 2, h100_shared);
+  EXPECT_GT(big.grid[0], 132u);
+  EXPECT_LE(big.grid[0], 132u * 8 * 4);
+  EXPECT_NE(describe_launch(k, big).find("blocks"), std::string::npos);
+}
+
+TEST(CodegenNestLists, RefusesWhatItDoesNotRun) {
+  // pairs domains (combinatorics): not yet.
+  {
+    domain_id l, e;
+    graph g = list_graph(false, l, e);
+    g.domains.push_back(jf::ir::domain{jf::ir::domain_kind::pairs, l, {}, -1, 2});
+    const node_id x = input_at(g, dtype::float32, layout::strided, e);
+    output_at(g, g.add_reduce(monoid::max, x, jf::ir::no_node, l), l);
+    try {
+      generate_cuda(g);
+      ADD_FAILURE() << "a pairs domain was accepted";
+    } catch (const jf::error& err) {
+      EXPECT_NE(std::string(err.what()).find("pairs or product domain"), std::string::npos) << err.what();
+    }
+  }
+  // A box beside a list, and a reduction into the root beside per-list outputs.
+  {
+    domain_id l, e;
+    graph g = list_graph(false, l, e);
+    const node_id x = input_at(g, dtype::float32, layout::strided, e);
+    output_at(g, g.add_reduce(monoid::max, x, jf::ir::no_node, l), l);
+    output_at(g, g.add_reduce(monoid::sum, x, jf::ir::no_node, 0), 0);
+    try {
+      generate_cuda(g);
+      ADD_FAILURE() << "reductions into the root and the lists in one kernel were accepted";
+    } catch (const jf::error& err) {
+      EXPECT_NE(std::string(err.what()).find("List kernels"), std::string::npos) << err.what();
+    }
+  }
+}
+
+TEST(CodegenNestLists, PlannerKeepsTheListKernelOneStep) {
+  // x - mean(x) per list: one step (the reduction, the mean, the map), its offsets carried along.
+  const jf::ir::plan p = jf::ir::make_nest_plan(list_minus_mean(), jf::ir::fusion_mode::fused);
+  ASSERT_EQ(p.steps.size(), 1u);
+  const graph& k = p.steps[0].kernel;
+  EXPECT_EQ(generate_cuda(k).launch.shape, kernel_shape::list);
+  ASSERT_EQ(k.domains.size(), 3u);
+  const std::int32_t off = k.domains[1].source;
+  ASSERT_GE(off, 0);
+  ASSERT_LT(static_cast<std::size_t>(off), p.steps[0].inputs.size());
+  EXPECT_EQ(p.steps[0].inputs[static_cast<std::size_t>(off)].index, 0);  // the graph's offsets
+  EXPECT_EQ(k.inputs[static_cast<std::size_t>(off)].type, dtype::int64);
+  // Unfused: every operation its own step, each list step with its offsets.
+  const jf::ir::plan u = jf::ir::make_nest_plan(list_minus_mean(), jf::ir::fusion_mode::unfused);
+  EXPECT_GT(u.steps.size(), 2u);
+  for (const jf::ir::plan_step& s : u.steps)
+    for (const jf::ir::domain& d : s.kernel.domains)
+      if (d.kind == jf::ir::domain_kind::list) {
+        EXPECT_EQ(s.kernel.inputs[static_cast<std::size_t>(d.source)].type, dtype::int64);
+      }
+}
+
+TEST(CodegenNestNvrtc, ListKernelsOfEveryMonoidAndDtype) {
+  batch b;
+  for (monoid m : all_monoids)
+    for (dtype t : all_dtypes) {
+      if (!monoid_accepts(m, t)) continue;
+      for (bool guard : {false, true}) {
+        b.add(list_reduce(m, t, guard, guard));
+        b.add(list_full(m, t, guard, false, !guard));
+        b.add(list_full(m, t, guard, true, guard));
+      }
+    }
+  for (bool i32 : {false, true}) {
+    for (dtype t : {dtype::float32, dtype::float64, dtype::int32}) {
+      b.add(list_map(t, false, i32));
+      b.add(list_map(t, true, i32));
+      b.add(list_mean(t, i32));
+    }
+    b.add(list_minus_mean(i32));
+    b.add(list_pipeline_max(i32));
+  }
+  EXPECT_GT(b.kernels.size(), 200u);
+  b.compile();
 }

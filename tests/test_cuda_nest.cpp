@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -25,6 +26,7 @@
 #include "cuda/runtime.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/ir/codegen.hpp"
+#include "jetfuse/ir/passes.hpp"
 #include "jetfuse/scalar_ops.hpp"
 #include "nest_graphs.hpp"
 
@@ -814,6 +816,343 @@ TEST(CudaNest, Int32IndicesAreChecked) {
   jf::detail::step_bindings b;
   b.extents = {2, std::int64_t(1) << 31};
   b.inputs = {{in.p, {std::int64_t(1) << 31, 1}}};
+  b.outputs = {{out.p, {1, 0}}};
+  EXPECT_THROW(rt::launch_nest(k, compiled(k), b), jf::error);
+}
+
+// ---- jagged arrays: list kernels ----------------------------------------------------------------
+// Hand-built list graphs (nest_graphs.hpp: axis 0 the lists, axis 1 the elements, input #0 the
+// offsets) against per-list references computed here with the same jf::ops monoids.
+
+namespace {
+
+// Offsets of n lists starting at `start`: Poisson(lambda) lengths, then the given lengths placed at
+// the given lists (long ones, empty ones). Seeded from the test's rng (seed printed by the caller).
+struct list_layout {
+  std::vector<long long> offsets;  // n + 1 entries
+  std::string text;                // for messages
+  long long n() const { return static_cast<long long>(offsets.size()) - 1; }
+  long long total() const { return offsets.back() - offsets.front(); }
+};
+list_layout make_lists(long long n, double lambda, long long start, const std::vector<std::pair<long long, long long>>& fixed,
+                       const std::string& text) {
+  list_layout l;
+  std::poisson_distribution<long long> len(lambda > 0 ? lambda : 1);
+  l.offsets.resize(static_cast<std::size_t>(n + 1));
+  l.offsets[0] = start;
+  for (long long i = 0; i < n; ++i) {
+    long long k = lambda > 0 ? len(rng()) : 0;
+    for (const auto& [at, with] : fixed)
+      if (at == i) k = with;
+    l.offsets[static_cast<std::size_t>(i + 1)] = l.offsets[static_cast<std::size_t>(i)] + k;
+  }
+  l.text = text;
+  return l;
+}
+
+std::vector<list_layout> list_layouts() {
+  return {make_lists(0, 2, 0, {}, "0 lists"),
+          make_lists(1, 0, 0, {{0, 5}}, "1 list of 5"),
+          make_lists(300, 0, 3, {}, "300 empty lists"),
+          make_lists(1000, 2, 0, {}, "1000 Poisson(2) lists"),
+          make_lists(777, 2, 11, {{5, 40}, {6, 33}, {300, 1000}, {301, 0}, {500, 5000}, {600, 100000}},
+                     "777 lists from offset 11 with lists of 33, 40, 1000, 5000, 100000")};
+}
+
+}  // namespace
+
+TEST(CudaLists, PerListReductionsOfEveryMonoidAndDtype) {
+  REQUIRE_GPU();
+  std::cout << "rng seed 12345 (test_cuda_nest's rng)\n";
+  const std::vector<list_layout> layouts = list_layouts();
+  for (monoid m : all_monoids)
+    for (dtype t : all_dtypes) {
+      if (!monoid_accepts(m, t)) continue;
+      for (bool guard : {false, true})
+        with_type(t, [&](auto tag) {
+          using T = decltype(tag);
+          const kernel_source k = jf::ir::generate_cuda(list_reduce(m, t, guard, guard));
+          ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
+          for (const list_layout& lay : layouts) {
+            const long long stride = lay.n() == 777 ? 3 : 1;  // strided content once
+            const std::size_t extent = static_cast<std::size_t>(lay.offsets.back()) * static_cast<std::size_t>(stride) + 1;
+            const hvec<T> xs = values<T>(extent, m);
+            const std::size_t out_elem = jf::is_arg_monoid(m) ? 8 : sizeof(elem<T>);
+            const std::size_t n = static_cast<std::size_t>(lay.n());
+            auto off = dbuf::of(lay.offsets);
+            auto in = dbuf::of(xs);
+            dbuf out(std::max<std::size_t>(n, 1) * out_elem * 2);
+            jf::detail::step_bindings b;
+            b.extents = {lay.n(), lay.total()};
+            b.inputs = {{off->p, {1, 0}}, {in->p, {0, stride}}};
+            b.outputs = {{out.p, {2, 0}}};  // every other element: the ones between stay poisoned
+            const std::vector<unsigned char> poison(out.bytes, 0xAB);
+            rt::copy_htod(out.p, poison.data(), poison.size());
+            run(k, b);
+            const std::vector<unsigned char> first = out.raw();
+            run(k, b);
+            EXPECT_EQ(first, out.raw()) << "two runs differ: " << what(m, t, guard, lay.text);
+            for (unsigned blocks : {1u, 7u}) {
+              jf::ir::launch_config c;
+              c.grid[0] = blocks;
+              c.block[0] = 256;
+              run(k, b, &c);
+              EXPECT_EQ(first, out.raw()) << "grid " << blocks << " differs: " << what(m, t, guard, lay.text);
+            }
+            for (std::size_t i = 0; i < n; ++i) {
+              std::vector<T> x;
+              std::vector<char> keep;
+              double mag = 0;
+              for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
+                const T v = static_cast<T>(xs[static_cast<std::size_t>(j * stride)]);
+                x.push_back(v);
+                keep.push_back(!guard || guard_ref<T>(v));
+                if constexpr (std::is_floating_point_v<T>)
+                  if (keep.back() && std::isfinite(v)) mag += std::abs(static_cast<double>(v));
+              }
+              const ref_result<T> want = reduce_ref(m, x, keep);
+              const std::string at = what(m, t, guard, lay.text) + ", list " + std::to_string(i);
+              if (jf::is_arg_monoid(m)) {
+                long long got;
+                std::memcpy(&got, first.data() + 2 * i * out_elem, 8);
+                EXPECT_EQ(got, want.index) << at;
+              } else {
+                elem<T> raw;
+                std::memcpy(&raw, first.data() + 2 * i * out_elem, sizeof(raw));
+                const T got = static_cast<T>(raw);
+                EXPECT_TRUE(close(got, want.value, m, mag)) << at << ": got " << +got << ", want " << +want.value;
+              }
+              for (std::size_t byte = 0; byte < out_elem; ++byte)
+                ASSERT_EQ(first[(2 * i + 1) * out_elem + byte], 0xAB) << "written between the outputs: " << at;
+            }
+          }
+        });
+    }
+}
+
+TEST(CudaLists, ElementMapsWithPerListValues) {
+  REQUIRE_GPU();
+  for (dtype t : {dtype::float32, dtype::float64, dtype::int32})
+    for (bool direct : {false, true})
+      for (bool i32 : {false, true})
+        with_type(t, [&](auto tag) {
+          using T = decltype(tag);
+          if constexpr (std::is_same_v<T, bool>) return;  // (not among the dtypes)
+          else {
+          const kernel_source k = jf::ir::generate_cuda(list_map(t, direct, i32));
+          ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
+          for (const list_layout& lay : list_layouts()) {
+            const std::size_t extent = static_cast<std::size_t>(lay.offsets.back());
+            const std::size_t n = static_cast<std::size_t>(lay.n());
+            const std::vector<T> x = values<T>(extent + 1, monoid::sum);
+            const std::vector<T> met = values<T>(std::max<std::size_t>(2 * n, 1), monoid::sum);  // met[2 i]
+            auto off = dbuf::of(lay.offsets);
+            auto dx = dbuf::of(x), dm = dbuf::of(met);
+            dbuf out((extent + 1) * sizeof(T));
+            const std::vector<unsigned char> poison(out.bytes, 0xAB);
+            rt::copy_htod(out.p, poison.data(), poison.size());
+            jf::detail::step_bindings b;
+            b.extents = {lay.n(), lay.total()};
+            b.inputs = {{off->p, {1, 0}}, {dx->p, {0, 1}}, {dm->p, {2, 0}}};
+            b.outputs = {{out.p, {0, 1}}};  // the content of the result: element j at j
+            run(k, b);
+            const std::vector<T> got = out.get<T>(extent + 1);
+            const std::vector<unsigned char> raw = out.raw();
+            const std::string at = std::string(jf::name(t)) + (direct ? ", met read in E" : ", met broadcast") +
+                                   (i32 ? ", int indices, " : ", ") + lay.text;
+            for (std::size_t i = 0; i < n; ++i)
+              for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
+                const T want = jf::ops::jf_add(jf::ops::jf_multiply(x[static_cast<std::size_t>(j)], T(2)), met[2 * i]);
+                const T g = got[static_cast<std::size_t>(j)];
+                const bool same = std::memcmp(&g, &want, sizeof(T)) == 0 || (g != g && want != want);
+                ASSERT_TRUE(same) << at << ": list " << i << ", element " << j << ": got " << +g << ", want " << +want;
+              }
+            // Elements before offsets[0] and after the last list are not written.
+            for (long long j = 0; j < lay.offsets.front(); ++j)
+              for (std::size_t byte = 0; byte < sizeof(T); ++byte)
+                ASSERT_EQ(raw[static_cast<std::size_t>(j) * sizeof(T) + byte], 0xAB) << at << ": element " << j << " written";
+            for (std::size_t byte = 0; byte < sizeof(T); ++byte) ASSERT_EQ(raw[extent * sizeof(T) + byte], 0xAB) << at;
+          }
+          }
+        });
+}
+
+TEST(CudaLists, MeanCountAndValidityPerList) {
+  REQUIRE_GPU();
+  for (bool i32 : {false, true}) {
+    const kernel_source k = jf::ir::generate_cuda(list_mean(dtype::float32, i32));
+    ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
+    for (const list_layout& lay : list_layouts()) {
+      const std::size_t n = static_cast<std::size_t>(lay.n());
+      const std::vector<float> x = values<float>(static_cast<std::size_t>(lay.offsets.back()) + 1, monoid::sum);
+      auto off = dbuf::of(lay.offsets);
+      auto dx = dbuf::of(x);
+      dbuf mean(std::max<std::size_t>(n, 1) * 8), count(std::max<std::size_t>(n, 1) * 8), valid(std::max<std::size_t>(n, 1));
+      for (dbuf* d : {&mean, &count, &valid}) {
+        const std::vector<unsigned char> poison(d->bytes, 0xAB);
+        rt::copy_htod(d->p, poison.data(), poison.size());
+      }
+      jf::detail::step_bindings b;
+      b.extents = {lay.n(), lay.total()};
+      b.inputs = {{off->p, {1, 0}}, {dx->p, {0, 1}}};
+      b.outputs = {{mean.p, {1, 0}}, {count.p, {1, 0}}, {valid.p, {1, 0}}};
+      run(k, b);
+      const auto gm = mean.get<double>(n);
+      const auto gc = count.get<long long>(n);
+      const auto gv = valid.get<unsigned char>(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        float s = 0;
+        double mag = 0;
+        for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
+          s = jf::ops::jf_add(s, x[static_cast<std::size_t>(j)]);
+          if (std::isfinite(x[static_cast<std::size_t>(j)])) mag += std::abs(x[static_cast<std::size_t>(j)]);
+        }
+        const long long c = lay.offsets[i + 1] - lay.offsets[i];
+        const std::string at = lay.text + ", list " + std::to_string(i) + (i32 ? ", int indices" : "");
+        EXPECT_EQ(gc[i], c) << at;
+        EXPECT_EQ(gv[i], c > 0 ? 1 : 0) << at;
+        const double want = static_cast<double>(s) / static_cast<double>(c);
+        if (c == 0) EXPECT_TRUE(std::isnan(gm[i])) << at << ": the mean of an empty list is NaN, got " << gm[i];
+        else EXPECT_TRUE(close(gm[i] * static_cast<double>(c), want * static_cast<double>(c), monoid::sum, 4 * mag))
+            << at << ": got " << gm[i] << ", want " << want;
+      }
+    }
+  }
+}
+
+TEST(CudaLists, MinusMeanPerListIsOneKernel) {
+  REQUIRE_GPU();
+  const jf::ir::plan p = jf::ir::make_nest_plan(list_minus_mean(), jf::ir::fusion_mode::fused);
+  ASSERT_EQ(p.steps.size(), 1u);
+  for (bool i32 : {false, true}) {
+    const kernel_source k = jf::ir::generate_cuda(list_minus_mean(i32));
+    ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
+    for (const list_layout& lay : list_layouts()) {
+      const std::size_t n = static_cast<std::size_t>(lay.n()), extent = static_cast<std::size_t>(lay.offsets.back());
+      std::vector<double> x = values<double>(2 * extent + 2, monoid::sum);
+      for (double& v : x)
+        if (!std::isfinite(v)) v = 1.5;  // finite, so that every difference is comparable
+      auto off = dbuf::of(lay.offsets);
+      auto dx = dbuf::of(x);
+      dbuf out((2 * extent + 2) * 8);
+      jf::detail::step_bindings b;
+      b.extents = {lay.n(), lay.total()};
+      b.inputs = {{off->p, {1, 0}}, {dx->p, {0, 2}}};  // strided content: element j at 2 j
+      b.outputs = {{out.p, {0, 2}}};
+      run(k, b);
+      const std::vector<unsigned char> first = out.raw();
+      run(k, b);
+      EXPECT_EQ(first, out.raw()) << "two runs differ: " << lay.text;
+      const auto got = out.get<double>(2 * extent + 2);
+      for (std::size_t i = 0; i < n; ++i) {
+        double s = 0, mag = 0;
+        for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
+          s += x[static_cast<std::size_t>(2 * j)];
+          mag += std::abs(x[static_cast<std::size_t>(2 * j)]);
+        }
+        const double c = static_cast<double>(lay.offsets[i + 1] - lay.offsets[i]);
+        for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
+          const double want = x[static_cast<std::size_t>(2 * j)] - s / c;
+          ASSERT_TRUE(close(got[static_cast<std::size_t>(2 * j)], want, monoid::sum, mag / c + std::abs(want)))
+              << lay.text << ", list " << i << ", element " << j << ": got " << got[static_cast<std::size_t>(2 * j)]
+              << ", want " << want;
+        }
+      }
+    }
+  }
+}
+
+TEST(CudaLists, FullReductionsOverElementsAndLists) {
+  REQUIRE_GPU();
+  for (monoid m : all_monoids)
+    for (dtype t : all_dtypes) {
+      if (!monoid_accepts(m, t)) continue;
+      for (bool of_lists : {false, true})
+        with_type(t, [&](auto tag) {
+          using T = decltype(tag);
+          const bool guard = m == monoid::sum || m == monoid::argmax;
+          const kernel_source k = jf::ir::generate_cuda(list_full(m, t, guard, of_lists, !of_lists));
+          ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::full_reduction);
+          for (const list_layout& lay : list_layouts()) {
+            const std::size_t n = static_cast<std::size_t>(lay.n());
+            const hvec<T> xs = values<T>(static_cast<std::size_t>(lay.offsets.back()) + n + 1, m);
+            auto off = dbuf::of(lay.offsets);
+            auto in = dbuf::of(xs);
+            dbuf out(8);
+            jf::detail::step_bindings b;
+            b.extents = {lay.n(), lay.total()};
+            b.inputs = {{off->p, {1, 0}}, {in->p, of_lists ? std::vector<std::int64_t>{1, 0} : std::vector<std::int64_t>{0, 1}}};
+            b.outputs = {{out.p, {0, 0}}};
+            run(k, b);
+            std::vector<T> x;
+            std::vector<char> keep;
+            double mag = 0;
+            const long long from = of_lists ? 0 : lay.offsets.front(), to = of_lists ? lay.n() : lay.offsets.back();
+            for (long long j = from; j < to; ++j) {
+              x.push_back(static_cast<T>(xs[static_cast<std::size_t>(j)]));
+              keep.push_back(!guard || guard_ref<T>(x.back()));
+              if constexpr (std::is_floating_point_v<T>)
+                if (keep.back() && std::isfinite(x.back())) mag += std::abs(static_cast<double>(x.back()));
+            }
+            const ref_result<T> want = reduce_ref(m, x, keep);
+            const std::string at = what(m, t, guard, lay.text) + (of_lists ? ", over the lists" : ", over the elements");
+            if (jf::is_arg_monoid(m)) {
+              EXPECT_EQ(out.get<long long>(1)[0], want.index) << at;  // j - offsets[0]
+            } else {
+              const T got = static_cast<T>(out.get<elem<T>>(1)[0]);
+              EXPECT_TRUE(close(got, want.value, m, mag)) << at << ": got " << +got << ", want " << +want.value;
+            }
+          }
+        });
+    }
+}
+
+TEST(CudaLists, TenMillionListsAndALongTail) {
+  REQUIRE_GPU();
+  // 10^7 Poisson(2) lists (2 * 10^7 > 2^24 elements), and a long tail: 0.5 % lists of 64 and one of 10^6.
+  std::vector<std::pair<long long, long long>> tail;
+  for (long long i = 0; i < 1000000; i += 200) tail.push_back({i + 17, 64});
+  tail.push_back({654321, 1000000});
+  const list_layout layouts[] = {make_lists(10000000, 2, 0, {}, "10^7 Poisson(2) lists"),
+                                 make_lists(1000000, 2, 0, tail, "10^6 lists with a long tail")};
+  const kernel_source k = jf::ir::generate_cuda(list_pipeline_max());
+  for (const list_layout& lay : layouts) {
+    const std::size_t n = static_cast<std::size_t>(lay.n()), extent = static_cast<std::size_t>(lay.offsets.back());
+    std::vector<float> x(extent), met(n);
+    std::uniform_real_distribution<float> u(-3, 3);
+    for (float& v : x) v = u(rng());
+    for (float& v : met) v = u(rng()) + 3;
+    auto off = dbuf::of(lay.offsets);
+    auto dx = dbuf::of(x), dm = dbuf::of(met);
+    dbuf out(n * 4);
+    jf::detail::step_bindings b;
+    b.extents = {lay.n(), lay.total()};
+    b.inputs = {{off->p, {1, 0}}, {dx->p, {0, 1}}, {dm->p, {1, 0}}};
+    b.outputs = {{out.p, {1, 0}}};
+    run(k, b);
+    const auto got = out.get<float>(n);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < n && bad < 5; ++i) {
+      float acc = jf::ops::jf_max_identity<float>();
+      for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
+        const float v = x[static_cast<std::size_t>(j)];
+        acc = jf::ops::jf_max_combine(acc, jf::ops::jf_subtract(jf::ops::jf_sqrt(jf::ops::jf_add(jf::ops::jf_multiply(jf::ops::jf_multiply(v, v), 2.0f), met[i])), 1.0f));
+      }
+      if (std::memcmp(&acc, &got[i], 4) != 0) {
+        ++bad;
+        ADD_FAILURE() << lay.text << ", list " << i << ": got " << got[i] << ", want " << acc;
+      }
+    }
+  }
+}
+
+TEST(CudaLists, Int32IndicesAreChecked) {
+  REQUIRE_GPU();
+  const kernel_source k = jf::ir::generate_cuda(list_reduce(monoid::sum, dtype::float32, false, true));
+  dbuf off(16), in(16), out(16);
+  jf::detail::step_bindings b;
+  b.extents = {std::int64_t(1) << 31, 1};
+  b.inputs = {{off.p, {1, 0}}, {in.p, {0, 1}}};
   b.outputs = {{out.p, {1, 0}}};
   EXPECT_THROW(rt::launch_nest(k, compiled(k), b), jf::error);
 }

@@ -26,9 +26,16 @@ void check_int32(const ir::kernel_source& src, const detail::step_bindings& b) {
       throw error("jetfuse: kernel " + src.name + " uses int indices but axis " + std::to_string(d) + " has extent " +
                   std::to_string(ext[d]));
     // A scatter's target axis is no loop: the target's span along it is checked with the operands'.
-    if (ext[d] > 0 && static_cast<std::int32_t>(d) != src.launch.scatter_axis)
+    // A list kernel's axes (lists, elements) do not multiply: each is checked alone, element
+    // positions are long long in its kernel.
+    if (ext[d] > 0 && static_cast<std::int32_t>(d) != src.launch.scatter_axis && src.launch.shape != ir::kernel_shape::list &&
+        src.launch.shape != ir::kernel_shape::full_reduction)
       total = total > int32_limit ? total : total * ext[d];
   }
+  // A full reduction iterates its reduced axes (over a jagged array's elements: that axis alone).
+  if (src.launch.shape == ir::kernel_shape::full_reduction)
+    for (std::int32_t a : src.launch.reduced_axes)
+      if (ext[static_cast<std::size_t>(a)] > 0) total = total > int32_limit ? total : total * ext[static_cast<std::size_t>(a)];
   if (total >= int32_limit)
     throw error("jetfuse: kernel " + src.name + " uses int indices but its iterations number " + std::to_string(total) +
                 " or more");

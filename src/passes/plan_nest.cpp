@@ -15,6 +15,7 @@
 //    readers reading it from a temporary; the step of the outputs holds it when every output is
 //    stored over the scan's domain and computed there from it (cumsum(x * 2 + 1): one kernel);
 //  - everything else stays in the step of the outputs: producers fused into their reductions.
+//    A list domain's offsets input goes with every step that iterates the lists.
 // Unfused: every operation is its own step with a temporary per value, as CuPy without fusion
 // (the nodes of one composite operation, attr[1], stay in that operation's step).
 #include <algorithm>
@@ -96,6 +97,8 @@ struct nest_planner {
       const node& n = g.at(x);
       if (n.code != op::reduce) return step::descend;
       const domain_id from = g.at(n.args[0]).domain;
+      // Each list's elements into the list: the list kernel combines a list and then runs its map.
+      if (g.dom(from).kind == domain_kind::elements && n.domain == g.dom(from).parent) return step::skip;
       const auto chain = g.chain_axes(from);
       const auto& own = g.dom(from).axes;
       const bool row = !chain.empty() &&
@@ -283,6 +286,17 @@ struct nest_planner {
       }
     }
     compact_domains(k);
+    // A list domain's offsets: an input of the step (read by no node), renumbered like the others.
+    for (domain& dm : k.domains) {
+      if (dm.kind != domain_kind::list) continue;
+      auto [it, fresh] = orig_inputs.emplace(dm.source, -1);
+      if (fresh) {
+        it->second = static_cast<node_id>(k.inputs.size());
+        k.inputs.push_back(g.inputs[static_cast<std::size_t>(dm.source)]);
+        s.inputs.push_back({operand_ref::kind::input, dm.source});
+      }
+      dm.source = it->second;
+    }
     p.steps.push_back(std::move(s));
   }
 

@@ -20,6 +20,8 @@ struct codegen_options {
 // configuration (configure_launch) and its order of combination.
 enum class kernel_shape : std::uint8_t {
   map,               // a grid-stride loop over one box (map graphs)
+  list,              // a jagged array's lists and elements: tiles of 256 lists per block, per-list
+                     // reductions (staged, or a thread / warp / block per list by length) and maps
   full_reduction,    // reduce(s) of one box chain into the root: block partials + last-block finish
   row_reduction,     // reduce(s) into box(K) from box(R) under it, R innermost: a warp or block per row
   column_reduction,  // the same with the fastest axis in K: threads across K, R split over blockIdx.y
@@ -73,6 +75,8 @@ struct launch_info {
   int scan_tile_items = 0;
   int scan_warp_items = 0;
   int scan_value_bytes = 0;
+  // list: the most elements of a tile whose reductions' operands are staged in shared memory (0: never).
+  int list_stage_items = 0;
 };
 
 struct kernel_source {

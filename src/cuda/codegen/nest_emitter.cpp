@@ -11,6 +11,7 @@ namespace jf::ir {
 std::string_view name(kernel_shape s) {
   switch (s) {
   case kernel_shape::map: return "map";
+  case kernel_shape::list: return "list";
   case kernel_shape::full_reduction: return "full reduction";
   case kernel_shape::row_reduction: return "row reduction";
   case kernel_shape::column_reduction: return "column reduction";
@@ -153,6 +154,28 @@ JF_NEST_AT(normal_f32, float)
 JF_NEST_AT(integers, long long)
 #undef JF_NEST_AT
 
+// Jagged arrays: the list holding element j, the last t with off[t] <= j (empty lists before it
+// skipped), among a tile's n lists whose offsets s[0..n] are in shared memory, or among all n lists
+// (offsets `st` elements apart in global memory).
+__device__ __forceinline__ int list_in_tile(const long long* s, int n, long long j) {
+  int lo = 0, hi = n;  // s[lo] <= j < s[hi]
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) >> 1;
+    if (s[mid] <= j) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+__device__ __forceinline__ long long list_of(const long long* off, long long st, long long n, long long j) {
+  long long lo = 0, hi = n;  // off[lo] <= j < off[hi]
+  while (hi - lo > 1) {
+    const long long mid = (lo + hi) >> 1;
+    if (off[mid * st] <= j) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
 __device__ __forceinline__ unsigned long long align16(unsigned long long bytes) { return (bytes + 15) & ~15ull; }
 
 // Bytes of dynamic shared memory this launch was given (the row cache checks it fits).
@@ -248,10 +271,70 @@ bool single_pass(const facts& f) {
   return true;
 }
 
+// Graphs with a list domain (docs/design.md, "List domains (contract)"): the list kernel, or a
+// full reduction of the elements (or the lists) into the root. Throws for what no shape runs.
+shape_plan recognise_list(const facts& f) {
+  const graph& g = f.g;
+  auto refuse = [&](const std::string& why) {
+    return error("jf::ir codegen: " + why + " (list graphs: docs/design.md, \"List kernels\")\n" + g.to_string());
+  };
+  domain_id list = -1, elements = -1;
+  for (std::size_t d = 1; d < g.domains.size(); ++d) {
+    const domain_kind k = g.domains[d].kind;
+    if (k == domain_kind::list) {
+      if (list >= 0) throw refuse("two list domains in one kernel");
+      list = static_cast<domain_id>(d);
+    } else if (k == domain_kind::elements) {
+      if (elements >= 0) throw refuse("two elements domains in one kernel");
+      elements = static_cast<domain_id>(d);
+    } else {
+      throw refuse(cat("domain D", static_cast<long long>(d)) + " (a box) beside a list domain");
+    }
+  }
+  if (!f.scans.empty() || !f.scatters.empty()) throw refuse("scans and scatters do not occur in list graphs yet");
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    const node& n = g.nodes[k];
+    if (n.code == op::gather || n.code == op::search || n.code == op::put)
+      throw refuse(cat("%", static_cast<long long>(k)) + ": gathers, searches and puts do not occur in list graphs yet");
+    if (n.code == op::index && n.attr[0] < 0) throw refuse(cat("%", static_cast<long long>(k)) + ": a flat index over a list domain");
+  }
+  if (!broadcasts_enclosing(f) || !single_pass(f))
+    throw refuse("a reduction reads a reduced value, or a broadcast comes from a domain that does not enclose its own; "
+                 "the planner stores those first");
+  shape_plan p;
+  if (!f.reduces.empty() && f.g.at(f.reduces[0]).domain == 0) {
+    // Every element (or every list) into the root: the full reduction.
+    const domain_id from = g.at(g.at(f.reduces[0]).args[0]).domain;
+    for (node_id r : f.reduces)
+      if (g.at(r).domain != 0 || g.at(g.at(r).args[0]).domain != from)
+        throw refuse("reductions into the root and into the lists, or from several domains, in one kernel");
+    for (const output_desc& o : g.outputs)
+      if (o.domain != 0) throw refuse("a full reduction's kernel with an output that is not in the root");
+    if (!nodes_within(f, from == list ? std::vector<domain_id>{0, list} : std::vector<domain_id>{0, list, elements}))
+      throw refuse("element-wise work of the lists or elements after a full reduction");
+    p.shape = kernel_shape::full_reduction;
+    p.outer = 0;
+    p.inner = from;
+    return p;
+  }
+  for (node_id r : f.reduces)
+    if (g.at(r).domain != list || g.at(g.at(r).args[0]).domain != elements)
+      throw refuse(cat("reduce %", r) + " is not a reduction of each list's elements into the list");
+  for (const output_desc& o : g.outputs)
+    if (o.domain != list && o.domain != elements) throw refuse("an output over the root beside per-list work");
+  if (!nodes_within(f, {list, elements})) throw refuse("element-wise work in the root of a list kernel");
+  p.shape = kernel_shape::list;
+  p.outer = list;
+  p.inner = elements;
+  return p;
+}
+
 }  // namespace
 
 shape_plan recognise(const facts& f) {
   const graph& g = f.g;
+  for (const domain& d : g.domains)
+    if (d.kind == domain_kind::list || d.kind == domain_kind::elements) return recognise_list(f);
   shape_plan p;
   // Scatter: the one output is a put, nothing reduced (the engine refuses reductions in its operands).
   for (const output_desc& o : g.outputs) {
@@ -661,7 +744,8 @@ void emitter::store_outputs(const std::string& ind, domain_id d) {
 void emitter::laned_loop(const std::string& ind, const std::string& c, const std::string& start, const std::string& step,
                          const std::string& n, const std::vector<std::int32_t>& axes, int lanes,
                          const std::vector<char>& needed,
-                         const std::function<void(const std::string&, const std::string&)>& at_lane) {
+                         const std::function<void(const std::string&, const std::string&)>& at_lane,
+                         const std::function<void(const std::string&, const std::string&, const std::string&)>& prelude) {
   const auto saved_v = vname;
   const auto saved_a = axis;
   const std::string in2 = ind + "  ";
@@ -677,6 +761,7 @@ void emitter::laned_loop(const std::string& ind, const std::string& c, const std
       vname = saved_v;
       axis = saved_a;
       unravel(in2, flat(u), axes, nest::cat("_", u));
+      if (prelude) prelude(in2, flat(u), nest::cat("_", u));
       flat_index = flat(u);
       emit_nodes(needed, in2, nest::cat("_", u), which::loads);
       lane_v[static_cast<std::size_t>(u)] = vname;
@@ -695,6 +780,7 @@ void emitter::laned_loop(const std::string& ind, const std::string& c, const std
   axis = saved_a;
   s << ind << "for (; " << c << " < " << n << "; " << c << " += " << step << ") {\n";
   unravel(in2, c, axes, "");
+  if (prelude) prelude(in2, c, "");
   flat_index = c;
   emit_nodes(needed, in2, "", which::all);
   at_lane(in2, c);
@@ -784,8 +870,9 @@ namespace codegen_detail {
 
 kernel_source generate_nest(const graph& g, const codegen_options& opt) {
   for (std::size_t d = 1; d < g.domains.size(); ++d)
-    if (g.domains[d].kind != domain_kind::box)
-      throw error(nest::cat("jf::ir codegen: domain D", d) + " is not a box; jagged domains have no CUDA kernel yet");
+    if (g.domains[d].kind == domain_kind::pairs || g.domains[d].kind == domain_kind::product)
+      throw error(nest::cat("jf::ir codegen: domain D", static_cast<long long>(d)) +
+                  " is a pairs or product domain; combinations have no CUDA kernel yet");
   for (const output_desc& o : g.outputs)
     if (o.same_as_input >= 0)
       throw error("jf::ir codegen: an output of a loop-nest graph shares memory with an input; the planner must "
@@ -802,6 +889,7 @@ kernel_source generate_nest(const graph& g, const codegen_options& opt) {
   case kernel_shape::histogram: nest::emit_histogram(e, p, li); break;
   case kernel_shape::scatter: nest::emit_scatter(e, p, li); break;
   case kernel_shape::scan: nest::emit_scan(e, p, li); break;
+  case kernel_shape::list: nest::emit_list(e, p, li); break;
   default:
     if (!e.f.scans.empty())
       throw error("jf::ir codegen: a scan must be the one scan of its kernel, every output stored over its domain "
@@ -848,6 +936,7 @@ launch_config configure_launch(const kernel_source& k, const std::int64_t* exten
   case kernel_shape::histogram: return nest::configure_histogram(li, extents, dev);
   case kernel_shape::scan: return nest::configure_scan(li, extents, dev);
   case kernel_shape::generic_nest: return nest::configure_generic_nest(li, extents, dev);
+  case kernel_shape::list: return nest::configure_list(li, extents, dev);
   case kernel_shape::scatter: {
     check_axes({li.scatter_axis});
     return nest::configure_scatter(li, extents, dev);
@@ -878,6 +967,7 @@ std::string describe_shape(const kernel_source& k) {
            "counts per warp group in shared memory when the bins fit (else global), added to the grid's counts by "
            "integer atomics (the same bits every run); the last block stores them";
   case kernel_shape::scan: return nest::describe_scan(li, nullptr);
+  case kernel_shape::list: return nest::describe_list(li, nullptr);
   case kernel_shape::generic_nest:
     return "generic loop nest: a thread per iteration of each output domain, serial loops for the reductions";
   case kernel_shape::scatter:
@@ -900,6 +990,7 @@ std::string describe_launch(const kernel_source& k) {
 std::string describe_launch(const kernel_source& k, const launch_config& c) {
   std::string s = k.launch.shape == kernel_shape::row_with_map ? nest::describe_row_with_map(k.launch, &c)
                   : k.launch.shape == kernel_shape::scan       ? nest::describe_scan(k.launch, &c)
+                  : k.launch.shape == kernel_shape::list       ? nest::describe_list(k.launch, &c)
                                                                : describe_launch(k);
   s += nest::cat(" [grid ", c.grid[0]) + nest::cat("x", c.grid[1]) + nest::cat("x", c.grid[2]) +
        nest::cat(", block ", c.block[0]) + nest::cat("x", c.block[1]) + nest::cat("x", c.block[2]);

@@ -118,9 +118,12 @@ class emitter {
   // A loop over flat indices start, start + step, ... < n, `lanes` independent iterations per trip
   // (all loads first, for memory-level parallelism), then a remainder loop. at_lane(ind, flat) runs
   // after each lane's nodes, in index order; `needed` are the nodes computed per iteration.
+  // prelude(ind, flat, sfx), when given, runs after each lane's unravel and before its nodes (the
+  // list shapes fix the element and list indices there).
   void laned_loop(const std::string& ind, const std::string& counter, const std::string& start, const std::string& step,
                   const std::string& n, const std::vector<std::int32_t>& axes, int lanes, const std::vector<char>& needed,
-                  const std::function<void(const std::string&, const std::string&)>& at_lane);
+                  const std::function<void(const std::string&, const std::string&)>& at_lane,
+                  const std::function<void(const std::string&, const std::string&, const std::string&)>& prelude = {});
 
   // The scratch buffer: `counters` unsigned counters, then per reduce node an array of `count`
   // partials (and one of positions for argmin/argmax), each 16-byte aligned. Names: jf_counters,
@@ -158,6 +161,7 @@ void emit_generic_nest(emitter& e, launch_info& li);
 void emit_histogram(emitter& e, const shape_plan& p, launch_info& li);
 void emit_scatter(emitter& e, const shape_plan& p, launch_info& li);
 void emit_scan(emitter& e, const shape_plan& p, launch_info& li);
+void emit_list(emitter& e, const shape_plan& p, launch_info& li);  // shape_list.cpp
 
 // ---- launch rules (host) ----
 std::int64_t product(const std::vector<std::int32_t>& axes, const std::int64_t* ext);
@@ -173,6 +177,8 @@ launch_config configure_histogram(const launch_info& li, const std::int64_t* ext
 launch_config configure_scan(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 // describe_launch of a scan, with the numbers of a configuration when c is given.
 std::string describe_scan(const launch_info& li, const launch_config* c);
+launch_config configure_list(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+std::string describe_list(const launch_info& li, const launch_config* c);
 launch_config configure_generic_nest(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_scatter(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 // describe_launch of row_with_map, with the numbers of a configuration when c is given.

@@ -8,6 +8,12 @@
 // warp's chunks, philox_chunks.cpp: still increasing); a block combines its threads with
 // jf_nest::group_allreduce's tree; the last block combines the partials b = tid, tid + 256, ... per
 // thread in increasing order, then the same tree.
+//
+// Jagged arrays: reduce(m, x @ L) @ R runs over the lists as over a box (i = 0 .. n - 1);
+// reduce(m, x @ E) @ R over every element of every list as one flat range t = 0 .. extent(E) - 1,
+// element j = offsets[0] + t (the position of argmin/argmax is t = j - offsets[0]); its list is
+// found by a binary search in the offsets only when something reads it (values of the list, or an
+// operand with a stride along the list axis).
 #include <algorithm>
 
 #include "cuda/codegen/nest_emitter.hpp"
@@ -17,7 +23,8 @@ namespace jf::ir::nest {
 void emit_full_reduction(emitter& e, const shape_plan& p, launch_info& li) {
   const graph& g = e.g;
   auto& s = e.s;
-  const std::vector<std::int32_t> axes = g.chain_axes(p.inner);
+  const bool over_elements = g.dom(p.inner).kind == domain_kind::elements;
+  const std::vector<std::int32_t> axes = over_elements ? g.dom(p.inner).axes : g.chain_axes(p.inner);
   li.block = 256;
   li.reduced_axes = axes;
 
@@ -28,6 +35,32 @@ void emit_full_reduction(emitter& e, const shape_plan& p, launch_info& li) {
   e.open_kernel("// Launch: 256-thread blocks, grid fixed by configure_launch; scratch: 1 counter + gridDim.x partials per reduction.\n");
   e.prologue("  ");
   s << "  const long long n = " << e.extent_product(axes) << ";  // iterations of D" << p.inner << "\n";
+  std::function<void(const std::string&, const std::string&, const std::string&)> prelude;
+  if (over_elements) {
+    const domain_id list = g.dom(p.inner).parent;
+    const std::int32_t la = g.dom(list).axes[0], eb = axes[0];
+    const std::size_t offsets = static_cast<std::size_t>(g.dom(list).source);
+    e.add_operand_axis(g.outputs.size() + offsets, la);
+    std::string need = "false";
+    for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+      const node& n = g.nodes[k];
+      if (e.f.uniform[k]) continue;
+      if (n.domain == list || (n.code == op::index && n.attr[0] == la)) need = "true";
+      if (n.code == op::input && n.domain == p.inner && g.inputs[static_cast<std::size_t>(n.index)].lay != layout::scalar)
+        need += cat(" || a.st_in", n.index) + cat("[", la) + "] != 0";
+    }
+    s << "  const long long* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << list << "\n";
+    s << "  const long long jf_st_off = a.st_in" << offsets << "[" << la << "];\n";
+    s << "  const long long jf_off0 = jf_off[0];\n";
+    s << "  const bool jf_need_list = " << need << ";  // elements look up their list\n";
+    prelude = [&e, la, eb](const std::string& ind, const std::string& flat, const std::string& sfx) {
+      e.s << ind << "const long long jj" << sfx << " = jf_off0 + " << flat << ";\n";
+      e.s << ind << "const I il" << sfx << " = jf_need_list ? static_cast<I>(jf_nest::list_of(jf_off, jf_st_off, e" << la
+          << ", jj" << sfx << ")) : I(0);\n";
+      e.axis[static_cast<std::size_t>(la)] = "il" + sfx;
+      e.axis[static_cast<std::size_t>(eb)] = "jj" + sfx;
+    };
+  }
 
   // Root values the reduced domain reads (through broadcasts): every thread computes them first.
   std::vector<node_id> args;
@@ -44,9 +77,9 @@ void emit_full_reduction(emitter& e, const shape_plan& p, launch_info& li) {
   auto accumulate = [&](const std::string& ind, const std::string& flat) {
     for (node_id r : e.f.reduces) e.accumulate(ind, r, cat("acc", r), flat);
   };
-  if (!e.chunked_loop("  ", axes, "n", need, accumulate))
+  if (over_elements || !e.chunked_loop("  ", axes, "n", need, accumulate))
     e.laned_loop("  ", "t", "static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x", "step", "n", axes, e.unroll(),
-                 need, accumulate);
+                 need, accumulate, prelude);
 
   s << "\n  // The block's total (tree order), one partial per block.\n";
   for (node_id r : e.f.reduces)
