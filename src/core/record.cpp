@@ -51,11 +51,14 @@ jagged_record zip(const std::vector<zip_field>& fields) {
     return jagged_record(first, std::move(contents));
   }
   // Only the counts may agree: offsets rebased to 0, every content the view of its used range.
-  std::vector<std::int64_t> rebased = first_values;
-  for (auto& v : rebased) v -= first_values.front();
+  const auto rebase = [](std::vector<std::int64_t> off) {
+    const std::int64_t base = off.front();
+    for (auto& v : off) v -= base;
+    return off;
+  };
+  const std::vector<std::int64_t> rebased = rebase(first_values);
   for (const auto& f : fields) {
-    std::vector<std::int64_t> off = host_offsets(f.offsets);
-    for (auto& v : off) v -= off.front();
+    const std::vector<std::int64_t> off = rebase(host_offsets(f.offsets));
     if (off != rebased) throw value_error("cannot broadcast nested list");
     contents.emplace_back(f.name, flatten_content(f.offsets, f.content));
   }
