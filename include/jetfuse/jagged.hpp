@@ -22,6 +22,10 @@
 
 namespace jf {
 
+namespace detail {
+struct jagged_access;  // builds jagged arrays whose offsets are valid by construction (jagged_access.hpp)
+}
+
 template <class T>
 class jagged {
   static_assert(is_element_v<T>, "jf::jagged<T>: T must be bool, int32_t, int64_t, float or double");
@@ -84,7 +88,15 @@ class jagged {
     return jagged(trusted{}, array<std::int64_t>(detail::slice_offsets(offsets_, r)), content_);
   }
 
+  // Structure (defined in jagged_structure.hpp): Awkward's x[:, k] (element k of every list, from
+  // the end when negative; jf::index_error when a list is too short), x[lists] (an integer array
+  // of list positions, negative from the end) and x[mask] (a boolean array of one entry per list).
+  array<T> operator()(all_t, std::int64_t k) const;
+  jagged operator()(const array<std::int64_t>& lists) const;
+  jagged operator()(const array<bool>& mask) const;
+
  private:
+  friend struct detail::jagged_access;
   struct trusted {};
   jagged(trusted, array<std::int64_t> offsets, array<T> content)
       : offsets_(std::move(offsets)), content_(std::move(content)) {}
@@ -175,3 +187,5 @@ std::string type_string(const jagged<T>& x) {
 }
 
 }  // namespace jf
+
+#include "jetfuse/jagged_structure.hpp"  // NOLINT: the members declared above
