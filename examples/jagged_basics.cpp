@@ -40,10 +40,7 @@ int main(int argc, char** argv) {
   say(">>> array_gpu[100:]");
   say(jf::display(array_gpu(jf::range(100, jf::none))));
 
-  // TODO(lead): np.sqrt(array_gpu) needs element-wise expressions over jagged operands (the
-  // engine's part of issue 10). Then:
-  //   say(">>> np.sqrt(array_gpu)");
-  //   say(jf::display(jf::jagged<double>(jf::sqrt(array_gpu))));
-  // and add the same two steps to tests/data/gen_jagged_basics_expected.py.
+  say(">>> np.sqrt(array_gpu)");
+  say(jf::display(jf::jagged<double>(jf::sqrt(array_gpu))));  // one fused kernel over the elements
   return 0;
 }

@@ -9,6 +9,7 @@ compared when run as `jagged_basics cpu`).
 import html
 
 import awkward as ak
+import numpy as np
 
 
 def display(x):
@@ -27,3 +28,5 @@ print(">>> ak.num(array_gpu)")
 print(display(ak.num(array_gpu)))
 print(">>> array_gpu[100:]")
 print(display(array_gpu[100:]))
+print(">>> np.sqrt(array_gpu)")
+print(display(np.sqrt(array_gpu)))
