@@ -75,7 +75,8 @@ lists_data& long_tail() {
 // out0 over the lists or (content) over the elements.
 void run_graph(benchmark::State& state, const jf::ir::graph& g, lists_data& d, bool content_output, double bytes) {
   const jf::ir::kernel_source k = jf::ir::generate_cuda(g);
-  const rt::kernel& kern = rt::get_kernel(k.name, k.source, {});
+  const rt::compile_options options{};
+  const rt::kernel& kern = rt::get_kernel(k.name, k.source, options);
   jf::detail::step_bindings b;
   b.extents = {lists, d.elements()};
   b.inputs = {{d.off->p, {1, 0}}, {d.x->p, {0, 1}}};
