@@ -122,7 +122,18 @@ TEST_P(JaggedStructure, RandomAgainstVectors) {
                         want[static_cast<std::size_t>(m - 1 - i)].end());
     }
     ASSERT_EQ(x(jf::array<i64>(pos, dev())).to_vector(), by_pos) << "n " << n;
+    // Non-contiguous positions and mask: reversed and strided views.
+    const jf::array<i64> pos_arr(pos, dev());
+    const std::vector<std::vector<double>> by_pos_rev(by_pos.rbegin(), by_pos.rend());
+    ASSERT_EQ(x(jf::array<i64>(pos_arr(jf::range(jf::none, jf::none, -1)))).to_vector(), by_pos_rev) << "n " << n;
+    std::vector<std::vector<double>> by_pos_even;
+    for (std::size_t i = 0; i < by_pos.size(); i += 2) by_pos_even.push_back(by_pos[i]);
+    ASSERT_EQ(x(jf::array<i64>(pos_arr(jf::range(jf::none, jf::none, 2)))).to_vector(), by_pos_even) << "n " << n;
+    std::vector<bool> mask2(mask.size() * 2);
+    for (std::size_t i = 0; i < mask.size(); ++i) mask2[2 * i] = mask[i];
+    const jf::array<bool> mask2_arr(mask2, dev());
     ASSERT_EQ(x(jf::array<bool>(mask, dev())).to_vector(), by_mask) << "n " << n;
+    ASSERT_EQ(x(jf::array<bool>(mask2_arr(jf::range(jf::none, jf::none, 2)))).to_vector(), by_mask) << "n " << n;
     std::vector<std::vector<double>> rev(want.rbegin(), want.rend());
     ASSERT_EQ(jf::concatenate(x, jf::jagged<double>(rev, dev()), 1).to_vector(), cat) << "n " << n;
     std::vector<std::optional<double>> firsts;
