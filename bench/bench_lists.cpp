@@ -7,7 +7,6 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <memory>
 #include <random>
 #include <vector>
 
@@ -79,8 +78,8 @@ lists_data& long_tail() {
 // out0 over the lists or (content) over the elements.
 void run_graph(benchmark::State& state, const jf::ir::graph& g, lists_data& d, bool content_output, double bytes) {
   const jf::ir::kernel_source k = jf::ir::generate_cuda(g);
-  // (std::addressof: get_kernel returns a reference into the cache; g++ 13 warns of a temporary)
-  const rt::kernel& kern = *std::addressof(rt::get_kernel(k.name, k.source, {}));
+  const rt::compile_options options{};
+  const rt::kernel& kern = rt::get_kernel(k.name, k.source, options);
   jf::detail::step_bindings b;
   b.extents = {lists, d.elements()};
   b.inputs = {{d.off->p, {1, 0}}, {d.x->p, {0, 1}}};

@@ -12,6 +12,7 @@
 #include "jetfuse/expr/reductions.hpp"
 #include "jetfuse/expr/searchsorted.hpp"
 #include "jetfuse/expr/take.hpp"
+#include "jetfuse/expr/value_kind.hpp"
 #include "jetfuse/expr/walk.hpp"
 #include "jetfuse/stats.hpp"
 
@@ -128,6 +129,9 @@ template <class T>
 template <class E>
   requires is_lazy_expr<std::remove_cvref_t<E>>::value
 array<T>::array(const E& e) {
+  static_assert(detail::all_dense<E>, "jetfuse: this expression is over jagged arrays: assign it to a jf::jagged<T> "
+                                      "(element-wise) or a jf::option_array<T> (a per-list min, max, mean, argmin or "
+                                      "argmax), or use jf::eval");
   dtype_ = dtype_v<T>;
   const jf::dtype t = dtype_v<T>;
   detail::evaluate_into<typename node_of<E>::type>(this, &t, detail::eval_options{}, e);
@@ -137,6 +141,9 @@ template <class T>
 template <class E>
   requires is_lazy_expr<std::remove_cvref_t<E>>::value
 array<T>& array<T>::operator=(const E& e) & {
+  static_assert(detail::all_dense<E>, "jetfuse: this expression is over jagged arrays: assign it to a jf::jagged<T> "
+                                      "(element-wise) or a jf::option_array<T> (a per-list min, max, mean, argmin or "
+                                      "argmax), or use jf::eval");
   const jf::dtype t = dtype_v<T>;
   detail::evaluate_into<typename node_of<E>::type>(this, &t, detail::eval_options{}, e);
   return *this;
@@ -145,7 +152,7 @@ array<T>& array<T>::operator=(const E& e) & {
 // Evaluates one expression into a new array, or several into a tuple of arrays computed by ONE
 // kernel (their shapes broadcast together; each output has its own dtype).
 template <class... E>
-  requires(sizeof...(E) > 0 && (lazy_operand<E> && ...))
+  requires(sizeof...(E) > 0 && (lazy_operand<E> && ...) && detail::all_dense<E...>)
 auto eval(const E&... e) {
   if constexpr (sizeof...(E) == 1) {
     return array<value_type_t<capture_t<const E&>>...>(capture(e)...);
@@ -163,7 +170,7 @@ auto eval(const E&... e) {
 
 // The same, one kernel per operation with a temporary array per intermediate result.
 template <class... E>
-  requires(sizeof...(E) > 0 && (lazy_operand<E> && ...))
+  requires(sizeof...(E) > 0 && (lazy_operand<E> && ...) && detail::all_dense<E...>)
 auto eval(unfused_t, const E&... e) {
   std::array<array_base, sizeof...(E)> outs;
   const std::array<dtype, sizeof...(E)> types = {type_of_v<capture_t<const E&>>.type...};

@@ -16,9 +16,15 @@
 #include "jetfuse/expr/functions.hpp"
 #include "jetfuse/expr/operators.hpp"
 #include "jetfuse/expr/reductions.hpp"
+#include "jetfuse/expr/jagged_expr.hpp"
 #include "jetfuse/expr/scans.hpp"
+#include "jetfuse/option_array.hpp"
 
 namespace jf {
+
+namespace detail {
+struct jagged_access;  // builds jagged arrays whose offsets are valid by construction (jagged_access.hpp)
+}
 
 template <class T>
 class jagged {
@@ -44,6 +50,17 @@ class jagged {
   // Shares the given arrays (no copy) after checking them as Awkward's validity check does.
   jagged(array<std::int64_t> offsets, array<T> content) : offsets_(std::move(offsets)), content_(std::move(content)) {
     detail::check_jagged(offsets_, content_);
+  }
+  // Evaluates an expression over jagged arrays, element-wise (`x * 2 + met`): one loop nest over the
+  // lists' elements; the result has the operands' list lengths (it shares the first jagged
+  // operand's offsets when they start at 0).
+  template <class E>
+    requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::jagged)
+  jagged(const E& e) {  // NOLINT(google-explicit-constructor): jf::jagged<float> y = x * 2;
+    array_base content, offsets;
+    detail::evaluate_lists_into<typename node_of<E>::type>(content, dtype_v<T>, &offsets, nullptr, detail::eval_options{}, e);
+    offsets_ = array<std::int64_t>(offsets);
+    content_ = array<T>(content);
   }
   // int32 offsets (Awkward's Index32) are converted to int64 on their backend (one fused cast).
   jagged(const array<std::int32_t>& offsets, array<T> content)
@@ -71,7 +88,15 @@ class jagged {
     return jagged(trusted{}, array<std::int64_t>(detail::slice_offsets(offsets_, r)), content_);
   }
 
+  // Structure (defined in jagged_structure.hpp): Awkward's x[:, k] (element k of every list, from
+  // the end when negative; jf::index_error when a list is too short), x[lists] (an integer array
+  // of list positions, negative from the end) and x[mask] (a boolean array of one entry per list).
+  array<T> operator()(all_t, std::int64_t k) const;
+  jagged operator()(const array<std::int64_t>& lists) const;
+  jagged operator()(const array<bool>& mask) const;
+
  private:
+  friend struct detail::jagged_access;
   struct trusted {};
   jagged(trusted, array<std::int64_t> offsets, array<T> content)
       : offsets_(std::move(offsets)), content_(std::move(content)) {}
@@ -79,6 +104,31 @@ class jagged {
   array<std::int64_t> offsets_;
   array<T> content_;
 };
+
+// Per-list min, max, mean, argmin, argmax (Awkward's mask_identity: None for an empty list).
+template <class T>
+template <class E>
+  requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::option)
+option_array<T>::option_array(const E& e) {
+  array_base values, valid;
+  detail::evaluate_lists_into<typename node_of<E>::type>(values, dtype_v<T>, nullptr, &valid, detail::eval_options{}, e);
+  values_ = array<T>(values);
+  valid_ = array<bool>(valid);
+}
+
+// jf::eval of an expression over jagged arrays: a jf::jagged (element-wise) or a jf::option_array
+// (per-list reductions that may be None); other per-list reductions (sum, count, any, ...) give a
+// jf::array, as in Awkward.
+template <class E>
+  requires(lazy_operand<E> && detail::value_kind_v<E> == detail::value_kind::jagged)
+auto eval(const E& e) {
+  return jagged<value_type_t<capture_t<const E&>>>(capture(e));
+}
+template <class E>
+  requires(lazy_operand<E> && detail::value_kind_v<E> == detail::value_kind::option)
+auto eval(const E& e) {
+  return option_array<value_type_t<capture_t<const E&>>>(capture(e));
+}
 
 template <class T>
 device backend(const jagged<T>& x) {
@@ -137,3 +187,5 @@ std::string type_string(const jagged<T>& x) {
 }
 
 }  // namespace jf
+
+#include "jetfuse/jagged_structure.hpp"  // NOLINT: the members declared above

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "jetfuse/array.hpp"
+#include "jetfuse/awkward_print.hpp"
 #include "jetfuse/device.hpp"
 #include "jetfuse/dtype.hpp"
 #include "jetfuse/errors.hpp"
@@ -25,8 +26,11 @@
 #include "jetfuse/jagged.hpp"
 #include "jetfuse/joining.hpp"
 #include "jetfuse/matmul.hpp"
+#include "jetfuse/option_array.hpp"
+#include "jetfuse/option_ops.hpp"
 #include "jetfuse/like.hpp"
 #include "jetfuse/random.hpp"
+#include "jetfuse/record.hpp"
 #include "jetfuse/repeat_counts.hpp"
 #include "jetfuse/sorting.hpp"
 #include "jetfuse/stats.hpp"

@@ -11,6 +11,7 @@
 
 #include "jetfuse/array.hpp"
 #include "jetfuse/errors.hpp"
+#include "jetfuse/expr/value_kind.hpp"
 
 namespace jf {
 
@@ -31,6 +32,11 @@ class option_array {
     if (!(values_.device() == valid_.device()))
       throw backend_mismatch("jetfuse: jf::option_array's values and validity are on different backends");
   }
+
+  // Evaluates a per-list reduction that may be None (jf::max(x * 2, -1)); defined in jagged.hpp.
+  template <class E>
+    requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::option)
+  option_array(const E& e);  // NOLINT(google-explicit-constructor)
 
   const array<T>& values() const { return values_; }
   const array<bool>& valid() const { return valid_; }

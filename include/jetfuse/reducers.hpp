@@ -61,6 +61,18 @@ constexpr bool needs_elements(reducer r) {
          r == reducer::argmin || r == reducer::argmax;
 }
 
+// Awkward's reducers whose value for an empty list is None (their mask_identity=True by default;
+// Awkward 2.14's mean, var and std default to False: NaN for an empty list): a per-list reduction of
+// a jagged array with one of them gives a jf::option_array.
+constexpr bool none_for_empty(reducer r) {
+  switch (r) {
+  case reducer::min: case reducer::max: case reducer::nanmin: case reducer::nanmax: case reducer::argmin:
+  case reducer::argmax:
+    return true;
+  default: return false;
+  }
+}
+
 // jf::keepdims: the reduced axes stay, with extent 1 (numpy's keepdims=True).
 struct keepdims_t {};
 inline constexpr keepdims_t keepdims{};

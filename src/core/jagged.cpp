@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/offsets_registry.hpp"
 #include "jetfuse/detail/jagged_layout.hpp"
 #include "jetfuse/errors.hpp"
 
@@ -54,12 +55,15 @@ void check_jagged(const array_base& offsets, const array_base& content) {
   if (off.back() > len)
     throw value_error("jf::jagged: offsets[-1] = " + std::to_string(off.back()) +
                       " > len(content) = " + std::to_string(len));
+  remember_offsets_bounds(offsets, off.front(), off.back());
 }
 
 array_base offsets_of_sizes(const std::vector<std::int64_t>& sizes, device dev) {
   std::vector<std::int64_t> off(sizes.size() + 1, 0);
   for (std::size_t i = 0; i < sizes.size(); ++i) off[i + 1] = off[i] + sizes[i];
-  return make_from_host(dev, dtype::int64, shape_t{static_cast<std::int64_t>(off.size())}, off.data());
+  array_base a = make_from_host(dev, dtype::int64, shape_t{static_cast<std::int64_t>(off.size())}, off.data());
+  remember_offsets_bounds(a, off.front(), off.back());
+  return a;
 }
 
 std::vector<std::int64_t> host_offsets(const array_base& offsets) {

@@ -46,6 +46,7 @@
 #include "core/index_errors.hpp"
 #include "jetfuse/detail/user_functions.hpp"
 #include "cpu/executor_kernels.hpp"
+#include "cpu/list_executor.hpp"
 #include "jetfuse/cpu/thread_pool.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/scalar_ops.hpp"
@@ -1301,6 +1302,7 @@ void run_group(const plan& p, group& gr) {
 void execute(const ir::graph& g, const detail::step_bindings& b) {
   g.validate();
   check_bindings(g, b);
+  if (has_list_domains(g)) return execute_lists(g, b);
   plan p;
   build(p, g, b);
   resolve_aliasing(p, g);

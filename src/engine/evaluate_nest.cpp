@@ -438,6 +438,7 @@ array_base cyclic_values(const array_base& v, const shape_t& shape, device dev) 
 }  // namespace
 
 void evaluate_nest(const eval_request& r) {
+  if (has_jagged_leaves(r)) return evaluate_lists(r);
   const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
   if (dev.kind == device_kind::cuda) backend::require_cuda();
   thread_local nest_call c;
@@ -544,6 +545,7 @@ std::string explain_scatter(const eval_request& request) {
 }
 
 std::string explain_nest(const eval_request& r) {
+  if (has_jagged_leaves(r)) return explain_lists(r);
   const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
   // Describe outputs without allocating them.
   nest_analysis probe;

@@ -46,6 +46,10 @@ struct reduction_builder {
   }
   // The number of reduced elements, as int64 (uniform).
   ir::node_id count() {
+    // A list's elements vary in number: count them (reduce a sum of ones, beside the other sums).
+    for (ir::domain_id d = inner; d != outer; d = g.dom(d).parent)
+      if (g.dom(d).kind == ir::domain_kind::elements)
+        return g.add_reduce(monoid::sum, g.add_broadcast(constant(dtype::int64, 1), inner), ir::no_node, outer);
     ir::node_id n = ir::no_node;
     for (ir::domain_id d = inner; d != outer; d = g.dom(d).parent) {
       const ir::node_id e = g.add_extent(d);

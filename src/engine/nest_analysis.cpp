@@ -45,6 +45,9 @@ struct parser {
       return s;
     }
     case prog_entry::reduction: break;
+    case prog_entry::jagged:  // evaluate_lists takes these (evaluate_nest dispatches first)
+      throw value_error("jetfuse: a jf::jagged operand in this operation is not supported (jf::take, histograms, "
+                        "scans and scatters take dense arrays; use jf::flatten(x) for the elements)");
     }
     const int r = ri++;
     const int entry = pos;  // 1: this node is the root of the first expression

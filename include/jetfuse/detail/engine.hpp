@@ -92,6 +92,10 @@ struct eval_request {
   int nspecs = 0;
   // Scatters: the target and how values go into it (roots: the indices, then the values).
   const scatter_spec* scatter = nullptr;
+  // Expressions over jagged arrays (expr/jagged_expr.hpp): where a jagged result's offsets go (its
+  // content is outputs[0]) and an option result's validity (its values are outputs[0]).
+  array_base* result_offsets = nullptr;
+  array_base* result_valid = nullptr;
 };
 
 // Runs an evaluation on its arrays' backend: element-wise ones on jf::cuda as generated kernels,
@@ -99,6 +103,10 @@ struct eval_request {
 // loop nests, executed as lowered on jf::cpu, optimised, planned and launched on jf::cuda.
 void evaluate(const eval_request& r);
 void evaluate_nest(const eval_request& r);
+// An expression with jf::jagged leaves (a program entry prog_entry::jagged): src/engine/evaluate_lists.cpp.
+void evaluate_lists(const eval_request& r);
+std::string explain_lists(const eval_request& r);
+bool has_jagged_leaves(const eval_request& r);
 // A scatter (r.scatter set): numpy's errors, then one loop nest writing the target in place.
 void evaluate_scatter(const eval_request& r);
 // What a scatter runs (jf::explain's account; r.opt.explain_cuda: jf::cuda's plan whatever the backend).

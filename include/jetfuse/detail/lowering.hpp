@@ -36,7 +36,8 @@ struct scalar_slot {
 // run-time shape analysis of expressions with reductions (src/engine/nest_analysis.cpp).
 struct prog_entry {
   // gather: jf::take(x, indices); its operands follow: the array x, then the indices.
-  enum kind_t : std::uint8_t { array, scalar, elementwise, reduction, gather } kind = array;
+  // jagged: a jf::jagged leaf, two array leaves (its content, then its offsets).
+  enum kind_t : std::uint8_t { array, scalar, elementwise, reduction, gather, jagged } kind = array;
   std::int8_t nargs = 0;
   std::int8_t mode = 0;  // gather: ir::gather_mode
 };

@@ -44,6 +44,11 @@ template <class E> struct node_of {
   using type = E;
 };
 
+template <class T> class jagged;  // jagged.hpp
+template <class T> struct is_jagged : std::false_type {};
+template <class T> struct is_jagged<jagged<T>> : std::true_type {};
+template <class T> inline constexpr bool is_jagged_v = is_jagged<std::remove_cvref_t<T>>::value;
+
 template <class T> struct is_array : std::false_type {};
 template <class T> struct is_array<array<T>> : std::true_type {};
 template <class T> inline constexpr bool is_array_v = is_array<std::remove_cvref_t<T>>::value;
@@ -62,7 +67,7 @@ template <class T>
 concept scalar_operand = std::is_arithmetic_v<scalar_value_of_t<T>>;
 // Operands that make an operation lazy: arrays and expressions.
 template <class T>
-concept lazy_operand = is_array_v<T> || is_lazy_expr<std::remove_cvref_t<T>>::value;
+concept lazy_operand = is_array_v<T> || is_jagged_v<T> || is_lazy_expr<std::remove_cvref_t<T>>::value;
 template <class T>
 concept operand = lazy_operand<T> || scalar_operand<T>;
 
@@ -93,7 +98,7 @@ template <class T> struct capture_type {
   using D = scalar_value_of_t<T>;
   using type = std::conditional_t<
       is_lazy_expr<D>::value, typename node_of<D>::type,
-      std::conditional_t<is_array<D>::value, term<D>,
+      std::conditional_t<is_array<D>::value || is_jagged<D>::value, term<D>,
                          std::conditional_t<std::is_same_v<D, bool>, term<bool>,
                                             std::conditional_t<std::is_integral_v<D>, term<weak_integer_t<D>>,
                                                                term<double>>>>>;
@@ -103,7 +108,7 @@ template <class T> using capture_t = typename capture_type<T>::type;
 template <class T> capture_t<T> capture(T&& x) {
   using D = std::remove_cvref_t<T>;
   if constexpr (is_lazy_expr<D>::value) return capture_t<T>(std::forward<T>(x));
-  else if constexpr (is_array<D>::value) return capture_t<T>{hana::tuple<D>(std::forward<T>(x))};
+  else if constexpr (is_array<D>::value || is_jagged<D>::value) return capture_t<T>{hana::tuple<D>(std::forward<T>(x))};
   else {
     using V = typename std::remove_cvref_t<decltype(std::declval<capture_t<T>>().elements[hana::llong_c<0>])>;
     return capture_t<T>{hana::tuple<V>(static_cast<V>(x))};

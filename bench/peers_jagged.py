@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Awkward Array on its cuda backend on bench_jagged's workloads, on the same data: writes the lists
+(10M Poisson(2) float32 lists, and the long-tailed set with 0.5 % of lists of 64 elements) to
+<dir>/{poisson,tail}_{offsets,content}.bin for bench/bench_jagged.cpp (JF_JAGGED_DATA=<dir>), then
+times Awkward eager and its lazy fusion prototype (awkward._connect.cuda.lazy: only + - * / and a
+sum fuse; max falls back; sqrt is not supported by it — reported as such). A batch of calls, one
+synchronisation, best of 5, with the device copy measured in the same run.
+
+    python3 bench/peers_jagged.py /tmp/jagged && JF_JAGGED_DATA=/tmp/jagged ./build/cuda/bench/bench_jagged
+
+Needs awkward==2.14.0, awkward-cpp==57, cuda-cccl==1.2.1 (carried as wheels to the GPU machine) and
+CuPy. ak.combinations on cuda needs numba-cuda-mlir, which is not carried: combinations are left out.
+"""
+import os
+import sys
+import time
+
+import cupy as cp
+import numpy as np
+import awkward as ak
+
+N = 10_000_000
+
+
+def timed(f, reps=5):
+    f()
+    cp.cuda.Device().synchronize()
+    best = None
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            f()
+        cp.cuda.Device().synchronize()
+        t = (time.perf_counter() - t0) / reps
+        best = t if best is None else min(best, t)
+    return best
+
+
+def copy_roof():
+    src = cp.zeros(1 << 27, dtype=cp.float64)
+    dst = cp.empty_like(src)
+    t = timed(lambda: dst.__setitem__(Ellipsis, src), 20)
+    return 2 * src.nbytes / t * 1e-9
+
+
+def row(name, seconds, nbytes, roof):
+    gbps = nbytes / seconds * 1e-9
+    print("%-58s %10.1f us %8.1f GB/s %6.1f %% of copy" % (name, seconds * 1e6, gbps, 100 * gbps / roof), flush=True)
+
+
+def data(tail, out_dir):
+    rng = np.random.default_rng(2 if tail else 1)
+    counts = rng.poisson(2, N)
+    if tail:
+        counts[rng.random(N) < 0.005] = 64
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    content = rng.uniform(0, 100, int(offsets[-1])).astype(np.float32)
+    name = "tail" if tail else "poisson"
+    offsets.tofile(os.path.join(out_dir, name + "_offsets.bin"))
+    content.tofile(os.path.join(out_dir, name + "_content.bin"))
+    return offsets, content
+
+
+def main():
+    out_dir = sys.argv[1] if len(sys.argv) > 1 else "/tmp/jagged"
+    os.makedirs(out_dir, exist_ok=True)
+    roof = copy_roof()
+    print("device copy: %.1f GB/s (awkward %s)" % (roof, ak.__version__), flush=True)
+    for tail in (False, True):
+        offsets, content = data(tail, out_dir)
+        label = "tail" if tail else "poisson"
+        layout = ak.contents.ListOffsetArray(ak.index.Index64(offsets), ak.contents.NumpyArray(content))
+        x = ak.to_backend(ak.Array(layout), "cuda")
+        met = cp.arange(N, dtype=cp.float32) * cp.float32(0.001)
+        nbytes = offsets.nbytes + content.nbytes + 4 * N
+        row("awkward eager ak.sum(x, -1) [%s]" % label, timed(lambda: ak.sum(x, axis=-1)), nbytes, roof)
+        row("awkward eager ak.max(x, -1) [%s]" % label, timed(lambda: ak.max(x, axis=-1)), nbytes + N, roof)
+        row("awkward eager ak.sum(x*2+1, -1) [%s]" % label, timed(lambda: ak.sum(x * 2 + 1, axis=-1)), nbytes, roof)
+        row("awkward eager ak.max(sqrt(x*x*2+met)-1, -1) [%s]" % label,
+            timed(lambda: ak.max(np.sqrt(x * x * 2 + met) - 1, axis=-1)), nbytes + 5 * N, roof)
+        try:
+            from awkward._connect import cuda as akcuda
+            lz = akcuda.lazy(x)
+            row("awkward lazy (x*2+1).sum() [%s]" % label, timed(lambda: (lz * 2 + 1).sum().compute()), nbytes, roof)
+            row("awkward lazy x.max() [%s]" % label, timed(lambda: lz.max().compute()), nbytes + N, roof)
+        except Exception as e:  # the prototype's API is internal
+            print("awkward lazy prototype: %s: %s" % (type(e).__name__, e), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,10 @@
+# Runs an example (EXE with ARGS) and fails unless its standard output equals the file EXPECTED.
+execute_process(COMMAND ${EXE} ${ARGS} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${EXE} ${ARGS} exited with ${rc}")
+endif()
+file(READ ${EXPECTED} expected)
+if(NOT out STREQUAL expected)
+  file(WRITE ${OUT_FILE} "${out}")
+  message(FATAL_ERROR "${EXE} ${ARGS} printed another text than ${EXPECTED}; it is in ${OUT_FILE} (diff them)")
+endif()

@@ -1,0 +1,239 @@
+// Printing as Awkward Array 2.14 prints: str(ak.Array) (jf::to_string, operator<<), repr
+// (jf::awkward_repr: "<Array [...] type='...'>"), Array.show (jf::show) and the Jupyter view
+// (jf::display), for jf::jagged<T>, jf::option_array<T>, jf::jagged_record and 1-d dense arrays
+// seen as Awkward arrays (jf::awkward_str / awkward_repr / show / display; a dense array's own
+// operator<< stays numpy's repr).
+//
+// Only the shown window travels: the printer looks at no more than the first and last
+// detail::print_edge lists and, inside each, the first and last print_edge elements. The window's
+// offsets are gathered on the array's backend (one jf::take) and copied to the host once, then
+// the window's elements (one take per content: one per record field) and copied once. The
+// formatting and the 80-column walk (src/core/awkward_repr.cpp) run on the host.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "jetfuse/array.hpp"
+#include "jetfuse/detail/awkward_print.hpp"
+#include "jetfuse/expr/take.hpp"
+#include "jetfuse/jagged.hpp"
+#include "jetfuse/option_array.hpp"
+#include "jetfuse/record.hpp"
+
+namespace jf {
+
+namespace detail {
+
+// Calls f.template operator()<T>() with T the element type of dtype d.
+template <class F>
+void with_element_type(dtype d, F&& f) {
+  switch (d) {
+    case dtype::bool_:
+      f.template operator()<bool>();
+      break;
+    case dtype::int32:
+      f.template operator()<std::int32_t>();
+      break;
+    case dtype::int64:
+      f.template operator()<std::int64_t>();
+      break;
+    case dtype::float32:
+      f.template operator()<float>();
+      break;
+    default:
+      f.template operator()<double>();
+      break;
+  }
+}
+
+// a[positions] on a's backend, copied to the host once (nothing when there are no positions).
+template <class T>
+std::vector<T> gather_to_host(const array<T>& a, const std::vector<std::int64_t>& positions) {
+  if (positions.empty()) return {};
+  return array<T>(take(a, array<std::int64_t>(positions, a.device()))).to_vector();
+}
+
+template <class T>
+std::vector<pp_item> formatted(const std::vector<T>& v) {
+  std::vector<pp_item> out;
+  out.reserve(v.size());
+  for (const T& e : v) out.push_back(pp_item::scalar(awkward_number(e)));
+  return out;
+}
+
+// The shown lists of jagged lists with these offsets: which content positions to gather (in
+// order), and a function that builds the window's tree from the gathered items.
+struct jagged_window {
+  std::int64_t n = 0;
+  std::vector<std::int64_t> lengths;    // of the shown lists, in window order
+  std::vector<std::int64_t> positions;  // into the content: every shown element, list by list
+
+  explicit jagged_window(const array<std::int64_t>& offsets) : n(offsets.size() - 1) {
+    const std::vector<std::int64_t> lists = window_positions(n);
+    std::vector<std::int64_t> at;  // offsets[l] and offsets[l + 1] of every shown list l
+    for (std::int64_t l : lists) {
+      at.push_back(l);
+      at.push_back(l + 1);
+    }
+    const std::vector<std::int64_t> off = gather_to_host(offsets, at);
+    for (std::size_t i = 0; i < lists.size(); ++i) {
+      const std::int64_t start = off[2 * i], length = off[2 * i + 1] - start;
+      lengths.push_back(length);
+      for (std::int64_t e : window_positions(length)) positions.push_back(start + e);
+    }
+  }
+  // The tree of the window from one item per gathered position.
+  pp_item tree(std::vector<pp_item> elements) const {
+    std::vector<pp_item> lists;
+    std::size_t at = 0;
+    for (std::int64_t length : lengths) {
+      const std::size_t shown = window_positions(length).size();
+      std::vector<pp_item> items(std::make_move_iterator(elements.begin() + static_cast<std::ptrdiff_t>(at)),
+                                 std::make_move_iterator(elements.begin() + static_cast<std::ptrdiff_t>(at + shown)));
+      at += shown;
+      lists.push_back(window_list(length, std::move(items)));
+    }
+    return window_list(n, std::move(lists));
+  }
+};
+
+template <class T>
+pp_item window_of(const jagged<T>& x) {
+  const jagged_window w(x.offsets());
+  return w.tree(formatted(gather_to_host(x.content(), w.positions)));
+}
+
+inline pp_item window_of(const jagged_record& x) {
+  const jagged_window w(x.offsets());
+  std::vector<pp_item> records(w.positions.size());
+  for (auto& r : records) r.k = pp_item::kind::record;
+  for (const auto& [name, content] : x.contents()) {
+    with_element_type(content.dtype(), [&]<class T>() {
+      std::vector<pp_item> v = formatted(gather_to_host(array<T>(content), w.positions));
+      for (std::size_t i = 0; i < v.size(); ++i) records[i].fields.emplace_back(name, std::move(v[i]));
+    });
+  }
+  return w.tree(std::move(records));
+}
+
+template <class T>
+pp_item window_of(const option_array<T>& x) {
+  const std::vector<std::int64_t> at = window_positions(x.size());
+  const std::vector<T> v = gather_to_host(x.values(), at);
+  const std::vector<bool> ok = gather_to_host(x.valid(), at);
+  std::vector<pp_item> items;
+  for (std::size_t i = 0; i < v.size(); ++i) items.push_back(pp_item::scalar(ok[i] ? awkward_number(v[i]) : "None"));
+  return window_list(x.size(), std::move(items));
+}
+
+template <class T>
+pp_item window_of(const array<T>& x) {
+  if (x.ndim() != 1)
+    throw value_error("jetfuse: Awkward's printing of a dense array is for 1-d arrays, not of shape " +
+                      to_string(x.shape()));
+  return window_list(x.size(), formatted(gather_to_host(x, window_positions(x.size()))));
+}
+
+// Awkward's type, compact (str(x.type)) or as Type.show() writes it (records one field a line).
+template <class T>
+std::string type_of(const jagged<T>& x, bool) {
+  return type_string(x);
+}
+template <class T>
+std::string type_of(const option_array<T>& x, bool) {
+  return std::to_string(x.size()) + " * ?" + std::string(name(dtype_v<T>));
+}
+template <class T>
+std::string type_of(const array<T>& x, bool) {
+  return std::to_string(x.size()) + " * " + std::string(name(dtype_v<T>));
+}
+inline std::string type_of(const jagged_record& x, bool compact) {
+  std::vector<std::pair<std::string, std::string>> f;
+  for (const auto& [n, c] : x.contents()) f.emplace_back(n, std::string(name(c.dtype())));
+  return std::to_string(x.size()) + " * var * " + record_type_string(f, compact);
+}
+
+// Awkward's nbytes: every buffer of the layout (offsets, contents; an option's byte mask).
+inline std::int64_t nbytes_of(const array_base& a) { return a.size() * size_of(a.dtype()); }
+template <class T>
+std::int64_t nbytes(const jagged<T>& x) {
+  return nbytes_of(x.offsets()) + nbytes_of(x.content());
+}
+template <class T>
+std::int64_t nbytes(const option_array<T>& x) {
+  return nbytes_of(x.values()) + nbytes_of(x.valid());
+}
+template <class T>
+std::int64_t nbytes(const array<T>& x) {
+  return nbytes_of(x);
+}
+inline std::int64_t nbytes(const jagged_record& x) {
+  std::int64_t b = nbytes_of(x.offsets());
+  for (const auto& f : x.contents()) b += nbytes_of(f.second);
+  return b;
+}
+
+template <class X>
+device device_of(const X& x) {
+  if constexpr (requires { x.backend(); })
+    return x.backend();
+  else
+    return x.device();
+}
+
+}  // namespace detail
+
+// str(ak.Array(x)).
+template <class X>
+std::string awkward_str(const X& x) {
+  return detail::awkward_str(detail::window_of(x));
+}
+// repr(ak.Array(x)): "<Array [[1.1, 2], [], ...] type='3 * var * float64'>".
+template <class X>
+std::string awkward_repr(const X& x) {
+  return detail::awkward_repr(detail::window_of(x), detail::type_of(x, true));
+}
+// ak.Array.show(stream=None) without its final newline.
+template <class X>
+std::string show(const X& x, const detail::show_options& o = {}) {
+  return detail::awkward_show(detail::window_of(x), detail::type_of(x, false), detail::nbytes(x), detail::device_of(x),
+                              o);
+}
+// What Jupyter shows for an ak.Array: the value in 20 rows, a rule, backend, nbytes and type.
+template <class X>
+std::string display(const X& x) {
+  return detail::awkward_display(detail::window_of(x), detail::type_of(x, false), detail::nbytes(x),
+                                 detail::device_of(x));
+}
+
+// jf::to_string and operator<< of the Awkward-like types give str(ak.Array).
+template <class T>
+std::string to_string(const jagged<T>& x) {
+  return awkward_str(x);
+}
+template <class T>
+std::string to_string(const option_array<T>& x) {
+  return awkward_str(x);
+}
+inline std::string to_string(const jagged_record& x) { return awkward_str(x); }
+template <class T>
+std::ostream& operator<<(std::ostream& os, const jagged<T>& x) {
+  return os << awkward_str(x);
+}
+template <class T>
+std::ostream& operator<<(std::ostream& os, const option_array<T>& x) {
+  return os << awkward_str(x);
+}
+inline std::ostream& operator<<(std::ostream& os, const jagged_record& x) { return os << awkward_str(x); }
+
+// Awkward's type strings of the option and record types ("3 * ?float32").
+template <class T>
+std::string type_string(const option_array<T>& x) {
+  return detail::type_of(x, true);
+}
+
+}  // namespace jf

@@ -1,0 +1,114 @@
+// The registry of offsets facts (offsets_registry.hpp): small, process-wide, under a mutex; an
+// entry dies with its buffer (weak pointers), so a freed buffer's address reused by new offsets
+// never inherits a stale fact.
+#include "core/offsets_registry.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace jf::detail {
+namespace {
+
+// One offsets view: its buffer (kept weakly) and where it lies in it.
+struct view_key {
+  std::weak_ptr<buffer> buf;
+  const buffer* raw = nullptr;
+  std::int64_t offset = 0, size = 0, stride = 0;
+  bool is(const array_base& a) const {
+    return raw == a.buffer().get() && offset == a.offset() && size == a.size() &&
+           stride == (a.ndim() == 1 ? a.strides()[0] : 0) && !buf.expired();
+  }
+  static view_key of(const array_base& a) {
+    return view_key{a.buffer(), a.buffer().get(), a.offset(), a.size(), a.ndim() == 1 ? a.strides()[0] : 0};
+  }
+};
+struct bounds_entry {
+  view_key view;
+  std::int64_t first = 0, last = 0;
+};
+struct pair_entry {
+  view_key a, b;
+};
+
+constexpr std::size_t capacity = 256;  // the oldest facts are forgotten (and recomputed if needed)
+
+struct registry {
+  std::mutex mutex;
+  std::deque<bounds_entry> bounds;
+  std::deque<pair_entry> pairs;
+};
+registry& the_registry() {
+  static registry r;
+  return r;
+}
+template <class Q> void trim(Q& q) {
+  q.erase(std::remove_if(q.begin(), q.end(), [](const auto& e) {
+            if constexpr (requires { e.view; }) return e.view.buf.expired();
+            else return e.a.buf.expired() || e.b.buf.expired();
+          }),
+          q.end());
+  while (q.size() > capacity) q.pop_front();
+}
+bool same_view(const array_base& a, const array_base& b) {
+  return a.buffer() == b.buffer() && a.offset() == b.offset() && a.size() == b.size() &&
+         (a.size() <= 1 || a.strides()[0] == b.strides()[0]);
+}
+
+}  // namespace
+
+void remember_offsets_bounds(const array_base& offsets, std::int64_t first, std::int64_t last) {
+  registry& r = the_registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (const auto& e : r.bounds)
+    if (e.view.is(offsets)) return;
+  r.bounds.push_back(bounds_entry{view_key::of(offsets), first, last});
+  trim(r.bounds);
+}
+
+std::pair<std::int64_t, std::int64_t> offsets_bounds(const array_base& offsets) {
+  {
+    registry& r = the_registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (const auto& e : r.bounds)
+      if (e.view.is(offsets)) return {e.first, e.last};
+  }
+  std::int64_t first = 0, last = 0;
+  const std::int64_t n = offsets.size();
+  if (n > 0) {
+    const std::int64_t i0 = 0, i1 = n - 1;
+    read_element(offsets, &i0, 1, &first);
+    read_element(offsets, &i1, 1, &last);
+  }
+  remember_offsets_bounds(offsets, first, last);
+  return {first, last};
+}
+
+void remember_same_list_lengths(const array_base& a, const array_base& b) {
+  registry& r = the_registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.pairs.push_back(pair_entry{view_key::of(a), view_key::of(b)});
+  trim(r.pairs);
+}
+
+bool same_list_lengths(const array_base& a, const array_base& b) {
+  if (same_view(a, b)) return true;
+  if (a.size() != b.size()) return false;
+  {
+    registry& r = the_registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (const auto& e : r.pairs)
+      if ((e.a.is(a) && e.b.is(b)) || (e.a.is(b) && e.b.is(a))) return true;
+  }
+  std::vector<std::int64_t> x(static_cast<std::size_t>(a.size())), y(x.size());
+  a.read_into(x.data());
+  b.read_into(y.data());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (x[i] - x[0] != y[i] - y[0]) return false;
+  remember_same_list_lengths(a, b);
+  return true;
+}
+
+}  // namespace jf::detail

@@ -1,0 +1,23 @@
+// What jetfuse remembers about the offsets of jagged arrays, so that an evaluation never compares
+// offsets on the device nor reads them back more than once: each offsets view's first and last
+// value (recorded when a jf::jagged is validated or sliced), and which pairs of offsets views have
+// the same list lengths (compared by value once). Offsets are treated as immutable, as Awkward's
+// are: writing into an offsets array after building a jf::jagged on it is not supported.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "jetfuse/array.hpp"
+
+namespace jf::detail {
+
+// offsets[0] and offsets[n] (read back once, then remembered while the buffer lives).
+std::pair<std::int64_t, std::int64_t> offsets_bounds(const array_base& offsets);
+void remember_offsets_bounds(const array_base& offsets, std::int64_t first, std::int64_t last);
+// Whether two offsets views describe lists of the same lengths (offsets equal up to a constant
+// shift): the same view, or compared on the host once and remembered while both buffers live.
+bool same_list_lengths(const array_base& a, const array_base& b);
+void remember_same_list_lengths(const array_base& a, const array_base& b);
+
+}  // namespace jf::detail

@@ -1,0 +1,438 @@
+// Evaluation of expressions over jagged arrays (docs/design.md, "Expressions over jagged arrays"):
+// the leaves' roles (contents, their offsets, per-list and uniform dense values), Awkward's
+// broadcasting rule (jagged operands have the same list lengths), the regions' domains (the
+// elements of the lists, the lists, the root), the variant key; on a miss the IR of list loop
+// nests is lowered once; jf::cpu runs it as lowered, jf::cuda optimises, plans and launches it.
+#include <algorithm>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/offsets_registry.hpp"
+#include "core/step_bindings.hpp"
+#include "cpu/executor.hpp"
+#include "engine/backend.hpp"
+#include "engine/nest_analysis.hpp"
+#include "engine/pipeline.hpp"
+#include "jetfuse/detail/engine.hpp"
+#include "jetfuse/stats.hpp"
+
+namespace jf::detail {
+
+bool has_jagged_leaves(const eval_request& r) {
+  for (int k = 0; k < r.program_size; ++k)
+    if (r.program[k].kind == prog_entry::jagged) return true;
+  return false;
+}
+
+namespace {
+
+constexpr std::int32_t list_axis = 0, element_axis = 1;        // the two global axes
+constexpr ir::domain_id root = 0, lists = 1, elements = 2;      // the domain tree
+constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
+
+enum class leaf_role : std::uint8_t { uniform, per_list, content, offsets };
+
+struct list_call {
+  nest_analysis a;  // what the lowering reads: regions' domains, the reductions' specs, domains
+  std::vector<leaf_role> role;
+  std::vector<std::vector<std::int64_t>> leaf_strides;  // per array leaf, over the two global axes
+  std::vector<std::int64_t> leaf_shift;                 // contents: elements from the first leaf's positions
+  std::vector<std::int32_t> leaf_input, input_leaf;
+  std::vector<ir::layout> input_layout;
+  std::vector<bool> specialised;
+  int first_offsets_leaf = -1;  // the offsets the list domain walks
+  std::int64_t nlists = 0, first = 0, last = 0;
+  ir::domain_id out_domain = root;
+  bool option = false;  // a second output: each list's validity (an option result)
+  bool index32 = true;
+  std::vector<std::int32_t> key;
+};
+
+ir::domain_id deeper(ir::domain_id x, ir::domain_id y) { return std::max(x, y); }
+
+// The program in prefix order: regions (0: the result, r + 1: reduction r's operand), the leaves'
+// regions, and per region whether a jagged leaf is directly in it.
+struct program_walk {
+  const eval_request& r;
+  list_call& c;
+  int pos = 0, ai = 0, ri = 0;
+  std::vector<char> has_jagged{};
+  void region(int reg) {
+    const prog_entry& e = r.program[pos++];
+    switch (e.kind) {
+    case prog_entry::array: c.a.leaf_region.push_back(reg); c.role.push_back(leaf_role::uniform); ++ai; break;
+    case prog_entry::scalar: break;
+    case prog_entry::jagged:
+      c.a.leaf_region.push_back(reg);
+      c.a.leaf_region.push_back(reg);
+      c.role.push_back(leaf_role::content);
+      c.role.push_back(leaf_role::offsets);
+      ai += 2;
+      has_jagged[static_cast<std::size_t>(reg)] = 1;
+      break;
+    case prog_entry::elementwise:
+      for (int k = 0; k < e.nargs; ++k) region(reg);
+      break;
+    case prog_entry::reduction: {
+      const int q = ++ri;  // reduction ri - 1 (prefix order) owns region ri
+      c.a.regions[static_cast<std::size_t>(q)].parent = reg;
+      region(q);
+      break;
+    }
+    case prog_entry::gather:
+      throw value_error("jetfuse: jf::take and jf::searchsorted inside an expression over jagged arrays are not "
+                        "supported yet; evaluate the jagged part first");
+    }
+  }
+};
+
+std::string numpy_like(const shape_t& s) { return numpy_shape(s); }
+
+void analyse(const eval_request& r, device dev, list_call& c) {
+  nest_analysis& a = c.a;
+  a = nest_analysis{};
+  c.role.clear();
+  a.regions.assign(static_cast<std::size_t>(r.nspecs + 1), nest_analysis::region{});
+  a.specs.assign(r.specs, r.specs + r.nspecs);
+  program_walk w{r, c, 0, 0, 0, {}};
+  w.has_jagged.assign(a.regions.size(), 0);
+  while (w.pos < r.program_size) w.region(0);
+  const int na = r.narrays;
+  // The lists: the first jagged leaf's offsets; every other jagged leaf must have the same lengths.
+  for (int i = 0; i < na && c.first_offsets_leaf < 0; ++i)
+    if (c.role[static_cast<std::size_t>(i)] == leaf_role::offsets) c.first_offsets_leaf = i;
+  const array_base& off0 = *r.arrays[c.first_offsets_leaf];
+  c.nlists = off0.size() - 1;
+  std::tie(c.first, c.last) = offsets_bounds(off0);
+  c.leaf_shift.assign(static_cast<std::size_t>(na), 0);
+  for (int i = 0; i < na; ++i) {
+    if (c.role[static_cast<std::size_t>(i)] != leaf_role::offsets) continue;
+    const array_base& off = *r.arrays[i];
+    if (!same_list_lengths(off0, off))
+      throw value_error("cannot broadcast nested list (jetfuse: jagged operands of " + std::to_string(c.nlists) +
+                        " and " + std::to_string(off.size() - 1) +
+                        " lists, or lists of different lengths; Awkward's ValueError)");
+    c.leaf_shift[static_cast<std::size_t>(i - 1)] = offsets_bounds(off).first - c.first;
+  }
+  // Dense leaves: one element (uniform) or one per list.
+  for (int i = 0; i < na; ++i) {
+    if (c.role[static_cast<std::size_t>(i)] != leaf_role::uniform) continue;
+    const array_base& x = *r.arrays[i];
+    if (x.size() == 1 && x.ndim() <= 1) continue;
+    if (x.ndim() == 1 && x.shape()[0] == c.nlists) {
+      c.role[static_cast<std::size_t>(i)] = leaf_role::per_list;
+      continue;
+    }
+    throw shape_error("jetfuse: an array of shape " + numpy_like(x.shape()) + " in an expression over " +
+                      std::to_string(c.nlists) + " lists: a per-list value needs shape (" + std::to_string(c.nlists) +
+                      ",) (or one element)");
+  }
+  // Domains, innermost regions first (a region's operand regions have larger numbers).
+  for (int q = static_cast<int>(a.regions.size()) - 1; q >= 0; --q) {
+    auto& Q = a.regions[static_cast<std::size_t>(q)];
+    ir::domain_id d = w.has_jagged[static_cast<std::size_t>(q)] ? elements : root;
+    for (int i = 0; i < na; ++i)
+      if (a.leaf_region[static_cast<std::size_t>(i)] == q && c.role[static_cast<std::size_t>(i)] == leaf_role::per_list)
+        d = deeper(d, lists);
+    for (std::size_t k = 1; k < a.regions.size(); ++k)
+      if (a.regions[k].parent == q) d = deeper(d, a.regions[k].result_domain);
+    Q.domain = d;
+    if (q == 0) break;
+    reduce_spec& sp = a.specs[static_cast<std::size_t>(q - 1)];
+    const std::string what = "jf::" + std::string(name(sp.kind));
+    if (sp.kind == reducer::histogram || sp.kind == reducer::bincount || is_scan(sp.kind) || sp.kind == reducer::compact)
+      throw value_error("jetfuse: " + what + " of a jagged array is not supported yet");
+    if (sp.keepdims) throw value_error("jetfuse: " + what + " of a jagged array with keepdims is not supported yet");
+    const int depth = d == elements ? 2 : d == lists ? 1 : 0;
+    if (depth == 0)
+      throw value_error("jetfuse: " + what + " of a value that is the same for every list (reduce a jagged array)");
+    if (sp.all_axes) {  // axis=None: every element
+      if (none_for_empty(sp.kind))
+        throw value_error("jetfuse: " + what + " over every element of a jagged array (axis=None) would be None for "
+                          "no element; reduce jf::flatten(x) (a dense view) instead, or give axis=-1 for each list");
+      Q.result_domain = root;
+    } else {
+      if (sp.naxes != 1) throw axis_error("jetfuse: " + what + " of a jagged array takes one axis");
+      const int ax = sp.axes[0] < 0 ? sp.axes[0] + depth : sp.axes[0];
+      if (ax < 0 || ax >= depth)
+        throw axis_error("axis=" + std::to_string(sp.axes[0]) + " exceeds the depth of this array (" + std::to_string(depth) + ")");
+      if (depth == 2 && ax == 0)
+        throw axis_error("jetfuse: " + what + " with axis=0 across the lists of a jagged array is not supported yet");
+      Q.result_domain = depth == 2 ? lists : root;
+      sp.axes[0] = ax;
+    }
+  }
+  // An option result (None for empty lists): a reduction that may be None reaches the result's lists.
+  c.out_domain = a.regions[0].domain;
+  c.option = r.result_valid != nullptr;
+  // Global axes and domains.
+  a.extents = {std::max<std::int64_t>(c.nlists, 0), c.last - c.first};
+  a.domains = {ir::domain{}, ir::domain{ir::domain_kind::list, 0, {list_axis}, -1, 0},
+               ir::domain{ir::domain_kind::elements, lists, {element_axis}, -1, 0}};
+  // Operands: strides over (list, element); contents read at j + shift.
+  c.leaf_strides.assign(static_cast<std::size_t>(na), std::vector<std::int64_t>(2, 0));
+  c.index32 = c.nlists < int32_limit;
+  for (int i = 0; i < na; ++i) {
+    const array_base& x = *r.arrays[i];
+    auto& s = c.leaf_strides[static_cast<std::size_t>(i)];
+    const std::int64_t st = x.ndim() == 1 ? x.strides()[0] : 0;
+    switch (c.role[static_cast<std::size_t>(i)]) {
+    case leaf_role::uniform: break;
+    case leaf_role::per_list: s[list_axis] = st; break;
+    case leaf_role::offsets: s[list_axis] = st; break;
+    case leaf_role::content: s[element_axis] = st; break;
+    }
+    const std::int64_t reach = (c.nlists + 1) * (s[list_axis] < 0 ? -s[list_axis] : s[list_axis]) +
+                               (c.last + 1 + std::abs(c.leaf_shift[static_cast<std::size_t>(i)])) * (st < 0 ? -st : st);
+    if (reach >= int32_limit) c.index32 = false;
+  }
+  // Kernel inputs: the same elements read in one role once; the offsets the list domain walks.
+  c.leaf_input.assign(static_cast<std::size_t>(na), -1);
+  c.input_leaf.clear();
+  c.input_layout.clear();
+  for (int i = 0; i < na; ++i) {
+    const array_base& x = *r.arrays[i];
+    if (x.buffer()->source != buffer_source::memory)
+      throw value_error("jetfuse: random leaves in expressions over jagged arrays are not supported yet");
+    const auto ii = static_cast<std::size_t>(i);
+    const bool walked = i == c.first_offsets_leaf;
+    if (c.role[ii] == leaf_role::offsets && !walked) continue;  // read by no node
+    for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {
+      const int j = c.input_leaf[k];
+      const auto jj = static_cast<std::size_t>(j);
+      if (r.arrays[j]->raw_data() == x.raw_data() && r.arrays[j]->dtype() == x.dtype() && c.role[jj] == c.role[ii] &&
+          c.leaf_shift[jj] == c.leaf_shift[ii] && c.leaf_strides[jj] == c.leaf_strides[ii] &&
+          a.regions[static_cast<std::size_t>(a.leaf_region[jj])].domain == a.regions[static_cast<std::size_t>(a.leaf_region[ii])].domain) {
+        c.leaf_input[ii] = static_cast<std::int32_t>(k);
+        break;
+      }
+    }
+    if (c.leaf_input[ii] >= 0) continue;
+    c.leaf_input[ii] = static_cast<std::int32_t>(c.input_leaf.size());
+    c.input_leaf.push_back(i);
+    const auto& s = c.leaf_strides[ii];
+    const bool unit = c.role[ii] == leaf_role::content ? s[element_axis] == 1 : s[list_axis] == 1;
+    c.input_layout.push_back(unit && c.role[ii] != leaf_role::per_list ? ir::layout::contiguous : ir::layout::strided);
+  }
+  for (int i = 0; i < na; ++i)  // other offsets leaves: the walked one's input (never read)
+    if (c.leaf_input[static_cast<std::size_t>(i)] < 0) c.leaf_input[static_cast<std::size_t>(i)] = c.leaf_input[static_cast<std::size_t>(c.first_offsets_leaf)];
+  a.domains[lists].source = c.leaf_input[static_cast<std::size_t>(c.first_offsets_leaf)];
+  // The variant key.
+  auto& key = c.key;
+  key.clear();
+  key.push_back(static_cast<std::int32_t>(dev.kind));
+  key.push_back(dev.ordinal);
+  key.push_back(static_cast<std::int32_t>(r.opt.mode) * 2 + (r.opt.fast_math ? 1 : 0));
+  key.push_back((c.index32 ? 1 : 0) + (c.option ? 2 : 0) + (r.result_offsets ? 4 : 0));
+  for (const auto& Q : a.regions) {
+    key.push_back(Q.domain);
+    key.push_back(Q.result_domain);
+  }
+  for (const auto& sp : a.specs) key.push_back(sp.ddof);
+  for (int o = 0; o < r.nout; ++o) key.push_back(static_cast<std::int32_t>(r.out_types[o]));
+  for (int i = 0; i < na; ++i) key.push_back(c.leaf_input[static_cast<std::size_t>(i)]);
+  for (auto l : c.input_layout) key.push_back(static_cast<std::int32_t>(l));
+  for (int k : c.input_leaf) key.push_back(static_cast<std::int32_t>(c.role[static_cast<std::size_t>(k)]));
+  specialise_scalars(r.scalars, r.nscalars, c.specialised, key);
+}
+
+bool uniform(const ir::node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
+
+ir::graph lower_lists(const eval_request& r, const list_call& c) {
+  ir::graph g;
+  g.loop_nest = true;
+  g.ndim = 2;
+  g.domains = c.a.domains;
+  g.index32 = c.index32;
+  for (std::size_t k = 0; k < c.input_leaf.size(); ++k)
+    g.inputs.push_back(ir::operand_desc{r.arrays[c.input_leaf[k]]->dtype(), c.input_layout[k]});
+  std::vector<unsigned char> spec(c.specialised.begin(), c.specialised.end());
+  spec.push_back(0);
+  lowering_inputs in{c.leaf_input.data(), c.input_layout.data(), r.scalars, reinterpret_cast<const bool*>(spec.data()), &c.a};
+  std::vector<ir::node_id> roots;
+  r.lower(g, in, static_cast<int>(c.input_leaf.size()), roots);
+  g.params.assign(static_cast<std::size_t>(r.nscalars), dtype::int64);
+  for (const auto& n : g.nodes)
+    if (n.code == op::param) g.params[static_cast<std::size_t>(n.index)] = n.type;
+  auto output = [&](ir::node_id v, dtype t) {
+    v = lower_cast(g, v, t, c.out_domain);
+    const ir::node& n = g.at(v);
+    if (!uniform(n) && n.domain != c.out_domain) v = g.add_broadcast(v, c.out_domain);
+    g.add_output(v, c.out_domain == elements ? ir::layout::contiguous : ir::layout::strided);
+    g.outputs.back().domain = c.out_domain;
+  };
+  output(roots[0], r.out_types[0]);
+  if (c.option) {  // a list is None when it has no element (Awkward's mask_identity)
+    const ir::node_id one = g.add_broadcast(g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 1)), elements);
+    const ir::node_id count = g.add_reduce(monoid::sum, one, ir::no_node, lists);
+    const ir::node_id zero = g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 0));
+    output(g.add_op(op::greater, dtype::bool_, {count, zero}), dtype::bool_);
+    g.nodes.back().domain = lists;
+  }
+  for (ir::node& n : g.nodes)
+    if (uniform(n)) n.domain = 0;
+  g.validate();
+  return g;
+}
+
+// Where an operand over domain d lies: strides over (list, element) and the shift of its pointer
+// (elements) so that element j of the lists lands at index j - first of a new content.
+std::vector<std::int64_t> strides_over(ir::domain_id d) {
+  if (d == elements) return {0, 1};
+  if (d == lists) return {1, 0};
+  return {0, 0};
+}
+void* shifted(void* p, std::int64_t elements_, dtype t) {
+  return static_cast<char*>(p) + elements_ * static_cast<std::int64_t>(size_of(t));
+}
+
+shape_t shape_over(const list_call& c, ir::domain_id d) {
+  if (d == elements) return shape_t{c.last - c.first};
+  if (d == lists) return shape_t{c.nlists};
+  return shape_t{};
+}
+
+void prepare_outputs_lists(const eval_request& r, device dev, const list_call& c) {
+  const shape_t shape = shape_over(c, c.out_domain);
+  auto prepare = [&](array_base& out, dtype t) {
+    if (out.is_null()) {
+      out = make_array(dev, t, shape);
+    } else if (!(out.shape() == shape)) {
+      throw shape_error("jetfuse: the result over the lists has shape " + to_string(shape) + ", the destination " +
+                        to_string(out.shape()));
+    } else if (!(out.device() == dev)) {
+      throw backend_mismatch("jetfuse: the destination is on " + to_string(out.device()) + ", the operands on " + to_string(dev));
+    }
+  };
+  prepare(r.outputs[0], r.out_types[0]);
+  if (c.option) prepare(*r.result_valid, dtype::bool_);
+  if (!r.result_offsets && c.out_domain == elements)
+    throw value_error("jetfuse: this expression gives a jagged array; assign it to a jf::jagged");
+  if (r.result_offsets) {
+    if (c.out_domain != elements)
+      throw value_error("jetfuse: this expression gives one value per list, not a jagged array (assign it to a jf::array)");
+    const array_base& off0 = *r.arrays[c.first_offsets_leaf];
+    if (c.first == 0) {
+      *r.result_offsets = off0;  // shared: later operations see the same lists by identity
+    } else {  // the new content starts at 0: offsets - first (one small copy), remembered as the same lengths
+      const std::vector<std::int64_t> host = [&] {
+        std::vector<std::int64_t> v(static_cast<std::size_t>(off0.size()));
+        off0.read_into(v.data());
+        for (auto& x : v) x -= c.first;
+        return v;
+      }();
+      *r.result_offsets = make_from_host(dev, dtype::int64, off0.shape(), host.data());
+      remember_offsets_bounds(*r.result_offsets, 0, c.last - c.first);
+      remember_same_list_lengths(*r.result_offsets, off0);
+    }
+  }
+}
+
+void run(const eval_request& r, device dev, list_call& c) {
+  prepare_outputs_lists(r, dev, c);
+  // No iteration (a reduction over every element still stores its identity).
+  if ((c.out_domain == lists && c.nlists <= 0) || (c.out_domain == elements && c.last == c.first)) return;
+  const variant& v = find_or_build_variant(*r.slot, c.key, [&](variant& var) { build_variant(var, lower_lists(r, c), r.opt, dev); });
+  // Outputs overlapping an input are staged: a new array, copied at the end.
+  const int nout = c.option ? 2 : 1;
+  std::vector<array_base> outs{r.outputs[0]};
+  if (c.option) outs.push_back(*r.result_valid);
+  std::vector<array_base> staged(static_cast<std::size_t>(nout));
+  for (int o = 0; o < nout; ++o)
+    for (int k : c.input_leaf)
+      if (may_overlap(outs[static_cast<std::size_t>(o)], *r.arrays[k])) {
+        staged[static_cast<std::size_t>(o)] = make_array(dev, outs[static_cast<std::size_t>(o)].dtype(), outs[static_cast<std::size_t>(o)].shape());
+        break;
+      }
+  auto out_binding = [&](int o) {
+    const auto so = static_cast<std::size_t>(o);
+    const array_base& x = staged[so].is_null() ? outs[so] : staged[so];
+    std::vector<std::int64_t> s = strides_over(c.out_domain);
+    for (auto& v_ : s) v_ *= x.ndim() == 1 ? x.strides()[0] : 0;
+    void* p = x.raw_data();
+    if (c.out_domain == elements) p = shifted(p, -c.first * (x.strides()[0]), x.dtype());
+    return operand_binding{p, s};
+  };
+  auto in_binding = [&](std::int32_t k) {
+    const int leaf = c.input_leaf[static_cast<std::size_t>(k)];
+    const array_base& x = *r.arrays[leaf];
+    const auto& s = c.leaf_strides[static_cast<std::size_t>(leaf)];
+    void* p = const_cast<void*>(static_cast<const void*>(x.raw_data()));
+    if (c.role[static_cast<std::size_t>(leaf)] == leaf_role::content)
+      p = shifted(p, c.leaf_shift[static_cast<std::size_t>(leaf)] * s[element_axis], x.dtype());
+    return operand_binding{p, s};
+  };
+  step_bindings b;
+  b.extents = c.a.extents;
+  if (dev.kind == device_kind::cpu) {
+    for (std::size_t k = 0; k < c.input_leaf.size(); ++k) b.inputs.push_back(in_binding(static_cast<std::int32_t>(k)));
+    for (int o = 0; o < nout; ++o) b.outputs.push_back(out_binding(o));
+    for (std::size_t p = 0; p < v.lowered.params.size(); ++p) b.params.push_back(r.scalars[p].bits);
+    bump(counter::cpu_evaluations);
+    bump(counter::cpu_elements, static_cast<std::uint64_t>(c.last - c.first));
+    cpu_exec::execute(v.lowered, b);
+  } else {
+    std::vector<array_base> temporaries;
+    std::vector<operand_binding> temp_bindings;
+    for (std::size_t t = 0; t < v.plan.temporaries.size(); ++t) {
+      const ir::domain_id d = v.plan.temporary_domain[t];
+      temporaries.push_back(make_array(dev, v.plan.temporaries[t], shape_over(c, d)));
+      void* p = temporaries.back().raw_data();
+      if (d == elements) p = shifted(p, -c.first, v.plan.temporaries[t]);
+      temp_bindings.push_back(operand_binding{p, strides_over(d)});
+      bump(counter::temporaries);
+    }
+    auto bind = [&](const ir::operand_ref& ref) {
+      switch (ref.k) {
+      case ir::operand_ref::kind::input: return in_binding(ref.index);
+      case ir::operand_ref::kind::output: return out_binding(ref.index);
+      default: return temp_bindings[static_cast<std::size_t>(ref.index)];
+      }
+    };
+    for (std::size_t s = 0; s < v.plan.steps.size(); ++s) {
+      const ir::plan_step& step = v.plan.steps[s];
+      b.inputs.clear();
+      b.outputs.clear();
+      b.params.clear();
+      for (const auto& ref : step.inputs) b.inputs.push_back(bind(ref));
+      for (const auto& ref : step.outputs) b.outputs.push_back(bind(ref));
+      for (auto p : step.params) b.params.push_back(r.scalars[p].bits);
+      backend::launch_nest(v.sources[s], *v.kernels[s], b);
+    }
+  }
+  for (int o = 0; o < nout; ++o)
+    if (!staged[static_cast<std::size_t>(o)].is_null()) assign(outs[static_cast<std::size_t>(o)], staged[static_cast<std::size_t>(o)]);
+}
+
+}  // namespace
+
+void evaluate_lists(const eval_request& r) {
+  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+  if (dev.kind == device_kind::cuda) backend::require_cuda();
+  thread_local list_call c;
+  analyse(r, dev, c);
+  run(r, dev, c);
+}
+
+std::string explain_lists(const eval_request& r) {
+  const device dev = common_device(r.arrays, r.narrays, r.outputs, r.nout);
+  list_call c;
+  analyse(r, dev, c);
+  std::ostringstream os;
+  os << "jetfuse: evaluation over " << c.nlists << " lists of " << (c.last - c.first) << " elements with " << r.nspecs
+     << " reduction(s) on " << to_string(dev) << "\n";
+  ir::graph g = lower_lists(r, c);
+  if (dev.kind == device_kind::cpu && !r.opt.explain_cuda) {
+    os << "--- IR (run as lowered by the CPU executor, src/cpu/list_executor.cpp) ---\n" << g.to_string();
+    os << "--- CPU plan: chunks of lists on the thread pool; each node over the chunk's lists or elements; "
+          "per-list reductions in increasing element order ---\n";
+    return os.str();
+  }
+  os << describe_cuda(g, r.opt);
+  return os.str();
+}
+
+}  // namespace jf::detail
