@@ -492,6 +492,13 @@ TEST(CodegenNestLists, ShapesAreRecognised) {
   const std::string d = describe_launch(k);
   EXPECT_NE(d.find("list kernel: tiles of 1024 lists"), std::string::npos) << d;
   EXPECT_NE(d.find("staged in shared memory"), std::string::npos) << d;
+  EXPECT_EQ(d.find("maps over the elements"), std::string::npos) << d;  // a reduction only
+  const std::string map = describe_launch(generate_cuda(list_map(dtype::float32, false)));
+  EXPECT_EQ(map.find("reductions"), std::string::npos) << map;
+  EXPECT_NE(map.find("maps over the elements"), std::string::npos) << map;
+  const std::string both = describe_launch(generate_cuda(list_minus_mean()));
+  EXPECT_NE(both.find("staged"), std::string::npos) << both;
+  EXPECT_NE(both.find("maps over the elements"), std::string::npos) << both;
   // The offsets input is addressed along the list axis (its span is checked under int indices).
   ASSERT_EQ(k.launch.operand_axes.size(), 3u);
   EXPECT_EQ(k.launch.operand_axes[1], std::vector<std::int32_t>{0});

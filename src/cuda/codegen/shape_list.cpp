@@ -100,6 +100,7 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   const std::vector<char> need2 = cone(g, list_targets, none);
   const std::vector<node_id> element_outputs = E >= 0 ? e.f.outputs_in(E) : std::vector<node_id>{};
   const std::vector<char> need3 = cone(g, element_outputs, list_val);
+  if (!element_outputs.empty()) li.map_axes = {b};  // (describe_list: a map over the elements)
 
   // Staged loads: the inputs of E the reductions read (one copy per element of the tile).
   std::vector<node_id> staged;
@@ -435,9 +436,9 @@ std::string describe_list(const launch_info& li, const launch_config* c) {
          " elements staged in shared memory (their loads, coalesced) and combined by each list's thread, a larger tile "
          "per list by length "
          "(a thread up to 32 elements, a warp up to 4096, else the block)";
-  else if (!li.reduced_axes.empty())
+  else if (!li.partial_bytes.empty())  // (one entry per reduction, or two for argmin/argmax)
     s += "; per-list reductions by length (a thread up to 32 elements, a warp up to 4096, else the block)";
-  s += "; maps over the elements coalesced over the tile";
+  if (!li.map_axes.empty()) s += "; maps over the elements coalesced over the tile";
   if (c && c->grid[0] > 0) s += cat(" (", c->grid[0]) + " blocks)";
   return s;
 }
