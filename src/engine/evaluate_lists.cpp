@@ -89,8 +89,6 @@ struct program_walk {
   }
 };
 
-std::string numpy_like(const shape_t& s) { return numpy_shape(s); }
-
 void analyse(const eval_request& r, device dev, list_call& c) {
   nest_analysis& a = c.a;
   a = nest_analysis{};
@@ -126,7 +124,7 @@ void analyse(const eval_request& r, device dev, list_call& c) {
       c.role[static_cast<std::size_t>(i)] = leaf_role::per_list;
       continue;
     }
-    throw shape_error("jetfuse: an array of shape " + numpy_like(x.shape()) + " in an expression over " +
+    throw shape_error("jetfuse: an array of shape " + numpy_shape(x.shape()) + " in an expression over " +
                       std::to_string(c.nlists) + " lists: a per-list value needs shape (" + std::to_string(c.nlists) +
                       ",) (or one element)");
   }
@@ -392,16 +390,7 @@ void run(const eval_request& r, device dev, list_call& c) {
       default: return temp_bindings[static_cast<std::size_t>(ref.index)];
       }
     };
-    for (std::size_t s = 0; s < v.plan.steps.size(); ++s) {
-      const ir::plan_step& step = v.plan.steps[s];
-      b.inputs.clear();
-      b.outputs.clear();
-      b.params.clear();
-      for (const auto& ref : step.inputs) b.inputs.push_back(bind(ref));
-      for (const auto& ref : step.outputs) b.outputs.push_back(bind(ref));
-      for (auto p : step.params) b.params.push_back(r.scalars[p].bits);
-      backend::launch_nest(v.sources[s], *v.kernels[s], b);
-    }
+    launch_steps(v, b, bind, [&](std::int32_t p) { return r.scalars[p].bits; });
   }
   for (int o = 0; o < nout; ++o)
     if (!staged[static_cast<std::size_t>(o)].is_null()) assign(outs[static_cast<std::size_t>(o)], staged[static_cast<std::size_t>(o)]);
@@ -425,13 +414,9 @@ std::string explain_lists(const eval_request& r) {
   os << "jetfuse: evaluation over " << c.nlists << " lists of " << (c.last - c.first) << " elements with " << r.nspecs
      << " reduction(s) on " << to_string(dev) << "\n";
   ir::graph g = lower_lists(r, c);
-  if (dev.kind == device_kind::cpu && !r.opt.explain_cuda) {
-    os << "--- IR (run as lowered by the CPU executor, src/cpu/list_executor.cpp) ---\n" << g.to_string();
-    os << "--- CPU plan: chunks of lists on the thread pool; each node over the chunk's lists or elements; "
-          "per-list reductions in increasing element order ---\n";
-    return os.str();
-  }
-  os << describe_cuda(g, r.opt);
+  os << describe_backend(g, dev, r.opt, "src/cpu/list_executor.cpp",
+                         "chunks of lists on the thread pool; each node over the chunk's lists or elements; per-list "
+                         "reductions in increasing element order");
   return os.str();
 }
 

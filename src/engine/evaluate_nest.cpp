@@ -385,16 +385,7 @@ void run(const eval_request& r, device dev, nest_call& c) {
         }
         }
       };
-      for (std::size_t s = 0; s < v.plan.steps.size(); ++s) {
-        const ir::plan_step& step = v.plan.steps[s];
-        b.inputs.clear();
-        b.outputs.clear();
-        b.params.clear();
-        for (const auto& ref : step.inputs) b.inputs.push_back(bind(ref));
-        for (const auto& ref : step.outputs) b.outputs.push_back(bind(ref));
-        for (auto p : step.params) b.params.push_back(param_bits(r, c, p));
-        backend::launch_nest(v.sources[s], *v.kernels[s], b);
-      }
+      launch_steps(v, b, bind, [&](std::int32_t p) { return param_bits(r, c, p); });
     }
     // numpy raises IndexError before returning: so does a gather with mode raise. On the GPU this
     // waits for the kernels (one 32-byte read). Outputs that overlap an input went through a
@@ -535,12 +526,8 @@ std::string explain_scatter(const eval_request& request) {
   os << "jetfuse: scatter of " << to_string(c.a.index_shape) << " indices, values " << to_string(c.iter) << ", into an array of shape "
      << to_string(x.shape()) << " on " << to_string(dev) << "\n";
   ir::graph g = lower_nest(r, c);
-  if (dev.kind == device_kind::cpu && !r.opt.explain_cuda) {
-    os << "--- IR (run as lowered by the CPU executor, src/cpu/executor.cpp) ---\n" << g.to_string();
-    os << "--- CPU plan: the indices checked first, then the values written in numpy's order on one thread ---\n";
-    return os.str();
-  }
-  os << describe_cuda(g, r.opt);
+  os << describe_backend(g, dev, r.opt, "src/cpu/executor.cpp",
+                         "the indices checked first, then the values written in numpy's order on one thread");
   return os.str();
 }
 
@@ -562,13 +549,9 @@ std::string explain_nest(const eval_request& r) {
   for (std::size_t x = 0; x < c.a.extents.size(); ++x) os << " axis " << x << " = " << c.a.extents[x] << (x + 1 < c.a.extents.size() ? "," : "");
   os << "\n";
   ir::graph g = lower_nest(rr, c);
-  if (dev.kind == device_kind::cpu && !r.opt.explain_cuda) {
-    os << "--- IR (run as lowered by the CPU executor, src/cpu/executor.cpp) ---\n" << g.to_string();
-    os << "--- CPU plan: domain by domain, element-wise nodes over blocks of iterations, reductions "
-          "combined in a fixed order on the thread pool; no kernel is generated ---\n";
-    return os.str();
-  }
-  os << describe_cuda(g, r.opt);
+  os << describe_backend(g, dev, r.opt, "src/cpu/executor.cpp",
+                         "domain by domain, element-wise nodes over blocks of iterations, reductions combined in a "
+                         "fixed order on the thread pool; no kernel is generated");
   return os.str();
 }
 

@@ -51,4 +51,12 @@ std::string describe_cuda(const ir::graph& lowered, const eval_options& opt) {
   return os.str();
 }
 
+std::string describe_backend(const ir::graph& lowered, device dev, const eval_options& opt, const char* executor,
+                             const char* cpu_plan) {
+  if (dev.kind == device_kind::cpu && !opt.explain_cuda)
+    return std::string("--- IR (run as lowered by the CPU executor, ") + executor + ") ---\n" + lowered.to_string() +
+           "--- CPU plan: " + cpu_plan + " ---\n";
+  return describe_cuda(lowered, opt);
+}
+
 }  // namespace jf::detail
