@@ -249,7 +249,7 @@ void gpu_vs_cpu(const jf::shape_t& sa, const jf::shape_t& sb, V view) {
     // |err| <= 2 k eps (|a| @ |b|) for any order of summation (both sides' rounding).
     const i64 k = ca.shape()[ca.ndim() - 1];
     const std::vector<double> mag =
-        jf::matmul(jf::abs(jf::astype<double>(ca)), jf::abs(jf::astype<double>(cb))).to_vector();
+        jf::eval(jf::matmul(jf::abs(jf::astype<double>(ca)), jf::abs(jf::astype<double>(cb)))).to_vector();
     const std::vector<T> g = got.to_vector(), w = want.to_vector();
     const double eps = std::numeric_limits<T>::epsilon();
     for (std::size_t i = 0; i < g.size(); ++i)
