@@ -72,8 +72,7 @@ matmul_node make_matmul_node(const array_base& a, const array_base& b) {
 }
 
 matmul_node sum_of(const matmul_node& n, const reduce_spec& spec) {
-  if (n.summed) throw value_error("jetfuse: sum_of of a summed product");
-  const int rank = n.product.size();
+  const int rank = n.shape.size();  // the value's (a sum of a sum sums more of the product's axes)
   bool red[max_ndim] = {};
   for (int k = 0; k < rank; ++k) red[k] = spec.all_axes;
   if (!spec.all_axes)
@@ -86,6 +85,12 @@ matmul_node sum_of(const matmul_node& n, const reduce_spec& spec) {
       if (red[ax]) throw axis_error("duplicate value in 'axis'");
       red[ax] = true;
     }
+  // The product's axis behind each axis of the value, and the product's axes summed so far.
+  bool summed[max_ndim] = {};
+  int product_axis[max_ndim] = {};
+  for (int k = 0; k < n.sum.naxes && n.summed; ++k) summed[n.sum.axes[k]] = true;
+  for (int p = 0, k = 0; p < n.product.size(); ++p)
+    if (!summed[p] || n.sum.keepdims) product_axis[k++] = p;
   matmul_node s = n;
   s.summed = true;
   s.sum = reduce_spec{};
@@ -94,19 +99,21 @@ matmul_node sum_of(const matmul_node& n, const reduce_spec& spec) {
   s.sum.keepdims = spec.keepdims;
   s.shape = shape_t{};
   for (int k = 0; k < rank; ++k) {
-    if (red[k]) s.sum.axes[s.sum.naxes++] = k;
+    if (red[k]) summed[product_axis[k]] = true;
     if (!red[k])
-      s.shape.push_back(n.product[k]);
+      s.shape.push_back(n.shape[k]);
     else if (spec.keepdims)
       s.shape.push_back(1);
   }
+  for (int p = 0; p < n.product.size(); ++p)
+    if (summed[p]) s.sum.axes[s.sum.naxes++] = p;
   return s;
 }
 
 array_base evaluate(const matmul_node& n) {
   if (!n.summed) return matmul(n.a, n.b);
-  if (!rewritten(n))  // batches: the product, then jetfuse's reduction of it
-    return sum_over(matmul(n.a, n.b), n.sum.axes, n.sum.naxes, n.sum.keepdims);
+  if (!rewritten(n))  // batches: the product, then jetfuse's reduction of it (in the value's shape)
+    return reshape(sum_over(matmul(n.a, n.b), n.sum.axes, n.sum.naxes, false), n.shape);
   const array_base a = as_matrix(n.a, true), b = as_matrix(n.b, false);
   const i64 k = a.shape()[1];
   const int bits = product_axes(n);

@@ -24,7 +24,7 @@ shape_t matmul_shape(const array_base& a, const array_base& b);
 // numpy's checks of matmul(a, b) without computing: the node of a @ b.
 matmul_node make_matmul_node(const array_base& a, const array_base& b);
 // The node of sum(n, axes): numpy's axis checks (axis_error, "duplicate value in 'axis'") now, the
-// value's shape. `n` must not be summed already.
+// value's shape; of a summed node, the sum of the sum.
 matmul_node sum_of(const matmul_node& n, const reduce_spec& spec);
 // The value: a new array (a rewritten sum runs as reductions and at most one small product).
 array_base evaluate(const matmul_node& n);
