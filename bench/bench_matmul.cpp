@@ -1,8 +1,8 @@
 // jf::matmul on jf::cuda: a plain GEMM 8192^3 (float32, float64) against cuBLAS called directly in
 // the same run (`of_cublas`: jetfuse's rate over cuBLAS's; the target is >= 0.97), and the seed's
 // A (10000 x 5000) @ B (5000 x 7000) then a sum over axis 0: jf::sum(jf::matmul(A, B), 0) as written
-// (rewritten to sum(A, 0) @ B: a fused column sum, then the vector-matrix product as a fused
-// multiply-reduction or, `Gemv`, through cuBLAS), the same not rewritten (the product made an array
+// (rewritten to sum(A, 0) @ B: a fused column sum, then the vector-matrix product through cuBLAS,
+// or `_fused` as a fused multiply-reduction), the same not rewritten (the product made an array
 // first: cuBLAS's GEMM, then a reduction), and jf::einsum("ij,jk->k", A, B). `of_copy`: A and B's
 // bytes read once at the rate of a device copy in the same run. TFLOP/s counts 2 m n k per product.
 //   ./build/cuda/bench/bench_matmul --benchmark_counters_tabular=true
@@ -83,7 +83,8 @@ void BM_CopySeedBytes(benchmark::State& state) {
   if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
   const auto n = static_cast<i64>(seed_elements);
   const jf::array<T> from = jf::zeros<T>({n}, jf::cuda), to = jf::empty<T>({n}, jf::cuda);
-  seed_copy_gbps<T> = jf_bench::copy_roof(state, to.raw_data(), from.raw_data(), static_cast<std::size_t>(n) * sizeof(T));
+  seed_copy_gbps<T> =
+      jf_bench::copy_roof(state, to.raw_data(), from.raw_data(), static_cast<std::size_t>(n) * sizeof(T));
 }
 
 template <class T>
@@ -94,8 +95,8 @@ template <class T>
 void seed_counters(benchmark::State& state) {
   const double gbps = seed_elements * sizeof(T) / jf_bench::mean_seconds * 1e-9;
   state.counters["GB/s"] = gbps;
-  if (seed_copy_gbps<T> > 0) state.counters["of_copy"] = gbps / seed_copy_gbps<T>;
-  if (unrewritten_seconds<T> > 0) state.counters["speedup"] = unrewritten_seconds<T> / jf_bench::mean_seconds;
+  if (seed_copy_gbps < T >> 0) state.counters["of_copy"] = gbps / seed_copy_gbps<T>;
+  if (unrewritten_seconds < T >> 0) state.counters["speedup"] = unrewritten_seconds<T> / jf_bench::mean_seconds;
 }
 
 // Not rewritten: the product made an array (cuBLAS's GEMM), then jf::sum of it (CuPy's and
@@ -110,28 +111,49 @@ void BM_SeedMatmulThenSum(benchmark::State& state) {
 }
 
 // The seed as numpy code reads: jf::sum(jf::matmul(A, B), axis), rewritten. range(0): the axis;
-// range(1): 1 = the vector-matrix product through cuBLAS (gemv) instead of the fused reduction.
+// range(1): the route of the vector product (0 automatic, 1 through cuBLAS, 2 fused reduction).
 template <class T>
 void BM_SeedSumOfMatmul(benchmark::State& state) {
   if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
   const jf::array<T> a = random_on_gpu<T>(10000, 5000), b = random_on_gpu<T>(5000, 7000);
   const int axis = static_cast<int>(state.range(0));
-  jf::detail::set_reduced_product_via_matmul(state.range(1) != 0);
+  jf::detail::set_product_route(static_cast<jf::detail::product_route>(state.range(1)));
   timed_batches(state, 5, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::sum(jf::matmul(a, b), axis))); });
-  jf::detail::set_reduced_product_via_matmul(false);
+  jf::detail::set_product_route(jf::detail::product_route::automatic);
   seed_counters<T>(state);
 }
 
 // The same as einsum writes it ("ij,jk->k"): i summed out of A first (a fused column sum), then
-// the vector-matrix product (a fused multiply-reduction; range(0) = 1: through cuBLAS).
+// the vector-matrix product (range(0): the route, as above).
 template <class T>
 void BM_SeedEinsum(benchmark::State& state) {
   if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
   const jf::array<T> a = random_on_gpu<T>(10000, 5000), b = random_on_gpu<T>(5000, 7000);
-  jf::detail::set_reduced_product_via_matmul(state.range(0) != 0);
+  jf::detail::set_product_route(static_cast<jf::detail::product_route>(state.range(0)));
   timed_batches(state, 5, [&] { benchmark::DoNotOptimize(jf::einsum("ij,jk->k", a, b)); });
-  jf::detail::set_reduced_product_via_matmul(false);
+  jf::detail::set_product_route(jf::detail::product_route::automatic);
   seed_counters<T>(state);
+}
+
+// The rewrite's two steps alone: the column sums of A (jf::sum(A, 0), one fused reduction) and the
+// vector-matrix product s @ B (cuBLAS); of_copy for each one's own bytes.
+template <class T>
+void BM_SeedColumnSums(benchmark::State& state) {
+  if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
+  const jf::array<T> a = random_on_gpu<T>(10000, 5000);
+  timed_batches(state, 5, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::sum(a, 0))); });
+  const double gbps = 10000.0 * 5000.0 * sizeof(T) / jf_bench::mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  if (seed_copy_gbps < T >> 0) state.counters["of_copy"] = gbps / seed_copy_gbps<T>;
+}
+template <class T>
+void BM_SeedVectorMatrix(benchmark::State& state) {
+  if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
+  const jf::array<T> s = random_on_gpu<T>(1, 5000).reshape(jf::shape_t{5000}), b = random_on_gpu<T>(5000, 7000);
+  timed_batches(state, 5, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::matmul(s, b))); });
+  const double gbps = 5000.0 * 7000.0 * sizeof(T) / jf_bench::mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  if (seed_copy_gbps < T >> 0) state.counters["of_copy"] = gbps / seed_copy_gbps<T>;
 }
 
 void gemm_size(benchmark::internal::Benchmark* b) {
@@ -149,14 +171,17 @@ BENCHMARK(BM_GemmJetfuse<float>)->Name("BM_GemmJetfuse/float32")->Apply(gemm_siz
 BENCHMARK(BM_GemmCublas<double>)->Name("BM_GemmCublas/float64")->Apply(gemm_size);
 #endif
 BENCHMARK(BM_GemmJetfuse<double>)->Name("BM_GemmJetfuse/float64")->Apply(gemm_size);
-#define JF_SEED_BENCHMARKS(T, name)                                                                       \
-  BENCHMARK(BM_CopySeedBytes<T>)->Name("BM_CopySeedBytes/" name)->Apply(seed);                           \
-  BENCHMARK(BM_SeedMatmulThenSum<T>)->Name("BM_SeedMatmulThenSum/" name)->Apply(seed);                   \
-  BENCHMARK(BM_SeedSumOfMatmul<T>)->Name("BM_SeedSumOfMatmul/" name "/axis0")->Args({0, 0})->Apply(seed); \
-  BENCHMARK(BM_SeedSumOfMatmul<T>)->Name("BM_SeedSumOfMatmul/" name "/axis0_gemv")->Args({0, 1})->Apply(seed); \
-  BENCHMARK(BM_SeedSumOfMatmul<T>)->Name("BM_SeedSumOfMatmul/" name "/axis1")->Args({1, 0})->Apply(seed); \
-  BENCHMARK(BM_SeedEinsum<T>)->Name("BM_SeedEinsum/" name)->Args({0})->Apply(seed);                      \
-  BENCHMARK(BM_SeedEinsum<T>)->Name("BM_SeedEinsum/" name "/gemv")->Args({1})->Apply(seed);
+#define JF_SEED_BENCHMARKS(T, name)                                                                             \
+  BENCHMARK(BM_CopySeedBytes<T>)->Name("BM_CopySeedBytes/" name)->Apply(seed);                                  \
+  BENCHMARK(BM_SeedMatmulThenSum<T>)->Name("BM_SeedMatmulThenSum/" name)->Apply(seed);                          \
+  BENCHMARK(BM_SeedSumOfMatmul<T>)->Name("BM_SeedSumOfMatmul/" name "/axis0")->Args({0, 0})->Apply(seed);       \
+  BENCHMARK(BM_SeedSumOfMatmul<T>)->Name("BM_SeedSumOfMatmul/" name "/axis0_fused")->Args({0, 2})->Apply(seed); \
+  BENCHMARK(BM_SeedSumOfMatmul<T>)->Name("BM_SeedSumOfMatmul/" name "/axis1")->Args({1, 0})->Apply(seed);       \
+  BENCHMARK(BM_SeedSumOfMatmul<T>)->Name("BM_SeedSumOfMatmul/" name "/axis1_gemv")->Args({1, 1})->Apply(seed);  \
+  BENCHMARK(BM_SeedEinsum<T>)->Name("BM_SeedEinsum/" name)->Args({0})->Apply(seed);                             \
+  BENCHMARK(BM_SeedEinsum<T>)->Name("BM_SeedEinsum/" name "/fused")->Args({2})->Apply(seed);                    \
+  BENCHMARK(BM_SeedColumnSums<T>)->Name("BM_SeedColumnSums/" name)->Apply(seed);                                \
+  BENCHMARK(BM_SeedVectorMatrix<T>)->Name("BM_SeedVectorMatrix/" name)->Apply(seed);
 JF_SEED_BENCHMARKS(float, "float32")
 JF_SEED_BENCHMARKS(double, "float64")
 #undef JF_SEED_BENCHMARKS

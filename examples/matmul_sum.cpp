@@ -8,11 +8,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <jetfuse/jetfuse.hpp>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <jetfuse/jetfuse.hpp>
 
 namespace {
 
@@ -60,11 +59,12 @@ int main() {
       want[static_cast<std::size_t>(j)] += col[static_cast<std::size_t>(l)] * hb[static_cast<std::size_t>(l * m + j)];
 
   std::printf("sum(A @ B, axis=0), A %lld x %lld, B %lld x %lld float32, on %s\n", static_cast<long long>(n),
-              static_cast<long long>(k), static_cast<long long>(k), static_cast<long long>(m), jf::to_string(dev).c_str());
+              static_cast<long long>(k), static_cast<long long>(k), static_cast<long long>(m),
+              jf::to_string(dev).c_str());
   jf::array<float> rewritten, unrewritten, summed_out;
   const double t_rewritten = best_ms(5, [&] { rewritten = jf::sum(jf::matmul(a, b), 0); });
-  const double t_unrewritten =
-      best_ms(dev.kind == jf::device_kind::cuda ? 3 : 1, [&] { unrewritten = jf::sum(jf::array<float>(jf::matmul(a, b)), 0); });
+  const double t_unrewritten = best_ms(dev.kind == jf::device_kind::cuda ? 3 : 1,
+                                       [&] { unrewritten = jf::sum(jf::array<float>(jf::matmul(a, b)), 0); });
   const double t_einsum = best_ms(5, [&] { summed_out = jf::einsum("ij,jk->k", a, b); });
   const double r1 = max_relative(rewritten.to_vector(), want), r2 = max_relative(unrewritten.to_vector(), want),
                r3 = max_relative(summed_out.to_vector(), want);

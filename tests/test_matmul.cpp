@@ -359,11 +359,14 @@ void sums_of_products(jf::device dev) {
     expect_exact<T>(jf::sum(p, {1, 0}), {}, all, what + " axes (1, 0)", dev);
     expect_exact<T>(jf::sum(p, jf::keepdims), {1, 1}, all, what + " keepdims", dev);
     expect_exact<T>(p, {n, m}, host_product_sums(av, bv, n, k, m, false, false), what + " product", dev);
-    // Through the matmul backend (cuBLAS's gemv on jf::cuda) instead of the multiply-reduction.
-    jf::detail::set_reduced_product_via_matmul(true);
-    expect_exact<T>(jf::sum(p, 0), {m}, rows, what + " axis 0 via matmul", dev);
-    expect_exact<T>(jf::sum(p, 1), {n}, cols, what + " axis 1 via matmul", dev);
-    jf::detail::set_reduced_product_via_matmul(false);
+    // Every route of the vector products (matmul_node.hpp): cuBLAS's gemv or the fused reductions.
+    for (auto route : {jf::detail::product_route::matmul, jf::detail::product_route::fused}) {
+      jf::detail::set_product_route(route);
+      const std::string how = route == jf::detail::product_route::matmul ? " via matmul" : " fused";
+      expect_exact<T>(jf::sum(p, 0), {m}, rows, what + " axis 0" + how, dev);
+      expect_exact<T>(jf::sum(p, 1), {n}, cols, what + " axis 1" + how, dev);
+    }
+    jf::detail::set_product_route(jf::detail::product_route::automatic);
   }
 }
 
@@ -482,10 +485,12 @@ TEST_P(MatmulSum, ErrorsAndExplain) {
   EXPECT_THROW((void)jf::matmul(a, a), jf::shape_error);  // when called, not when evaluated
   const std::string x = jf::explain(jf::sum(jf::matmul(a, b), 0));
   EXPECT_NE(x.find("rewritten as matmul(sum(a, axis=0), b)"), std::string::npos) << x;
+  EXPECT_NE(x.find("step 2 the vector-matrix product"), std::string::npos) << x;
   EXPECT_NE(x.find("no (6, 4) product is formed"), std::string::npos) << x;
   EXPECT_NE(x.find("--- step 1 ---"), std::string::npos) << x;
   const std::string y = jf::explain(jf::sum(jf::matmul(a, b), 1) * 2.0f);
   EXPECT_NE(y.find("rewritten as matmul(a, sum(b, axis=1))"), std::string::npos) << y;
+  EXPECT_NE(y.find("step 2 sum(a * t[None, :], axis=1) (a fused multiply-reduction)"), std::string::npos) << y;
   EXPECT_NE(y.find("multiply"), std::string::npos) << "the consumer's IR follows:\n" << y;
   const std::string z = jf::explain(jf::sum(jf::matmul(a, b)));
   EXPECT_NE(z.find("rewritten as dot(sum(a, axis=0), sum(b, axis=1))"), std::string::npos) << z;
@@ -520,9 +525,9 @@ void rounding_bound(i64 n, i64 k, i64 m, jf::device dev) {
     }
   const double eps = std::numeric_limits<T>::epsilon();
   for (bool blas : {false, true}) {
-    jf::detail::set_reduced_product_via_matmul(blas);
+    jf::detail::set_product_route(blas ? jf::detail::product_route::matmul : jf::detail::product_route::fused);
     const jf::array<T> got = jf::sum(jf::matmul(jf::to_backend(a, dev), jf::to_backend(b, dev)), 0);
-    jf::detail::set_reduced_product_via_matmul(false);
+    jf::detail::set_product_route(jf::detail::product_route::automatic);
     const std::vector<T> g = got.to_vector();
     ASSERT_EQ(g.size(), want.size());
     double worst = 0;

@@ -108,9 +108,9 @@ term contract(const term& a, const term& b, const std::string& kept) {
   shape_t s = extents_of(a, batch + own_a);
   for (i64 e : extents_of(b, own_b)) s.push_back(e);
   const i64 na = x.shape()[1], mb = y.shape()[2];
-  if (nb == 1 && (na == 1 || mb == 1) && is_floating(x.dtype()) && !reduced_product_via_matmul()) {
-    // A vector times a matrix: one fused multiply-reduction reads the matrix once (a memory-bound
-    // product; cuBLAS's gemv reaches less of the bandwidth on the seed's shapes).
+  if (nb == 1 && (na == 1 || mb == 1) && is_floating(x.dtype()) && !product_through_matmul(na == 1)) {
+    // A vector times a matrix as one fused multiply-reduction that reads the matrix once (where the
+    // route says so: matmul_node.hpp).
     const array_base r = na == 1 ? sum_of_products(reshape(x, shape_t{nc, 1}), reshape(y, shape_t{nc, mb}), 0, false)
                                  : sum_of_products(reshape(x, shape_t{na, nc}), reshape(y, shape_t{1, nc}), 1, false);
     return {reshape(r, s), batch + own_a + own_b};

@@ -18,7 +18,14 @@ namespace {
 
 using i64 = std::int64_t;
 
-std::atomic<bool> via_matmul{false};
+std::atomic<product_route> route{product_route::automatic};
+
+// Whether the vector-matrix (columns: sum(a, 0) @ b) or matrix-vector (rows) product goes through
+// the matmul backend rather than a fused multiply-reduction.
+bool through_matmul(bool columns) {
+  const product_route r = route.load();
+  return r == product_route::matmul || (r == product_route::automatic && columns);
+}
 
 std::string shape_text(const shape_t& s) {
   std::string out = "(";
@@ -59,8 +66,9 @@ std::string axes_text(const matmul_node& n) {
 
 }  // namespace
 
-void set_reduced_product_via_matmul(bool on) { via_matmul.store(on); }
-bool reduced_product_via_matmul() { return via_matmul.load(); }
+void set_product_route(product_route r) { route.store(r); }
+product_route get_product_route() { return route.load(); }
+bool product_through_matmul(bool columns) { return through_matmul(columns); }
 
 matmul_node make_matmul_node(const array_base& a, const array_base& b) {
   matmul_node n;
@@ -123,10 +131,10 @@ array_base evaluate(const matmul_node& n) {
     r = matmul(a, b);
   } else if (bits == 1) {  // sum over the rows: sum(a, 0) @ b
     const array_base s = sum_over(a, &zero, 1, false);
-    r = via_matmul.load() ? matmul(s, b) : sum_of_products(reshape(s, shape_t{k, 1}), b, 0, false);
+    r = through_matmul(true) ? matmul(s, b) : sum_of_products(reshape(s, shape_t{k, 1}), b, 0, false);
   } else if (bits == 2) {  // sum over the columns: a @ sum(b, 1)
     const array_base t = sum_over(b, &one, 1, false);
-    r = via_matmul.load() ? matmul(a, t) : sum_of_products(a, reshape(t, shape_t{1, k}), 1, false);
+    r = through_matmul(false) ? matmul(a, t) : sum_of_products(a, reshape(t, shape_t{1, k}), 1, false);
   } else {  // everything: sum(a, 0) . sum(b, 1)
     r = sum_of_products(sum_over(a, &zero, 1, false), sum_over(b, &one, 1, false), 0, false);
   }
@@ -162,7 +170,7 @@ std::string explain(const matmul_node& n) {
   const int bits = product_axes(n);
   const array_base a = as_matrix(n.a, true), b = as_matrix(n.b, false);
   const int zero = 0, one = 1;
-  const bool blas = via_matmul.load();
+  const bool blas = through_matmul(bits == 1);
   os << "jetfuse: " << call << "\n";
   if (bits == 0) {
     os << "  rewrite: none (no axis summed): the product (" << backend << ")\n";

@@ -43,10 +43,16 @@ array_base sum_of_products(const array_base& x, const array_base& y, int axis, b
 // jf::explain's account of sum_over's evaluation (the reduction's IR and kernel plan).
 std::string explain_sum_over(const array_base& x, const int* axes, int naxes, bool keepdims);
 
-// How the rewritten sum(a @ b, 0) forms the vector-matrix product sum(a, 0) @ b: as jetfuse's fused
-// reduction sum(s[:, None] * b, 0) (the default) or through cuBLAS/the CPU matmul. A switch for
-// benchmarks and tests (bench_matmul.cpp measures both); not thread-safe with running evaluations.
-void set_reduced_product_via_matmul(bool on);
-bool reduced_product_via_matmul();
+// How a rewrite (and jf::einsum) forms a vector-matrix product, sum(a, 0) @ b, and a matrix-vector
+// product, a @ sum(b, 1). automatic: the first through the matmul backend (cuBLAS's gemv on
+// jf::cuda: a fused column multiply-reduction with a broadcast vector measured at 30 % of the copy
+// bandwidth, cuBLAS at 80 %), the second as jetfuse's fused row multiply-reduction (86 %).
+// matmul / fused: both one way. A switch for benchmarks and tests (bench_matmul.cpp measures
+// each); not meant to change while evaluations run.
+enum class product_route : unsigned char { automatic, matmul, fused };
+void set_product_route(product_route r);
+product_route get_product_route();
+// Under the current route: whether a vector-matrix (columns) / matrix-vector product uses matmul.
+bool product_through_matmul(bool columns);
 
 }  // namespace jf::detail
