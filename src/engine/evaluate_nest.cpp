@@ -78,23 +78,12 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
   {
     const std::size_t ng = a.extents.size();
     std::vector<std::int64_t> speed(ng, INT64_MAX);  // the smallest stride any operand has along it
-    // Ties (a broadcast vector contiguous along one axis, a matrix along another: s[:, None] * b)
-    // go to the axis the largest operand (most distinct elements) is contiguous along.
-    std::vector<std::int64_t> weight(ng, 0);
     for (int i = 0; i < na; ++i) {
       auto& st = c.leaf_strides[static_cast<std::size_t>(i)];
       array_base padded;
       st = global_strides(a, aligned_leaf(a, *r.arrays[i], i, padded), a.leaf_region[static_cast<std::size_t>(i)]);
       for (std::size_t g = 0; g < ng; ++g)
         if (st[g] != 0) speed[g] = std::min(speed[g], st[g] < 0 ? -st[g] : st[g]);
-    }
-    for (int i = 0; i < na; ++i) {
-      const auto& st = c.leaf_strides[static_cast<std::size_t>(i)];
-      std::int64_t distinct = 1;
-      for (std::size_t g = 0; g < ng; ++g)
-        if (st[g] != 0) distinct *= a.extents[g];
-      for (std::size_t g = 0; g < ng; ++g)
-        if (st[g] != 0 && (st[g] < 0 ? -st[g] : st[g]) == speed[g]) weight[g] = std::max(weight[g], distinct);
     }
     if (sc) {  // the target's writes count too (a row written along its contiguous axis)
       const std::vector<std::int64_t> st = scatter_target_strides(a, c.target);
@@ -104,9 +93,7 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     std::vector<std::int32_t> order(ng);
     for (std::size_t g = 0; g < ng; ++g) order[g] = static_cast<std::int32_t>(g);
     std::stable_sort(order.begin(), order.end(), [&](std::int32_t x, std::int32_t y) {
-      const auto gx = static_cast<std::size_t>(x), gy = static_cast<std::size_t>(y);
-      if (speed[gx] != speed[gy]) return speed[gx] > speed[gy];
-      return weight[gx] < weight[gy];
+      return speed[static_cast<std::size_t>(x)] > speed[static_cast<std::size_t>(y)];
     });
     std::vector<std::int32_t> to(ng);
     for (std::size_t k = 0; k < ng; ++k) to[static_cast<std::size_t>(order[k])] = static_cast<std::int32_t>(k);
