@@ -1,9 +1,10 @@
 // jf::matmul's lazy value (detail/matmul_node.hpp) and the rewrite of a sum of a product: for 2-d
 // (or 1-d) operands, sum(a @ b, 0) = sum(a, 0) @ b, sum(a @ b, 1) = a @ sum(b, 1) and
 // sum(a @ b) = sum(a, 0) . sum(b, 1), each exact in real arithmetic. The sums of an operand are
-// jetfuse's fused reductions (sum_reduction.cpp); the remaining vector-matrix product is a fused
-// multiply-reduction (or, switched, the matmul backend: cuBLAS on jf::cuda). Everything else (batches,
-// integer dtypes, which matmul.hpp never sums here) multiplies first and then sums.
+// jetfuse's fused reductions (sum_reduction.cpp); the remaining vector product goes where the
+// route says (matmul_node.hpp: by default cuBLAS for sum(a, 0) @ b, a fused row multiply-reduction
+// for a @ sum(b, 1)). Everything else (batches; integer dtypes, which matmul.hpp never sums here)
+// multiplies first and then sums.
 #include "jetfuse/detail/matmul_node.hpp"
 
 #include <atomic>
