@@ -38,15 +38,13 @@ shape_t broadcast_leaves(const array_base* const* arrays, int n) {
 strides_t effective_strides(const array_base& a, const shape_t& iter) {
   const int r = iter.size(), lead = r - a.ndim();
   if (lead < 0)
-    throw shape_error("jetfuse: an array of shape " + to_string(a.shape()) + " does not broadcast to " +
-                      to_string(iter));
+    throw shape_error("jetfuse: an array of shape " + to_string(a.shape()) + " does not broadcast to " + to_string(iter));
   strides_t s = shape_t::of_rank(r, 0);
   for (int k = lead; k < r; ++k) {
     const std::int64_t ext = a.shape()[k - lead];
     if (ext == 1) continue;  // one element along this axis: stride 0
     if (ext != iter[k])
-      throw shape_error("jetfuse: an array of shape " + to_string(a.shape()) + " does not broadcast to " +
-                        to_string(iter));
+      throw shape_error("jetfuse: an array of shape " + to_string(a.shape()) + " does not broadcast to " + to_string(iter));
     s[k] = a.strides()[k - lead];
   }
   return s;
@@ -96,17 +94,14 @@ bool same_elements(const array_base& a, const array_base& b, const shape_t& iter
   return effective_strides(a, iter) == effective_strides(b, iter);
 }
 
-std::vector<array_base> described_outputs(const array_base* outputs, const dtype* out_types, int nout,
-                                          const shape_t& shape) {
+std::vector<array_base> described_outputs(const array_base* outputs, const dtype* out_types, int nout, const shape_t& shape) {
   std::vector<array_base> outs;
   for (int o = 0; o < nout; ++o)
-    outs.push_back(outputs[o].is_null() ? array_base(nullptr, out_types[o], shape, contiguous_strides(shape), 0)
-                                        : outputs[o]);
+    outs.push_back(outputs[o].is_null() ? array_base(nullptr, out_types[o], shape, contiguous_strides(shape), 0) : outputs[o]);
   return outs;
 }
 
-void specialise_scalars(const scalar_slot* scalars, int n, std::vector<bool>& specialised,
-                        std::vector<std::int32_t>& key) {
+void specialise_scalars(const scalar_slot* scalars, int n, std::vector<bool>& specialised, std::vector<std::int32_t>& key) {
   constexpr int max_specialised_exponent = 16;
   specialised.assign(static_cast<std::size_t>(n), false);
   for (int s = 0; s < n; ++s) {
@@ -123,7 +118,8 @@ void specialise_scalars(const scalar_slot* scalars, int n, std::vector<bool>& sp
   }
 }
 
-shape_t prepare_outputs(array_base* outputs, const dtype* out_types, int nout, const shape_t& value_shape, device dev) {
+shape_t prepare_outputs(array_base* outputs, const dtype* out_types, int nout, const shape_t& value_shape,
+                        device dev) {
   for (int o = 0; o < nout; ++o) {
     array_base& out = outputs[o];
     if (out.is_null()) {

@@ -1,7 +1,5 @@
 // The untyped dense-array core: allocation, numpy basic slicing, reshape/transpose views,
 // copies between backends and numpy-style assignment with broadcasting.
-#include "jetfuse/array.hpp"
-
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -9,6 +7,7 @@
 #include <vector>
 
 #include "core/strided_copy.hpp"
+#include "jetfuse/array.hpp"
 #ifdef JF_HAVE_CUDA
 #include "cuda/runtime.hpp"
 #endif
@@ -88,18 +87,12 @@ void cpu_strided_copy(std::byte* dst, const strides_t& dst_strides, const std::b
     std::byte* d = dst + doff * static_cast<std::int64_t>(isz);
     const std::byte* s = src + soff * static_cast<std::int64_t>(isz);
     switch (isz) {
-      case 1:
-        copy_row<1>(d, dsi, s, ssi, inner);
-        break;
-      case 4:
-        copy_row<4>(d, dsi, s, ssi, inner);
-        break;
-      case 8:
-        copy_row<8>(d, dsi, s, ssi, inner);
-        break;
-      default:
-        for (std::int64_t i = 0; i < inner; ++i)
-          std::memcpy(d + i * dsi * static_cast<std::int64_t>(isz), s + i * ssi * static_cast<std::int64_t>(isz), isz);
+    case 1: copy_row<1>(d, dsi, s, ssi, inner); break;
+    case 4: copy_row<4>(d, dsi, s, ssi, inner); break;
+    case 8: copy_row<8>(d, dsi, s, ssi, inner); break;
+    default:
+      for (std::int64_t i = 0; i < inner; ++i)
+        std::memcpy(d + i * dsi * static_cast<std::int64_t>(isz), s + i * ssi * static_cast<std::int64_t>(isz), isz);
     }
     for (int a = nd - 2; a >= 0; --a) {  // odometer over the outer axes
       if (++idx[a] < sh[a]) break;
@@ -149,12 +142,9 @@ array_base broadcast_to(const array_base& src, const shape_t& dst_shape) {
   for (int i = 0; i < nd; ++i) {
     const int j = i - (nd - ns);
     if (j < 0) continue;
-    if (src.shape()[j] == dst_shape[i])
-      st[i] = src.strides()[j];
-    else if (src.shape()[j] == 1)
-      st[i] = 0;
-    else
-      fail();
+    if (src.shape()[j] == dst_shape[i]) st[i] = src.strides()[j];
+    else if (src.shape()[j] == 1) st[i] = 0;
+    else fail();
   }
   return array_base(src.buffer(), src.dtype(), dst_shape, st, src.offset());
 }
@@ -176,10 +166,8 @@ bool nocopy_strides(const shape_t& old_shape, const strides_t& old_strides, cons
   while (ni < newnd && oi < oldnd) {
     std::int64_t np = new_shape[ni], op = od[oi];
     while (np != op) {  // partial products never exceed the (valid) size
-      if (np < op)
-        np *= new_shape[nj++];
-      else
-        op *= od[oj++];
+      if (np < op) np *= new_shape[nj++];
+      else op *= od[oj++];
     }
     for (int ok = oi; ok < oj - 1; ++ok)
       if (os[ok] != od[ok + 1] * os[ok + 1]) return false;  // these old axes do not merge
@@ -295,10 +283,8 @@ array_base slice(const array_base& a, const index_arg* args, int nargs) {
       const auto distance = static_cast<std::uint64_t>(step < 0 ? start - stop : stop - start);
       len = static_cast<std::int64_t>((distance - 1) / magnitude + 1);
     }
-    if (len == 0)
-      empty = true;
-    else
-      off += start * stride;
+    if (len == 0) empty = true;
+    else off += start * stride;
     sh.push_back(len);
     // With one element the step never applies (and stride * step could overflow: x[::-2**63]).
     st.push_back(len > 1 ? stride * step : stride);
@@ -318,8 +304,7 @@ array_base reshape(const array_base& a, shape_t new_shape) {
   std::int64_t known = 1;
   for (int i = 0; i < new_shape.size(); ++i) {
     if (new_shape[i] == -1) {
-      if (unknown >= 0)
-        throw shape_error("reshape: can only specify one unknown dimension, got shape " + to_string(requested));
+      if (unknown >= 0) throw shape_error("reshape: can only specify one unknown dimension, got shape " + to_string(requested));
       unknown = i;
     } else if (new_shape[i] < 0) {
       throw shape_error("reshape: negative dimension in shape " + to_string(requested));
@@ -333,7 +318,8 @@ array_base reshape(const array_base& a, shape_t new_shape) {
   }
   if (known != a.size() && unknown < 0) mismatch();
   (void)checked_nbytes(new_shape, itemsize(a.dtype()));  // (2**62, 0) has no strides
-  if (a.is_contiguous()) return array_base(a.buffer(), a.dtype(), new_shape, contiguous_strides(new_shape), a.offset());
+  if (a.is_contiguous())
+    return array_base(a.buffer(), a.dtype(), new_shape, contiguous_strides(new_shape), a.offset());
   strides_t st;
   if (nocopy_strides(a.shape(), a.strides(), new_shape, st))
     return array_base(a.buffer(), a.dtype(), new_shape, st, a.offset());
@@ -349,8 +335,7 @@ array_base transpose(const array_base& a, const shape_t& axes) {
     for (int i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
   } else {
     if (axes.size() != nd)
-      throw shape_error("transpose: axes " + to_string(axes) + " don't match an array of shape " +
-                        to_string(a.shape()));
+      throw shape_error("transpose: axes " + to_string(axes) + " don't match an array of shape " + to_string(a.shape()));
     bool seen[max_ndim] = {};
     for (int i = 0; i < nd; ++i) {
       std::int64_t ax = axes[i];
@@ -405,8 +390,7 @@ array_base fill(device dev, dtype dt, const shape_t& shape, const void* value) {
   for (std::size_t b = 1; b < isz; ++b) uniform = uniform && elem[b] == elem[0];
   if (dev.kind == device_kind::cpu) {
     std::byte* p = host_ptr(out);
-    if (uniform)
-      std::memset(p, elem[0], n * isz);
+    if (uniform) std::memset(p, elem[0], n * isz);
     else
       for (std::size_t i = 0; i < n; ++i) std::memcpy(p + i * isz, elem, isz);
     return out;

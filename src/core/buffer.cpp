@@ -100,34 +100,25 @@ void copy_bytes(const buffer& dst, std::size_t dst_offset, const buffer& src, st
   const bool dst_host = dst.dev.kind == device_kind::cpu, src_host = src.dev.kind == device_kind::cpu;
   void* d = at(dst, dst_offset);
   const void* s = at(src, src_offset);
-  if (dst_host && src_host)
-    std::memmove(d, s, bytes);  // views of one buffer may overlap
-  else if (src_host)
-    cuda_rt::copy_htod(d, s, bytes);
-  else if (dst_host)
-    cuda_rt::copy_dtoh(d, s, bytes);
-  else if (&dst == &src || dst.ptr == src.ptr)
-    copy_within_device(d, s, bytes);
-  else
-    cuda_rt::copy_dtod(d, s, bytes);
+  if (dst_host && src_host) std::memmove(d, s, bytes);  // views of one buffer may overlap
+  else if (src_host) cuda_rt::copy_htod(d, s, bytes);
+  else if (dst_host) cuda_rt::copy_dtoh(d, s, bytes);
+  else if (&dst == &src || dst.ptr == src.ptr) copy_within_device(d, s, bytes);
+  else cuda_rt::copy_dtod(d, s, bytes);
 }
 
 void copy_from_host(const buffer& dst, std::size_t dst_offset, const void* src, std::size_t bytes) {
   check_range(dst, dst_offset, bytes, "destination");
   if (bytes == 0) return;
-  if (dst.dev.kind == device_kind::cpu)
-    std::memmove(at(dst, dst_offset), src, bytes);
-  else
-    cuda_rt::copy_htod(at(dst, dst_offset), src, bytes);
+  if (dst.dev.kind == device_kind::cpu) std::memmove(at(dst, dst_offset), src, bytes);
+  else cuda_rt::copy_htod(at(dst, dst_offset), src, bytes);
 }
 
 void copy_to_host(void* dst, const buffer& src, std::size_t src_offset, std::size_t bytes) {
   check_range(src, src_offset, bytes, "source");
   if (bytes == 0) return;
-  if (src.dev.kind == device_kind::cpu)
-    std::memmove(dst, at(src, src_offset), bytes);
-  else
-    cuda_rt::copy_dtoh(dst, at(src, src_offset), bytes);
+  if (src.dev.kind == device_kind::cpu) std::memmove(dst, at(src, src_offset), bytes);
+  else cuda_rt::copy_dtoh(dst, at(src, src_offset), bytes);
 }
 
 }  // namespace jf::detail

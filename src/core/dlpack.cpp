@@ -14,38 +14,22 @@ namespace {
 
 std::string device_type_name(std::int32_t t) {
   switch (t) {
-    case kDLCPU:
-      return "kDLCPU";
-    case kDLCUDA:
-      return "kDLCUDA";
-    case kDLCUDAHost:
-      return "kDLCUDAHost (pinned host memory)";
-    case kDLOpenCL:
-      return "kDLOpenCL";
-    case kDLVulkan:
-      return "kDLVulkan";
-    case kDLMetal:
-      return "kDLMetal";
-    case kDLVPI:
-      return "kDLVPI";
-    case kDLROCM:
-      return "kDLROCM";
-    case kDLROCMHost:
-      return "kDLROCMHost";
-    case kDLExtDev:
-      return "kDLExtDev";
-    case kDLCUDAManaged:
-      return "kDLCUDAManaged (managed memory)";
-    case kDLOneAPI:
-      return "kDLOneAPI";
-    case kDLWebGPU:
-      return "kDLWebGPU";
-    case kDLHexagon:
-      return "kDLHexagon";
-    case kDLMAIA:
-      return "kDLMAIA";
-    default:
-      return "device type " + std::to_string(t);
+  case kDLCPU: return "kDLCPU";
+  case kDLCUDA: return "kDLCUDA";
+  case kDLCUDAHost: return "kDLCUDAHost (pinned host memory)";
+  case kDLOpenCL: return "kDLOpenCL";
+  case kDLVulkan: return "kDLVulkan";
+  case kDLMetal: return "kDLMetal";
+  case kDLVPI: return "kDLVPI";
+  case kDLROCM: return "kDLROCM";
+  case kDLROCMHost: return "kDLROCMHost";
+  case kDLExtDev: return "kDLExtDev";
+  case kDLCUDAManaged: return "kDLCUDAManaged (managed memory)";
+  case kDLOneAPI: return "kDLOneAPI";
+  case kDLWebGPU: return "kDLWebGPU";
+  case kDLHexagon: return "kDLHexagon";
+  case kDLMAIA: return "kDLMAIA";
+  default: return "device type " + std::to_string(t);
   }
 }
 
@@ -82,8 +66,7 @@ layout check_tensor(const DLTensor& t, const dtype* expected) {
   l.shape = shape_t::of_rank(t.ndim);
   for (int i = 0; i < t.ndim; ++i) {
     if (t.shape[i] < 0)
-      throw shape_error("jf::from_dlpack: negative extent " + std::to_string(t.shape[i]) + " of axis " +
-                        std::to_string(i));
+      throw shape_error("jf::from_dlpack: negative extent " + std::to_string(t.shape[i]) + " of axis " + std::to_string(i));
     l.shape[i] = t.shape[i];
   }
   const std::size_t isz = static_cast<std::size_t>(size_of(l.dt));
@@ -125,8 +108,7 @@ layout check_tensor(const DLTensor& t, const dtype* expected) {
 
 // Wraps a checked tensor; `managed` is the DLManagedTensor(Versioned) whose deleter the buffer
 // calls. Nothing is taken unless this returns.
-template <class M>
-array_base wrap(M* managed, const layout& l) {
+template <class M> array_base wrap(M* managed, const layout& l) {
   const bool on_gpu = l.dev.kind == device_kind::cuda;
   auto release = [managed, on_gpu](void*) {
     if (on_gpu) {
@@ -155,16 +137,14 @@ array_base import(DLManagedTensorVersioned* t, const dtype* expected, dlpack_rea
                       " (jetfuse reads version " + std::to_string(DLPACK_MAJOR_VERSION) +
                       "); the caller must call the tensor's deleter");
   if ((t->flags & DLPACK_FLAG_BITMASK_READ_ONLY) && read_only == dlpack_read_only::reject)
-    throw value_error(
-        "jf::from_dlpack: the tensor is read-only and jetfuse arrays are writable "
-        "(pass jf::dlpack_read_only::accept to wrap it anyway and never write into it)");
+    throw value_error("jf::from_dlpack: the tensor is read-only and jetfuse arrays are writable "
+                      "(pass jf::dlpack_read_only::accept to wrap it anyway and never write into it)");
   return wrap(t, check_tensor(t->dl_tensor, expected));
 }
 
 // ---- export -----------------------------------------------------------------------------------
 
-template <class M>
-struct export_ctx {
+template <class M> struct export_ctx {
   M managed{};
   detail::buffer_ptr keep;  // the memory lives until the consumer calls the deleter
   std::int64_t shape[max_ndim] = {};
@@ -173,12 +153,10 @@ struct export_ctx {
   static void deleter(M* self) { delete static_cast<export_ctx*>(self->manager_ctx); }
 };
 
-template <class M>
-M* export_tensor(const array_base& a) {
+template <class M> M* export_tensor(const array_base& a) {
   if (a.is_null()) throw value_error("jf::to_dlpack: the array is a null handle (default-constructed)");
   if (a.buffer()->source != detail::buffer_source::memory)
-    throw value_error(
-        "jf::to_dlpack: the array's elements are generated (a random leaf), not stored: evaluate it first");
+    throw value_error("jf::to_dlpack: the array's elements are generated (a random leaf), not stored: evaluate it first");
   if (a.device().kind == device_kind::cuda) cuda_rt::synchronize();
   auto ctx = std::make_unique<export_ctx<M>>();
   ctx->keep = a.buffer();
@@ -203,16 +181,11 @@ M* export_tensor(const array_base& a) {
 
 DLDataType to_dlpack_dtype(dtype d) {
   switch (d) {
-    case dtype::bool_:
-      return {static_cast<std::uint8_t>(kDLBool), 8, 1};
-    case dtype::int32:
-      return {static_cast<std::uint8_t>(kDLInt), 32, 1};
-    case dtype::int64:
-      return {static_cast<std::uint8_t>(kDLInt), 64, 1};
-    case dtype::float32:
-      return {static_cast<std::uint8_t>(kDLFloat), 32, 1};
-    case dtype::float64:
-      return {static_cast<std::uint8_t>(kDLFloat), 64, 1};
+  case dtype::bool_: return {static_cast<std::uint8_t>(kDLBool), 8, 1};
+  case dtype::int32: return {static_cast<std::uint8_t>(kDLInt), 32, 1};
+  case dtype::int64: return {static_cast<std::uint8_t>(kDLInt), 64, 1};
+  case dtype::float32: return {static_cast<std::uint8_t>(kDLFloat), 32, 1};
+  case dtype::float64: return {static_cast<std::uint8_t>(kDLFloat), 64, 1};
   }
   throw dtype_error("jf::to_dlpack_dtype: unknown dtype");
 }
@@ -242,9 +215,7 @@ device from_dlpack_device(DLDevice d) {
 }
 
 array_base from_dlpack(DLManagedTensor* t) { return import(t, nullptr); }
-array_base from_dlpack(DLManagedTensorVersioned* t, dlpack_read_only read_only) {
-  return import(t, nullptr, read_only);
-}
+array_base from_dlpack(DLManagedTensorVersioned* t, dlpack_read_only read_only) { return import(t, nullptr, read_only); }
 
 namespace detail {
 array_base from_dlpack_as(DLManagedTensor* t, dtype expected) { return import(t, &expected); }

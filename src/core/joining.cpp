@@ -44,11 +44,10 @@ array_base concatenate(const array_base* arrays, int n, int axis) {
                         std::to_string(a.ndim()) + " dimension(s)");
     for (int d = 0; d < nd; ++d) {
       if (d == axis || a.shape()[d] == sh[d]) continue;
-      throw value_error(
-          "all the input array dimensions except for the concatenation axis must match exactly, but "
-          "along dimension " +
-          std::to_string(d) + ", the array at index 0 has size " + std::to_string(arrays[0].shape()[d]) +
-          " and the array at index " + std::to_string(k) + " has size " + std::to_string(a.shape()[d]));
+      throw value_error("all the input array dimensions except for the concatenation axis must match exactly, but "
+                        "along dimension " + std::to_string(d) + ", the array at index 0 has size " +
+                        std::to_string(arrays[0].shape()[d]) + " and the array at index " + std::to_string(k) +
+                        " has size " + std::to_string(a.shape()[d]));
     }
     if (__builtin_add_overflow(sh[axis], a.shape()[axis], &sh[axis])) throw shape_error(array_too_big_message);
   }
@@ -87,8 +86,7 @@ namespace {
 
 int normalized_axis(int axis, int ndim) {
   if (axis < -ndim || axis >= ndim)
-    throw axis_error("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                     std::to_string(ndim));
+    throw axis_error("axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(ndim));
   return axis < 0 ? axis + ndim : axis;
 }
 
@@ -119,8 +117,7 @@ array_base tile(const array_base& a, const shape_t& reps) {
   for (std::int64_t r : reps)
     if (r < 0) throw value_error("negative dimensions are not allowed");
   const int d = std::max(a.ndim(), reps.size());
-  if (2 * d > max_ndim)
-    throw shape_error("jf::tile: more than " + std::to_string(max_ndim / 2) + " dimensions are not supported");
+  if (2 * d > max_ndim) throw shape_error("jf::tile: more than " + std::to_string(max_ndim / 2) + " dimensions are not supported");
   // a as (1, s0, 1, s1, ...) broadcast to (r0, s0, r1, s1, ...), copied, then merged pairwise.
   shape_t wide, target, result;
   strides_t st;

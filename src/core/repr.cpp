@@ -33,8 +33,7 @@ struct sci_parts {
   std::string int_part, frac_part, exp_sign, exp_digits;
 };
 
-template <class F>
-std::string positional(F x) {
+template <class F> std::string positional(F x) {
   char buf[512];
   auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed);
   std::string s(buf, r.ptr);
@@ -50,8 +49,7 @@ std::string positional(F x) {
 
 // digits < 0: the first pass (shortest, cut at `precision`); else exactly `digits` fractional
 // digits of the exact value.
-template <class F>
-sci_parts scientific(F x, int digits = -1) {
+template <class F> sci_parts scientific(F x, int digits = -1) {
   char buf[128];
   auto split = [](const std::string& t) {
     sci_parts p;
@@ -86,9 +84,8 @@ std::string pad_right(const std::string& s, std::size_t w, char c = ' ') {
 }
 
 // numpy's FloatingFormat (floatmode 'maxprec', sign '-', suppress False) built from `data`.
-template <class F>
-class float_format {
- public:
+template <class F> class float_format {
+public:
   explicit float_format(const std::vector<F>& data) {
     std::vector<F> finite;
     for (F x : data)
@@ -148,14 +145,13 @@ class float_format {
     return pad_left(s.substr(0, dot), pad_left_) + "." + pad_right(s.substr(dot + 1), pad_right_);
   }
 
- private:
+private:
   bool exp_ = false;
   std::size_t pad_left_ = 0, pad_right_ = 0, prec_ = 0, exp_size_ = 0;
 };
 
-template <class I>
-class int_format {
- public:
+template <class I> class int_format {
+public:
   explicit int_format(const std::vector<I>& data) {
     if (data.empty()) return;
     const auto [lo, hi] = std::minmax_element(data.begin(), data.end());
@@ -163,16 +159,16 @@ class int_format {
   }
   std::string operator()(I x) const { return pad_left(std::to_string(x), width_); }
 
- private:
+private:
   std::size_t width_ = 0;
 };
 
 class bool_format {
- public:
+public:
   explicit bool_format(bool zero_d) : true_(zero_d ? "True" : " True") {}
   std::string operator()(unsigned char x) const { return x ? true_ : "False"; }
 
- private:
+private:
   std::string true_;
 };
 
@@ -190,8 +186,7 @@ void extend_line(std::string& s, std::string& line, const std::string& word, std
   line += word;
 }
 
-template <class Fmt>
-struct layout {
+template <class Fmt> struct layout {
   const shape_t& shape;
   const strides_t strides;  // row-major strides of the host copy
   const Fmt& fmt;
@@ -244,16 +239,14 @@ struct layout {
 };
 
 // Formats the element at a row-major offset of the host copy.
-template <class T, class Fmt>
-struct element_at {
+template <class T, class Fmt> struct element_at {
   const T* data;
   Fmt fmt;
   std::string at(std::int64_t off) const { return fmt(data[off]); }
 };
 
 // Values of the elements numpy's _leading_trailing keeps (all of them when not summarising).
-template <class T>
-std::vector<T> edge_values(const T* data, const shape_t& shape, bool summary) {
+template <class T> std::vector<T> edge_values(const T* data, const shape_t& shape, bool summary) {
   const int nd = shape.size();
   std::vector<std::vector<std::int64_t>> keep(static_cast<std::size_t>(nd));
   for (int a = 0; a < nd; ++a) {
@@ -278,8 +271,7 @@ std::vector<T> edge_values(const T* data, const shape_t& shape, bool summary) {
   return out;
 }
 
-template <class T>
-std::string format_elements(const array_base& a) {
+template <class T> std::string format_elements(const array_base& a) {
   using stored = std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>;
   std::vector<stored> host(static_cast<std::size_t>(a.size()));
   a.read_into(host.data());
@@ -292,21 +284,18 @@ std::string format_elements(const array_base& a) {
     const std::string hanging = " " + std::string(prefix.size(), ' ');
     return lay.recurse(index, 0, hanging, linewidth - 1);  // - len(")")
   };
-  if constexpr (std::is_same_v<T, bool>)
-    return run(bool_format(a.ndim() == 0));
-  else if constexpr (std::is_integral_v<T>)
-    return run(int_format<T>(data));
-  else
-    return run(float_format<T>(data));
+  if constexpr (std::is_same_v<T, bool>) return run(bool_format(a.ndim() == 0));
+  else if constexpr (std::is_integral_v<T>) return run(int_format<T>(data));
+  else return run(float_format<T>(data));
 }
 
 }  // namespace
 
 std::string repr(const array_base& a) {
   if (a.is_null()) return "array(<null>)";
-  const std::string lst =
-      a.size() == 0 ? "[]"
-                    : visit_dtype(a.dtype(), [&](auto t) { return format_elements<typename decltype(t)::type>(a); });
+  const std::string lst = a.size() == 0 ? "[]" : visit_dtype(a.dtype(), [&](auto t) {
+    return format_elements<typename decltype(t)::type>(a);
+  });
   std::string extras;
   if ((a.size() == 0 && !(a.ndim() == 1)) || a.size() > threshold) extras = "shape=" + to_string(a.shape()) + ", ";
   extras += "dtype=" + std::string(name(a.dtype())) + ")";

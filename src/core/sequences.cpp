@@ -40,20 +40,18 @@ std::int64_t int_arange_length(std::int64_t start, std::int64_t stop, std::int64
 }
 
 // The elements are written on the host; a GPU result is copied there afterwards.
-template <class T>
-array<T> host_then(array<T> host, device dev) {
+template <class T> array<T> host_then(array<T> host, device dev) {
   return dev == cpu ? host : to_backend(host, dev);
 }
 
 }  // namespace
 
 template <class T>
-requires(!std::is_same_v<T, bool>) array<T> arange(T start, T stop, T step, device dev) {
+  requires(!std::is_same_v<T, bool>)
+array<T> arange(T start, T stop, T step, device dev) {
   std::int64_t n = 0;
-  if constexpr (std::is_floating_point_v<T>)
-    n = float_arange_length(start, stop, step);
-  else
-    n = int_arange_length(start, stop, step);
+  if constexpr (std::is_floating_point_v<T>) n = float_arange_length(start, stop, step);
+  else n = int_arange_length(start, stop, step);
   array<T> out = empty<T>({n}, cpu);  // checks the byte count, then allocates
   T* p = out.data();
   if constexpr (std::is_floating_point_v<T>) {
@@ -70,8 +68,7 @@ requires(!std::is_same_v<T, bool>) array<T> arange(T start, T stop, T step, devi
   return host_then(out, dev);
 }
 
-template <class T>
-array<T> linspace(double start, double stop, std::int64_t num, device dev, bool endpoint) {
+template <class T> array<T> linspace(double start, double stop, std::int64_t num, device dev, bool endpoint) {
   if (num < 0) throw value_error("Number of samples, " + std::to_string(num) + ", must be non-negative.");
   array<T> out = empty<T>({num}, cpu);
   T* p = out.data();

@@ -1,7 +1,7 @@
 // Shape helpers: numpy's shape text, checked byte counts, broadcasting and C-order strides.
-#include "jetfuse/shape.hpp"
-
 #include <string>
+
+#include "jetfuse/shape.hpp"
 
 namespace jf {
 
@@ -30,10 +30,8 @@ shape_t broadcast_shapes(const shape_t& a, const shape_t& b) {
     // Align from the right; missing leading axes act as 1.
     const int ia = i - (n - a.size()), ib = i - (n - b.size());
     const std::int64_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
-    if (da == db || db == 1)
-      r[i] = da;
-    else if (da == 1)
-      r[i] = db;
+    if (da == db || db == 1) r[i] = da;
+    else if (da == 1) r[i] = db;
     else
       throw shape_error("operands could not be broadcast together with shapes " + to_string(a) + " " + to_string(b));
   }

@@ -15,7 +15,9 @@ std::array<std::atomic<std::uint64_t>, n_counters>& counters() {
   return c;
 }
 
-std::uint64_t get(detail::counter c) { return counters()[static_cast<std::size_t>(c)].load(std::memory_order_relaxed); }
+std::uint64_t get(detail::counter c) {
+  return counters()[static_cast<std::size_t>(c)].load(std::memory_order_relaxed);
+}
 
 }  // namespace
 

@@ -31,8 +31,7 @@ bool is_identifier(const std::string& s) {
 std::int64_t register_user_function(user_function f) {
   if (!is_identifier(f.name))
     throw value_error("jf::elementwise: the name \"" + f.name + "\" is not an identifier (letters, digits and _)");
-  if (f.arity < 1 || f.arity > 3)
-    throw value_error("jf::elementwise: 1 to 3 arguments, not " + std::to_string(f.arity));
+  if (f.arity < 1 || f.arity > 3) throw value_error("jf::elementwise: 1 to 3 arguments, not " + std::to_string(f.arity));
   if (!f.cpu) throw value_error("jf::elementwise: \"" + f.name + "\" needs a host callable (the CPU reference)");
   registry& r = the_registry();
   std::lock_guard<std::mutex> lock(r.mutex);

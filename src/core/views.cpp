@@ -16,8 +16,8 @@ void require(const array_base& a, const char* what) {
 // numpy's normalize_axis_index: AxisError for an axis outside [-ndim, ndim).
 int normalize_axis(int axis, int ndim, const char* prefix = "") {
   if (axis < -ndim || axis >= ndim)
-    throw axis_error(std::string(prefix) + "axis " + std::to_string(axis) +
-                     " is out of bounds for array of dimension " + std::to_string(ndim));
+    throw axis_error(std::string(prefix) + "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                     std::to_string(ndim));
   return axis < 0 ? axis + ndim : axis;
 }
 
@@ -104,10 +104,8 @@ array_base broadcast_to(const array_base& a, const shape_t& shape) {
   strides_t st = strides_t::of_rank(nd);
   for (int i = nd - ns; i < nd; ++i) {
     const int j = i - (nd - ns);
-    if (a.shape()[j] == shape[i])
-      st[i] = a.strides()[j];
-    else if (a.shape()[j] == 1)
-      st[i] = 0;
+    if (a.shape()[j] == shape[i]) st[i] = a.strides()[j];
+    else if (a.shape()[j] == 1) st[i] = 0;
     else
       throw value_error("operands could not be broadcast together with remapped shapes [original->remapped]: " +
                         compact(a.shape()) + "  and requested shape " + compact(shape));
