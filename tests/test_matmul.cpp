@@ -448,6 +448,36 @@ TEST_P(MatmulSum, ViewsExpressionsAndConsumers) {
   expect_exact<double>(s, {m}, rows2, "after c *= 2", dev());
 }
 
+// (a @ b).T is b.T @ a.T: the product of transposed views, written in the transposed order.
+TEST_P(MatmulSum, TransposedProduct) {
+  const i64 n = 13, k = 9, m = 11;
+  const std::vector<double> av = quarters(n * k), bv = quarters(k * m);
+  const jf::array<double> a(av, {n, k}, dev()), b(bv, {k, m}, dev());
+  const std::vector<double> p = host_product_sums(av, bv, n, k, m, false, false);
+  std::vector<double> pt(p.size());
+  for (i64 i = 0; i < n; ++i)
+    for (i64 j = 0; j < m; ++j) pt[static_cast<std::size_t>(j * n + i)] = p[static_cast<std::size_t>(i * m + j)];
+  const auto t = jf::transpose(jf::matmul(a, b));
+  expect_exact<double>(t, {m, n}, pt, "(a @ b).T", dev());
+  const jf::array<double> tv = t;
+  EXPECT_TRUE(tv.is_contiguous()) << "written in the transposed order, not a view";
+  EXPECT_NE(jf::explain(t).find("a (11, 9) and b (9, 13)"), std::string::npos) << jf::explain(t);  // b.T @ a.T
+  std::vector<double> pt3(pt.size());
+  for (std::size_t i = 0; i < pt.size(); ++i) pt3[i] = pt[i] * 3;
+  expect_exact<double>(jf::transpose(jf::matmul(a, b)) * 3.0, {m, n}, pt3, "(a @ b).T * 3", dev());
+  std::vector<double> rows_of_t(static_cast<std::size_t>(n), 0.0);  // sum((a @ b).T, 0): a @ b summed over columns
+  for (i64 i = 0; i < n; ++i)
+    for (i64 j = 0; j < m; ++j) rows_of_t[static_cast<std::size_t>(i)] += p[static_cast<std::size_t>(i * m + j)];
+  expect_exact<double>(jf::sum(jf::transpose(jf::matmul(a, b)), 0), {n}, rows_of_t, "sum((a @ b).T, 0)", dev());
+  const jf::array<double> v = a(0, jf::all);  // 1-d products are their own transpose
+  expect_exact<double>(jf::transpose(jf::matmul(v, b)), {m},
+                       host_product_sums(std::vector<double>(av.begin(), av.begin() + k), bv, 1, k, m, false, false),
+                       "(v @ b).T", dev());
+  EXPECT_THROW((void)jf::transpose(jf::matmul(jf::broadcast_to(a, {2, n, k}), b)), jf::value_error);
+  EXPECT_THROW((void)jf::transpose(jf::sum(jf::matmul(a, b), 0, jf::keepdims)), jf::value_error);
+  EXPECT_EQ(jf::transpose(a).shape(), (jf::shape_t{k, n}));  // numpy.transpose of an array: a view
+}
+
 // Integer products are not rewritten: numpy's int32 product wraps before its sum (in int64).
 TEST_P(MatmulSum, IntegerSumsWrapAsNumpys) {
   const i64 n = 5, k = 3, m = 4;

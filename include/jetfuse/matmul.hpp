@@ -120,4 +120,13 @@ matmul_expr<detail::matmul_result_t<A, B>> matmul(const A& a, const B& b) {
       detail::make_matmul_node(detail::matmul_operand<R>(a), detail::matmul_operand<R>(b)));
 }
 
+// numpy.transpose of a product ((a @ b).T): for 2-d operands the product b.T @ a.T, which
+// jf::cuda's cuBLAS call reads through its transpose flags: no transposed copy of the operands,
+// and the result is written in the transposed order (C-contiguous). A product of at most one axis
+// is returned as it is; a batched or summed one raises jf::value_error (transpose its array).
+template <class R>
+matmul_expr<R> transpose(const matmul_expr<R>& e) {
+  return detail::make_matmul_expr<R>(detail::transposed(*e.elements[hana::llong_c<0>].node));
+}
+
 }  // namespace jf

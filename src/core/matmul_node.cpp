@@ -119,6 +119,15 @@ matmul_node sum_of(const matmul_node& n, const reduce_spec& spec) {
   return s;
 }
 
+matmul_node transposed(const matmul_node& n) {
+  if (n.shape.size() <= 1) return n;  // numpy: .T of a 0-d or 1-d array is itself
+  if (n.summed || n.a.ndim() != 2 || n.b.ndim() != 2)
+    throw value_error(
+        "jetfuse: jf::transpose of a batched or summed matmul is not supported yet; transpose the "
+        "evaluated array (jf::array<T>(...).transpose(), a view)");
+  return make_matmul_node(transpose(n.b, shape_t{}), transpose(n.a, shape_t{}));
+}
+
 array_base evaluate(const matmul_node& n) {
   if (!n.summed) return matmul(n.a, n.b);
   if (!rewritten(n))  // batches: the product, then jetfuse's reduction of it (in the value's shape)

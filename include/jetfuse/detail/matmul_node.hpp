@@ -26,6 +26,10 @@ matmul_node make_matmul_node(const array_base& a, const array_base& b);
 // The node of sum(n, axes): numpy's axis checks (axis_error, "duplicate value in 'axis'") now, the
 // value's shape; of a summed node, the sum of the sum.
 matmul_node sum_of(const matmul_node& n, const reduce_spec& spec);
+// numpy's transpose of the product (a.T @ ... as (a @ b).T = b.T @ a.T): for two 2-d operands the
+// node of b.T @ a.T (transposed views: cuBLAS's op flags, no copy), for a product of at most one
+// axis the node itself; batched or summed products: jf::value_error.
+matmul_node transposed(const matmul_node& n);
 // The value: a new array (a rewritten sum runs as reductions and at most one small product).
 array_base evaluate(const matmul_node& n);
 // What evaluate runs, and why (jf::explain's account); runs nothing.
