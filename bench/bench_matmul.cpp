@@ -1,8 +1,10 @@
 // jf::matmul on jf::cuda: a plain GEMM 8192^3 (float32, float64) against cuBLAS called directly in
 // the same run (`of_cublas`: jetfuse's rate over cuBLAS's; the target is >= 0.97), and the seed's
-// A (10000 x 5000) @ B (5000 x 7000) then jf::sum(., 0), unrewritten (the rewrite to
-// sum(A, 0) @ B is the next step of issue 15), and jf::einsum("ij,jk->k", A, B), which sums i out
-// of A first. TFLOP/s counts 2 m n k per product.
+// A (10000 x 5000) @ B (5000 x 7000) then a sum over axis 0: jf::sum(jf::matmul(A, B), 0) as written
+// (rewritten to sum(A, 0) @ B: a fused column sum, then the vector-matrix product through cuBLAS,
+// or `_fused` as a fused multiply-reduction), the same not rewritten (the product made an array
+// first: cuBLAS's GEMM, then a reduction), and jf::einsum("ij,jk->k", A, B). `of_copy`: A and B's
+// bytes read once at the rate of a device copy in the same run. TFLOP/s counts 2 m n k per product.
 //   ./build/cuda/bench/bench_matmul --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 
@@ -40,7 +42,7 @@ void BM_GemmJetfuse(benchmark::State& state) {
   if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
   const i64 n = state.range(0);
   const jf::array<T> a = random_on_gpu<T>(n, n), b = random_on_gpu<T>(n, n);
-  timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::matmul(a, b)); });
+  timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::matmul(a, b))); });
   state.counters["TFLOP/s"] = 2.0 * double(n) * double(n) * double(n) / jf_bench::mean_seconds * 1e-12;
   if (cublas_seconds < T >> 0) state.counters["of_cublas"] = cublas_seconds<T> / jf_bench::mean_seconds;
 }
@@ -71,15 +73,6 @@ void BM_GemmCublas(benchmark::State& state) {
 }
 #endif
 
-// The seed's matmul then column sum, as numpy code reads (no rewrite yet).
-template <class T>
-void BM_SeedMatmulSum(benchmark::State& state) {
-  if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
-  const jf::array<T> a = random_on_gpu<T>(10000, 5000), b = random_on_gpu<T>(5000, 7000);
-  timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::sum(jf::matmul(a, b), 0))); });
-  state.counters["TFLOP/s"] = 2.0 * 10000.0 * 5000.0 * 7000.0 / jf_bench::mean_seconds * 1e-12;
-}
-
 constexpr double seed_elements = 10000.0 * 5000.0 + 5000.0 * 7000.0;  // A and B
 template <class T>
 double seed_copy_gbps = 0;  // of the last BM_CopySeedBytes<T>
@@ -90,18 +83,75 @@ void BM_CopySeedBytes(benchmark::State& state) {
   if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
   const auto n = static_cast<i64>(seed_elements);
   const jf::array<T> from = jf::zeros<T>({n}, jf::cuda), to = jf::empty<T>({n}, jf::cuda);
-  seed_copy_gbps<T> = jf_bench::copy_roof(state, to.raw_data(), from.raw_data(), static_cast<std::size_t>(n) * sizeof(T));
+  seed_copy_gbps<T> =
+      jf_bench::copy_roof(state, to.raw_data(), from.raw_data(), static_cast<std::size_t>(n) * sizeof(T));
 }
 
-// The same as einsum writes it ("ij,jk->k"): i summed out of A first (a column sum through a
-// product with ones), then a vector-matrix product; A and B read once (`of_copy`: that rate over
-// the copy's in the same run).
+template <class T>
+double unrewritten_seconds = 0;  // of the last BM_SeedMatmulThenSum<T>
+
+// A and B's bytes over the time, as a fraction of the copy; the speed-up over the unrewritten form.
+template <class T>
+void seed_counters(benchmark::State& state) {
+  const double gbps = seed_elements * sizeof(T) / jf_bench::mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  if (seed_copy_gbps < T >> 0) state.counters["of_copy"] = gbps / seed_copy_gbps<T>;
+  if (unrewritten_seconds < T >> 0) state.counters["speedup"] = unrewritten_seconds<T> / jf_bench::mean_seconds;
+}
+
+// Not rewritten: the product made an array (cuBLAS's GEMM), then jf::sum of it (CuPy's and
+// torch's matmul + sum).
+template <class T>
+void BM_SeedMatmulThenSum(benchmark::State& state) {
+  if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
+  const jf::array<T> a = random_on_gpu<T>(10000, 5000), b = random_on_gpu<T>(5000, 7000);
+  timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::sum(jf::array<T>(jf::matmul(a, b)), 0))); });
+  unrewritten_seconds<T> = jf_bench::mean_seconds;
+  state.counters["TFLOP/s"] = 2.0 * 10000.0 * 5000.0 * 7000.0 / jf_bench::mean_seconds * 1e-12;
+}
+
+// The seed as numpy code reads: jf::sum(jf::matmul(A, B), axis), rewritten. range(0): the axis;
+// range(1): the route of the vector product (0 automatic, 1 through cuBLAS, 2 fused reduction).
+template <class T>
+void BM_SeedSumOfMatmul(benchmark::State& state) {
+  if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
+  const jf::array<T> a = random_on_gpu<T>(10000, 5000), b = random_on_gpu<T>(5000, 7000);
+  const int axis = static_cast<int>(state.range(0));
+  jf::detail::set_product_route(static_cast<jf::detail::product_route>(state.range(1)));
+  timed_batches(state, 5, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::sum(jf::matmul(a, b), axis))); });
+  jf::detail::set_product_route(jf::detail::product_route::automatic);
+  seed_counters<T>(state);
+}
+
+// The same as einsum writes it ("ij,jk->k"): i summed out of A first (a fused column sum), then
+// the vector-matrix product (range(0): the route, as above).
 template <class T>
 void BM_SeedEinsum(benchmark::State& state) {
   if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
   const jf::array<T> a = random_on_gpu<T>(10000, 5000), b = random_on_gpu<T>(5000, 7000);
+  jf::detail::set_product_route(static_cast<jf::detail::product_route>(state.range(0)));
   timed_batches(state, 5, [&] { benchmark::DoNotOptimize(jf::einsum("ij,jk->k", a, b)); });
-  const double gbps = seed_elements * sizeof(T) / jf_bench::mean_seconds * 1e-9;
+  jf::detail::set_product_route(jf::detail::product_route::automatic);
+  seed_counters<T>(state);
+}
+
+// The rewrite's two steps alone: the column sums of A (jf::sum(A, 0), one fused reduction) and the
+// vector-matrix product s @ B (cuBLAS); of_copy for each one's own bytes.
+template <class T>
+void BM_SeedColumnSums(benchmark::State& state) {
+  if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
+  const jf::array<T> a = random_on_gpu<T>(10000, 5000);
+  timed_batches(state, 5, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::sum(a, 0))); });
+  const double gbps = 10000.0 * 5000.0 * sizeof(T) / jf_bench::mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  if (seed_copy_gbps < T >> 0) state.counters["of_copy"] = gbps / seed_copy_gbps<T>;
+}
+template <class T>
+void BM_SeedVectorMatrix(benchmark::State& state) {
+  if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
+  const jf::array<T> s = random_on_gpu<T>(1, 5000).reshape(jf::shape_t{5000}), b = random_on_gpu<T>(5000, 7000);
+  timed_batches(state, 5, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::matmul(s, b))); });
+  const double gbps = 5000.0 * 7000.0 * sizeof(T) / jf_bench::mean_seconds * 1e-9;
   state.counters["GB/s"] = gbps;
   if (seed_copy_gbps < T >> 0) state.counters["of_copy"] = gbps / seed_copy_gbps<T>;
 }
@@ -121,11 +171,19 @@ BENCHMARK(BM_GemmJetfuse<float>)->Name("BM_GemmJetfuse/float32")->Apply(gemm_siz
 BENCHMARK(BM_GemmCublas<double>)->Name("BM_GemmCublas/float64")->Apply(gemm_size);
 #endif
 BENCHMARK(BM_GemmJetfuse<double>)->Name("BM_GemmJetfuse/float64")->Apply(gemm_size);
-BENCHMARK(BM_SeedMatmulSum<float>)->Name("BM_SeedMatmulSum/float32")->Apply(seed);
-BENCHMARK(BM_SeedMatmulSum<double>)->Name("BM_SeedMatmulSum/float64")->Apply(seed);
-BENCHMARK(BM_CopySeedBytes<float>)->Name("BM_CopySeedBytes/float32")->Apply(seed);
-BENCHMARK(BM_SeedEinsum<float>)->Name("BM_SeedEinsum/float32")->Apply(seed);
-BENCHMARK(BM_CopySeedBytes<double>)->Name("BM_CopySeedBytes/float64")->Apply(seed);
-BENCHMARK(BM_SeedEinsum<double>)->Name("BM_SeedEinsum/float64")->Apply(seed);
+#define JF_SEED_BENCHMARKS(T, name)                                                                             \
+  BENCHMARK(BM_CopySeedBytes<T>)->Name("BM_CopySeedBytes/" name)->Apply(seed);                                  \
+  BENCHMARK(BM_SeedMatmulThenSum<T>)->Name("BM_SeedMatmulThenSum/" name)->Apply(seed);                          \
+  BENCHMARK(BM_SeedSumOfMatmul<T>)->Name("BM_SeedSumOfMatmul/" name "/axis0")->Args({0, 0})->Apply(seed);       \
+  BENCHMARK(BM_SeedSumOfMatmul<T>)->Name("BM_SeedSumOfMatmul/" name "/axis0_fused")->Args({0, 2})->Apply(seed); \
+  BENCHMARK(BM_SeedSumOfMatmul<T>)->Name("BM_SeedSumOfMatmul/" name "/axis1")->Args({1, 0})->Apply(seed);       \
+  BENCHMARK(BM_SeedSumOfMatmul<T>)->Name("BM_SeedSumOfMatmul/" name "/axis1_gemv")->Args({1, 1})->Apply(seed);  \
+  BENCHMARK(BM_SeedEinsum<T>)->Name("BM_SeedEinsum/" name)->Args({0})->Apply(seed);                             \
+  BENCHMARK(BM_SeedEinsum<T>)->Name("BM_SeedEinsum/" name "/fused")->Args({2})->Apply(seed);                    \
+  BENCHMARK(BM_SeedColumnSums<T>)->Name("BM_SeedColumnSums/" name)->Apply(seed);                                \
+  BENCHMARK(BM_SeedVectorMatrix<T>)->Name("BM_SeedVectorMatrix/" name)->Apply(seed);
+JF_SEED_BENCHMARKS(float, "float32")
+JF_SEED_BENCHMARKS(double, "float64")
+#undef JF_SEED_BENCHMARKS
 
 BENCHMARK_MAIN();

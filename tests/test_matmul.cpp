@@ -117,8 +117,7 @@ void dispatch(const matmul_case& c, jf::device dev) {
     FAIL() << "unknown dtype " << t;
 }
 
-class Matmul : public test_support::on_backends {
-};
+class Matmul : public test_support::on_backends {};
 
 TEST_P(Matmul, MatchesNumpyTable) {
   const std::vector<matmul_case> cases = table(false);
@@ -215,8 +214,7 @@ TEST_P(Matmul, ViewsAndExpressions) {
   same(mixed, jf::array<double>(jf::astype<double>(jf::astype<std::int32_t>(a * 64.0))), at);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Matmul, ::testing::Values(jf::cpu, jf::cuda),
-                         test_support::backend_name);
+INSTANTIATE_TEST_SUITE_P(Backends, Matmul, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
 
 // ---- jf::cuda against the CPU reference ----------------------------------------------------
 
@@ -249,7 +247,7 @@ void gpu_vs_cpu(const jf::shape_t& sa, const jf::shape_t& sb, V view) {
     // |err| <= 2 k eps (|a| @ |b|) for any order of summation (both sides' rounding).
     const i64 k = ca.shape()[ca.ndim() - 1];
     const std::vector<double> mag =
-        jf::matmul(jf::abs(jf::astype<double>(ca)), jf::abs(jf::astype<double>(cb))).to_vector();
+        jf::eval(jf::matmul(jf::abs(jf::astype<double>(ca)), jf::abs(jf::astype<double>(cb)))).to_vector();
     const std::vector<T> g = got.to_vector(), w = want.to_vector();
     const double eps = std::numeric_limits<T>::epsilon();
     for (std::size_t i = 0; i < g.size(); ++i)
@@ -293,5 +291,297 @@ TEST_F(MatmulCuda, Float64MatchesCpu) { random_shapes<double>(); }
 TEST_F(MatmulCuda, Int32MatchesCpu) { random_shapes<std::int32_t>(); }
 TEST_F(MatmulCuda, Int64MatchesCpu) { random_shapes<i64>(); }
 TEST_F(MatmulCuda, BoolMatchesCpu) { random_shapes<bool>(); }
+
+// ---- sum(a @ b, axes): the rewrite and the lazy product ------------------------------------
+
+// Multiples of 1/4 in [-2, 2]: every product and sum below is exact in float32 and float64, so
+// rewritten and unrewritten orders give the same bits as the host's.
+std::vector<double> quarters(i64 n) {
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (double& x : v) x = double(rand_int(-8, 8)) / 4;
+  return v;
+}
+
+// numpy's sum of the n x m product a @ b over its rows (axis 0: m values), columns (axis 1: n
+// values) or both (one value), on the host in double.
+std::vector<double> host_product_sums(const std::vector<double>& a, const std::vector<double>& b, i64 n, i64 k, i64 m,
+                                      bool rows, bool cols) {
+  std::vector<double> p(static_cast<std::size_t>(n * m), 0.0);
+  for (i64 i = 0; i < n; ++i)
+    for (i64 l = 0; l < k; ++l)
+      for (i64 j = 0; j < m; ++j)
+        p[static_cast<std::size_t>(i * m + j)] +=
+            a[static_cast<std::size_t>(i * k + l)] * b[static_cast<std::size_t>(l * m + j)];
+  if (!rows && !cols) return p;
+  std::vector<double> out(static_cast<std::size_t>(rows && cols ? 1 : rows ? m : n), 0.0);
+  for (i64 i = 0; i < n; ++i)
+    for (i64 j = 0; j < m; ++j)
+      out[static_cast<std::size_t>(rows && cols ? 0 : rows ? j : i)] += p[static_cast<std::size_t>(i * m + j)];
+  return out;
+}
+
+template <class T, class E>
+void expect_exact(const E& e, const jf::shape_t& shape, const std::vector<double>& want, const std::string& what,
+                  jf::device dev) {
+  static_assert(std::is_same_v<jf::value_type_t<E>, T>, "numpy's result dtype");
+  poison_pool<T>(shape.product(), dev);
+  const jf::array<T> got = e;
+  ASSERT_EQ(got.shape(), shape) << what;
+  ASSERT_EQ(got.device(), dev) << what;
+  const std::vector<T> g = got.to_vector();
+  ASSERT_EQ(g.size(), want.size()) << what;
+  for (std::size_t i = 0; i < g.size(); ++i) ASSERT_EQ(double(g[i]), want[i]) << what << " element " << i;
+}
+
+class MatmulSum : public test_support::on_backends {};
+
+template <class T>
+void sums_of_products(jf::device dev) {
+  const i64 sizes[][3] = {{0, 3, 4}, {3, 0, 4}, {3, 4, 0}, {1, 1, 1}, {1, 7, 1}, {37, 29, 41}, {300, 257, 129}};
+  for (const auto& s : sizes) {
+    const i64 n = s[0], k = s[1], m = s[2];
+    const std::vector<double> av = quarters(n * k), bv = quarters(k * m);
+    const jf::array<T> a = jf::astype<T>(jf::array<double>(av, {n, k}, dev)),
+                       b = jf::astype<T>(jf::array<double>(bv, {k, m}, dev));
+    const auto p = jf::matmul(a, b);
+    static_assert(std::is_same_v<decltype(jf::sum(p, 0)), jf::matmul_expr<T>>, "a float sum of a product is rewritten");
+    const std::string what = dtype_name<T>() + " " + std::to_string(n) + "x" + std::to_string(k) + " @ " +
+                             std::to_string(k) + "x" + std::to_string(m);
+    const std::vector<double> rows = host_product_sums(av, bv, n, k, m, true, false);
+    const std::vector<double> cols = host_product_sums(av, bv, n, k, m, false, true);
+    const std::vector<double> all = host_product_sums(av, bv, n, k, m, true, true);
+    expect_exact<T>(jf::sum(p, 0), {m}, rows, what + " axis 0", dev);
+    expect_exact<T>(jf::sum(p, -2), {m}, rows, what + " axis -2", dev);
+    expect_exact<T>(jf::sum(p, 0, jf::keepdims), {1, m}, rows, what + " axis 0 keepdims", dev);
+    expect_exact<T>(jf::sum(p, 1), {n}, cols, what + " axis 1", dev);
+    expect_exact<T>(jf::sum(p, -1, jf::keepdims), {n, 1}, cols, what + " axis -1 keepdims", dev);
+    expect_exact<T>(jf::sum(p), {}, all, what + " axis None", dev);
+    expect_exact<T>(jf::sum(p, {1, 0}), {}, all, what + " axes (1, 0)", dev);
+    expect_exact<T>(jf::sum(p, jf::keepdims), {1, 1}, all, what + " keepdims", dev);
+    expect_exact<T>(p, {n, m}, host_product_sums(av, bv, n, k, m, false, false), what + " product", dev);
+    // Every route of the vector products (matmul_node.hpp): cuBLAS's gemv or the fused reductions.
+    for (auto route : {jf::detail::product_route::matmul, jf::detail::product_route::fused}) {
+      jf::detail::set_product_route(route);
+      const std::string how = route == jf::detail::product_route::matmul ? " via matmul" : " fused";
+      expect_exact<T>(jf::sum(p, 0), {m}, rows, what + " axis 0" + how, dev);
+      expect_exact<T>(jf::sum(p, 1), {n}, cols, what + " axis 1" + how, dev);
+    }
+    jf::detail::set_product_route(jf::detail::product_route::automatic);
+  }
+}
+
+TEST_P(MatmulSum, RewrittenSumsEqualTheHost) {
+  sums_of_products<float>(dev());
+  sums_of_products<double>(dev());
+}
+
+// Views, expressions, 1-d and batched operands, nested sums and element-wise consumers.
+TEST_P(MatmulSum, ViewsExpressionsAndConsumers) {
+  const i64 n = 23, k = 17, m = 19;
+  const std::vector<double> av = quarters(n * k), bv = quarters(k * m);
+  const jf::array<double> a(av, {n, k}, dev()), b(bv, {k, m}, dev());
+  const std::vector<double> rows = host_product_sums(av, bv, n, k, m, true, false);
+  const std::vector<double> cols = host_product_sums(av, bv, n, k, m, false, true);
+  const std::vector<double> all = host_product_sums(av, bv, n, k, m, true, true);
+  // a as a transposed view of its transpose, b as a strided view, and reversed rows of b.
+  const jf::array<double> at = jf::array<double>(a.transpose().copy()).transpose();
+  std::vector<double> wide(static_cast<std::size_t>(k * m * 2), 99.0);
+  for (i64 l = 0; l < k; ++l)
+    for (i64 j = 0; j < m; ++j)
+      wide[static_cast<std::size_t>(l * 2 * m + 2 * j)] = bv[static_cast<std::size_t>(l * m + j)];
+  const jf::array<double> bs = jf::array<double>(wide, {k, 2 * m}, dev())(jf::all, jf::range(0, jf::none, 2));
+  expect_exact<double>(jf::sum(jf::matmul(at, bs), 0), {m}, rows, "views axis 0", dev());
+  expect_exact<double>(jf::sum(jf::matmul(at, bs), 1), {n}, cols, "views axis 1", dev());
+  const jf::array<double> bflip = jf::flip(jf::flip(b, 0).copy(), 0);  // negative row stride
+  expect_exact<double>(jf::sum(jf::matmul(a, bflip), 0), {m}, rows, "reversed view", dev());
+  // Expressions as operands (evaluated when matmul is called); float32 @ int32 is float64.
+  std::vector<double> a2(av.size());
+  for (std::size_t i = 0; i < av.size(); ++i) a2[i] = av[i] * 2 + 1;
+  expect_exact<double>(jf::sum(jf::matmul(a * 2.0 + 1.0, b), 0), {m}, host_product_sums(a2, bv, n, k, m, true, false),
+                       "expression operand", dev());
+  const jf::array<float> af = jf::astype<float>(a);
+  const jf::array<std::int32_t> bi = jf::astype<std::int32_t>(b * 4.0);
+  std::vector<double> b4(bv.size());
+  for (std::size_t i = 0; i < bv.size(); ++i) b4[i] = bv[i] * 4;
+  expect_exact<double>(jf::sum(jf::matmul(af, bi), 1), {n}, host_product_sums(av, b4, n, k, m, false, true),
+                       "float32 @ int32", dev());
+  // 1-d operands: v @ b is (m,), a @ w is (n,); their sums are all of the product.
+  const jf::array<double> v = a(0, jf::all), w = b(jf::all, 0);
+  const std::vector<double> v_rows(av.begin(), av.begin() + k);
+  std::vector<double> w_col(static_cast<std::size_t>(k));
+  for (i64 l = 0; l < k; ++l) w_col[static_cast<std::size_t>(l)] = bv[static_cast<std::size_t>(l * m)];
+  expect_exact<double>(jf::sum(jf::matmul(v, b), 0), {}, host_product_sums(v_rows, bv, 1, k, m, true, true),
+                       "1-d @ 2-d", dev());
+  expect_exact<double>(jf::sum(jf::matmul(a, w), 0), {}, host_product_sums(av, w_col, n, k, 1, true, true), "2-d @ 1-d",
+                       dev());
+  expect_exact<double>(jf::sum(jf::matmul(v, w)), {}, host_product_sums(v_rows, w_col, 1, k, 1, true, true),
+                       "1-d @ 1-d", dev());
+  // Batched (not rewritten: the product, then the reduction): 3 copies of a.
+  const jf::array<double> stack = jf::broadcast_to(a, {3, n, k});
+  std::vector<double> rows3(rows.size());
+  for (std::size_t j = 0; j < rows.size(); ++j) rows3[j] = 3 * rows[j];
+  expect_exact<double>(jf::sum(jf::matmul(stack, b), {0, 1}), {m}, rows3, "batched, axes (0, 1)", dev());
+  // Nested sums, consumers of a rewritten sum and of a product, another reduction of a product.
+  expect_exact<double>(jf::sum(jf::sum(jf::matmul(a, b), 0)), {}, all, "sum(sum(p, 0))", dev());
+  expect_exact<double>(jf::sum(jf::sum(jf::matmul(a, b), 1, jf::keepdims), 0), {1}, all, "sum(sum(p, 1, keepdims), 0)",
+                       dev());
+  std::vector<double> rows21(rows.size());
+  for (std::size_t j = 0; j < rows.size(); ++j) rows21[j] = rows[j] * 2 + 1;
+  expect_exact<double>(jf::sum(jf::matmul(a, b), 0) * 2.0 + 1.0, {m}, rows21, "sum(p, 0) * 2 + 1", dev());
+  const std::vector<double> prod = host_product_sums(av, bv, n, k, m, false, false);
+  std::vector<double> prod_minus(prod.size());
+  for (std::size_t i = 0; i < prod.size(); ++i) prod_minus[i] = prod[i] - 0.5;
+  expect_exact<double>(jf::matmul(a, b) - 0.5, {n, m}, prod_minus, "p - 0.5", dev());
+  std::vector<double> maxes(static_cast<std::size_t>(m), -1e300);
+  for (i64 i = 0; i < n; ++i)
+    for (i64 j = 0; j < m; ++j)
+      maxes[static_cast<std::size_t>(j)] =
+          std::max(maxes[static_cast<std::size_t>(j)], prod[static_cast<std::size_t>(i * m + j)]);
+  expect_exact<double>(jf::max(jf::matmul(a, b), 0), {m}, maxes, "max(p, 0)", dev());
+  // An expression evaluated twice sees its operands' current values (no stale product).
+  jf::array<double> c = b.copy();
+  const auto s = jf::sum(jf::matmul(a, c), 0);
+  expect_exact<double>(s, {m}, rows, "before", dev());
+  c *= 2.0;  // in place: s reads c's memory, so its next evaluation doubles
+  std::vector<double> rows2(rows.size());
+  for (std::size_t j = 0; j < rows.size(); ++j) rows2[j] = 2 * rows[j];
+  expect_exact<double>(s, {m}, rows2, "after c *= 2", dev());
+}
+
+// (a @ b).T is b.T @ a.T: the product of transposed views, written in the transposed order.
+TEST_P(MatmulSum, TransposedProduct) {
+  const i64 n = 13, k = 9, m = 11;
+  const std::vector<double> av = quarters(n * k), bv = quarters(k * m);
+  const jf::array<double> a(av, {n, k}, dev()), b(bv, {k, m}, dev());
+  const std::vector<double> p = host_product_sums(av, bv, n, k, m, false, false);
+  std::vector<double> pt(p.size());
+  for (i64 i = 0; i < n; ++i)
+    for (i64 j = 0; j < m; ++j) pt[static_cast<std::size_t>(j * n + i)] = p[static_cast<std::size_t>(i * m + j)];
+  const auto t = jf::transpose(jf::matmul(a, b));
+  expect_exact<double>(t, {m, n}, pt, "(a @ b).T", dev());
+  const jf::array<double> tv = t;
+  EXPECT_TRUE(tv.is_contiguous()) << "written in the transposed order, not a view";
+  EXPECT_NE(jf::explain(t).find("a (11, 9) and b (9, 13)"), std::string::npos) << jf::explain(t);  // b.T @ a.T
+  std::vector<double> pt3(pt.size());
+  for (std::size_t i = 0; i < pt.size(); ++i) pt3[i] = pt[i] * 3;
+  expect_exact<double>(jf::transpose(jf::matmul(a, b)) * 3.0, {m, n}, pt3, "(a @ b).T * 3", dev());
+  std::vector<double> rows_of_t(static_cast<std::size_t>(n), 0.0);  // sum((a @ b).T, 0): a @ b summed over columns
+  for (i64 i = 0; i < n; ++i)
+    for (i64 j = 0; j < m; ++j) rows_of_t[static_cast<std::size_t>(i)] += p[static_cast<std::size_t>(i * m + j)];
+  expect_exact<double>(jf::sum(jf::transpose(jf::matmul(a, b)), 0), {n}, rows_of_t, "sum((a @ b).T, 0)", dev());
+  const jf::array<double> v = a(0, jf::all);  // 1-d products are their own transpose
+  expect_exact<double>(jf::transpose(jf::matmul(v, b)), {m},
+                       host_product_sums(std::vector<double>(av.begin(), av.begin() + k), bv, 1, k, m, false, false),
+                       "(v @ b).T", dev());
+  EXPECT_THROW((void)jf::transpose(jf::matmul(jf::broadcast_to(a, {2, n, k}), b)), jf::value_error);
+  EXPECT_THROW((void)jf::transpose(jf::sum(jf::matmul(a, b), 0, jf::keepdims)), jf::value_error);
+  EXPECT_EQ(jf::transpose(a).shape(), (jf::shape_t{k, n}));  // numpy.transpose of an array: a view
+}
+
+// Integer products are not rewritten: numpy's int32 product wraps before its sum (in int64).
+TEST_P(MatmulSum, IntegerSumsWrapAsNumpys) {
+  const i64 n = 5, k = 3, m = 4;
+  std::vector<std::int32_t> av(static_cast<std::size_t>(n * k)), bv(static_cast<std::size_t>(k * m));
+  for (auto& x : av) x = static_cast<std::int32_t>(rand_int(40000, 60000));
+  for (auto& x : bv) x = static_cast<std::int32_t>(rand_int(40000, 60000));
+  const jf::array<std::int32_t> a(av, {n, k}, dev()), b(bv, {k, m}, dev());
+  const auto s = jf::sum(jf::matmul(a, b), 0);
+  static_assert(std::is_same_v<jf::value_type_t<decltype(s)>, i64>, "numpy: sum of int32 is int64");
+  std::vector<i64> want(static_cast<std::size_t>(m), 0);
+  for (i64 i = 0; i < n; ++i)
+    for (i64 j = 0; j < m; ++j) {
+      std::uint32_t p = 0;
+      for (i64 l = 0; l < k; ++l)
+        p += static_cast<std::uint32_t>(av[static_cast<std::size_t>(i * k + l)]) *
+             static_cast<std::uint32_t>(bv[static_cast<std::size_t>(l * m + j)]);
+      want[static_cast<std::size_t>(j)] += static_cast<std::int32_t>(p);
+    }
+  EXPECT_EQ(jf::eval(s).to_vector(), want);
+  const std::string x = jf::explain(s);
+  EXPECT_NE(x.find("evaluated first"), std::string::npos) << x;
+  EXPECT_EQ(x.find("rewritten"), std::string::npos) << x;
+}
+
+TEST_P(MatmulSum, ErrorsAndExplain) {
+  const jf::array<float> a = jf::ones<float>({6, 5}, dev()), b = jf::ones<float>({5, 4}, dev());
+  EXPECT_THROW((void)jf::sum(jf::matmul(a, b), 2), jf::axis_error);
+  EXPECT_THROW((void)jf::sum(jf::matmul(a, b), -3), jf::axis_error);
+  try {
+    (void)jf::sum(jf::matmul(a, b), {0, -2});
+    ADD_FAILURE() << "no error for a duplicate axis";
+  } catch (const jf::axis_error& e) {
+    EXPECT_STREQ(e.what(), "duplicate value in 'axis'");
+  }
+  EXPECT_THROW((void)jf::matmul(a, a), jf::shape_error);  // when called, not when evaluated
+  const std::string x = jf::explain(jf::sum(jf::matmul(a, b), 0));
+  EXPECT_NE(x.find("rewritten as matmul(sum(a, axis=0), b)"), std::string::npos) << x;
+  EXPECT_NE(x.find("step 2 the vector-matrix product"), std::string::npos) << x;
+  EXPECT_NE(x.find("no (6, 4) product is formed"), std::string::npos) << x;
+  EXPECT_NE(x.find("--- step 1 ---"), std::string::npos) << x;
+  const std::string y = jf::explain(jf::sum(jf::matmul(a, b), 1) * 2.0f);
+  EXPECT_NE(y.find("rewritten as matmul(a, sum(b, axis=1))"), std::string::npos) << y;
+  EXPECT_NE(y.find("step 2 sum(a * t[None, :], axis=1) (a fused multiply-reduction)"), std::string::npos) << y;
+  EXPECT_NE(y.find("multiply"), std::string::npos) << "the consumer's IR follows:\n" << y;
+  const std::string z = jf::explain(jf::sum(jf::matmul(a, b)));
+  EXPECT_NE(z.find("rewritten as dot(sum(a, axis=0), sum(b, axis=1))"), std::string::npos) << z;
+  const std::string w = jf::explain(jf::matmul(a, b));
+  EXPECT_NE(w.find("evaluated first"), std::string::npos) << w;
+  EXPECT_EQ(jf::eval(jf::sum(jf::matmul(a, b), 0)).to_vector(), std::vector<float>(4, 30.0f));
+}
+
+// The rewritten float32 sum against the float64 CPU reference: |got - exact| <= (n + k + 2) eps32
+// ((sum_i |a_i.|) @ |b|), the bound of design.md "Matrix products" (the unrewritten order has the
+// same bound). Random values in (-1, 1): the sums are not exact in float32.
+template <class T>
+void rounding_bound(i64 n, i64 k, i64 m, jf::device dev) {
+  std::vector<double> av(static_cast<std::size_t>(n * k)), bv(static_cast<std::size_t>(k * m));
+  for (double& x : av) x = double(rand_int(-1'000'000, 1'000'000)) / 1'000'001.0;
+  for (double& x : bv) x = double(rand_int(-1'000'000, 1'000'000)) / 1'000'001.0;
+  const jf::array<T> a = jf::astype<T>(jf::array<double>(av, {n, k}, jf::cpu));
+  const jf::array<T> b = jf::astype<T>(jf::array<double>(bv, {k, m}, jf::cpu));
+  const std::vector<T> at = a.to_vector(), bt = b.to_vector();  // the rounded operands
+  std::vector<double> col(static_cast<std::size_t>(k), 0.0), colabs(static_cast<std::size_t>(k), 0.0);
+  for (i64 i = 0; i < n; ++i)
+    for (i64 l = 0; l < k; ++l) {
+      col[static_cast<std::size_t>(l)] += double(at[static_cast<std::size_t>(i * k + l)]);
+      colabs[static_cast<std::size_t>(l)] += std::abs(double(at[static_cast<std::size_t>(i * k + l)]));
+    }
+  std::vector<double> want(static_cast<std::size_t>(m), 0.0), mag(static_cast<std::size_t>(m), 0.0);
+  for (i64 l = 0; l < k; ++l)
+    for (i64 j = 0; j < m; ++j) {
+      const double bj = double(bt[static_cast<std::size_t>(l * m + j)]);
+      want[static_cast<std::size_t>(j)] += col[static_cast<std::size_t>(l)] * bj;
+      mag[static_cast<std::size_t>(j)] += colabs[static_cast<std::size_t>(l)] * std::abs(bj);
+    }
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (bool blas : {false, true}) {
+    jf::detail::set_product_route(blas ? jf::detail::product_route::matmul : jf::detail::product_route::fused);
+    const jf::array<T> got = jf::sum(jf::matmul(jf::to_backend(a, dev), jf::to_backend(b, dev)), 0);
+    jf::detail::set_product_route(jf::detail::product_route::automatic);
+    const std::vector<T> g = got.to_vector();
+    ASSERT_EQ(g.size(), want.size());
+    double worst = 0;
+    for (std::size_t j = 0; j < g.size(); ++j) {
+      const double bound = double(n + k + 2) * eps * mag[j];
+      ASSERT_LE(std::abs(double(g[j]) - want[j]), bound) << dtype_name<T>() << " " << n << "x" << k << " @ " << k << "x"
+                                                         << m << " column " << j << (blas ? " (via matmul)" : "");
+      worst = std::max(worst, std::abs(double(g[j]) - want[j]) / (eps * mag[j] + 1e-300));
+    }
+    std::printf("%s %lldx%lldx%lld on %s%s: worst error %.3g eps * (|a| summed @ |b|), bound %lld\n",
+                dtype_name<T>().c_str(), static_cast<long long>(n), static_cast<long long>(k),
+                static_cast<long long>(m), jf::to_string(dev).c_str(), blas ? " via matmul" : "", worst,
+                static_cast<long long>(n + k + 2));
+  }
+}
+
+TEST_P(MatmulSum, RoundingWithinTheDocumentedBound) {
+  rounding_bound<float>(2001, 1501, 703, dev());
+  rounding_bound<double>(301, 257, 129, dev());
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, MatmulSum, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
+
+// >= 2^24 elements of a on the GPU (the CPU reference sums in double on the host).
+TEST_F(MatmulCuda, SumRoundingOnLargeOperands) { rounding_bound<float>(4099, 4097, 301, jf::cuda); }
 
 }  // namespace

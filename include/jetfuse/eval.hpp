@@ -133,8 +133,15 @@ array<T>::array(const E& e) {
                                       "(element-wise) or a jf::option_array<T> (a per-list min, max, mean, argmin or "
                                       "argmax), or use jf::eval");
   dtype_ = dtype_v<T>;
+  using N = typename node_of<E>::type;
+  if constexpr (detail::computed_leaf<N>::value) {
+    if constexpr (detail::computed_leaf<N>::type == dtype_v<T>) {
+      static_cast<array_base&>(*this) = detail::computed_leaf<N>::compute(e);
+      return;
+    }
+  }
   const jf::dtype t = dtype_v<T>;
-  detail::evaluate_into<typename node_of<E>::type>(this, &t, detail::eval_options{}, e);
+  detail::evaluate_into<N>(this, &t, detail::eval_options{}, e);
 }
 
 template <class T>
@@ -192,12 +199,22 @@ auto eval(unfused_t, const E&... e) {
 // passes, the launch plan and the generated CUDA source. Runs nothing.
 namespace detail {
 template <class... C> std::string explain_captured(const eval_options& opt, const C&... c) {
+  std::string notes;  // what computed leaves (jf::matmul's values) would run first
+  struct notes_scope {
+    std::string* saved = explain_notes;
+    explicit notes_scope(std::string* n) { explain_notes = n; }
+    ~notes_scope() { explain_notes = saved; }
+  } scope(&notes);
   gathered<C...> g(c...);
   std::array<array_base, sizeof...(C)> outs;
   const std::array<dtype, sizeof...(C)> types = {type_of_v<C>.type...};
   const eval_request r = g.request(outs.data(), types.data(), opt);
-  if constexpr (gathered<C...>::R > 0 || gathered<C...>::G > 0) return explain_nest(r);
-  else return explain(r);
+  if constexpr ((detail::computed_leaf<C>::value && ...)) {  // nothing but computed leaves
+    (void)r;
+    return notes;
+  }
+  else if constexpr (gathered<C...>::R > 0 || gathered<C...>::G > 0) return notes + explain_nest(r);
+  else return notes + explain(r);
 }
 template <class... E> std::string explain_with(const eval_options& opt, const E&... e) {
   return explain_captured(opt, capture(e)...);

@@ -1,5 +1,5 @@
 // numpy's shape-manipulation functions that return views: flip, expand_dims, squeeze,
-// broadcast_to, swapaxes, moveaxis (and ravel, a view when the layout allows, else a copy). None
+// broadcast_to, swapaxes, moveaxis, transpose (and ravel, a view when the layout allows, else a copy). None
 // of them copies or launches anything; the result shares its array's buffer, as numpy's does.
 #pragma once
 
@@ -49,6 +49,8 @@ template <class T> array<T> swapaxes(const array<T>& a, int axis1, int axis2) {
 template <class T> array<T> moveaxis(const array<T>& a, int source, int destination) {
   return array<T>(detail::moveaxis(a, source, destination));
 }
+// numpy.transpose(a): the axes reversed (a view, as a.transpose()).
+template <class T> array<T> transpose(const array<T>& a) { return a.transpose(); }
 // numpy.ravel (C order): a 1-d view when the elements allow one, else a contiguous copy.
 template <class T> array<T> ravel(const array<T>& a) { return a.reshape(shape_t{-1}); }
 

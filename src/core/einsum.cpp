@@ -1,18 +1,17 @@
 // numpy.einsum (einsum.hpp) as a sequence of views and matrix products: numpy's parsing and
 // messages; per operand its repeated subscripts taken as diagonal views and its extents of 1
 // broadcast (stride 0); every subscript that only one operand holds and the output does not is
-// summed out first (a product with a vector of ones), then operands are contracted two at a time,
+// summed out first (one fused reduction of jetfuse's engine), then operands are contracted two at a time,
 // the pair with the smallest result first (opt_einsum's greedy order), each as one batched
 // jf::matmul of two transposed views; the last operand is put in the output's order and copied.
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "jetfuse/array.hpp"
+#include "jetfuse/detail/matmul_node.hpp"
 #include "jetfuse/errors.hpp"
-#include "jetfuse/matmul.hpp"
 
 namespace jf::detail {
 
@@ -51,46 +50,19 @@ shape_t extents_of(const term& t, const std::string& letters) {
   return s;
 }
 
-// A vector of n ones in dtype dt on dev.
-array_base ones(device dev, dtype dt, i64 n) {
-  unsigned char one[8] = {};
-  switch (dt) {
-    case dtype::bool_:
-      one[0] = 1;
-      break;
-    case dtype::int32: {
-      const std::int32_t v = 1;
-      std::memcpy(one, &v, sizeof v);
-      break;
-    }
-    case dtype::int64: {
-      const std::int64_t v = 1;
-      std::memcpy(one, &v, sizeof v);
-      break;
-    }
-    case dtype::float32: {
-      const float v = 1;
-      std::memcpy(one, &v, sizeof v);
-      break;
-    }
-    case dtype::float64: {
-      const double v = 1;
-      std::memcpy(one, &v, sizeof v);
-      break;
-    }
-  }
-  return fill(dev, dt, shape_t{n}, one);
-}
-
-// t with every letter in `drop` summed out: t's other axes flattened against them, times ones.
+// t with every letter in `drop` summed out: one fused reduction over their axes (jetfuse's own
+// kernel on jf::cuda; the kept letters stay in t's order).
 term sum_out(const term& t, const std::string& drop) {
   if (drop.empty()) return t;
   std::string keep;
-  for (char c : t.letters)
-    if (drop.find(c) == std::string::npos) keep += c;
-  const array_base m = reshape(transposed(t, keep + drop), shape_t{extent_product(t, keep), extent_product(t, drop)});
-  const array_base s = matmul(m, ones(t.a.device(), t.a.dtype(), extent_product(t, drop)));
-  return {reshape(s, extents_of(t, keep)), keep};
+  int axes[max_ndim] = {}, naxes = 0;
+  for (std::size_t i = 0; i < t.letters.size(); ++i) {
+    if (drop.find(t.letters[i]) != std::string::npos)
+      axes[naxes++] = static_cast<int>(i);
+    else
+      keep += t.letters[i];
+  }
+  return {sum_over(t.a, axes, naxes, false), keep};
 }
 
 // Letters of t that no other operand and not the output hold.
@@ -135,6 +107,14 @@ term contract(const term& a, const term& b, const std::string& kept) {
   const array_base y = reshape(transposed(b, batch + common + own_b), shape_t{nb, nc, extent_product(b, own_b)});
   shape_t s = extents_of(a, batch + own_a);
   for (i64 e : extents_of(b, own_b)) s.push_back(e);
+  const i64 na = x.shape()[1], mb = y.shape()[2];
+  if (nb == 1 && (na == 1 || mb == 1) && is_floating(x.dtype()) && !product_through_matmul(na == 1)) {
+    // A vector times a matrix as one fused multiply-reduction that reads the matrix once (where the
+    // route says so: matmul_node.hpp).
+    const array_base r = na == 1 ? sum_of_products(reshape(x, shape_t{nc, 1}), reshape(y, shape_t{nc, mb}), 0, false)
+                                 : sum_of_products(reshape(x, shape_t{na, nc}), reshape(y, shape_t{1, nc}), 1, false);
+    return {reshape(r, s), batch + own_a + own_b};
+  }
   return {reshape(matmul(x, y), s), batch + own_a + own_b};
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/matmul_backends.hpp"
+#include "jetfuse/detail/matmul_node.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/views.hpp"
 
@@ -120,9 +121,14 @@ matmul_impl::operand flattened(array_base& x, bool blas) {
   return {x.raw_data(), bs, rs, cs};
 }
 
-}  // namespace
+// numpy's checks of a @ b and the shapes they give (shared by matmul and make_matmul_node).
+struct checked_product {
+  array_base a2, b2;  // 1-d operands as (1, k) / (k, 1) views
+  i64 n = 0, k = 0, m = 0;
+  shape_t batch, result;  // result: numpy's shape (the axes of 1-d operands removed)
+};
 
-array_base matmul(const array_base& a, const array_base& b) {
+checked_product check_product(const array_base& a, const array_base& b) {
   if (a.is_null() || b.is_null()) throw value_error("jf::matmul: an operand is a null handle (default-constructed)");
   for (int i = 0; i < 2; ++i)
     if ((i ? b : a).ndim() == 0)
@@ -133,19 +139,34 @@ array_base matmul(const array_base& a, const array_base& b) {
     throw backend_mismatch("jf::matmul: the operands are on " + to_string(a.device()) + " and " +
                            to_string(b.device()) + "; move one with jf::to_backend first");
   if (a.dtype() != b.dtype()) throw dtype_error("jf::matmul: the operands must have one dtype (matmul.hpp converts)");
-  const array_base a2 = a.ndim() == 1 ? reshape(a, shape_t{1, a.shape()[0]}) : a;
-  const array_base b2 = b.ndim() == 1 ? reshape(b, shape_t{b.shape()[0], 1}) : b;
-  const i64 n = a2.shape()[a2.ndim() - 2], k = a2.shape()[a2.ndim() - 1];
-  const i64 kb = b2.shape()[b2.ndim() - 2], m = b2.shape()[b2.ndim() - 1];
-  if (kb != k)
+  checked_product c;
+  c.a2 = a.ndim() == 1 ? reshape(a, shape_t{1, a.shape()[0]}) : a;
+  c.b2 = b.ndim() == 1 ? reshape(b, shape_t{b.shape()[0], 1}) : b;
+  c.n = c.a2.shape()[c.a2.ndim() - 2];
+  c.k = c.a2.shape()[c.a2.ndim() - 1];
+  const i64 kb = c.b2.shape()[c.b2.ndim() - 2];
+  c.m = c.b2.shape()[c.b2.ndim() - 1];
+  if (kb != c.k)
     throw shape_error(
         std::string("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature ") +
-        signature + " (size " + std::to_string(kb) + " is different from " + std::to_string(k) + ")");
-  const shape_t batch = batch_shape(a2, b2, n, m);
+        signature + " (size " + std::to_string(kb) + " is different from " + std::to_string(c.k) + ")");
+  c.batch = batch_shape(c.a2, c.b2, c.n, c.m);
+  c.result = with_core(c.batch, {c.n, c.m}, a.ndim() > 1, b.ndim() > 1);
+  return c;
+}
 
-  // The product's shape, then numpy's (the axes of 1-d operands removed).
+}  // namespace
+
+shape_t matmul_shape(const array_base& a, const array_base& b) { return check_product(a, b).result; }
+
+array_base matmul(const array_base& a, const array_base& b) {
+  const checked_product c = check_product(a, b);
+  const array_base &a2 = c.a2, &b2 = c.b2;
+  const i64 n = c.n, k = c.k, m = c.m;
+  const shape_t& batch = c.batch;
+  const shape_t& result = c.result;
+
   const shape_t full = with_core(batch, {n, m});
-  const shape_t result = with_core(batch, {n, m}, a.ndim() > 1, b.ndim() > 1);
   const array_base out = make_array(a.device(), a.dtype(), full);
   if (out.size() == 0) return reshape(out, result);
   if (k == 0) {  // an empty sum: zeros (false for bool)

@@ -26,6 +26,10 @@ template <reducer R, class X> struct type_of_impl<call_node<reduce_fn<R>, X>> {
 
 namespace detail {
 
+// Operands whose sum is rewritten rather than reduced (jf::matmul's float values: matmul.hpp):
+// `apply(x, spec)` returns the rewritten expression.
+template <class X> struct sum_rewrite : std::false_type {};
+
 template <reducer R, lazy_operand X>
 auto make_reduction(X&& x, std::initializer_list<int> axes, bool all_axes, bool keep, int dd = 0) {
   reduce_fn<R> tag;
@@ -36,7 +40,10 @@ auto make_reduction(X&& x, std::initializer_list<int> axes, bool all_axes, bool 
   if (axes.size() > static_cast<std::size_t>(max_ndim))
     throw axis_error("jetfuse: more axes than an array can have (" + std::to_string(axes.size()) + ")");
   for (int a : axes) tag.spec.axes[tag.spec.naxes++] = a;
-  return call_node<reduce_fn<R>, capture_t<X>>{hana::tuple<term<reduce_fn<R>>, capture_t<X>>(
+  if constexpr (R == reducer::sum && sum_rewrite<std::remove_cvref_t<X>>::value)
+    return sum_rewrite<std::remove_cvref_t<X>>::apply(x, tag.spec);
+  else
+    return call_node<reduce_fn<R>, capture_t<X>>{hana::tuple<term<reduce_fn<R>>, capture_t<X>>(
       term<reduce_fn<R>>{hana::tuple<reduce_fn<R>>(tag)}, capture(std::forward<X>(x)))};
 }
 

@@ -82,6 +82,12 @@ constexpr int known_comparison(op o, bool scalar_on_right, int outside) {
 
 template <class E> struct tree;  // per-node walks
 
+// Leaves whose array is computed when an evaluation gathers them (jf::matmul's values, matmul.hpp):
+// `compute(e)` gives it for array<T> a = e without a copy. While jf::explain gathers,
+// `explain_notes` is set: such leaves append their own account to it and are described, not run.
+template <class E> struct computed_leaf : std::false_type {};
+inline thread_local std::string* explain_notes = nullptr;
+
 template <class T> struct tree<term<array<T>>> {
   template <dtype Target>
   static void gather(const term<array<T>>& e, const array_base** arrays, scalar_slot*, reduce_spec*, scalar_use) {
