@@ -48,7 +48,7 @@ struct reduction_builder {
   ir::node_id count() {
     // A list's elements vary in number: count them (reduce a sum of ones, beside the other sums).
     for (ir::domain_id d = inner; d != outer; d = g.dom(d).parent)
-      if (g.dom(d).kind == ir::domain_kind::elements)
+      if (g.dom(d).kind == ir::domain_kind::elements || g.dom(d).kind == ir::domain_kind::pairs)
         return g.add_reduce(monoid::sum, g.add_broadcast(constant(dtype::int64, 1), inner), ir::no_node, outer);
     ir::node_id n = ir::no_node;
     for (ir::domain_id d = inner; d != outer; d = g.dom(d).parent) {

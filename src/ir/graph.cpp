@@ -138,6 +138,16 @@ domain_id graph::add_elements(domain_id list, std::int32_t element_axis) {
   return static_cast<domain_id>(domains.size() - 1);
 }
 
+domain_id graph::add_pairs(domain_id list, std::int32_t arity, std::int32_t first_axis) {
+  if (list <= 0 || static_cast<std::size_t>(list) >= domains.size() || dom(list).kind != domain_kind::list)
+    throw error("jf::ir::graph::add_pairs: D" + std::to_string(list) + " is not a list domain");
+  if (arity != 2 && arity != 3) throw error("jf::ir::graph::add_pairs: arity " + std::to_string(arity) + " (2 or 3)");
+  domain d{domain_kind::pairs, list, {}, -1, arity};
+  for (std::int32_t k = 0; k < arity; ++k) d.axes.push_back(first_axis + k);
+  domains.push_back(d);
+  return static_cast<domain_id>(domains.size() - 1);
+}
+
 node_id graph::add_reduce(monoid m, node_id x, node_id guard, domain_id into) {
   node n;
   n.code = op::reduce;
@@ -342,7 +352,7 @@ std::string graph::to_string() const {
     for (std::size_t d = 1; d < domains.size(); ++d) {
       const domain& dm = domains[d];
       s << "domain D" << d << " = " << domain_kind_name(dm.kind);
-      if (dm.kind == domain_kind::box || dm.kind == domain_kind::list || dm.kind == domain_kind::elements) {
+      if (dm.kind != domain_kind::root) {
         s << "(";
         for (std::size_t a = 0; a < dm.axes.size(); ++a) s << (a ? ", " : "") << "axis " << dm.axes[a];
         if (dm.kind == domain_kind::list) s << ", offsets #" << dm.source;
@@ -471,7 +481,7 @@ void graph::validate() const {
     if (dm.parent < 0 || static_cast<std::size_t>(dm.parent) >= d)
       throw error("jf::ir: domain D" + std::to_string(d) + " must have an earlier domain as its parent");
     if (dm.kind == domain_kind::root) throw error("jf::ir: domain D" + std::to_string(d) + " is a second root");
-    if (dm.kind == domain_kind::box || dm.kind == domain_kind::list || dm.kind == domain_kind::elements)
+    if (dm.kind != domain_kind::root)
       for (std::int32_t a : dm.axes)
         if (a < 0 || a >= ndim) throw error("jf::ir: domain D" + std::to_string(d) + " has no axis " + std::to_string(a));
     const std::string named = "jf::ir: domain D" + std::to_string(d);
@@ -484,6 +494,11 @@ void graph::validate() const {
     if (dm.kind == domain_kind::elements &&
         (dm.axes.size() != 1 || domains[static_cast<std::size_t>(dm.parent)].kind != domain_kind::list))
       throw error(named + ": an elements domain has one axis, under a list domain");
+    if (dm.kind == domain_kind::pairs &&
+        ((dm.arity != 2 && dm.arity != 3) || dm.axes.size() != static_cast<std::size_t>(dm.arity) ||
+         domains[static_cast<std::size_t>(dm.parent)].kind != domain_kind::list))
+      throw error(named + ": a pairs domain has `arity` (2 or 3) axes, under a list domain");
+    if (dm.kind == domain_kind::product) throw error(named + ": product domains are not supported yet");
   }
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const node& n = nodes[k];
@@ -607,8 +622,9 @@ void graph::validate() const {
     case op::extent:
       if (n.type != dtype::int64 || n.attr[0] <= 0 || static_cast<std::size_t>(n.attr[0]) >= domains.size())
         bad(*this, k, "must be int64 and count a domain other than the root");
-      if (dom(static_cast<domain_id>(n.attr[0])).kind == domain_kind::elements)
-        bad(*this, k, "counts an elements domain (a list's length varies: reduce a sum of ones instead)");
+      if (dom(static_cast<domain_id>(n.attr[0])).kind == domain_kind::elements ||
+          dom(static_cast<domain_id>(n.attr[0])).kind == domain_kind::pairs)
+        bad(*this, k, "counts an elements or pairs domain (a list's length varies: reduce a sum of ones instead)");
       continue;
     case op::user: {
       const detail::user_function& f = detail::user_function_at(n.attr[0]);

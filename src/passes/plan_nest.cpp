@@ -97,8 +97,10 @@ struct nest_planner {
       const node& n = g.at(x);
       if (n.code != op::reduce) return step::descend;
       const domain_id from = g.at(n.args[0]).domain;
-      // Each list's elements into the list: the list kernel combines a list and then runs its map.
-      if (g.dom(from).kind == domain_kind::elements && n.domain == g.dom(from).parent) return step::skip;
+      // Each list's elements (or pairs) into the list: the list kernel combines a list and then runs its map.
+      if ((g.dom(from).kind == domain_kind::elements || g.dom(from).kind == domain_kind::pairs) &&
+          n.domain == g.dom(from).parent)
+        return step::skip;
       const auto chain = g.chain_axes(from);
       const auto& own = g.dom(from).axes;
       const bool row = !chain.empty() &&

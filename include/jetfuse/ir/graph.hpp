@@ -24,7 +24,7 @@ enum class domain_kind : std::uint8_t {
   box,       // dense axes: `axes` are global axis numbers, their extents are run-time arguments
   list,      // one iteration per list of a jagged array: axes {a} (the list number i), offsets input `source`
   elements,  // the elements of the parent list: axes {b} (the absolute content position j)
-  pairs,     // `arity` elements j_0 < ... < j_{n-1} of the parent list             [combinatorics]
+  pairs,     // `arity` elements j_0 < ... < j_{n-1} of the parent list: axes {b_0, ..., b_{n-1}}
   product,   // (j_a, j_b) over two lists of the same parent iteration              [combinatorics]
 };
 struct domain {
@@ -186,6 +186,11 @@ struct graph {
   // `element_axis` (the absolute content position j). docs/design.md, "List domains (contract)".
   domain_id add_list(std::int32_t offsets, std::int32_t axis);
   domain_id add_elements(domain_id list, std::int32_t element_axis);
+  // The combinations of `arity` (2 or 3) elements of each list of `list` (Awkward's
+  // ak.combinations, lexicographic order): one iteration per j_0 < ... < j_{arity-1}, absolute
+  // content positions in the list, over global axes first_axis .. first_axis + arity - 1.
+  // docs/design.md, "Pairs domains (contract)".
+  domain_id add_pairs(domain_id list, std::int32_t arity, std::int32_t first_axis);
   // reduce(m, x) into `into` (default: the parent of x's domain), a proper ancestor of x's domain:
   // combines x over every iteration of the domains below `into` down to x's. A guard (bool, in
   // x's domain) skips iterations.
