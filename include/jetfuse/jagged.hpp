@@ -94,6 +94,13 @@ class jagged {
   array<T> operator()(all_t, std::int64_t k) const;
   jagged operator()(const array<std::int64_t>& lists) const;
   jagged operator()(const array<bool>& mask) const;
+  // x(m) with a jagged boolean mask (an expression or a jf::jagged<bool> of the same lists): the
+  // elements where m holds, consumed by a per-list reduction (expr/jagged_mask.hpp).
+  template <class M>
+    requires(is_lazy_expr<std::remove_cvref_t<M>>::value || is_jagged_v<M>)
+  auto operator()(const M& mask) const -> decltype(select_where(std::declval<const jagged&>(), mask)) {
+    return select_where(*this, mask);
+  }
 
  private:
   friend struct detail::jagged_access;
