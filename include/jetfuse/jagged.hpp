@@ -24,6 +24,9 @@ namespace jf {
 
 namespace detail {
 struct jagged_access;  // builds jagged arrays whose offsets are valid by construction (jagged_access.hpp)
+// x(mask) of a jagged value, materialised (expr/jagged_mask.hpp).
+template <class E> struct is_selection : std::false_type {};
+template <class T, class E> jagged<T> materialise_selection(const E& e);
 }
 
 template <class T>
@@ -57,6 +60,10 @@ class jagged {
   template <class E>
     requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::jagged)
   jagged(const E& e) {  // NOLINT(google-explicit-constructor): jf::jagged<float> y = x * 2;
+    if constexpr (detail::is_selection<typename node_of<std::remove_cvref_t<E>>::type>::value) {
+      *this = detail::materialise_selection<T>(e);  // y = x(x > 20): the selected elements
+      return;
+    }
     array_base content, offsets;
     detail::evaluate_lists_into<typename node_of<E>::type>(content, dtype_v<T>, &offsets, nullptr, detail::eval_options{}, e);
     offsets_ = array<std::int64_t>(offsets);

@@ -69,8 +69,8 @@ ir::node_id merge_guards(const ir::graph&, const ir::node_id*, const ir::node_id
 }
 
 void throw_unreduced_mask() {
-  throw value_error("jetfuse: x(mask) of a jagged value is only supported inside a per-list reduction (jf::max(x(mask), "
-                    "-1)); materialising the selected elements as a jagged array is not supported yet");
+  throw value_error("jetfuse: a masked jagged value (x(mask) * 2) is the result: reduce it per list (jf::max(x(mask), -1)), "
+                    "or assign the selection itself to a jf::jagged (jf::jagged<float> y = (x * 2)(mask))");
 }
 
 ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target, ir::domain_id home) {

@@ -3,14 +3,17 @@
 // the per-list reduction consuming the value skips on (`jf::max(m(e1q != e2q), -1)` is one loop
 // with an `if`), carried up through element-wise operations (x(m) * 2 + 1). Differences from
 // Awkward, documented in docs/user-guide.md: x(m) + y with y unmasked is (x + y)(m) (Awkward
-// raises when m removes an element: the lists' lengths differ); materialising x(m) as a jagged
-// array and argmin/argmax of masked values (positions among the selected) are not supported yet.
+// raises when m removes an element: the lists' lengths differ); argmin/argmax of masked values
+// (positions among the selected) are not supported yet. `jf::jagged<T> y = x(m)` materialises the
+// selected elements (materialise_selection: a few kernels).
 #pragma once
 
 #include <type_traits>
 
+#include "jetfuse/expr/compaction.hpp"
 #include "jetfuse/expr/jagged_expr.hpp"
 #include "jetfuse/expr/value_kind.hpp"
+#include "jetfuse/jagged.hpp"
 
 namespace jf {
 
@@ -39,6 +42,25 @@ template <class X, class M> struct lower_type<call_node<select_fn, X, M>> {
     return nodes[0];
   }
 };
+
+template <class X, class M> struct is_selection<call_node<select_fn, X, M>> : std::true_type {};
+
+// y = x(mask) assigned to a jagged array: x and the mask evaluated over their lists, the selected
+// elements compacted in order (numpy's x[mask] of the flattened content: one count, one fused
+// compaction) and cut into lists by the per-list counts (jf::unflatten). A few kernels and one
+// synchronisation (the count), not one fused loop.
+template <class T, class E> jagged<T> materialise_selection(const E& e) {
+  using X = std::remove_cvref_t<decltype(e.elements[hana::llong_c<1>])>;
+  const jagged<T> values = [&] {
+    if constexpr (std::is_same_v<X, term<jagged<T>>>) return e.elements[hana::llong_c<1>].elements[hana::llong_c<0>];
+    else return jagged<T>(e.elements[hana::llong_c<1>]);
+  }();
+  const jagged<bool> mask(e.elements[hana::llong_c<2>]);
+  check_same_lists(values.offsets(), mask.offsets());
+  const array<bool> selected = flatten(mask);
+  const array<T> content = flatten(values)(selected);
+  return unflatten(content, array<std::int64_t>(count_nonzero(mask, -1)));
+}
 
 template <class X, class M> auto select_where(const X& x, const M& mask) {
   static_assert(value_kind_v<X> == value_kind::jagged && value_kind_v<M> == value_kind::jagged,
