@@ -134,6 +134,13 @@ void run_case(const combo_case& c, jf::device dev) {
   if (op == "any_same_charge") return expect_dense(c, jf::eval(jf::any(q1 == q2, -1)));
   if (op == "min_dpt_met") return expect_values<float>(c, jf::eval(jf::min(pt1 - pt2 + e.met, -1)).to_vector());
   if (op == "sum_all") return expect_dense(c, jf::eval(jf::sum(pt1 * pt2)));
+  // Materialised on request: every pair's value (count -> scan -> fill), argcombinations.
+  if (op == "pairs_flat") return expect_dense(c, jf::flatten(jf::jagged<float>(pt1 * pt2 + eta1)));
+  if (op == "pairs_counts") return expect_dense(c, jf::num(jf::jagged<float>(pt1)));
+  if (op == "pairs_os_flat") return expect_dense(c, jf::flatten(jf::jagged<float>((pt1 - pt2)(q1 != q2))));
+  if (op == "pairs_os_counts") return expect_dense(c, jf::num(jf::jagged<float>((pt1 - pt2)(q1 != q2))));
+  if (op == "argcombinations_0") return expect_dense(c, jf::flatten(std::get<0>(jf::argcombinations(e.ev, 2))));
+  if (op == "argcombinations_1") return expect_dense(c, jf::flatten(std::get<1>(jf::argcombinations(e.ev, 2))));
   ADD_FAILURE() << "unknown op " << op;
 }
 
@@ -141,7 +148,7 @@ class Combinations : public test_support::on_backends {};
 
 TEST_P(Combinations, MatchesAwkward) {
   const std::vector<combo_case> cases = table();
-  ASSERT_GT(cases.size(), 90u);
+  ASSERT_GT(cases.size(), 140u);
   for (const combo_case& c : cases) run_case(c, dev());
 }
 
@@ -196,8 +203,11 @@ TEST_P(Combinations, Errors) {
   auto [c, d] = jf::unzip(jf::combinations(y, 2));
   EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::sum(a * c, -1)); }).find("cannot broadcast"),
             std::string::npos);
-  // Not materialised: a jagged array of pairs, a masked value as a result.
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = a * b; }).find("materialising"),
+  // Triples are not materialised; a masked value inside a result.
+  auto [t1, t2, t3] = jf::unzip<3>(jf::combinations(x, 3));
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = t1 * t2 + t3; }).find("pairs only"),
+            std::string::npos);
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = x(x > 1.f) * 2; }).find("(x * 2)(mask)"),
             std::string::npos);
   // argmax among the selected, two different masks.
   EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::argmax(a(a > b), -1)); }).find("argmax"),

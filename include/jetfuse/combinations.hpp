@@ -61,6 +61,12 @@ template <class T, int S, int A> struct lower_type<term<combination_field<T, S, 
     return lower_type<term<jagged<T>>>::run(g, in, c, dtype_v<T>);
   }
 };
+// Whether a combination field is read outside every reduction (one value per pair: assigning it
+// to a jf::jagged materialises the pairs, combinations_materialised.hpp).
+template <class T, int S, int A> struct pairs_at_root<term<combination_field<T, S, A>>> : std::true_type {};
+template <class Tag, class... A> struct pairs_at_root<call_node<Tag, A...>> {
+  static constexpr bool value = !is_reduce_tag<Tag>::value && (pairs_at_root<A>::value || ...);
+};
 // A jagged leaf read at a combination's slot: nargs = the arity, mode = the slot.
 template <class T, int S, int A> struct program_of<term<combination_field<T, S, A>>> {
   static constexpr std::array<prog_entry, 1> value{{{prog_entry::jagged, A, S}}};
@@ -114,3 +120,5 @@ template <int N = 2> auto unzip(const combinations_of<jagged_record>& c) {
 }
 
 }  // namespace jf
+
+#include "jetfuse/combinations_materialised.hpp"  // NOLINT: needs the declarations above

@@ -59,6 +59,11 @@ OPS = {
     "any_same_charge": lambda a, b: ak.any(a.charge == b.charge, axis=-1),
     "min_dpt_met": None,  # per-list value: see below
     "sum_all": lambda a, b: ak.sum(a.pt * b.pt, axis=None),
+    # Materialised (flattened values; the pairs' counts are their own case).
+    "pairs_flat": lambda a, b: ak.flatten(a.pt * b.pt + a.eta),
+    "pairs_counts": lambda a, b: ak.num(a.pt, axis=1),
+    "pairs_os_flat": lambda a, b: ak.flatten((a.pt - b.pt)[a.charge != b.charge]),
+    "pairs_os_counts": lambda a, b: ak.num((a.pt - b.pt)[a.charge != b.charge], axis=1),
 }
 TRIPLES = {
     "max_triple_pt": lambda a, b, c: ak.max(a.pt + b.pt + c.pt, axis=-1),
@@ -97,6 +102,9 @@ def main():
         for op, f in ops.items():
             vals, dtype = result_text(f(a, b))
             emit(name, op, off, pt, eta, phi, charge, vals, dtype)
+        i, j = ak.unzip(ak.argcombinations(ev, 2))
+        emit(name, "argcombinations_0", off, pt, eta, phi, charge, *result_text(ak.flatten(i)))
+        emit(name, "argcombinations_1", off, pt, eta, phi, charge, *result_text(ak.flatten(j)))
         t = ak.unzip(ak.combinations(ev, 3))
         for op, f in TRIPLES.items():
             vals, dtype = result_text(f(*t))
