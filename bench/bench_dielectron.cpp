@@ -283,7 +283,7 @@ void BM_CopyRoof(benchmark::State& state) {
 BENCHMARK(BM_CopyRoof)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5);
 
 #ifdef JF_HAVE_CUDA
-// bench_dielectron_handwritten.cu: one thread per event (no heavy-event path).
+// bench_dielectron_handwritten.cu: one thread per event (no heavy-event path), and the hybrid.
 void handwritten_thread_per_event(const dielectron_data& d, bool os, jf::option_array<float>& out) {
   if (out.values().is_null() || out.size() != d.events)
     out = jf::option_array<float>(jf::empty<float>({d.events}, jf::cuda), jf::empty<bool>({d.events}, jf::cuda));
@@ -294,6 +294,27 @@ void handwritten_thread_per_event(const dielectron_data& d, bool os, jf::option_
   if (rc != 0) throw std::runtime_error("the hand-written kernel's launch failed: cudaError_t " + std::to_string(rc));
 }
 DIELECTRON_VARIANT(handwritten_thread_per_event);
+
+// The hybrid: events of more than 16 electrons (120 pairs) go to a warp each, through a queue on
+// the device (its room, one int32 per event, and its count are allocated once per config).
+void handwritten_hybrid(const dielectron_data& d, bool os, jf::option_array<float>& out) {
+  static std::map<const dielectron_data*, jf::array<std::int32_t>> queues;
+  jf::array<std::int32_t>& queue = queues[&d];
+  if (queue.is_null()) {
+    if (d.events >= (std::int64_t(1) << 31)) throw std::runtime_error("the hybrid queues int32 event ids");
+    queue = jf::empty<std::int32_t>({d.events + 1}, jf::cuda);  // [0]: the count
+  }
+  if (out.values().is_null() || out.size() != d.events)
+    out = jf::option_array<float>(jf::empty<float>({d.events}, jf::cuda), jf::empty<bool>({d.events}, jf::cuda));
+  std::int32_t* q = queue.data();
+  const int rc = dielectron_handwritten_hybrid(
+      d.offsets.data(), d.events, d.pt.content().data(), d.eta.content().data(), d.phi.content().data(),
+      d.charge.content().data(), os, static_cast<float*>(out.values().raw_data()),
+      static_cast<std::uint8_t*>(out.valid().raw_data()), q + 1, q, 16, 8 * jf::cuda_rt::props().sm_count,
+      jf::cuda_rt::current_stream());
+  if (rc != 0) throw std::runtime_error("the hand-written hybrid failed: cudaError_t " + std::to_string(rc));
+}
+DIELECTRON_VARIANT(handwritten_hybrid);
 #endif
 
 }  // namespace

@@ -12,3 +12,13 @@
 int dielectron_handwritten_thread_per_event(const std::int64_t* offsets, std::int64_t events, const float* pt,
                                             const float* eta, const float* phi, const std::int32_t* charge,
                                             bool opposite_charge, float* out, std::uint8_t* valid, void* stream);
+
+// The same result, hybrid (jagged-anchors.md §7.1-7.2): the thread-per-event kernel takes the
+// events of at most `threshold` electrons and appends the others to `queue` (int32 event ids,
+// room for every event; `count` one int32, zeroed here), then a warp per queued event (a fixed
+// grid of `blocks` blocks that reads the count on the device: no host synchronisation) strides
+// over its pairs and reduces with shuffles. Returns the first failing cudaError_t (0: success).
+int dielectron_handwritten_hybrid(const std::int64_t* offsets, std::int64_t events, const float* pt, const float* eta,
+                                  const float* phi, const std::int32_t* charge, bool opposite_charge, float* out,
+                                  std::uint8_t* valid, std::int32_t* queue, std::int32_t* count, int threshold,
+                                  int blocks, void* stream);

@@ -10,6 +10,8 @@ checked against numpy's answers in DIR:
                 charge test. As in the seed, each call allocates out = cp.zeros(n) (0, not None, for
                 events without a pair), and `2*e1.pt*e2.pt` is evaluated in float64 (Numba types the
                 literal 2 as int64), so its values are not numpy's float32 bits.
+  numba_f32     Numba-CUDA tuned (not the seed's): the same loops with the max in a register, the
+                constant as np.float32(2) (all float32), validity written, buffers preallocated.
   cupy_pairs    CuPy with materialised pairs, the code a CuPy user writes: the event of each
                 electron (searchsorted), its partners after it, their running sum (read back: the
                 number of pairs), the pair index arrays (searchsorted), the gathers, the mass per
@@ -20,7 +22,10 @@ checked against numpy's answers in DIR:
                 np.max(axis=-1); the opposite-charge variant masks the pairs (z[e1.charge !=
                 e2.charge]). On D; on A only when D's time scaled by the event count is < 20 s.
   awkward_numba The seed's Numba kernel with extensions=[ak.numba.cuda] on the Awkward array (D only),
-                when ak.numba.cuda works with the installed numba-cuda (else the error is printed).
+                when ak.numba.cuda works with the installed numba-cuda (else the error is printed,
+                and the same loops over indices instead of iterators are tried).
+When Awkward's answer on D differs from numpy's, the subprocess also finds the step that differs
+(pairs, masses, or the per-event max, each against Awkward's cpu backend) and prints it.
 
 A result passes when its validity equals numpy's and every value is within 1e-4 relative of
 numpy's, or, where float32 cancels in cosh(deta) - cos(dphi) (nearby electrons), within the band
@@ -47,6 +52,7 @@ CONFIGS = "ABCD"
 AWKWARD_SITE = os.environ.get("JF_AWKWARD_SITE", "/tmp/site274")
 AWKWARD_A_LIMIT_S = 20.0  # run A only when D's time scaled to A's events is below this
 AWKWARD_BUDGET_S = 120.0  # no further Awkward variant starts after this
+AWKWARD_TIMEOUT_S = 280.0
 
 
 # ---- data and the check ---------------------------------------------------------------------
@@ -177,7 +183,25 @@ def numba_kernels():
                     if m > out[thread_idx]:
                         out[thread_idx] = m
 
-    return nb, heaviest_all, heaviest_os
+    @cuda.jit
+    def heaviest_f32(offsets, pt, eta, phi, charge, os_only, out, valid):  # tuned: not the seed's
+        e = cuda.grid(1)
+        if e < out.size:
+            start, stop = offsets[e], offsets[e + 1]
+            best = np.float32(-np.inf)
+            seen = False
+            for i in range(start, stop):
+                pti, etai, phii, qi = pt[i], eta[i], phi[i], charge[i]
+                for j in range(i + 1, stop):
+                    if os_only and charge[j] == qi:
+                        continue
+                    m = math.sqrt(np.float32(2) * pti * pt[j] * (math.cosh(etai - eta[j]) - math.cos(phii - phi[j])))
+                    best = max(best, m)
+                    seen = True
+            out[e] = best
+            valid[e] = seen
+
+    return nb, heaviest_all, heaviest_os, heaviest_f32
 
 
 # ---- CuPy with materialised pairs ----------------------------------------------------------
@@ -223,6 +247,9 @@ def awkward_electrons(ak, d, backend):
 
 def awkward_main(data_dir, backend):
     """Runs in the subprocess; prints one JSON line of results."""
+    import warnings
+
+    warnings.filterwarnings("ignore", category=DeprecationWarning)  # numpy 2.5 on Awkward 2.7.4's shape setting
     import awkward as ak
 
     results = {"awkward_version": ak.__version__, "rows": []}
@@ -278,9 +305,61 @@ def awkward_main(data_dir, backend):
             print(f"  awkward {name} {variant}: {us:.0f} us (median of {reps}; first call {first:.1f} s) {describe(c)}", file=sys.stderr, flush=True)
             if not os_only:
                 d_time, d_events = (us, d["events"]) if name == "D" else (d_time, d_events)
+                if not c["ok"] and name == "D":
+                    results["diagnosis"] = awkward_diagnosis(ak, d, electrons)
         if name == "D" and backend == "cuda":
             results["rows"].append(awkward_numba(ak, cp, d, electrons))
     print(json.dumps(results))
+
+
+def awkward_diagnosis(ak, d, electrons):
+    """Which step of the seed's code goes wrong on this backend: the pairs (ak.argcombinations
+    against Awkward's cpu backend), the masses (against numpy on the cpu backend's pairs), or the
+    per-event max (np.max of the same masses on this backend and on the cpu backend)."""
+    out = {}
+    try:
+        cpu = ak.to_backend(electrons, "cpu")
+        g0, g1 = ak.unzip(ak.to_backend(ak.argcombinations(electrons, 2), "cpu"))
+        c0, c1 = ak.unzip(ak.argcombinations(cpu, 2))
+        ng, nc = ak.to_numpy(ak.num(g0, axis=1)), ak.to_numpy(ak.num(c0, axis=1))
+        bad = np.flatnonzero(ng != nc)
+        out["pair_counts_differ"] = int(len(bad))
+        if len(bad):
+            out["first_event_with_other_pair_count"] = int(bad[0])
+        else:
+            fg = np.stack([ak.to_numpy(ak.flatten(g0)), ak.to_numpy(ak.flatten(g1))])
+            fc = np.stack([ak.to_numpy(ak.flatten(c0)), ak.to_numpy(ak.flatten(c1))])
+            wrong = np.flatnonzero((fg != fc).any(axis=0))
+            out["pair_indices_differ"] = int(len(wrong))
+            if len(wrong):
+                out["first_event_with_other_pairs"] = int(np.searchsorted(np.cumsum(nc), wrong[0], side="right"))
+        e1, e2 = ak.unzip(ak.combinations(electrons, 2))
+        z = np.sqrt(2 * e1.pt * e2.pt * (np.cosh(e1.eta - e2.eta) - np.cos(e1.phi - e2.phi)))
+        zc = ak.to_backend(z, "cpu")
+        c1_, c2_ = ak.unzip(ak.combinations(cpu, 2))
+        ref = np.sqrt(2 * c1_.pt * c2_.pt * (np.cosh(c1_.eta - c2_.eta) - np.cos(c1_.phi - c2_.phi)))
+        a, b = ak.to_numpy(ak.flatten(zc)), ak.to_numpy(ak.flatten(ref))
+        if len(a) == len(b):
+            far = np.flatnonzero(~(np.abs(a - b) <= 1e-3 * np.abs(b) + 1e-3))
+            out["masses_differ"] = int(len(far))
+            if len(far):
+                out["first_event_with_other_masses"] = int(np.searchsorted(np.cumsum(ak.to_numpy(ak.num(ref, axis=1))), far[0], side="right"))
+        else:
+            out["masses_differ"] = f"{len(a)} masses on the device, {len(b)} on the cpu"
+        mg = ak.to_backend(np.max(z, axis=-1), "cpu")  # the reduction on the device ...
+        mc = np.max(zc, axis=-1)  # ... and on the cpu, of the same masses
+        vg, vc = ~ak.to_numpy(ak.is_none(mg)), ~ak.to_numpy(ak.is_none(mc))
+        xg, xc = ak.to_numpy(ak.fill_none(mg, np.nan)), ak.to_numpy(ak.fill_none(mc, np.nan))
+        wrong = np.flatnonzero((vg != vc) | (vc & (xg != xc)))
+        out["device_max_differs_from_cpu_max_of_same_masses"] = int(len(wrong))
+        if len(wrong):
+            out["first_event_with_other_max"] = int(wrong[0])
+            e = int(wrong[0])
+            out["that_event"] = {"electrons": int(d["offsets"][e + 1] - d["offsets"][e]), "device_max": str(mg[e]), "cpu_max": str(mc[e])}
+    except Exception as e:  # noqa: BLE001 - a diagnosis, reported as far as it got
+        out["failed"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+    print("  awkward diagnosis on D: " + json.dumps(out), file=sys.stderr, flush=True)
+    return out
 
 
 def awkward_numba(ak, cp, d, electrons):
@@ -305,17 +384,42 @@ def awkward_numba(ak, cp, d, electrons):
                             if m > out[thread_idx]:
                                 out[thread_idx] = m
 
+        @nb.cuda.jit(extensions=[ak.numba.cuda])
+        def indexed(electrons, out):  # the same with indices instead of the iterators (not the seed's)
+            thread_idx = nb.cuda.grid(1)
+            if thread_idx < len(electrons):
+                event = electrons[thread_idx]
+                for i in range(len(event)):
+                    for j in range(i + 1, len(event)):
+                        e1, e2 = event[i], event[j]
+                        if e1.charge != e2.charge:
+                            m = math.sqrt(2 * e1.pt * e2.pt * (math.cosh(e1.eta - e2.eta) - math.cos(e1.phi - e2.phi)))
+                            if m > out[thread_idx]:
+                                out[thread_idx] = m
+
         blocks = int(np.ceil(len(electrons) / 1024))
-        result = {}
+        failures = []
+        for label, kernel in (("the seed's kernel", mass_of_heaviest_dielectron), ("indexed loops", indexed)):
+            result = {}
 
-        def call():
-            out = cp.zeros(len(electrons), dtype=np.float32)
-            mass_of_heaviest_dielectron[blocks, 1024](electrons, out)
-            result["out"] = out
+            def call():
+                out = cp.zeros(len(electrons), dtype=np.float32)
+                kernel[blocks, 1024](electrons, out)
+                result["out"] = out
 
-        us = cuda_timed(cp, call, 10)
-        row.update(us=us, reps=10, check=check(d, cp.asnumpy(result["out"]), None, True))
-        print(f"  awkward+numba D: {us:.0f} us {describe(row['check'])}", file=sys.stderr, flush=True)
+            try:
+                us = cuda_timed(cp, call, 10)
+            except Exception as e:  # noqa: BLE001 - reported, not fatal
+                failures.append(f"{label}: {type(e).__name__}: {str(e).splitlines()[0][:240] if str(e) else ''}")
+                continue
+            row.update(us=us, reps=10, kernel=label, check=check(d, cp.asnumpy(result["out"]), None, True))
+            print(f"  awkward+numba D ({label}): {us:.0f} us {describe(row['check'])}", file=sys.stderr, flush=True)
+            break
+        if failures:
+            row["failures"] = failures
+            if "us" not in row:
+                row["skipped"] = "ak.numba.cuda failed: " + " | ".join(failures)
+            print("  awkward+numba D: " + " | ".join(failures), file=sys.stderr, flush=True)
     except Exception as e:  # noqa: BLE001 - reported, not fatal
         row["skipped"] = f"ak.numba.cuda failed: {type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
         print("  awkward+numba D: " + row["skipped"], file=sys.stderr, flush=True)
@@ -329,9 +433,9 @@ def run_awkward(data_dir):
     env = dict(os.environ, PYTHONPATH=site, PYTHONUNBUFFERED="1")
     try:
         p = subprocess.run([sys.executable, os.path.abspath(__file__), "--awkward", data_dir], env=env,
-                           stdout=subprocess.PIPE, stderr=None, text=True, timeout=240)
+                           stdout=subprocess.PIPE, stderr=None, text=True, timeout=AWKWARD_TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        return {"rows": [], "error": "the Awkward subprocess ran past 240 s"}
+        return {"rows": [], "error": f"the Awkward subprocess ran past {AWKWARD_TIMEOUT_S:.0f} s"}
     lines = p.stdout.strip().splitlines()
     if p.returncode or not lines:
         return {"rows": [], "error": f"the Awkward subprocess exited with {p.returncode}"}
@@ -356,7 +460,7 @@ def main():
     copy_us = cuda_timed(cp, lambda: dst.__setitem__(Ellipsis, src), 20)
     info["copy_gbps"] = 2 * src.nbytes / copy_us * 1e-3
     del src, dst
-    nb, heaviest_all, heaviest_os = numba_kernels()
+    nb, heaviest_all, heaviest_os, heaviest_f32 = numba_kernels()
     info["numba"] = nb.__version__
     try:
         from importlib.metadata import version
@@ -395,6 +499,11 @@ def main():
 
             us = cuda_timed(cp, seed_call, reps)
             record(name, "numba_seed_" + ("os" if os_only else "all"), us, check(d, cp.asnumpy(res["out"]), None, os_only), d, reps)
+        out, valid = cp.empty(n, dtype=cp.float32), cp.empty(n, dtype=cp.bool_)
+        nb_out, nb_valid = cuda.as_cuda_array(out), cuda.as_cuda_array(valid)
+        for os_only in (False, True):
+            us = cuda_timed(cp, lambda: heaviest_f32[blocks, 1024](*args, os_only, nb_out, nb_valid), reps)
+            record(name, "numba_f32_" + ("os" if os_only else "all"), us, check(d, cp.asnumpy(out), cp.asnumpy(valid), os_only), d, reps)
         for os_only in (False, True):
             res = {}
 
@@ -413,6 +522,9 @@ def main():
     if "error" in ak_out:
         print("  awkward: " + ak_out["error"], flush=True)
     info["awkward"] = ak_out.get("awkward_version")
+    if "diagnosis" in ak_out:
+        info["awkward_diagnosis"] = ak_out["diagnosis"]
+        print("  awkward's wrong step on D: " + json.dumps(ak_out["diagnosis"]), flush=True)
     for r in ak_out["rows"]:
         if "us" in r:
             d = {"events": info.get("data", {}).get("configs", {}).get(r["config"], {}).get("events", 0)}
