@@ -53,6 +53,8 @@ AWKWARD_SITE = os.environ.get("JF_AWKWARD_SITE", "/tmp/site274")
 AWKWARD_A_LIMIT_S = 20.0  # run A only when D's time scaled to A's events is below this
 AWKWARD_BUDGET_S = 120.0  # no further Awkward variant starts after this
 AWKWARD_TIMEOUT_S = 280.0
+# JF_PEERS_DEADLINE (seconds since the epoch): the Awkward part starts nothing it cannot finish by then.
+DEADLINE = float(os.environ.get("JF_PEERS_DEADLINE", "inf"))
 
 
 # ---- data and the check ---------------------------------------------------------------------
@@ -285,7 +287,7 @@ def awkward_main(data_dir, backend):
         electrons = awkward_electrons(ak, d, backend)
         for os_only in (False, True):
             variant = "awkward_os" if os_only else "awkward_all"
-            if time.perf_counter() - began > AWKWARD_BUDGET_S:
+            if time.perf_counter() - began > AWKWARD_BUDGET_S or time.time() > DEADLINE - 60:
                 results["rows"].append({"config": name, "variant": variant, "skipped": f"past the {AWKWARD_BUDGET_S:.0f} s budget"})
                 continue
             try:
@@ -305,9 +307,9 @@ def awkward_main(data_dir, backend):
             print(f"  awkward {name} {variant}: {us:.0f} us (median of {reps}; first call {first:.1f} s) {describe(c)}", file=sys.stderr, flush=True)
             if not os_only:
                 d_time, d_events = (us, d["events"]) if name == "D" else (d_time, d_events)
-                if not c["ok"] and name == "D":
+                if not c["ok"] and name == "D" and time.time() < DEADLINE - 60:
                     results["diagnosis"] = awkward_diagnosis(ak, d, electrons)
-        if name == "D" and backend == "cuda":
+        if name == "D" and backend == "cuda" and time.time() < DEADLINE - 30:
             results["rows"].append(awkward_numba(ak, cp, d, electrons))
     print(json.dumps(results))
 
@@ -431,11 +433,12 @@ def run_awkward(data_dir):
     if not os.path.isdir(os.path.join(site, "awkward")):
         return {"rows": [], "error": f"no awkward under {site} (install .whl274/*.whl there)"}
     env = dict(os.environ, PYTHONPATH=site, PYTHONUNBUFFERED="1")
+    limit = max(10.0, min(AWKWARD_TIMEOUT_S, DEADLINE - time.time() - 10))
     try:
         p = subprocess.run([sys.executable, os.path.abspath(__file__), "--awkward", data_dir], env=env,
-                           stdout=subprocess.PIPE, stderr=None, text=True, timeout=AWKWARD_TIMEOUT_S)
+                           stdout=subprocess.PIPE, stderr=None, text=True, timeout=limit)
     except subprocess.TimeoutExpired:
-        return {"rows": [], "error": f"the Awkward subprocess ran past {AWKWARD_TIMEOUT_S:.0f} s"}
+        return {"rows": [], "error": f"the Awkward subprocess ran past {limit:.0f} s"}
     lines = p.stdout.strip().splitlines()
     if p.returncode or not lines:
         return {"rows": [], "error": f"the Awkward subprocess exited with {p.returncode}"}
