@@ -2,7 +2,8 @@
 // sqrt(2*pt1*pt2*(cosh(eta1 - eta2) - cos(phi1 - phi2))) maximised over the pairs i < j (None for
 // fewer than 2 electrons), and the same over opposite-charge pairs only, on the events that
 // bench/dielectron_data.py writes (configs A-D; bench/peers_dielectron.py runs Numba-CUDA, CuPy
-// and Awkward on the same files):
+// and Awkward on the same files). The hand-written CUDA kernels (bench_dielectron_handwritten.cu:
+// thread per event, and the hybrid with a warp per event of more than 16 electrons) are the bar:
 //
 //   python3 bench/dielectron_data.py /tmp/d
 //   JF_DIELECTRON_DATA=/tmp/d ./build/cuda/bench/bench_dielectron --benchmark_counters_tabular=true
@@ -27,8 +28,8 @@
 //   }
 //   DIELECTRON_VARIANT(jetfuse_fused);
 //
-// `out` persists between the calls of one row (a variant may reuse its buffers, as the
-// hand-written one does); d.pt, d.eta, d.phi, d.charge are the fields as jf::jagged sharing
+// Variants are timed in the order they are registered, after BM_CopyRoof. `out` persists between
+// the calls of one row (a variant may reuse its buffers, as the hand-written ones do); d.pt, d.eta, d.phi, d.charge are the fields as jf::jagged sharing
 // d.offsets (on jf::cuda), d.host the same on the host.
 #include <benchmark/benchmark.h>
 
