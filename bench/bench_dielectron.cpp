@@ -29,8 +29,9 @@
 //   DIELECTRON_VARIANT(jetfuse_fused);
 //
 // Variants are timed in the order they are registered, after BM_CopyRoof. `out` persists between
-// the calls of one row (a variant may reuse its buffers, as the hand-written ones do); d.pt, d.eta, d.phi, d.charge are the fields as jf::jagged sharing
-// d.offsets (on jf::cuda), d.host the same on the host.
+// the calls of one row (a variant may reuse its buffers, as the hand-written ones do); d.pt,
+// d.eta, d.phi, d.charge are the fields as jf::jagged sharing d.offsets (on jf::cuda), d.host the
+// same on the host.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
