@@ -387,7 +387,118 @@ TEST(CodegenNest, GeneratedSourceIsReadable) {
             2 /*outputs*/ + 1 /*input*/ + 0 + 2 /*extents*/ + 2 * 3 /*strides*/ + 1 /*scratch*/ + 1 /*error record*/);
 }
 
+// ---- random leaves (philox_chunks.cpp) -----------------------------------------------------
+
+// A generated input (its four params appended: key words, first position, aux) read over d.
+node_id generated_at(graph& g, jf::ir::generator kind, dtype t, domain_id d) {
+  const node_id x = input_at(g, t, layout::contiguous, d);
+  g.inputs.back().gen = kind;
+  g.inputs.back().param = static_cast<std::int32_t>(g.params.size());
+  for (int i = 0; i < 4; ++i) g.params.push_back(dtype::int64);
+  return x;
+}
+
+// out = f(leaves) over a box of `axes` axes (a generic nest's map phase); an array input too if asked.
+graph generated_map(std::vector<jf::ir::generator> kinds, dtype out, layout out_lay, int axes = 1, bool array = false) {
+  graph g;
+  g.loop_nest = true;
+  g.ndim = axes;
+  g.domains.resize(1);
+  std::vector<std::int32_t> ax;
+  for (int a = 0; a < axes; ++a) ax.push_back(a);
+  const domain_id d = g.add_box(0, ax);
+  node_id v = jf::ir::no_node;
+  for (jf::ir::generator k : kinds) {
+    const dtype t = k == jf::ir::generator::integers                                           ? dtype::int64
+                    : k == jf::ir::generator::philox_f32 || k == jf::ir::generator::normal_f32 ? dtype::float32
+                                                                                               : dtype::float64;
+    const node_id x = g.add_cast(dtype::float64, generated_at(g, k, t, d));
+    v = v == jf::ir::no_node ? x : g.add_op(op::add, dtype::float64, {v, x});
+  }
+  if (array) v = g.add_op(op::add, dtype::float64, {v, input_at(g, dtype::float64, layout::contiguous, d)});
+  if (out == dtype::bool_)
+    v = g.add_op(op::less, dtype::bool_,
+                 {v, g.add_constant(dtype::float64, jf::ir::scalar_value::of(dtype::float64, 0.5))});
+  else
+    v = g.add_cast(out, v);
+  output_at(g, v, d, out_lay);
+  return g;
+}
+
+// sum (and argmax) of a generated leaf's values over a 1-d box: a full reduction.
+graph generated_sum(jf::ir::generator kind, dtype t) {
+  graph g;
+  g.loop_nest = true;
+  g.ndim = 1;
+  g.domains.resize(1);
+  const domain_id d = g.add_box(0, {0});
+  const node_id x = generated_at(g, kind, t, d);
+  output_at(g, g.add_reduce(monoid::sum, x), 0, layout::contiguous);
+  output_at(g, g.add_reduce(monoid::argmax, x), 0, layout::contiguous);
+  return g;
+}
+
+TEST(CodegenNest, RandomLeavesPickTheirChunkLayout) {
+  using jf::ir::generator;
+  // A fill: lane runs stored as 16-byte vectors, and the rows layout for outputs found unaligned
+  // (or strided) at run time. Each block's round keys come from the argument.
+  const kernel_source fill = generate_cuda(generated_map({generator::philox_f32}, dtype::float32, layout::contiguous));
+  EXPECT_EQ(fill.launch.shape, kernel_shape::generic_nest);
+  EXPECT_NE(fill.source.find("const bool jf_runs = "), std::string::npos);
+  EXPECT_NE(fill.source.find("jf_nest::store_run<16>(out0 + jf_o, jf_v)"), std::string::npos);
+  EXPECT_NE(fill.source.find("__shared__ unsigned long long jf_words"), std::string::npos);
+  EXPECT_NE(fill.source.find("jf_philox_block_rk(a.rk0, "), std::string::npos);
+  EXPECT_NE(fill.source.find("unsigned long long rk0[20];"), std::string::npos);
+  EXPECT_TRUE(fill.launch.philox_chunks);
+  EXPECT_EQ(fill.launch.round_key_params, std::vector<std::int32_t>{0});
+  // bool results of a float64 anchor: runs of 4 one-byte values, one 4-byte store.
+  EXPECT_NE(generate_cuda(generated_map({generator::philox_f64}, dtype::bool_, layout::contiguous))
+                .source.find("store_run<4>"),
+            std::string::npos);
+  EXPECT_NE(generate_cuda(generated_map({generator::philox_f32}, dtype::bool_, layout::contiguous))
+                .source.find("store_run<8>"),
+            std::string::npos);
+  // A strided output or an array operand: rows only (loads and stores in lane order).
+  for (const graph& g : {generated_map({generator::philox_f32}, dtype::float32, layout::strided),
+                         generated_map({generator::philox_f64}, dtype::float64, layout::contiguous, 1, true)}) {
+    const kernel_source k = generate_cuda(g);
+    EXPECT_EQ(k.source.find("jf_runs"), std::string::npos) << k.source;
+    EXPECT_NE(k.source.find("jf_words"), std::string::npos);
+  }
+  // A reduction of generated values: lane runs only, no shared words; 64 registers, 4 blocks per SM.
+  const kernel_source sum = generate_cuda(generated_sum(generator::philox_f64, dtype::float64));
+  EXPECT_EQ(sum.launch.shape, kernel_shape::full_reduction);
+  EXPECT_EQ(sum.source.find("jf_words"), std::string::npos);
+  EXPECT_NE(sum.source.find("lane l takes iterations chunk start + 4 l"), std::string::npos);
+  EXPECT_NE(sum.source.find("__launch_bounds__(256, 4)"), std::string::npos);
+  // The ABI: 20 round-key slots per generated input after the error record.
+  const graph two =
+      generated_map({generator::philox_f32, generator::normal_f64}, dtype::float64, layout::contiguous, 2);
+  EXPECT_EQ(jf::ir::nest_abi_slots(two),
+            1 + 2 /*pointers*/ + 8 /*params*/ + 2 /*extents*/ + 2 * 3 /*strides*/ + 2 + 2 * 20);
+  EXPECT_EQ(generate_cuda(two).launch.round_key_params, (std::vector<std::int32_t>{0, 4}));
+}
+
 // ---- NVRTC ----------------------------------------------------------------------------------
+
+TEST(CodegenNestNvrtc, RandomLeavesInEveryLayout) {
+  using jf::ir::generator;
+  batch b;
+  const generator kinds[] = {generator::philox_f64, generator::philox_f32, generator::normal_f64, generator::normal_f32,
+                             generator::integers};
+  for (generator k : kinds) {
+    for (dtype out : {dtype::bool_, dtype::int32, dtype::float32, dtype::float64})
+      b.add(generated_map({k}, out, layout::contiguous));
+    b.add(generated_map({k, generator::philox_f64}, dtype::float64, layout::contiguous, 2));
+    b.add(generated_map({k}, dtype::float64, layout::strided, 2));
+    b.add(generated_map({k, generator::philox_f32}, dtype::float32, layout::contiguous, 1, true));
+    b.add(generated_sum(k, k == generator::integers                                   ? dtype::int64
+                           : k == generator::philox_f32 || k == generator::normal_f32 ? dtype::float32
+                                                                                      : dtype::float64));
+  }
+  EXPECT_EQ(b.kernels.size(), 5u * 8);
+  b.compile();
+}
 
 TEST(CodegenNestNvrtc, EveryMonoidAndDtypeInEveryShape) {
   batch b;
