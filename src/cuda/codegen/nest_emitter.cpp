@@ -204,6 +204,16 @@ template <int Unit, class T, int N> __device__ __forceinline__ void store_run(T*
     reinterpret_cast<W*>(p)[i] = w;
   }
 }
+// A warp's Bytes (a multiple of 16) staged in shared memory s to p (16-byte aligned): 16 bytes per
+// lane per store, so every store instruction writes 512 contiguous bytes (whole sectors).
+template <int Bytes> __device__ __forceinline__ void store_staged(void* p, const unsigned char* s, unsigned lane) {
+  constexpr int n = Bytes / 16;
+#pragma unroll
+  for (int i = 0; i < (n + 31) / 32; ++i) {
+    const int x = i * 32 + static_cast<int>(lane);
+    if (n % 32 == 0 || x < n) reinterpret_cast<uint4*>(p)[x] = reinterpret_cast<const uint4*>(s)[x];
+  }
+}
 }  // namespace jf_nest
 #endif
 )";

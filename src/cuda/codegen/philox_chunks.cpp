@@ -168,17 +168,21 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
               "u) == 0 && ";
     s << in2 << "const bool jf_fast" << k << " = " << fast << "true;\n";
   }
+  int stage_bytes = 0;  // a warp's chunk of its largest output
   if (runs && !outs.empty()) {
-    // Each lane's run is a whole number of aligned vectors of every output.
+    // Every output's chunks start on 16 bytes (a chunk is a multiple of 16 bytes).
     std::string ok;
     for (std::size_t k : outs) {
       const dtype t = g.outputs[k].desc.type;
+      stage_bytes = std::max(stage_bytes, chunk * static_cast<int>(size_of(t)));
       ok += compact(cat("st_out", static_cast<long long>(k))) + "(reinterpret_cast<unsigned long long>(out" +
             std::to_string(k) + ") - static_cast<unsigned long long>(jf_shift) * " + std::to_string(size_of(t)) +
-            "u) % " + std::to_string(run_unit(per, t)) + "u == 0 && ";
+            "u) % 16u == 0 && ";
     }
-    s << in2 << "const bool jf_runs = " << ok
-      << "true;  // outputs contiguous and aligned: vector stores of lane runs\n";
+    s << in2 << "const bool jf_runs = " << ok << "true;  // outputs contiguous, chunks aligned: staged vector stores\n";
+    s << in2 << "__shared__ __align__(16) unsigned char jf_stage[8][" << stage_bytes
+      << "];  // a warp's chunk of values, stored coalesced\n";
+    s << in2 << "unsigned char* const jf_staged = jf_stage[threadIdx.x >> 5];\n";
   }
   const std::string loop_head =
       "for (long long jf_c = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; "
@@ -255,7 +259,13 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
       per_element(i4, k, flat);
       s << i3 << "}\n";
     }
-    s << i3 << "if (jf_o >= 0 && jf_o + " << per << " <= " << n << ") {  // the whole run\n";
+    // Maps: whole chunks through the staging buffer (each lane writes its run there, then the warp
+    // stores the chunk in 16-byte vectors, 512 contiguous bytes per instruction: whole sectors);
+    // reductions: the lane's whole run.
+    if (outs.empty())
+      s << i3 << "if (jf_o >= 0 && jf_o + " << per << " <= " << n << ") {  // the whole run\n";
+    else
+      s << i3 << "if (jf_e0 >= 0 && jf_e0 + " << chunk << " <= " << n << ") {  // the whole chunk\n";
     std::vector<std::vector<std::string>> stored(outs.size());
     for (int j = 0; j < per; ++j) {
       vname = saved_v;
@@ -273,10 +283,15 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
       s << i4 << "{\n" << i5 << "const " << T(t) << " jf_v[" << per << "] = {";
       for (int j = 0; j < per; ++j) s << (j ? ", " : "") << stored[o][static_cast<std::size_t>(j)];
       s << "};\n"
-        << i5 << "jf_nest::store_run<" << run_unit(per, t) << ">(out" << k << " + jf_o, jf_v);\n"
+        << i5 << "jf_nest::store_run<" << run_unit(per, t) << ">(reinterpret_cast<" << T(t) << "*>(jf_staged) + " << per
+        << " * jf_lane, jf_v);\n"
+        << i5 << "__syncwarp();\n"
+        << i5 << "jf_nest::store_staged<" << chunk * static_cast<int>(size_of(t)) << ">(out" << k
+        << " + jf_e0, jf_staged, jf_lane);\n"
+        << i5 << "__syncwarp();  // read before the next values are written\n"
         << i4 << "}\n";
     }
-    s << i3 << "} else {  // the first or last chunk: iterations guarded\n";
+    s << i3 << "} else {  // a first or last chunk: iterations guarded\n";
     for (int j = 0; j < per; ++j) {
       vname = saved_v;
       axis = saved_a;
