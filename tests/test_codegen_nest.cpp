@@ -440,30 +440,31 @@ graph generated_sum(jf::ir::generator kind, dtype t) {
 
 TEST(CodegenNest, RandomLeavesPickTheirChunkLayout) {
   using jf::ir::generator;
-  // A fill: lane runs, staged in shared memory and stored by the warp in 16-byte vectors (whole
-  // chunks), and the rows layout for outputs found unaligned (or strided) at run time. Each
-  // block's round keys come from the argument.
+  // A fill: each lane stores its run of 8 float32 as two 16-byte vectors, and the rows layout
+  // serves outputs found unaligned (or strided) at run time. Each block's round keys come from the
+  // argument.
   const kernel_source fill = generate_cuda(generated_map({generator::philox_f32}, dtype::float32, layout::contiguous));
   EXPECT_EQ(fill.launch.shape, kernel_shape::generic_nest);
   EXPECT_NE(fill.source.find("const bool jf_runs = "), std::string::npos);
-  EXPECT_NE(fill.source.find("jf_nest::store_run<16>(reinterpret_cast<float*>(jf_staged) + 8 * jf_lane, jf_v)"),
-            std::string::npos);
-  EXPECT_NE(fill.source.find("jf_nest::store_staged<1024>(out0 + jf_e0, jf_staged, jf_lane)"), std::string::npos);
-  EXPECT_NE(fill.source.find("unsigned char jf_stage[8][1024]"), std::string::npos);
+  EXPECT_NE(fill.source.find("jf_nest::store_run<16>(out0 + jf_o, jf_v)"), std::string::npos);
+  EXPECT_EQ(fill.source.find("jf_stage"), std::string::npos);
   EXPECT_NE(fill.source.find("__shared__ unsigned long long jf_words"), std::string::npos);
   EXPECT_NE(fill.source.find("jf_philox_block_rk(a.rk0, "), std::string::npos);
   EXPECT_NE(fill.source.find("unsigned long long rk0[20];"), std::string::npos);
   EXPECT_TRUE(fill.launch.philox_chunks);
   EXPECT_EQ(fill.launch.round_key_params, std::vector<std::int32_t>{0});
-  // bool results of a float64 anchor: runs of 4 one-byte values (one 4-byte store), chunks of 128 bytes.
-  const std::string bools =
-      generate_cuda(generated_map({generator::philox_f64}, dtype::bool_, layout::contiguous)).source;
-  EXPECT_NE(bools.find("store_run<4>"), std::string::npos);
-  EXPECT_NE(bools.find("store_staged<128>"), std::string::npos);
-  // float64 results of a float32 anchor: runs of 64 bytes, a 2 KiB chunk per warp.
-  EXPECT_NE(generate_cuda(generated_map({generator::philox_f32}, dtype::float64, layout::contiguous))
-                .source.find("store_staged<2048>"),
+  // bool results of a float64 anchor: runs of 4 one-byte values, one 4-byte store per lane.
+  EXPECT_NE(generate_cuda(generated_map({generator::philox_f64}, dtype::bool_, layout::contiguous))
+                .source.find("store_run<4>(out0"),
             std::string::npos);
+  // 8-byte values: staged, the warp stores whole chunks (float64 of a float32 anchor: 2 KiB per warp).
+  const std::string wide =
+      generate_cuda(generated_map({generator::philox_f32}, dtype::float64, layout::contiguous)).source;
+  EXPECT_NE(wide.find("jf_nest::store_run<16>(reinterpret_cast<double*>(jf_staged) + 8 * jf_lane, jf_v)"),
+            std::string::npos);
+  EXPECT_NE(wide.find("jf_nest::store_staged<2048>(out0 + jf_e0, jf_staged, jf_lane)"), std::string::npos);
+  EXPECT_NE(wide.find("unsigned char jf_stage[8][2048]"), std::string::npos);
+  EXPECT_NE(wide.find("if (jf_e0 >= 0 && jf_e0 + 256 <= "), std::string::npos);  // whole chunks only
   // A strided output or an array operand: rows only (loads and stores in lane order).
   for (const graph& g : {generated_map({generator::philox_f32}, dtype::float32, layout::strided),
                          generated_map({generator::philox_f64}, dtype::float64, layout::contiguous, 1, true)}) {

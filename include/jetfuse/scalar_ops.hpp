@@ -350,70 +350,35 @@ JF_HD unsigned long long jf_mulhi64(unsigned long long a, unsigned long long b) 
   return static_cast<unsigned long long>((static_cast<u128>(a) * b) >> 64);
 #endif
 }
-// The 128-bit product a * c as (lo, hi). Kernels: four 32 x 32 -> 64-bit products (IMAD.WIDE, the
-// Philox rounds' bottleneck: each takes the multiply pipe twice as long as an IMAD) and the
-// column sums as an explicit carry chain of 32-bit adds, which run on the integer ALU; written as
-// 64-bit multiply-high and multiply, the compiler sums in 65-bit register pairs and builds them
-// with moves and carry words on the multiply pipe (about 20 % more of its time).
-JF_HD void jf_mul128(unsigned long long a, unsigned long long c, unsigned long long& lo, unsigned long long& hi) {
-#ifdef __CUDACC_RTC__
-  unsigned r0, r1, r2, r3;
-  asm("{\n\t"
-      ".reg .u64 p0, p1, p2, p3;\n\t"
-      ".reg .u32 l0, h0, l1, h1, l2, h2, l3, h3;\n\t"
-      "mul.wide.u32 p0, %4, %6;\n\t"
-      "mul.wide.u32 p1, %4, %7;\n\t"
-      "mul.wide.u32 p2, %5, %6;\n\t"
-      "mul.wide.u32 p3, %5, %7;\n\t"
-      "mov.b64 {l0, h0}, p0;\n\t"
-      "mov.b64 {l1, h1}, p1;\n\t"
-      "mov.b64 {l2, h2}, p2;\n\t"
-      "mov.b64 {l3, h3}, p3;\n\t"
-      "mov.b32 %0, l0;\n\t"
-      "add.cc.u32 %1, h0, l1;\n\t"
-      "addc.cc.u32 %2, h1, l3;\n\t"
-      "addc.u32 %3, h3, 0;\n\t"
-      "add.cc.u32 %1, %1, l2;\n\t"
-      "addc.cc.u32 %2, %2, h2;\n\t"
-      "addc.u32 %3, %3, 0;\n\t"
-      "}"
-      : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
-      : "r"(static_cast<unsigned>(a)), "r"(static_cast<unsigned>(a >> 32)), "r"(static_cast<unsigned>(c)),
-        "r"(static_cast<unsigned>(c >> 32)));
-  lo = (static_cast<unsigned long long>(r1) << 32) | r0;
-  hi = (static_cast<unsigned long long>(r3) << 32) | r2;
-#else
-  __extension__ typedef unsigned __int128 u128;
-  const u128 p = static_cast<u128>(a) * c;
-  lo = static_cast<unsigned long long>(p);
-  hi = static_cast<unsigned long long>(p >> 64);
-#endif
-}
-// Philox4x64-10's multipliers of the counter's words 0 and 2, and the Weyl increments of the key:
-// round r uses (k0 + r W0, k1 + r W1).
-constexpr unsigned long long jf_philox_m0 = 0xD2E7470EE14C6C93ULL, jf_philox_m1 = 0xCA5A826395121157ULL;
+// Philox4x64-10's Weyl increments of the key: round r uses (k0 + r W0, k1 + r W1).
 constexpr unsigned long long jf_philox_w0 = 0x9E3779B97F4A7C15ULL, jf_philox_w1 = 0xBB67AE8584CAA73BULL;
 // One round: the two 64 x 64 -> 128-bit products, words swapped and mixed with the round key.
 JF_HD void jf_philox_round(unsigned long long& c0, unsigned long long& c1, unsigned long long& c2,
                            unsigned long long& c3, unsigned long long k0, unsigned long long k1) {
-  unsigned long long lo0, hi0, lo1, hi1;
-  jf_mul128(jf_philox_m0, c0, lo0, hi0);
-  jf_mul128(jf_philox_m1, c2, lo1, hi1);
+  const unsigned long long lo0 = 0xD2E7470EE14C6C93ULL * c0, hi0 = jf_mulhi64(0xD2E7470EE14C6C93ULL, c0);
+  const unsigned long long lo1 = 0xCA5A826395121157ULL * c2, hi1 = jf_mulhi64(0xCA5A826395121157ULL, c2);
   c0 = hi1 ^ c1 ^ k0;
   c1 = lo1;
   c2 = hi0 ^ c3 ^ k1;
   c3 = lo0;
 }
-// Round 0 sees the counter (b + 1, 0, 0, 0): its one product is M0 (b + 1) = (p_lo, p_hi), and it
-// leaves (k0, 0, p_hi ^ k1, p_lo). Rounds 1..9 follow, with the round keys rk[2r] = k0 + r W0,
-// rk[2r + 1] = k1 + r W1 (jf_philox_round_keys).
-JF_HD void jf_philox_rounds_after_first(const unsigned long long* rk, unsigned long long p_lo, unsigned long long p_hi,
-                                        unsigned long long* out) {
-  unsigned long long c0 = rk[0], c1 = 0, c2 = p_hi ^ rk[1], c3 = p_lo;
+// The 4 outputs of block b (outputs 4b .. 4b + 3): Philox4x64-10 of counter (b + 1, 0, 0, 0).
+JF_HD void jf_philox_block(unsigned long long k0, unsigned long long k1, unsigned long long b,
+                           unsigned long long* out) {
+  unsigned long long c0 = b + 1, c1 = 0, c2 = 0, c3 = 0;
 #ifdef __CUDACC_RTC__
-#pragma unroll
+  // Opaque keys: else the compiler hoists the 10 round keys of every leaf out of the kernel's loop
+  // (40 registers per leaf: 144 in all for pi, one block per SM) to save 4 additions per round.
+  asm volatile("" : "+l"(k0), "+l"(k1));
+#pragma unroll  // the first round's zeros fold away; 10 rounds of straight-line code
 #endif
-  for (int r = 1; r < 10; ++r) jf_philox_round(c0, c1, c2, c3, rk[2 * r], rk[2 * r + 1]);
+  for (int r = 0; r < 10; ++r) {
+    if (r > 0) {
+      k0 += jf_philox_w0;
+      k1 += jf_philox_w1;
+    }
+    jf_philox_round(c0, c1, c2, c3, k0, k1);
+  }
   out[0] = c0;
   out[1] = c1;
   out[2] = c2;
@@ -428,24 +393,17 @@ JF_HD void jf_philox_round_keys(unsigned long long k0, unsigned long long k1, un
     rk[2 * r + 1] = k1 + static_cast<unsigned long long>(r) * jf_philox_w1;
   }
 }
-// The 4 outputs of block b (outputs 4b .. 4b + 3): Philox4x64-10 of counter (b + 1, 0, 0, 0).
-// Round 0's product is left to the compiler (its multiply-high form puts a few sums on the
-// multiply pipe, which balances the two pipes in kernels).
-JF_HD void jf_philox_block(unsigned long long k0, unsigned long long k1, unsigned long long b,
-                           unsigned long long* out) {
-#ifdef __CUDACC_RTC__
-  // Opaque keys: else the compiler hoists the 10 round keys of every leaf out of the kernel's loop
-  // (40 registers per leaf: 144 in all for pi, one block per SM) to save 4 additions per round.
-  asm volatile("" : "+l"(k0), "+l"(k1));
-#endif
-  unsigned long long rk[20];
-  jf_philox_round_keys(k0, k1, rk);
-  jf_philox_rounds_after_first(rk, jf_philox_m0 * (b + 1), jf_mulhi64(jf_philox_m0, b + 1), out);
-}
 // jf_philox_block from precomputed round keys (the same words).
 JF_HD void jf_philox_block_rk(const unsigned long long* rk, unsigned long long b, unsigned long long* out) {
-  const unsigned long long c = b + 1, p_lo = jf_philox_m0 * c, p_hi = jf_mulhi64(jf_philox_m0, c);
-  jf_philox_rounds_after_first(rk, p_lo, p_hi, out);
+  unsigned long long c0 = b + 1, c1 = 0, c2 = 0, c3 = 0;
+#ifdef __CUDACC_RTC__
+#pragma unroll
+#endif
+  for (int r = 0; r < 10; ++r) jf_philox_round(c0, c1, c2, c3, rk[2 * r], rk[2 * r + 1]);
+  out[0] = c0;
+  out[1] = c1;
+  out[2] = c2;
+  out[3] = c3;
 }
 JF_HD unsigned long long jf_philox_u64(unsigned long long k0, unsigned long long k1, unsigned long long q) {
   unsigned long long w[4];
@@ -458,13 +416,26 @@ JF_HD unsigned long long jf_philox_u64(unsigned long long k0, unsigned long long
   }
 }
 // Generator.random()'s conversions of an output (float64: x = top 53 bits, x / 2^53) and of a
-// 32-bit half (float32: x = top 24 bits, x / 2^24). Kernels convert on the conversion unit (its
-// pipe is otherwise idle there, while bit tricks would add 4 or 5 integer instructions per value
-// to the integer ALU that the Philox rounds' sums already keep busy).
+// 32-bit half (float32: x = top 24 bits, x / 2^24). Kernels build the same values without the
+// integer-to-float conversion (a quarter-rate instruction): with t the top bit of x and m the rest,
+// v = (1 + m / 2^(p-1)) / 2 is m under the exponent of 1/2, and x / 2^p = t ? v : v - 1/2, exact
+// (Sterbenz): one subtraction of 0 or 1/2, the choice made on the integer side.
 JF_HD double jf_philox_to_f64(unsigned long long w) {
+#ifdef __CUDACC_RTC__
+  const double v = __longlong_as_double(0x3FE0000000000000ULL | ((w << 1) >> 12));
+  return v - __longlong_as_double((w >> 63) ? 0ULL : 0x3FE0000000000000ULL);
+#else
   return static_cast<double>(w >> 11) * (1.0 / 9007199254740992.0);
+#endif
 }
-JF_HD float jf_philox_to_f32(unsigned int half) { return static_cast<float>(half >> 8) * (1.0f / 16777216.0f); }
+JF_HD float jf_philox_to_f32(unsigned int half) {
+#ifdef __CUDACC_RTC__
+  const float v = __int_as_float(0x3F000000 | ((half << 1) >> 9));
+  return v - __int_as_float((half >> 31) ? 0 : 0x3F000000);
+#else
+  return static_cast<float>(half >> 8) * (1.0f / 16777216.0f);
+#endif
+}
 // The position of element e of a leaf: first + e, except element 0 at pending - 1 when pending is
 // not 0 (a float32 draw that starts with the half numpy kept from an earlier one).
 JF_HD unsigned long long jf_philox_position(unsigned long long first, unsigned long long pending, unsigned long long e) {
