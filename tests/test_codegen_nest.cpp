@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -12,8 +13,11 @@
 #include "jetfuse/errors.hpp"
 #include "jetfuse/ir/codegen.hpp"
 #include "jetfuse/ir/passes.hpp"
+#include "jetfuse/scalar_ops.hpp"
 #include "nest_graphs.hpp"
+#include "test_support.hpp"
 #ifdef JF_HAVE_CUDA
+#include "cuda/launch_nest.hpp"
 #include "cuda/runtime.hpp"
 #endif
 
@@ -485,6 +489,42 @@ TEST(CodegenNest, RandomLeavesPickTheirChunkLayout) {
             1 + 2 /*pointers*/ + 8 /*params*/ + 2 /*extents*/ + 2 * 3 /*strides*/ + 2 + 2 * 20);
   EXPECT_EQ(generate_cuda(two).launch.round_key_params, (std::vector<std::int32_t>{0, 4}));
 }
+
+#ifdef JF_HAVE_CUDA
+// The launcher appends each generated input's 20 round keys after the error record, from its key
+// params; blocks computed from them are the blocks of the key (numpy's, tested in test_random).
+TEST(CodegenNest, LauncherPacksTheRoundKeys) {
+  using jf::ir::generator;
+  const graph g = generated_map({generator::philox_f32, generator::normal_f64}, dtype::float64, layout::contiguous, 2);
+  const kernel_source k = generate_cuda(g);
+  jf::detail::step_bindings b;
+  b.extents = {3, 5};
+  b.outputs.resize(1, jf::detail::operand_binding{nullptr, {5, 1}});
+  b.inputs.resize(2, jf::detail::operand_binding{nullptr, {5, 1}});
+  std::mt19937_64 r(test_support::seed());
+  for (int i = 0; i < 8; ++i) b.params.push_back(r());
+  const std::vector<std::uint64_t> slots = jf::cuda_rt::pack_nest_args(k, b, nullptr);
+  ASSERT_EQ(slots.size(), static_cast<std::size_t>(jf::ir::nest_abi_slots(g)));
+  const std::size_t first = slots.size() - 40;
+  for (int leaf = 0; leaf < 2; ++leaf)
+    for (int round = 0; round < 10; ++round) {
+      const std::uint64_t k0 = b.params[static_cast<std::size_t>(4 * leaf)],
+                          k1 = b.params[static_cast<std::size_t>(4 * leaf + 1)];
+      EXPECT_EQ(slots[first + static_cast<std::size_t>(20 * leaf + 2 * round)],
+                k0 + static_cast<std::uint64_t>(round) * 0x9E3779B97F4A7C15ULL);
+      EXPECT_EQ(slots[first + static_cast<std::size_t>(20 * leaf + 2 * round + 1)],
+                k1 + static_cast<std::uint64_t>(round) * 0xBB67AE8584CAA73BULL);
+    }
+  for (int i = 0; i < 1000; ++i) {
+    const std::uint64_t k0 = r(), k1 = i % 2 ? r() : 0, blk = i < 10 ? static_cast<std::uint64_t>(i) - 1 : r();
+    unsigned long long rk[20], a[4], c[4];
+    jf::ops::jf_philox_round_keys(k0, k1, rk);
+    jf::ops::jf_philox_block_rk(rk, blk, a);
+    jf::ops::jf_philox_block(k0, k1, blk, c);
+    for (int w = 0; w < 4; ++w) EXPECT_EQ(a[w], c[w]) << "key " << k0 << ", " << k1 << ", block " << blk;
+  }
+}
+#endif
 
 // ---- NVRTC ----------------------------------------------------------------------------------
 
