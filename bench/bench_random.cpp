@@ -1,7 +1,7 @@
 // jf::random's leaves on the GPU: Monte Carlo pi from 2^30 pairs (float64 and float32) fused into
 // one reduction (the random numbers are never stored) against generating the arrays first, and uniform float32
-// generated into an array against the device's write bandwidth (a memset of as many bytes,
-// measured in the same run). Peers: bench/peers_random.py (CuPy, JAX).
+// (and float64) generated into an array against the device's write bandwidth (a memset of as many
+// bytes, measured in the same run). Peers: bench/peers_random.py (CuPy, JAX).
 //
 //   ./build/cuda/bench/bench_random --benchmark_counters_tabular=true
 #include <cstdint>
@@ -82,6 +82,18 @@ void BM_UniformFloat32IntoArray(benchmark::State& state) {
   if (write_gbps > 0) state.counters["of_write"] = gbps / write_gbps;
 }
 
+// uniform float64 in [0, 1) written into an existing array of 2^27 elements (the same bytes): runs
+// of 8-byte values go through shared memory (philox_chunks.cpp).
+void BM_UniformFloat64IntoArray(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  jf::random::philox gen(7);
+  auto a = jf::empty<double>({gen_n / 2}, jf::cuda);
+  timed_batches(state, 20, [&] { a = gen.random<double>({gen_n / 2}, jf::cuda); });
+  const double gbps = static_cast<double>(gen_n * 4) / mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  if (write_gbps > 0) state.counters["of_write"] = gbps / write_gbps;
+}
+
 void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3); }
 
 }  // namespace
@@ -91,5 +103,6 @@ BENCHMARK(BM_PiFusedFloat32)->Apply(one);
 BENCHMARK(BM_PiGenerateThenReduce)->Apply(one);
 BENCHMARK(BM_WriteRoof)->Apply(one);
 BENCHMARK(BM_UniformFloat32IntoArray)->Apply(one);
+BENCHMARK(BM_UniformFloat64IntoArray)->Apply(one);
 
 BENCHMARK_MAIN();

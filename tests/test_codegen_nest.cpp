@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -12,8 +13,11 @@
 #include "jetfuse/errors.hpp"
 #include "jetfuse/ir/codegen.hpp"
 #include "jetfuse/ir/passes.hpp"
+#include "jetfuse/scalar_ops.hpp"
 #include "nest_graphs.hpp"
+#include "test_support.hpp"
 #ifdef JF_HAVE_CUDA
+#include "cuda/launch_nest.hpp"
 #include "cuda/runtime.hpp"
 #endif
 
@@ -387,7 +391,161 @@ TEST(CodegenNest, GeneratedSourceIsReadable) {
             2 /*outputs*/ + 1 /*input*/ + 0 + 2 /*extents*/ + 2 * 3 /*strides*/ + 1 /*scratch*/ + 1 /*error record*/);
 }
 
+// ---- random leaves (philox_chunks.cpp) -----------------------------------------------------
+
+// A generated input (its four params appended: key words, first position, aux) read over d.
+node_id generated_at(graph& g, jf::ir::generator kind, dtype t, domain_id d) {
+  const node_id x = input_at(g, t, layout::contiguous, d);
+  g.inputs.back().gen = kind;
+  g.inputs.back().param = static_cast<std::int32_t>(g.params.size());
+  for (int i = 0; i < 4; ++i) g.params.push_back(dtype::int64);
+  return x;
+}
+
+// out = f(leaves) over a box of `axes` axes (a generic nest's map phase); an array input too if asked.
+graph generated_map(std::vector<jf::ir::generator> kinds, dtype out, layout out_lay, int axes = 1, bool array = false) {
+  graph g;
+  g.loop_nest = true;
+  g.ndim = axes;
+  g.domains.resize(1);
+  std::vector<std::int32_t> ax;
+  for (int a = 0; a < axes; ++a) ax.push_back(a);
+  const domain_id d = g.add_box(0, ax);
+  node_id v = jf::ir::no_node;
+  for (jf::ir::generator k : kinds) {
+    const dtype t = k == jf::ir::generator::integers                                           ? dtype::int64
+                    : k == jf::ir::generator::philox_f32 || k == jf::ir::generator::normal_f32 ? dtype::float32
+                                                                                               : dtype::float64;
+    const node_id x = g.add_cast(dtype::float64, generated_at(g, k, t, d));
+    v = v == jf::ir::no_node ? x : g.add_op(op::add, dtype::float64, {v, x});
+  }
+  if (array) v = g.add_op(op::add, dtype::float64, {v, input_at(g, dtype::float64, layout::contiguous, d)});
+  if (out == dtype::bool_)
+    v = g.add_op(op::less, dtype::bool_,
+                 {v, g.add_constant(dtype::float64, jf::ir::scalar_value::of(dtype::float64, 0.5))});
+  else
+    v = g.add_cast(out, v);
+  output_at(g, v, d, out_lay);
+  return g;
+}
+
+// sum (and argmax) of a generated leaf's values over a 1-d box: a full reduction.
+graph generated_sum(jf::ir::generator kind, dtype t) {
+  graph g;
+  g.loop_nest = true;
+  g.ndim = 1;
+  g.domains.resize(1);
+  const domain_id d = g.add_box(0, {0});
+  const node_id x = generated_at(g, kind, t, d);
+  output_at(g, g.add_reduce(monoid::sum, x), 0, layout::contiguous);
+  output_at(g, g.add_reduce(monoid::argmax, x), 0, layout::contiguous);
+  return g;
+}
+
+TEST(CodegenNest, RandomLeavesPickTheirChunkLayout) {
+  using jf::ir::generator;
+  // A fill: each lane stores its run of 8 float32 as two 16-byte vectors, and the rows layout
+  // serves outputs found unaligned (or strided) at run time. Each block's round keys come from the
+  // argument.
+  const kernel_source fill = generate_cuda(generated_map({generator::philox_f32}, dtype::float32, layout::contiguous));
+  EXPECT_EQ(fill.launch.shape, kernel_shape::generic_nest);
+  EXPECT_NE(fill.source.find("const bool jf_runs = "), std::string::npos);
+  EXPECT_NE(fill.source.find("jf_nest::store_run<16>(out0 + jf_o, jf_v)"), std::string::npos);
+  EXPECT_EQ(fill.source.find("jf_stage"), std::string::npos);
+  EXPECT_NE(fill.source.find("__shared__ unsigned long long jf_words"), std::string::npos);
+  EXPECT_NE(fill.source.find("jf_philox_block_rk(a.rk0, "), std::string::npos);
+  EXPECT_NE(fill.source.find("unsigned long long rk0[20];"), std::string::npos);
+  EXPECT_TRUE(fill.launch.philox_chunks);
+  EXPECT_EQ(fill.launch.round_key_params, std::vector<std::int32_t>{0});
+  // bool results of a float64 anchor: runs of 4 one-byte values, one 4-byte store per lane.
+  EXPECT_NE(generate_cuda(generated_map({generator::philox_f64}, dtype::bool_, layout::contiguous))
+                .source.find("store_run<4>(out0"),
+            std::string::npos);
+  // 8-byte values: staged, the warp stores whole chunks (float64 of a float32 anchor: 2 KiB per warp).
+  const std::string wide =
+      generate_cuda(generated_map({generator::philox_f32}, dtype::float64, layout::contiguous)).source;
+  EXPECT_NE(wide.find("jf_nest::store_run<16>(reinterpret_cast<double*>(jf_staged) + 8 * jf_lane, jf_v)"),
+            std::string::npos);
+  EXPECT_NE(wide.find("jf_nest::store_staged<2048>(out0 + jf_e0, jf_staged, jf_lane)"), std::string::npos);
+  EXPECT_NE(wide.find("unsigned char jf_stage[8][2048]"), std::string::npos);
+  EXPECT_NE(wide.find("if (jf_e0 >= 0 && jf_e0 + 256 <= "), std::string::npos);  // whole chunks only
+  // A strided output or an array operand: rows only (loads and stores in lane order).
+  for (const graph& g : {generated_map({generator::philox_f32}, dtype::float32, layout::strided),
+                         generated_map({generator::philox_f64}, dtype::float64, layout::contiguous, 1, true)}) {
+    const kernel_source k = generate_cuda(g);
+    EXPECT_EQ(k.source.find("jf_runs"), std::string::npos) << k.source;
+    EXPECT_NE(k.source.find("jf_words"), std::string::npos);
+  }
+  // A reduction of generated values: lane runs only, no shared words; 64 registers, 4 blocks per SM.
+  const kernel_source sum = generate_cuda(generated_sum(generator::philox_f64, dtype::float64));
+  EXPECT_EQ(sum.launch.shape, kernel_shape::full_reduction);
+  EXPECT_EQ(sum.source.find("jf_words"), std::string::npos);
+  EXPECT_NE(sum.source.find("lane l takes iterations chunk start + 4 l"), std::string::npos);
+  EXPECT_NE(sum.source.find("__launch_bounds__(256, 4)"), std::string::npos);
+  // The ABI: 20 round-key slots per generated input after the error record.
+  const graph two =
+      generated_map({generator::philox_f32, generator::normal_f64}, dtype::float64, layout::contiguous, 2);
+  EXPECT_EQ(jf::ir::nest_abi_slots(two),
+            1 + 2 /*pointers*/ + 8 /*params*/ + 2 /*extents*/ + 2 * 3 /*strides*/ + 2 + 2 * 20);
+  EXPECT_EQ(generate_cuda(two).launch.round_key_params, (std::vector<std::int32_t>{0, 4}));
+}
+
+#ifdef JF_HAVE_CUDA
+// The launcher appends each generated input's 20 round keys after the error record, from its key
+// params; blocks computed from them are the blocks of the key (numpy's, tested in test_random).
+TEST(CodegenNest, LauncherPacksTheRoundKeys) {
+  using jf::ir::generator;
+  const graph g = generated_map({generator::philox_f32, generator::normal_f64}, dtype::float64, layout::contiguous, 2);
+  const kernel_source k = generate_cuda(g);
+  jf::detail::step_bindings b;
+  b.extents = {3, 5};
+  b.outputs.resize(1, jf::detail::operand_binding{nullptr, {5, 1}});
+  b.inputs.resize(2, jf::detail::operand_binding{nullptr, {5, 1}});
+  std::mt19937_64 r(test_support::seed());
+  for (int i = 0; i < 8; ++i) b.params.push_back(r());
+  const std::vector<std::uint64_t> slots = jf::cuda_rt::pack_nest_args(k, b, nullptr);
+  ASSERT_EQ(slots.size(), static_cast<std::size_t>(jf::ir::nest_abi_slots(g)));
+  const std::size_t first = slots.size() - 40;
+  for (int leaf = 0; leaf < 2; ++leaf)
+    for (int round = 0; round < 10; ++round) {
+      const std::uint64_t k0 = b.params[static_cast<std::size_t>(4 * leaf)],
+                          k1 = b.params[static_cast<std::size_t>(4 * leaf + 1)];
+      EXPECT_EQ(slots[first + static_cast<std::size_t>(20 * leaf + 2 * round)],
+                k0 + static_cast<std::uint64_t>(round) * 0x9E3779B97F4A7C15ULL);
+      EXPECT_EQ(slots[first + static_cast<std::size_t>(20 * leaf + 2 * round + 1)],
+                k1 + static_cast<std::uint64_t>(round) * 0xBB67AE8584CAA73BULL);
+    }
+  for (int i = 0; i < 1000; ++i) {
+    const std::uint64_t k0 = r(), k1 = i % 2 ? r() : 0, blk = i < 10 ? static_cast<std::uint64_t>(i) - 1 : r();
+    unsigned long long rk[20], a[4], c[4];
+    jf::ops::jf_philox_round_keys(k0, k1, rk);
+    jf::ops::jf_philox_block_rk(rk, blk, a);
+    jf::ops::jf_philox_block(k0, k1, blk, c);
+    for (int w = 0; w < 4; ++w) EXPECT_EQ(a[w], c[w]) << "key " << k0 << ", " << k1 << ", block " << blk;
+  }
+}
+#endif
+
 // ---- NVRTC ----------------------------------------------------------------------------------
+
+TEST(CodegenNestNvrtc, RandomLeavesInEveryLayout) {
+  using jf::ir::generator;
+  batch b;
+  const generator kinds[] = {generator::philox_f64, generator::philox_f32, generator::normal_f64, generator::normal_f32,
+                             generator::integers};
+  for (generator k : kinds) {
+    for (dtype out : {dtype::bool_, dtype::int32, dtype::float32, dtype::float64})
+      b.add(generated_map({k}, out, layout::contiguous));
+    b.add(generated_map({k, generator::philox_f64}, dtype::float64, layout::contiguous, 2));
+    b.add(generated_map({k}, dtype::float64, layout::strided, 2));
+    b.add(generated_map({k, generator::philox_f32}, dtype::float32, layout::contiguous, 1, true));
+    b.add(generated_sum(k, k == generator::integers                                   ? dtype::int64
+                           : k == generator::philox_f32 || k == generator::normal_f32 ? dtype::float32
+                                                                                      : dtype::float64));
+  }
+  EXPECT_EQ(b.kernels.size(), 5u * 8);
+  b.compile();
+}
 
 TEST(CodegenNestNvrtc, EveryMonoidAndDtypeInEveryShape) {
   batch b;

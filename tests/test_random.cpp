@@ -243,6 +243,55 @@ TEST(Random, ChunkedGpuLeavesAreTheCpusBitForBit) {
   }
 }
 
+// Bit patterns equal (NaN poison included).
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+// Maps of leaves alone store each lane's run of values as 16-byte vectors when the output is
+// contiguous and aligned, else the kernel takes the rows layout (philox_chunks.cpp): both, into
+// poisoned outputs of several dtypes and views (offset by one element, strided, transposed), and
+// with an array operand (rows only). Every value must be the CPU's, bit for bit.
+TEST(Random, LeafRunsStoreIntoAnyOutput) {
+  REQUIRE_GPU();
+  std::mt19937_64 r(seed());
+  for (std::int64_t n : {std::int64_t(1), std::int64_t(9), std::int64_t(1000), (std::int64_t(1) << 24) + 5}) {
+    const std::uint64_t key = r();
+    const std::int64_t skip = static_cast<std::int64_t>(r() % 3);  // 0: aligned blocks, else shifted chunks
+    SCOPED_TRACE("key " + std::to_string(key) + ", n " + std::to_string(n) + ", skipped " + std::to_string(skip));
+    std::vector<float> offset[2];
+    std::vector<double> every2[2], wide[2], noisy[2], cols[2];
+    std::vector<bool> below[2];
+    int b = 0;
+    for (jf::device dev : {jf::cpu, jf::cuda}) {
+      jf::random::philox g(key);
+      if (skip) (void)g.random<float>({skip}, dev);
+      auto o = jf::full<float>({n + 1}, std::nanf(""), dev);
+      o(jf::range(1, jf::none)) = g.random<float>({n}, dev);  // 4 bytes past an aligned start
+      offset[b] = o.to_vector();
+      auto e = jf::full<double>({2 * n}, std::nan(""), dev);
+      e(jf::range(0, jf::none, 2)) = g.random<double>({n}, dev);  // a strided output
+      every2[b] = e.to_vector();
+      wide[b] = jf::array<double>(jf::astype<double>(g.random<float>({n}, dev)) * 2).to_vector();  // 64-byte runs
+      below[b] = jf::array<bool>(g.random<double>({n}, dev) < 0.5).to_vector();                    // 4-byte runs
+      const jf::array<double> x = jf::arange<double>(0, static_cast<double>(n), 1, dev);
+      noisy[b] = jf::array<double>(x + g.uniform<double>({n}, -1, 1, dev)).to_vector();  // an array operand
+      auto t = jf::full<double>({3, n}, std::nan(""), dev);
+      t.transpose() = g.random<double>({n, 3}, dev);  // a transposed output
+      cols[b] = t.to_vector();
+      ++b;
+    }
+    EXPECT_TRUE(same_bits(offset[0], offset[1]));
+    EXPECT_TRUE(same_bits(every2[0], every2[1]));
+    EXPECT_TRUE(same_bits(wide[0], wide[1]));
+    EXPECT_TRUE(below[0] == below[1]);
+    EXPECT_TRUE(same_bits(noisy[0], noisy[1]));
+    EXPECT_TRUE(same_bits(cols[0], cols[1]));
+    EXPECT_TRUE(std::isnan(offset[1][0]));  // the element before the view is untouched
+  }
+}
+
 TEST(Random, BackendsAreNotMixed) {
   if (!gpu()) GTEST_SKIP() << "needs a GPU to mix backends";
   jf::random::philox g(1);

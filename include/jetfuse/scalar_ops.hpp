@@ -350,8 +350,21 @@ JF_HD unsigned long long jf_mulhi64(unsigned long long a, unsigned long long b) 
   return static_cast<unsigned long long>((static_cast<u128>(a) * b) >> 64);
 #endif
 }
+// Philox4x64-10's Weyl increments of the key: round r uses (k0 + r W0, k1 + r W1).
+constexpr unsigned long long jf_philox_w0 = 0x9E3779B97F4A7C15ULL, jf_philox_w1 = 0xBB67AE8584CAA73BULL;
+// One round: the two 64 x 64 -> 128-bit products, words swapped and mixed with the round key.
+JF_HD void jf_philox_round(unsigned long long& c0, unsigned long long& c1, unsigned long long& c2,
+                           unsigned long long& c3, unsigned long long k0, unsigned long long k1) {
+  const unsigned long long lo0 = 0xD2E7470EE14C6C93ULL * c0, hi0 = jf_mulhi64(0xD2E7470EE14C6C93ULL, c0);
+  const unsigned long long lo1 = 0xCA5A826395121157ULL * c2, hi1 = jf_mulhi64(0xCA5A826395121157ULL, c2);
+  c0 = hi1 ^ c1 ^ k0;
+  c1 = lo1;
+  c2 = hi0 ^ c3 ^ k1;
+  c3 = lo0;
+}
 // The 4 outputs of block b (outputs 4b .. 4b + 3): Philox4x64-10 of counter (b + 1, 0, 0, 0).
-JF_HD void jf_philox_block(unsigned long long k0, unsigned long long k1, unsigned long long b, unsigned long long* out) {
+JF_HD void jf_philox_block(unsigned long long k0, unsigned long long k1, unsigned long long b,
+                           unsigned long long* out) {
   unsigned long long c0 = b + 1, c1 = 0, c2 = 0, c3 = 0;
 #ifdef __CUDACC_RTC__
   // Opaque keys: else the compiler hoists the 10 round keys of every leaf out of the kernel's loop
@@ -361,16 +374,32 @@ JF_HD void jf_philox_block(unsigned long long k0, unsigned long long k1, unsigne
 #endif
   for (int r = 0; r < 10; ++r) {
     if (r > 0) {
-      k0 += 0x9E3779B97F4A7C15ULL;
-      k1 += 0xBB67AE8584CAA73BULL;
+      k0 += jf_philox_w0;
+      k1 += jf_philox_w1;
     }
-    const unsigned long long lo0 = 0xD2E7470EE14C6C93ULL * c0, hi0 = jf_mulhi64(0xD2E7470EE14C6C93ULL, c0);
-    const unsigned long long lo1 = 0xCA5A826395121157ULL * c2, hi1 = jf_mulhi64(0xCA5A826395121157ULL, c2);
-    c0 = hi1 ^ c1 ^ k0;
-    c1 = lo1;
-    c2 = hi0 ^ c3 ^ k1;
-    c3 = lo0;
+    jf_philox_round(c0, c1, c2, c3, k0, k1);
   }
+  out[0] = c0;
+  out[1] = c1;
+  out[2] = c2;
+  out[3] = c3;
+}
+// The round keys of (k0, k1): rk[2r] = k0 + r W0, rk[2r + 1] = k1 + r W1. The launcher passes them
+// in a kernel's argument (the constant bank), so that kernels neither recompute them per block nor
+// hold them in registers.
+JF_HD void jf_philox_round_keys(unsigned long long k0, unsigned long long k1, unsigned long long* rk) {
+  for (int r = 0; r < 10; ++r) {
+    rk[2 * r] = k0 + static_cast<unsigned long long>(r) * jf_philox_w0;
+    rk[2 * r + 1] = k1 + static_cast<unsigned long long>(r) * jf_philox_w1;
+  }
+}
+// jf_philox_block from precomputed round keys (the same words).
+JF_HD void jf_philox_block_rk(const unsigned long long* rk, unsigned long long b, unsigned long long* out) {
+  unsigned long long c0 = b + 1, c1 = 0, c2 = 0, c3 = 0;
+#ifdef __CUDACC_RTC__
+#pragma unroll
+#endif
+  for (int r = 0; r < 10; ++r) jf_philox_round(c0, c1, c2, c3, rk[2 * r], rk[2 * r + 1]);
   out[0] = c0;
   out[1] = c1;
   out[2] = c2;
@@ -388,21 +417,21 @@ JF_HD unsigned long long jf_philox_u64(unsigned long long k0, unsigned long long
 }
 // Generator.random()'s conversions of an output (float64: x = top 53 bits, x / 2^53) and of a
 // 32-bit half (float32: x = top 24 bits, x / 2^24). Kernels build the same values without the
-// integer-to-float conversion (a quarter-rate instruction, 10-20 % of a generating kernel): with t
-// the top bit of x and m the rest, d = 1 + m / 2^(p-1) is m under the exponent of 1, and
-// x / 2^p = (t ? d : d - 1) / 2, every step exact.
+// integer-to-float conversion (a quarter-rate instruction): with t the top bit of x and m the rest,
+// v = (1 + m / 2^(p-1)) / 2 is m under the exponent of 1/2, and x / 2^p = t ? v : v - 1/2, exact
+// (Sterbenz): one subtraction of 0 or 1/2, the choice made on the integer side.
 JF_HD double jf_philox_to_f64(unsigned long long w) {
 #ifdef __CUDACC_RTC__
-  const double d = __longlong_as_double(0x3FF0000000000000ULL | ((w << 1) >> 12));
-  return ((w >> 63) ? d : d - 1.0) * 0.5;
+  const double v = __longlong_as_double(0x3FE0000000000000ULL | ((w << 1) >> 12));
+  return v - __longlong_as_double((w >> 63) ? 0ULL : 0x3FE0000000000000ULL);
 #else
   return static_cast<double>(w >> 11) * (1.0 / 9007199254740992.0);
 #endif
 }
 JF_HD float jf_philox_to_f32(unsigned int half) {
 #ifdef __CUDACC_RTC__
-  const float d = __int_as_float(0x3F800000 | ((half << 1) >> 9));
-  return ((half >> 31) ? d : d - 1.0f) * 0.5f;
+  const float v = __int_as_float(0x3F000000 | ((half << 1) >> 9));
+  return v - __int_as_float((half >> 31) ? 0 : 0x3F000000);
 #else
   return static_cast<float>(half >> 8) * (1.0f / 16777216.0f);
 #endif

@@ -10,6 +10,7 @@
 #include "cuda/context.hpp"
 #include "cuda/driver.hpp"
 #include "jetfuse/errors.hpp"
+#include "jetfuse/scalar_ops.hpp"
 
 namespace jf::cuda_rt {
 
@@ -125,6 +126,14 @@ std::vector<std::uint64_t> pack_nest_args(const ir::kernel_source& src, const de
       for (std::int64_t st : op.strides) slots.push_back(static_cast<std::uint64_t>(st));
   slots.push_back(reinterpret_cast<std::uintptr_t>(scratch));
   slots.push_back(reinterpret_cast<std::uintptr_t>(b.error));
+  // Generated inputs' round keys, computed once per launch (kernels read them from the constant bank).
+  for (std::int32_t p : src.launch.round_key_params) {
+    if (p < 0 || static_cast<std::size_t>(p) + 1 >= b.params.size())
+      throw error("jetfuse: kernel " + src.name + ": a generated input's key is not among the params");
+    unsigned long long rk[ir::philox_round_key_slots];
+    ops::jf_philox_round_keys(b.params[static_cast<std::size_t>(p)], b.params[static_cast<std::size_t>(p) + 1], rk);
+    slots.insert(slots.end(), rk, rk + ir::philox_round_key_slots);
+  }
   return slots;
 }
 

@@ -149,7 +149,9 @@ struct output_desc {
 //   outputs' pointers, inputs' pointers, params (one slot each, value in the low bytes),
 //   extents[ndim] (one per global axis), then strides[ndim] for EVERY operand (outputs first, then
 //   inputs, in order; elements), then one scratch pointer (zero-initialised device memory of
-//   launch_config::scratch_bytes, or null), then the gathers' error record (or null). Operand k of a node in domain D is read at
+//   launch_config::scratch_bytes, or null), then the gathers' error record (or null), then per
+//   generated input (in order) its 20 Philox round keys (k0 + r W0, k1 + r W1 for r = 0..9,
+//   interleaved; ops::jf_philox_round_keys of its key params). Operand k of a node in domain D is read at
 //   ptr + sum_{a in chain_axes(D)} idx[a] * strides[a] (an output over output_desc::domain); the
 //   strides of other axes are ignored. Layouts in loop nests: `contiguous` promises stride 1 on the
 //   LAST axis of that chain (the kernel does not read that stride), `strided` reads every stride,

@@ -26,7 +26,10 @@ std::string_view name(kernel_shape s) {
 
 int nest_abi_slots(const graph& g) {
   const int operands = static_cast<int>(g.outputs.size() + g.inputs.size());
-  return operands + static_cast<int>(g.params.size()) + g.ndim + g.ndim * operands + 2;
+  int generated = 0;
+  for (const operand_desc& in : g.inputs) generated += in.gen != generator::none;
+  return operands + static_cast<int>(g.params.size()) + g.ndim + g.ndim * operands + 2 +
+         philox_round_key_slots * generated;
 }
 
 namespace nest {
@@ -183,6 +186,33 @@ __device__ __forceinline__ unsigned dynamic_smem_bytes() {
   unsigned bytes;
   asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
   return bytes;
+}
+
+// N consecutive values at p in stores of Unit bytes (p aligned to Unit; N * sizeof(T) a multiple):
+// a lane's run of generated values as 16-byte vectors (philox_chunks.cpp).
+template <int Unit> struct store_word;
+template <> struct store_word<4> { using type = unsigned; };
+template <> struct store_word<8> { using type = uint2; };
+template <> struct store_word<16> { using type = uint4; };
+template <int Unit, class T, int N> __device__ __forceinline__ void store_run(T* p, const T (&v)[N]) {
+  using W = typename store_word<Unit>::type;
+  static_assert(N * sizeof(T) % Unit == 0, "a run is a whole number of stores");
+#pragma unroll
+  for (int i = 0; i < static_cast<int>(N * sizeof(T) / Unit); ++i) {
+    W w;
+    memcpy(&w, reinterpret_cast<const char*>(v) + i * Unit, Unit);
+    reinterpret_cast<W*>(p)[i] = w;
+  }
+}
+// A warp's Bytes (a multiple of 16) staged in shared memory s to p (16-byte aligned): 16 bytes per
+// lane per store, so every store instruction writes 512 contiguous bytes (whole sectors).
+template <int Bytes> __device__ __forceinline__ void store_staged(void* p, const unsigned char* s, unsigned lane) {
+  constexpr int n = Bytes / 16;
+#pragma unroll
+  for (int i = 0; i < (n + 31) / 32; ++i) {
+    const int x = i * 32 + static_cast<int>(lane);
+    if (n % 32 == 0 || x < n) reinterpret_cast<uint4*>(p)[x] = reinterpret_cast<const uint4*>(s)[x];
+  }
 }
 }  // namespace jf_nest
 #endif
@@ -493,6 +523,10 @@ void emitter::args_struct() {
   }
   s << "  alignas(8) unsigned char* scratch;  // zero-initialised by the launcher (partials, counters)\n";
   s << "  alignas(8) jf_nest::index_error_record* err;  // gathers' out-of-bounds report (null: no gathers)\n";
+  for (std::size_t k = 0; k < g.inputs.size(); ++k)
+    if (g.inputs[k].gen != generator::none)
+      s << "  alignas(8) unsigned long long rk" << k << "[" << philox_round_key_slots << "];  // in" << k
+        << "'s Philox round keys (launcher)\n";
   s << "};\n";
   s << "static_assert(sizeof(" << args << ") == " << nest_abi_slots(g) << " * 8, \"jetfuse loop-nest ABI: 8-byte slots\");\n";
 }
@@ -832,6 +866,9 @@ kernel_source emitter::finish(launch_info li) {
   li.index32 = g.index32;
   li.operand_axes = operand_axes_;
   li.philox_chunks = chunked;
+  li.round_key_params.clear();
+  for (const operand_desc& in : g.inputs)
+    if (in.gen != generator::none) li.round_key_params.push_back(in.param);
   for (node_id r : f.reduces) {
     li.partial_bytes.push_back(size_of(value_type(r)));
     if (is_arg_monoid(mono(r))) li.partial_bytes.push_back(8);

@@ -71,7 +71,8 @@ class emitter {
   // the one of the row being emitted ("": emit_nodes computes the value from its position).
   std::vector<std::vector<std::string>> gen_value;
   std::vector<std::string> gen_value_row;
-  bool chunked = false;  // a chunked_loop was emitted (8 KiB of static shared memory)
+  bool chunked = false;      // a chunked_loop was emitted
+  bool chunk_words = false;  // and it may share blocks through shared memory (8 KiB, static)
   int max_threads = 0;  // > 0: the kernel's __launch_bounds__ (a launch may use that many threads)
   int min_blocks = 0;   // > 0: and the blocks per SM the compiler must fit (a register budget)
 
@@ -131,8 +132,11 @@ class emitter {
   // A grid-stride loop over the flat iterations [0, n) of `axes` that shares Philox blocks between
   // consecutive iterations (philox_chunks.cpp), when a random leaf in `needed` is read along them;
   // else false, and nothing emitted. Needs blockDim.x a multiple of 32, at most 256, blockDim.y 1.
+  // stores: a map phase's output domain (its outputs are stored at each iteration: at_lane stores
+  // one iteration's, and the loop may store a lane's run of them as vectors itself); -1: none.
   bool chunked_loop(const std::string& ind, const std::vector<std::int32_t>& axes, const std::string& n,
-                    const std::vector<char>& needed, const std::function<void(const std::string&, const std::string&)>& at_lane);
+                    const std::vector<char>& needed,
+                    const std::function<void(const std::string&, const std::string&)>& at_lane, domain_id stores = -1);
   // The generated inputs the nodes in `needed` read at offset = the flat index over `axes`.
   std::vector<std::size_t> contiguous_generated(const std::vector<char>& needed, const std::vector<std::int32_t>& axes) const;
 

@@ -2,19 +2,28 @@
 //
 // One Philox4x64-10 block gives 4 64-bit outputs: 4 consecutive float64 draws or 8 float32 ones.
 // Computed per element (emit_nodes' default), each element pays for the whole block and uses a
-// quarter or an eighth of it; the block's ~250 integer instructions then bound the kernel (pi from
+// quarter or an eighth of it; the block's ~190 integer instructions then bound the kernel (pi from
 // 2^31 draws: 32 ms on an H100). Here each warp takes chunks of 32 blocks' worth of consecutive
-// iterations: lane l computes block l of the chunk, the warp writes the words to shared memory,
-// and every lane reads the value of its iteration of each of the chunk's 32-iteration rows. The
-// iterations keep the usual lane order (row j: lane l at chunk start + 32 j + l), so loads and
-// stores stay coalesced.
+// iterations (`per` rows of 32, per = the anchor's draws per block), in one of two layouts:
+//
+// * Lane runs: lane l takes the `per` consecutive iterations chunk start + per l .. + per - 1 and
+//   computes their blocks itself (its values are the words of its own blocks). Used when nothing is
+//   loaded at the iteration (loads want the lanes' order to coalesce): reductions and histograms
+//   of generated values, and maps whose every store is contiguous along the loop and aligned at
+//   run time (else the kernel takes the rows layout). A lane stores its run of values as 16-byte
+//   vectors; runs of 8-byte values are staged in shared memory and stored by the warp, 512
+//   contiguous bytes per instruction (see `staged` below).
+// * Rows: lane l computes block l of the chunk into shared memory, and every lane reads the value of
+//   its iteration of each 32-iteration row (row j: lane l at chunk start + 32 j + l), so loads and
+//   stores keep the usual lane order and stay coalesced.
 //
 // Chunks are aligned on the blocks of one leaf, the anchor (the one with most draws per block).
 // Another leaf whose first position is congruent to the anchor's modulo its draws per block is
 // aligned too (gen.random({n}) twice with n a multiple of 8, say); one that is not, or whose
 // offsets are not the flat index (broadcast along an outer axis: known only from the strides at
 // run time), computes a block per element (a call, to keep the kernel small), and so does a
-// float32 leaf's element 0 when it is numpy's kept half (its position is not first + 0).
+// float32 leaf's element 0 when it is numpy's kept half (its position is not first + 0). Blocks
+// take their round keys from the kernel's argument (the launcher computes them once per launch).
 #include <algorithm>
 
 #include "cuda/codegen/nest_emitter.hpp"
@@ -42,8 +51,33 @@ std::string from_words(const operand_desc& in, const std::string& at) {
   }
 }
 
+// The value of draw i (0 .. draws per block - 1) of a lane's own block `w` (4 words in registers):
+// a draw's parity is i's (blocks start on even positions).
+std::string from_block(const operand_desc& in, const std::string& w, int i) {
+  auto word = [&](int x) { return w + "[" + std::to_string(x) + "]"; };
+  auto half = [&](int x) { return "static_cast<unsigned>(" + word(x / 2) + (x % 2 ? " >> 32" : std::string()) + ")"; };
+  const std::string odd = i % 2 ? "true" : "false";
+  switch (in.gen) {
+    case generator::philox_f32:
+      return "jf::ops::jf_philox_to_f32(" + half(i) + ")";
+    case generator::normal_f64:
+      return "jf::ops::jf_philox_to_normal_f64(" + word(i & ~1) + ", " + word(i | 1) + ", " + odd + ")";
+    case generator::normal_f32:
+      return "jf::ops::jf_philox_to_normal_f32(" + half(i & ~1) + ", " + half(i | 1) + ", " + odd + ")";
+    case generator::integers:
+      return "static_cast<" + std::string(in.type == dtype::int32 ? "int" : "long long") +
+             ">(jf::ops::jf_philox_to_integer(" + word(i) + ", static_cast<unsigned long long>(a.p" +
+             std::to_string(in.param + 3) + ")))";
+    default:
+      return "jf::ops::jf_philox_to_f64(" + word(i) + ")";
+  }
+}
+
 std::string p(const operand_desc& in, int j) { return cat("a.p", in.param + j); }
 std::string u64(const std::string& v) { return "static_cast<unsigned long long>(" + v + ")"; }
+
+// Bytes of one store of a lane's run of `per` values of type t: 16 at most, a power of two.
+int run_unit(int per, dtype t) { return std::min(16, per * static_cast<int>(size_of(t))); }
 
 }  // namespace
 
@@ -67,7 +101,8 @@ std::vector<std::size_t> emitter::contiguous_generated(const std::vector<char>& 
 
 bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_t>& axes, const std::string& n,
                            const std::vector<char>& needed,
-                           const std::function<void(const std::string&, const std::string&)>& at_lane) {
+                           const std::function<void(const std::string&, const std::string&)>& at_lane,
+                           domain_id stores) {
   std::vector<std::size_t> leaves = contiguous_generated(needed, axes);
   if (leaves.empty()) return false;
   // The anchor first: the most draws per block (a float32 leaf if there is one).
@@ -75,17 +110,42 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
     return draws_per_block(g.inputs[x].gen) > draws_per_block(g.inputs[y].gen);
   });
   const operand_desc& anchor = g.inputs[leaves[0]];
-  const int per = draws_per_block(anchor.gen);  // rows of 32 iterations per chunk
+  const int per = draws_per_block(anchor.gen);  // rows of 32 iterations per chunk; a lane run's length
   const int chunk = 32 * per;
   const auto saved_v = vname;
   const auto saved_a = axis;
   const std::string in2 = ind + "  ", in3 = in2 + "  ";
 
-  s << ind << "// Chunks of " << chunk << " consecutive iterations per warp, one Philox block per lane for each random\n"
-    << ind << "// leaf (philox_chunks.cpp): iteration chunk start + 32 j + lane in row j.\n";
+  // Lane runs when nothing is loaded per iteration and every store (a map's) is contiguous along
+  // the loop; such a map checks its outputs' strides and alignment at run time.
+  bool runs = true;
+  for (std::size_t id = 0; id < g.nodes.size(); ++id) {
+    const node& nd = g.nodes[id];
+    if (needed[id] && nd.code == op::input && g.inputs[static_cast<std::size_t>(nd.index)].gen == generator::none &&
+        g.inputs[static_cast<std::size_t>(nd.index)].lay != layout::scalar)
+      runs = false;
+    if (needed[id] && !kept[id].empty()) runs = false;
+  }
+  std::vector<std::size_t> outs;
+  if (stores >= 0)
+    for (std::size_t k = 0; k < g.outputs.size(); ++k)
+      if (g.outputs[k].domain == stores) {
+        outs.push_back(k);
+        if (g.outputs[k].desc.lay != layout::contiguous || g.chain_axes(stores) != axes) runs = false;
+      }
+  const bool rows = !runs || !outs.empty();  // the row layout is emitted (alone, or as the fallback)
+
+  s << ind << "// Chunks of " << chunk
+    << " consecutive iterations per warp, one Philox block per lane for each random\n"
+    << ind << "// leaf (philox_chunks.cpp)"
+    << (runs ? ": lane l takes iterations chunk start + " + std::to_string(per) + " l ..."
+             : ": iteration chunk start + 32 j + lane in row j.")
+    << "\n";
   s << ind << "{\n";
-  s << in2 << "__shared__ unsigned long long jf_words[8][128];  // a warp's 32 blocks (blockDim.x <= 256)\n";
-  s << in2 << "unsigned long long* const jf_draws = jf_words[threadIdx.x >> 5];\n";
+  if (rows) {
+    s << in2 << "__shared__ unsigned long long jf_words[8][128];  // a warp's 32 blocks (blockDim.x <= 256)\n";
+    s << in2 << "unsigned long long* const jf_draws = jf_words[threadIdx.x >> 5];\n";
+  }
   s << in2 << "const unsigned jf_lane = threadIdx.x & 31u;\n";
   s << in2 << "const long long jf_shift = static_cast<long long>(" << u64(p(anchor, 2)) << " % " << per
     << "u);  // chunks start on the anchor's blocks\n";
@@ -93,118 +153,252 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
   s << in2 << "const long long jf_warps = (static_cast<long long>(gridDim.x) * blockDim.x) >> 5;\n";
   // Per leaf, whether the chunk's blocks serve it: its offsets are the flat index (strides compact:
   // not a broadcast along an outer axis) and, but for the anchor, its positions are aligned.
+  auto compact = [&](const std::string& st) {
+    std::string c;
+    for (std::size_t x = 0; x + 1 < axes.size(); ++x)
+      c += "static_cast<long long>(" + st + cat("_", axes[x]) +
+           ") == " + extent_product({axes.begin() + static_cast<std::ptrdiff_t>(x) + 1, axes.end()}) + " && ";
+    return c;
+  };
   for (std::size_t i = 0; i < leaves.size(); ++i) {
     const std::size_t k = leaves[i];
     const operand_desc& in = g.inputs[k];
-    std::string fast;
-    for (std::size_t x = 0; x + 1 < axes.size(); ++x)
-      fast += cat("static_cast<long long>(st_in", static_cast<long long>(k)) + cat("_", axes[x]) +
-              ") == " + extent_product({axes.begin() + static_cast<std::ptrdiff_t>(x) + 1, axes.end()}) + " && ";
+    std::string fast = compact(cat("st_in", static_cast<long long>(k)));
     if (i > 0)
       fast += "((" + u64(p(in, 2)) + " - " + u64(p(anchor, 2)) + ") & " + std::to_string(draws_per_block(in.gen) - 1) +
               "u) == 0 && ";
     s << in2 << "const bool jf_fast" << k << " = " << fast << "true;\n";
   }
-  s << in2 << "for (long long jf_c = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; jf_c < jf_chunks; "
-            "jf_c += jf_warps) {\n";
-  s << in3 << "const long long jf_e0 = jf_c * " << chunk << " - jf_shift;  // the chunk's first iteration (< 0: none)\n";
+  // A lane's run of 4-byte (or smaller) values is stored directly (two 16-byte vectors of a float32
+  // run: each sector's halves come from the warp's two consecutive stores; 2^28 float32 in 460 us on
+  // an H100); a run of 8-byte values goes through shared memory: stored directly, the compiler
+  // splits it into 8-byte stores 32 bytes apart, and such a fill ran 3.4 times slower than staged.
+  auto staged = [&](std::size_t k) { return size_of(g.outputs[k].desc.type) == 8; };
+  int stage_bytes = 0;  // a warp's chunk of its largest staged output
+  if (runs && !outs.empty()) {
+    // Direct runs are whole aligned vectors; staged chunks start on 16 bytes (a multiple of 16).
+    std::string ok;
+    for (std::size_t k : outs) {
+      const dtype t = g.outputs[k].desc.type;
+      if (staged(k)) stage_bytes = std::max(stage_bytes, chunk * static_cast<int>(size_of(t)));
+      ok += compact(cat("st_out", static_cast<long long>(k))) + "(reinterpret_cast<unsigned long long>(out" +
+            std::to_string(k) + ") - static_cast<unsigned long long>(jf_shift) * " + std::to_string(size_of(t)) +
+            "u) % " + std::to_string(staged(k) ? 16 : run_unit(per, t)) + "u == 0 && ";
+    }
+    s << in2 << "const bool jf_runs = " << ok << "true;  // outputs contiguous and aligned: vector stores\n";
+    if (stage_bytes > 0) {
+      s << in2 << "__shared__ __align__(16) unsigned char jf_stage[8][" << stage_bytes
+        << "];  // a warp's chunk of values, stored coalesced\n";
+      s << in2 << "unsigned char* const jf_staged = jf_stage[threadIdx.x >> 5];\n";
+    }
+  }
+  const std::string loop_head =
+      "for (long long jf_c = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; "
+      "jf_c < jf_chunks; jf_c += jf_warps) {\n";
 
-  gen_value.assign(g.inputs.size(), std::vector<std::string>{});
-  for (std::size_t i = 0; i < leaves.size(); ++i) {
-    const std::size_t k = leaves[i];
-    const operand_desc& in = g.inputs[k];
-    const bool f32 = in.gen == generator::philox_f32;  // numpy's kept half: random float32 only
-    const int d = draws_per_block(in.gen);
-    const std::string t = T(in.type), r = cat("jf_r", static_cast<long long>(k)) + "_";
-    const std::string key = u64(p(in, 0)) + ", " + u64(p(in, 1));
-    s << in3 << "// random leaf in" << k << " (" << generator_name(in.gen) << "): row j's values\n";
+  // Values of leaf k, one variable per row (row j: the j-th iteration of the lane's run, or of row j).
+  auto declare_values = [&](const std::string& i3, std::size_t k) {
+    const std::string t = T(g.inputs[k].type), r = cat("jf_r", static_cast<long long>(k)) + "_";
+    gen_value[k].clear();
     for (int j = 0; j < per; ++j) {
-      s << in3 << t << " " << r << j << " = 0;\n";
+      s << i3 << t << " " << r << j << " = 0;\n";
       gen_value[k].push_back(r + std::to_string(j));
     }
-    const std::string pos = u64(p(in, 2)) + " + " + u64("jf_e0");  // position of the chunk's first iteration
-    s << in3 << "if (jf_fast" << k << ") {\n";
-    const std::string in4 = in3 + "  ";
-    // per / d passes of 32 blocks (two for a float64 leaf under a float32 anchor).
-    for (int pass = 0; pass < per / d; ++pass) {
-      s << in4 << "__syncwarp();  // the previous reads of jf_draws are done\n";
-      s << in4 << "jf::ops::jf_philox_block(" << key << ", (" << pos << ") / " << d << "u + " << 32 * pass
-        << "u + jf_lane, jf_draws + 4 * jf_lane);\n";
-      s << in4 << "__syncwarp();\n";
-      for (int j = pass * d; j < (pass + 1) * d; ++j) {
-        const std::string at = cat("32 * ", j - pass * d) + " + jf_lane";
-        s << in4 << r << j << " = " << from_words(in, cat("32 * ", j - pass * d) + " + jf_lane") << ";\n";
-      }
-    }
-    if (f32) {  // numpy's kept half: element 0 is not at first + 0
-      s << in4 << "if (" << p(in, 3) << " != 0 && jf_e0 <= 0) {\n";
-      for (int j = 0; j < per; ++j)
-        s << in4 << "  if (jf_e0 + 32 * " << j << " + static_cast<long long>(jf_lane) == 0) " << r << j
-          << " = jf_nest::at_random_f32(" << key << ", " << u64(p(in, 2)) << ", " << u64(p(in, 3)) << ", 0);\n";
-      s << in4 << "}\n";
-    }
-    // Not served by the chunk: a block per value, at the leaf's own offsets (a call: the rounds
-    // once in the kernel, not once per row).
+  };
+  // The leaf's values when its blocks are not the chunk's: a block per value at the leaf's own offsets.
+  auto per_element = [&](const std::string& i4, std::size_t k, const std::function<std::string(int)>& flat) {
+    const operand_desc& in = g.inputs[k];
     domain_id dom = 0;
     for (std::size_t id = 0; id < g.nodes.size(); ++id)
-      if (needed[id] && g.nodes[id].code == op::input && static_cast<std::size_t>(g.nodes[id].index) == k) dom = g.nodes[id].domain;
-    s << in3 << "} else {\n";
+      if (needed[id] && g.nodes[id].code == op::input && static_cast<std::size_t>(g.nodes[id].index) == k)
+        dom = g.nodes[id].domain;
     for (int j = 0; j < per; ++j) {
       const auto saved = axis;
-      unravel(in4, cat("(jf_e0 + 32 * ", j) + " + jf_lane)", axes, cat("_g", j));
-      s << in4 << r << j << " = static_cast<" << t << ">(jf_nest::at_" << generator_name(in.gen) << "(" << key << ", "
-        << u64(p(in, 2)) << ", " << u64(p(in, 3)) << ", " << u64(offset(false, k, dom)) << "));\n";
+      unravel(i4, flat(j), axes, cat("_g", j));
+      s << i4 << gen_value[k][static_cast<std::size_t>(j)] << " = static_cast<" << T(in.type) << ">(jf_nest::at_"
+        << generator_name(in.gen) << "(" << u64(p(in, 0)) << ", " << u64(p(in, 1)) << ", " << u64(p(in, 2)) << ", "
+        << u64(p(in, 3)) << ", " << u64(offset(false, k, dom)) << "));\n";
       axis = saved;
     }
-    s << in3 << "}\n";
-  }
-
-  auto row = [&](int j) { return cat("(jf_e0 + 32 * ", j) + " + jf_lane)"; };
+  };
+  // numpy's kept half (random float32 only): element 0 is not at first + 0.
+  auto kept_half = [&](const std::string& i4, std::size_t k, const std::string& guard,
+                       const std::function<std::string(int)>& flat) {
+    const operand_desc& in = g.inputs[k];
+    if (in.gen != generator::philox_f32) return;
+    s << i4 << "if (" << p(in, 3) << " != 0 && " << guard << ") {\n";
+    for (int j = 0; j < per; ++j)
+      s << i4 << "  if (" << flat(j) << " == 0) " << gen_value[k][static_cast<std::size_t>(j)]
+        << " = jf_nest::at_random_f32(" << u64(p(in, 0)) << ", " << u64(p(in, 1)) << ", " << u64(p(in, 2)) << ", "
+        << u64(p(in, 3)) << ", 0);\n";
+    s << i4 << "}\n";
+  };
   auto body = [&](const std::string& i4, int j, which w) {
     for (std::size_t k : leaves) gen_value_row[k] = gen_value[k][static_cast<std::size_t>(j)];
     emit_nodes(needed, i4, cat("_", j), w);
   };
+  gen_value.assign(g.inputs.size(), std::vector<std::string>{});
   gen_value_row.assign(g.inputs.size(), std::string{});
-  // Whole chunks: every row's loads first (memory-level parallelism), then the rows in order.
-  s << in3 << "if (jf_e0 >= 0 && jf_e0 + " << chunk << " <= " << n << ") {\n";
-  const std::string in4 = in3 + "  ";
-  std::vector<std::vector<std::string>> row_v(static_cast<std::size_t>(per)), row_a(static_cast<std::size_t>(per));
-  for (int j = 0; j < per; ++j) {
+
+  // ---- lane runs ----
+  auto emit_runs = [&](const std::string& i2) {
+    const std::string i3 = i2 + "  ", i4 = i3 + "  ", i5 = i4 + "  ";
+    s << i2 << loop_head;
+    s << i3 << "const long long jf_e0 = jf_c * " << chunk
+      << " - jf_shift;  // the chunk's first iteration (< 0: none)\n";
+    s << i3 << "const long long jf_o = jf_e0 + " << per << " * static_cast<long long>(jf_lane);  // the lane's run\n";
+    auto flat = [&](int j) { return cat("(jf_o + ", j) + ")"; };
+    for (std::size_t k : leaves) {
+      const operand_desc& in = g.inputs[k];
+      const int d = draws_per_block(in.gen);
+      s << i3 << "// random leaf in" << k << " (" << generator_name(in.gen) << "): the run's values\n";
+      declare_values(i3, k);
+      s << i3 << "if (jf_fast" << k << ") {\n";
+      for (int b = 0; b < per / d; ++b) {
+        const std::string w = cat("jf_w", static_cast<long long>(k)) + cat("_", b);
+        s << i4 << "unsigned long long " << w << "[4];\n";
+        s << i4 << "jf::ops::jf_philox_block_rk(a.rk" << k << ", (" << u64(p(in, 2)) << " + " << u64("jf_e0") << ") / "
+          << d << "u + " << per / d << "u * jf_lane + " << b << "u, " << w << ");\n";
+        for (int i = 0; i < d; ++i)
+          s << i4 << gen_value[k][static_cast<std::size_t>(b * d + i)] << " = " << from_block(in, w, i) << ";\n";
+      }
+      kept_half(i4, k, "jf_o <= 0", flat);
+      s << i3 << "} else {\n";
+      per_element(i4, k, flat);
+      s << i3 << "}\n";
+    }
+    // Staged outputs: whole chunks (each lane writes its run to the buffer, then the warp stores the
+    // chunk in 16-byte vectors, 512 contiguous bytes per instruction: whole sectors); otherwise
+    // the lane's whole run.
+    if (stage_bytes == 0)
+      s << i3 << "if (jf_o >= 0 && jf_o + " << per << " <= " << n << ") {  // the whole run\n";
+    else
+      s << i3 << "if (jf_e0 >= 0 && jf_e0 + " << chunk << " <= " << n << ") {  // the whole chunk\n";
+    std::vector<std::vector<std::string>> stored(outs.size());
+    for (int j = 0; j < per; ++j) {
+      vname = saved_v;
+      axis = saved_a;
+      unravel(i4, flat(j), axes, cat("_", j));
+      flat_index = flat(j);
+      body(i4, j, which::all);
+      if (outs.empty()) at_lane(i4, flat(j));
+      for (std::size_t o = 0; o < outs.size(); ++o)
+        stored[o].push_back(vname[static_cast<std::size_t>(g.outputs[outs[o]].value)]);
+    }
+    for (std::size_t o = 0; o < outs.size(); ++o) {
+      const std::size_t k = outs[o];
+      const dtype t = g.outputs[k].desc.type;
+      s << i4 << "{\n" << i5 << "const " << T(t) << " jf_v[" << per << "] = {";
+      for (int j = 0; j < per; ++j) s << (j ? ", " : "") << stored[o][static_cast<std::size_t>(j)];
+      s << "};\n";
+      if (staged(k))
+        s << i5 << "jf_nest::store_run<" << run_unit(per, t) << ">(reinterpret_cast<" << T(t) << "*>(jf_staged) + "
+          << per << " * jf_lane, jf_v);\n"
+          << i5 << "__syncwarp();\n"
+          << i5 << "jf_nest::store_staged<" << chunk * static_cast<int>(size_of(t)) << ">(out" << k
+          << " + jf_e0, jf_staged, jf_lane);\n"
+          << i5 << "__syncwarp();  // read before the next values are written\n";
+      else
+        s << i5 << "jf_nest::store_run<" << run_unit(per, t) << ">(out" << k << " + jf_o, jf_v);\n";
+      s << i4 << "}\n";
+    }
+    s << i3 << "} else {  // a first or last chunk: iterations guarded\n";
+    for (int j = 0; j < per; ++j) {
+      vname = saved_v;
+      axis = saved_a;
+      s << i4 << "if (" << flat(j) << " >= 0 && " << flat(j) << " < " << n << ") {\n";
+      unravel(i5, flat(j), axes, cat("_", j));
+      flat_index = flat(j);
+      body(i5, j, which::all);
+      at_lane(i5, flat(j));
+      s << i4 << "}\n";
+    }
+    s << i3 << "}\n";
+    s << i2 << "}\n";
+  };
+
+  // ---- rows ----
+  auto emit_rows = [&](const std::string& i2) {
+    const std::string i3 = i2 + "  ", i4 = i3 + "  ", i5 = i4 + "  ";
+    s << i2 << loop_head;
+    s << i3 << "const long long jf_e0 = jf_c * " << chunk
+      << " - jf_shift;  // the chunk's first iteration (< 0: none)\n";
+    auto row = [&](int j) { return cat("(jf_e0 + 32 * ", j) + " + jf_lane)"; };
+    for (std::size_t k : leaves) {
+      const operand_desc& in = g.inputs[k];
+      const int d = draws_per_block(in.gen);
+      s << i3 << "// random leaf in" << k << " (" << generator_name(in.gen) << "): row j's values\n";
+      declare_values(i3, k);
+      s << i3 << "if (jf_fast" << k << ") {\n";
+      // per / d passes of 32 blocks (two for a float64 leaf under a float32 anchor).
+      for (int pass = 0; pass < per / d; ++pass) {
+        s << i4 << "__syncwarp();  // the previous reads of jf_draws are done\n";
+        s << i4 << "jf::ops::jf_philox_block_rk(a.rk" << k << ", (" << u64(p(in, 2)) << " + " << u64("jf_e0") << ") / "
+          << d << "u + " << 32 * pass << "u + jf_lane, jf_draws + 4 * jf_lane);\n";
+        s << i4 << "__syncwarp();\n";
+        for (int j = pass * d; j < (pass + 1) * d; ++j)
+          s << i4 << gen_value[k][static_cast<std::size_t>(j)] << " = "
+            << from_words(in, cat("32 * ", j - pass * d) + " + jf_lane") << ";\n";
+      }
+      kept_half(i4, k, "jf_e0 <= 0", row);
+      s << i3 << "} else {\n";
+      per_element(i4, k, row);
+      s << i3 << "}\n";
+    }
+    // Whole chunks: every row's loads first (memory-level parallelism), then the rows in order.
+    s << i3 << "if (jf_e0 >= 0 && jf_e0 + " << chunk << " <= " << n << ") {\n";
+    std::vector<std::vector<std::string>> row_v(static_cast<std::size_t>(per)), row_a(static_cast<std::size_t>(per));
+    for (int j = 0; j < per; ++j) {
+      vname = saved_v;
+      axis = saved_a;
+      unravel(i4, row(j), axes, cat("_", j));
+      flat_index = row(j);
+      body(i4, j, which::loads);
+      row_v[static_cast<std::size_t>(j)] = vname;
+      row_a[static_cast<std::size_t>(j)] = axis;
+    }
+    for (int j = 0; j < per; ++j) {
+      vname = row_v[static_cast<std::size_t>(j)];
+      axis = row_a[static_cast<std::size_t>(j)];
+      flat_index = row(j);
+      body(i4, j, which::compute);
+      at_lane(i4, row(j));
+    }
+    s << i3 << "} else {  // the first or last chunk: rows guarded\n";
+    for (int j = 0; j < per; ++j) {
+      vname = saved_v;
+      axis = saved_a;
+      s << i4 << "if (" << row(j) << " >= 0 && " << row(j) << " < " << n << ") {\n";
+      unravel(i5, row(j), axes, cat("_", j));
+      flat_index = row(j);
+      body(i5, j, which::all);
+      at_lane(i5, row(j));
+      s << i4 << "}\n";
+    }
+    s << i3 << "}\n";
+    s << i2 << "}\n";
+  };
+
+  if (runs && outs.empty()) {
+    emit_runs(in2);
+  } else if (runs) {
+    s << in2 << "if (jf_runs) {\n";
+    emit_runs(in3);
+    s << in2 << "} else {\n";
     vname = saved_v;
     axis = saved_a;
-    unravel(in4, row(j), axes, cat("_", j));
-    flat_index = row(j);
-    body(in4, j, which::loads);
-    row_v[static_cast<std::size_t>(j)] = vname;
-    row_a[static_cast<std::size_t>(j)] = axis;
+    emit_rows(in3);
+    s << in2 << "}\n";
+  } else {
+    emit_rows(in2);
   }
-  for (int j = 0; j < per; ++j) {
-    vname = row_v[static_cast<std::size_t>(j)];
-    axis = row_a[static_cast<std::size_t>(j)];
-    flat_index = row(j);
-    body(in4, j, which::compute);
-    at_lane(in4, row(j));
-  }
-  s << in3 << "} else {  // the first or last chunk: rows guarded\n";
-  for (int j = 0; j < per; ++j) {
-    vname = saved_v;
-    axis = saved_a;
-    s << in4 << "if (" << row(j) << " >= 0 && " << row(j) << " < " << n << ") {\n";
-    const std::string in5 = in4 + "  ";
-    unravel(in5, row(j), axes, cat("_", j));
-    flat_index = row(j);
-    body(in5, j, which::all);
-    at_lane(in5, row(j));
-    s << in4 << "}\n";
-  }
-  s << in3 << "}\n";
-  s << in2 << "}\n";
   s << ind << "}\n";
   vname = saved_v;
   axis = saved_a;
   flat_index.clear();
   gen_value_row.assign(g.inputs.size(), std::string{});
   chunked = true;
+  chunk_words = chunk_words || rows;
   return true;
 }
 

@@ -32,6 +32,12 @@ void emit_full_reduction(emitter& e, const shape_plan& p, launch_info& li) {
                   "; blocks write partials, the last block to finish\ncombines them in block order and stores the "
                   "outputs.");
   e.args_struct();
+  // Random leaves (Philox rounds in the loop): at most 64 registers, so that 4 blocks fit per SM.
+  for (const operand_desc& in : g.inputs)
+    if (in.gen != generator::none && !over_elements) {
+      e.max_threads = 256;
+      e.min_blocks = 4;
+    }
   e.open_kernel("// Launch: 256-thread blocks, grid fixed by configure_launch; scratch: 1 counter + gridDim.x partials per reduction.\n");
   e.prologue("  ");
   s << "  const long long n = " << e.extent_product(axes) << ";  // iterations of D" << p.inner << "\n";

@@ -71,8 +71,9 @@ void emit_generic_nest(emitter& e, launch_info& li) {
     bool reduces = false;
     for (node_id r : e.f.reduces) reduces = reduces || need[static_cast<std::size_t>(r)];
     // A map phase reading random leaves: warps take chunks that share Philox blocks.
-    if (!reduces && e.chunked_loop("  ", axes, e.extent_product(axes), need,
-                                   [&](const std::string& ind, const std::string&) { e.store_outputs(ind, d); }))
+    if (!reduces && e.chunked_loop(
+                        "  ", axes, e.extent_product(axes), need,
+                        [&](const std::string& ind, const std::string&) { e.store_outputs(ind, d); }, d))
       continue;
     s << "  for (long long t = first; t < " << e.extent_product(axes) << "; t += step) {\n";
     const auto saved_v = e.vname;

@@ -69,7 +69,7 @@ void emit_histogram(emitter& e, const shape_plan& p, launch_info& li) {
   if (!e.chunked_loop("  ", axes, "n", need, count))
     e.laned_loop("  ", "t", "static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x", "step", "n", axes, e.unroll(),
                  need, count);
-  if (e.chunked) li.static_shared_bytes += 8192;
+  if (e.chunk_words) li.static_shared_bytes += 8192;
   if (li.private_counts) {
     s << "\n  // The block's counts (its copies summed) into the grid's.\n";
     s << "  __syncthreads();\n";
