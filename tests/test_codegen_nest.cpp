@@ -518,6 +518,20 @@ TEST(CodegenNestLists, LaunchSizesFromTheListCount) {
 }
 
 TEST(CodegenNestLists, RefusesWhatItDoesNotRun) {
+  // A pairs domain without its slot axes: refused by the graph's validation.
+  {
+    domain_id l, e;
+    graph g = list_graph(false, l, e);
+    g.domains.push_back(jf::ir::domain{jf::ir::domain_kind::pairs, l, {}, -1, 2});
+    const node_id x = input_at(g, dtype::float32, layout::strided, e);
+    output_at(g, g.add_reduce(monoid::max, x, jf::ir::no_node, l), l);
+    try {
+      generate_cuda(g);
+      ADD_FAILURE() << "a pairs domain without axes was accepted";
+    } catch (const jf::error& err) {
+      EXPECT_NE(std::string(err.what()).find("a pairs domain has"), std::string::npos) << err.what();
+    }
+  }
   // product domains (cartesian): not yet.
   {
     domain_id l, e;

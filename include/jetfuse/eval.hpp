@@ -39,7 +39,13 @@ template <class... E>
   lower_cursor c;
   c.regions = regions;
   c.input_nodes = &input_nodes;
-  (roots.push_back(lower_type<E>::run(g, in, c, type_of_v<E>.type)), ...);
+  (
+      [&] {
+        c.guard = ir::no_node;
+        roots.push_back(lower_type<E>::run(g, in, c, type_of_v<E>.type));
+        if (c.guard != ir::no_node) throw_unreduced_mask();
+      }(),
+      ...);
 }
 
 // The structure of expression types in prefix order (for the shape analysis of reductions).

@@ -24,6 +24,12 @@ namespace jf {
 
 namespace detail {
 struct jagged_access;  // builds jagged arrays whose offsets are valid by construction (jagged_access.hpp)
+// x(mask) of a jagged value, materialised (expr/jagged_mask.hpp).
+template <class E> struct is_selection : std::false_type {};
+template <class T, class E> jagged<T> materialise_selection(const E& e);
+// An expression of combination fields outside every reduction, materialised (combinations_materialised.hpp).
+template <class E> struct pairs_at_root : std::false_type {};
+template <class T, class E> jagged<T> materialise_combinations(const E& e);
 }
 
 template <class T>
@@ -57,6 +63,13 @@ class jagged {
   template <class E>
     requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::jagged)
   jagged(const E& e) {  // NOLINT(google-explicit-constructor): jf::jagged<float> y = x * 2;
+    if constexpr (detail::is_selection<typename node_of<std::remove_cvref_t<E>>::type>::value) {
+      *this = detail::materialise_selection<T>(e);  // y = x(x > 20): the selected elements
+      return;
+    } else if constexpr (detail::pairs_at_root<typename node_of<std::remove_cvref_t<E>>::type>::value) {
+      *this = detail::materialise_combinations<T>(e);  // every pair's value
+      return;
+    }
     array_base content, offsets;
     detail::evaluate_lists_into<typename node_of<E>::type>(content, dtype_v<T>, &offsets, nullptr, detail::eval_options{}, e);
     offsets_ = array<std::int64_t>(offsets);
@@ -94,6 +107,13 @@ class jagged {
   array<T> operator()(all_t, std::int64_t k) const;
   jagged operator()(const array<std::int64_t>& lists) const;
   jagged operator()(const array<bool>& mask) const;
+  // x(m) with a jagged boolean mask (an expression or a jf::jagged<bool> of the same lists): the
+  // elements where m holds, consumed by a per-list reduction (expr/jagged_mask.hpp).
+  template <class M>
+    requires(is_lazy_expr<std::remove_cvref_t<M>>::value || is_jagged_v<M>)
+  auto operator()(const M& mask) const -> decltype(select_where(std::declval<const jagged&>(), mask)) {
+    return select_where(*this, mask);
+  }
 
  private:
   friend struct detail::jagged_access;

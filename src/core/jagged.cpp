@@ -25,6 +25,12 @@ std::int64_t read_offset(const array_base& offsets, std::int64_t i) {
 
 }  // namespace
 
+void check_same_lists(const array_base& a, const array_base& b) {
+  if (!same_list_lengths(a, b))
+    throw value_error("cannot broadcast nested list (jetfuse: x(mask) with a mask of " + std::to_string(b.size() - 1) +
+                      " lists of other lengths than x's " + std::to_string(a.size() - 1) + ")");
+}
+
 void check_jagged(const array_base& offsets, const array_base& content) {
   require_not_null(offsets, "offsets");
   require_not_null(content, "content");

@@ -1,11 +1,12 @@
-// The CPU executor of jf::ir graphs with list domains (root, list, elements: docs/design.md "List
-// domains (contract)"), the reference of jagged evaluations.
+// The CPU executor of jf::ir graphs with list domains (root, list, elements, pairs: docs/design.md
+// "List domains (contract)", "Pairs domains (contract)"), the reference of jagged evaluations.
 //
 // Schedule. The lists are cut into chunks by a rule of the offsets alone (consecutive lists until
-// a chunk holds chunk_len elements or chunk_len lists; a chunk holds at least one list), which the
-// thread pool shares out. In a chunk every node needed is evaluated into a column: one value per
-// list of the chunk (list domain), per element of its lists (elements domain, in increasing j),
-// or one value (the root). A reduction into the root needs every chunk, so the nodes are ordered
+// a chunk holds chunk_len elements, chunk_len combinations or chunk_len lists; a chunk holds at
+// least one list), which the thread pool shares out. In a chunk every node needed is evaluated
+// into a column: one value per list of the chunk (list domain), per element of its lists
+// (elements domain, in increasing j), per combination of its lists (pairs domain, Awkward's
+// lexicographic order), or one value (the root). A reduction into the root needs every chunk, so the nodes are ordered
 // in phases: a node's phase counts the root reductions on its longest path from the inputs; phase
 // p runs over all chunks, storing the outputs of phase p and one partial per chunk of each root
 // reduction whose operand is of phase p; the partials are then combined in chunk order.
@@ -40,15 +41,38 @@ bool uniform(const ir::node& n) { return n.code == op::constant || n.code == op:
 struct chunk {
   std::int64_t i0 = 0, i1 = 0;  // lists [i0, i1)
   std::int64_t j0 = 0, j1 = 0;  // their elements [j0, j1)
+  std::int64_t p0 = 0, p1 = 0;  // their combinations [p0, p1) (pairs domains)
 };
+
+// C(m, k): the number of combinations of k of a list's m elements.
+std::int64_t combinations_of(std::int64_t m, int k) {
+  if (m < k) return 0;
+  return k == 2 ? m * (m - 1) / 2 : m * (m - 1) * (m - 2) / 6;
+}
+
+// Calls f(j) for every combination j[0] < ... < j[k-1] of [s, s + m) in lexicographic order.
+template <class F> void for_each_combination(std::int64_t s, std::int64_t m, int k, F&& f) {
+  std::int64_t j[3] = {0, 0, 0};
+  if (k == 2) {
+    for (j[0] = s; j[0] < s + m; ++j[0])
+      for (j[1] = j[0] + 1; j[1] < s + m; ++j[1]) f(j);
+  } else {
+    for (j[0] = s; j[0] < s + m; ++j[0])
+      for (j[1] = j[0] + 1; j[1] < s + m; ++j[1])
+        for (j[2] = j[1] + 1; j[2] < s + m; ++j[2]) f(j);
+  }
+}
 
 struct program {
   program(const ir::graph& graph, const detail::step_bindings& bindings) : g(graph), b(bindings) {}
   const ir::graph& g;
   const detail::step_bindings& b;
-  ir::domain_id lists = -1, elements = -1;
+  ir::domain_id lists = -1, elements = -1, pairs = -1;
   std::int32_t list_axis = 0, element_axis = 1;
-  std::vector<std::int64_t> off;  // the offsets, on the host
+  int arity = 0;                   // pairs: the combinations' size
+  std::int32_t pair_axes[3] = {};  // pairs: the slots' global axes
+  std::vector<std::int64_t> off;   // the offsets, on the host
+  std::vector<std::int64_t> poff;  // pairs: combinations before list i (poff[0] = 0)
   std::vector<chunk> chunks;
   std::vector<int> phase;
   std::vector<char> is_root_reduce;
@@ -71,6 +95,7 @@ struct columns {
 std::int64_t length_in(const program& p, const chunk& c, ir::domain_id d) {
   if (d == p.elements) return c.j1 - c.j0;
   if (d == p.lists) return c.i1 - c.i0;
+  if (d == p.pairs) return c.p1 - c.p0;
   return 1;
 }
 
@@ -110,10 +135,11 @@ const std::byte* column_in(const program& p, const chunk& c, columns& w, node_id
   scratch.resize(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * elem);
   if (from == root) {
     fill(scratch.data(), v, n, elem);
-  } else {  // list values over their elements
+  } else {  // list values over their elements or combinations
     std::size_t at = 0;
     for (std::int64_t i = c.i0; i < c.i1; ++i) {
-      const std::int64_t len = p.off[static_cast<std::size_t>(i + 1)] - p.off[static_cast<std::size_t>(i)];
+      const auto ii = static_cast<std::size_t>(i);
+      const std::int64_t len = d == p.pairs ? p.poff[ii + 1] - p.poff[ii] : p.off[ii + 1] - p.off[ii];
       fill(scratch.data() + at * elem, v + static_cast<std::size_t>(i - c.i0) * elem, len, elem);
       at += static_cast<std::size_t>(len);
     }
@@ -176,7 +202,19 @@ const std::byte* evaluate(const program& p, const chunk& c, columns& w, node_id 
     const std::int64_t sb = ob.strides[static_cast<std::size_t>(p.element_axis)];
     const std::byte* base = static_cast<const std::byte*>(ob.ptr);
     const auto e = static_cast<std::int64_t>(elem);
-    if (d == p.elements && sa == 0) {
+    if (d == p.pairs) {
+      std::int64_t sk[3] = {};
+      for (int k = 0; k < p.arity; ++k) sk[k] = ob.strides[static_cast<std::size_t>(p.pair_axes[k])];
+      std::size_t at = 0;
+      for (std::int64_t i = c.i0; i < c.i1; ++i) {
+        const std::int64_t s0 = p.off[static_cast<std::size_t>(i)];
+        for_each_combination(s0, p.off[static_cast<std::size_t>(i + 1)] - s0, p.arity, [&](const std::int64_t* j) {
+          std::int64_t q = i * sa;
+          for (int k = 0; k < p.arity; ++k) q += j[k] * sk[k];
+          std::memcpy(out.data() + at++ * elem, base + q * e, elem);
+        });
+      }
+    } else if (d == p.elements && sa == 0) {
       gather(out.data(), base + c.j0 * sb * e, sb, len, static_cast<int>(elem));
     } else if (d == p.elements) {
       std::size_t at = 0;
@@ -201,17 +239,21 @@ const std::byte* evaluate(const program& p, const chunk& c, columns& w, node_id 
       std::memcpy(out.data(), p.root_value[kk].data(), p.root_value[kk].size());
       break;
     }
-    // Per list (d == lists) of an elements-domain operand.
+    // Per list (d == lists) of an elements- or pairs-domain operand (positions: in the list, or
+    // the combination's rank).
     const ir::node& x = p.g.at(n.args[0]);
     const reduce_kernels rk = find_reduce(static_cast<monoid>(n.attr[0]), x.type);
+    const ir::domain_id from = p.domain_of(n.args[0]) == p.pairs ? p.pairs : p.elements;
+    const std::vector<std::int64_t>& start = from == p.pairs ? p.poff : p.off;
+    const std::int64_t first = from == p.pairs ? c.p0 : c.j0;
     std::vector<std::byte> s0, s1;
-    const std::byte* xv = column_in(p, c, w, n.args[0], p.elements, s0);
+    const std::byte* xv = column_in(p, c, w, n.args[0], from, s0);
     const bool* guard = nullptr;
-    if (n.nargs == 2) guard = reinterpret_cast<const bool*>(column_in(p, c, w, n.args[1], p.elements, s1));
+    if (n.nargs == 2) guard = reinterpret_cast<const bool*>(column_in(p, c, w, n.args[1], from, s1));
     const std::size_t xe = size_of(x.type);
     std::vector<std::byte> acc(rk.acc_bytes);
     for (std::int64_t i = c.i0; i < c.i1; ++i) {
-      const std::int64_t a = p.off[static_cast<std::size_t>(i)] - c.j0, m = p.off[static_cast<std::size_t>(i + 1)] - c.j0 - a;
+      const std::int64_t a = start[static_cast<std::size_t>(i)] - first, m = start[static_cast<std::size_t>(i + 1)] - first - a;
       accumulate_range(rk, xv + static_cast<std::size_t>(a) * xe, xe, guard ? guard + a : nullptr, m, 0, acc.data());
       rk.store(acc.data(), out.data(), i - c.i0);
     }
@@ -281,7 +323,7 @@ void run_chunks(void* ctx, std::int64_t c0, std::int64_t c1) {
       std::vector<std::byte> s0, s1;
       const std::byte* xv = column_in(p, c, w, n.args[0], xd, s0);
       const bool* guard = n.nargs == 2 ? reinterpret_cast<const bool*>(column_in(p, c, w, n.args[1], xd, s1)) : nullptr;
-      const std::int64_t pos0 = xd == p.elements ? c.j0 - p.off.front() : c.i0;
+      const std::int64_t pos0 = xd == p.elements ? c.j0 - p.off.front() : xd == p.pairs ? c.p0 : c.i0;
       auto& acc = (*job.partial)[r][static_cast<std::size_t>(ci)];
       acc.resize(rk.acc_bytes);
       accumulate_range(rk, xv, size_of(x.type), guard, length_in(p, c, xd), pos0, acc.data());
@@ -308,8 +350,13 @@ void execute_lists(const ir::graph& g, const detail::step_bindings& b) {
     } else if (dm.kind == ir::domain_kind::elements && p.elements < 0) {
       p.elements = static_cast<ir::domain_id>(d);
       p.element_axis = dm.axes[0];
+    } else if (dm.kind == ir::domain_kind::pairs && p.pairs < 0 && dm.parent == p.lists) {
+      p.pairs = static_cast<ir::domain_id>(d);
+      p.arity = dm.arity;
+      for (int k = 0; k < dm.arity; ++k) p.pair_axes[k] = dm.axes[static_cast<std::size_t>(k)];
     } else {
-      throw error("jf::cpu_exec: a graph of list domains must hold one list and one elements domain under the root");
+      throw error("jf::cpu_exec: a graph of list domains must hold one list domain under the root, one elements domain "
+                  "and at most one pairs domain under it");
     }
   }
   if (p.lists < 0 || p.elements < 0 || g.dom(p.elements).parent != p.lists)
@@ -321,9 +368,12 @@ void execute_lists(const ir::graph& g, const detail::step_bindings& b) {
       throw error("jf::cpu_exec: " + std::string(info(n.code).name) + " in a graph of list domains is not supported yet");
     if (n.code == op::reduce) {
       const ir::domain_id from = uniform(g.at(n.args[0])) ? root : g.at(n.args[0]).domain;
-      if (!(n.domain == p.lists && from == p.elements) && n.domain != root)
+      if (!(n.domain == p.lists && (from == p.elements || (from == p.pairs && p.pairs >= 0))) && n.domain != root)
         throw error("jf::cpu_exec: a reduction into D" + std::to_string(n.domain) + " in a graph of list domains");
       find_reduce(static_cast<monoid>(n.attr[0]), g.at(n.args[0]).type);  // throws for an undefined monoid
+    } else if (n.code == op::broadcast && p.pairs >= 0 && n.domain == p.pairs && !uniform(g.at(n.args[0])) &&
+               g.at(n.args[0]).domain != p.lists && g.at(n.args[0]).domain != p.pairs) {
+      throw error("jf::cpu_exec: a broadcast into a pairs domain comes from its list domain (or is uniform)");
     } else if (!uniform(n) && n.code != op::input && n.code != op::broadcast) {
       const dtype at = n.code == op::where ? g.at(n.args[1]).type : g.at(n.args[0]).type;
       if (!(n.code == op::cast ? find_cast(n.type, at) : find_elementwise(n.code, at)))
@@ -335,15 +385,27 @@ void execute_lists(const ir::graph& g, const detail::step_bindings& b) {
   const detail::operand_binding& ob = b.inputs[static_cast<std::size_t>(g.dom(p.lists).source)];
   p.off.resize(static_cast<std::size_t>(nl + 1));
   gather(p.off.data(), ob.ptr, ob.strides[static_cast<std::size_t>(p.list_axis)], nl + 1, 8);
+  for (const ir::output_desc& o : g.outputs)
+    if (p.pairs >= 0 && o.domain == p.pairs) throw error("jf::cpu_exec: an output over a pairs domain (combinations are not materialised)");
+  // The combinations before each list.
+  p.poff.assign(static_cast<std::size_t>(nl + 1), 0);
+  if (p.pairs >= 0)
+    for (std::int64_t i = 0; i < nl; ++i) {
+      const auto ii = static_cast<std::size_t>(i);
+      p.poff[ii + 1] = p.poff[ii] + combinations_of(p.off[ii + 1] - p.off[ii], p.arity);
+    }
   // Chunks of lists: a rule of the offsets alone.
   for (std::int64_t i = 0; i < nl;) {
     chunk c;
     c.i0 = i;
     c.j0 = p.off[static_cast<std::size_t>(i)];
+    c.p0 = p.poff[static_cast<std::size_t>(i)];
     do ++i;
-    while (i < nl && i - c.i0 < chunk_len && p.off[static_cast<std::size_t>(i)] - c.j0 < chunk_len);
+    while (i < nl && i - c.i0 < chunk_len && p.off[static_cast<std::size_t>(i)] - c.j0 < chunk_len &&
+           p.poff[static_cast<std::size_t>(i)] - c.p0 < chunk_len);
     c.i1 = i;
     c.j1 = p.off[static_cast<std::size_t>(i)];
+    c.p1 = p.poff[static_cast<std::size_t>(i)];
     p.chunks.push_back(c);
   }
   // Phases.

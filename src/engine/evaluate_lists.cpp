@@ -29,8 +29,9 @@ bool has_jagged_leaves(const eval_request& r) {
 
 namespace {
 
-constexpr std::int32_t list_axis = 0, element_axis = 1;        // the two global axes
-constexpr ir::domain_id root = 0, lists = 1, elements = 2;      // the domain tree
+constexpr std::int32_t list_axis = 0, element_axis = 1;        // global axes; then the pairs' slots
+constexpr std::int32_t first_slot_axis = 2;
+constexpr ir::domain_id root = 0, lists = 1, elements = 2, pairs = 3;  // the domain tree
 constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
 
 enum class leaf_role : std::uint8_t { uniform, per_list, content, offsets };
@@ -38,6 +39,8 @@ enum class leaf_role : std::uint8_t { uniform, per_list, content, offsets };
 struct list_call {
   nest_analysis a;  // what the lowering reads: regions' domains, the reductions' specs, domains
   std::vector<leaf_role> role;
+  std::vector<std::int8_t> leaf_slot;                   // contents read at a combination's slot, or -1
+  int arity = 0;                                        // the combinations' n (0: no pairs domain)
   std::vector<std::vector<std::int64_t>> leaf_strides;  // per array leaf, over the two global axes
   std::vector<std::int64_t> leaf_shift;                 // contents: elements from the first leaf's positions
   std::vector<std::int32_t> leaf_input, input_leaf;
@@ -59,20 +62,39 @@ struct program_walk {
   const eval_request& r;
   list_call& c;
   int pos = 0, ai = 0, ri = 0;
-  std::vector<char> has_jagged{};
+  std::vector<char> has_jagged{};  // per region: 1 elements, 2 combinations
   void region(int reg) {
     const prog_entry& e = r.program[pos++];
     switch (e.kind) {
-    case prog_entry::array: c.a.leaf_region.push_back(reg); c.role.push_back(leaf_role::uniform); ++ai; break;
+    case prog_entry::array:
+      c.a.leaf_region.push_back(reg);
+      c.role.push_back(leaf_role::uniform);
+      c.leaf_slot.push_back(-1);
+      ++ai;
+      break;
     case prog_entry::scalar: break;
-    case prog_entry::jagged:
+    case prog_entry::jagged: {
       c.a.leaf_region.push_back(reg);
       c.a.leaf_region.push_back(reg);
       c.role.push_back(leaf_role::content);
       c.role.push_back(leaf_role::offsets);
+      c.leaf_slot.push_back(e.nargs > 0 ? e.mode : -1);  // a combination's slot (combinations.hpp)
+      c.leaf_slot.push_back(-1);
       ai += 2;
-      has_jagged[static_cast<std::size_t>(reg)] = 1;
+      if (e.nargs > 0) {
+        if (c.arity != 0 && c.arity != e.nargs)
+          throw value_error("cannot broadcast nested list (jetfuse: combinations of " + std::to_string(c.arity) + " and of " +
+                            std::to_string(e.nargs) + " elements in one expression)");
+        c.arity = e.nargs;
+      }
+      char& h = has_jagged[static_cast<std::size_t>(reg)];
+      const char kind = e.nargs > 0 ? 2 : 1;
+      if (h != 0 && h != kind)
+        throw value_error("cannot broadcast nested list (jetfuse: a list's combinations and its elements in one "
+                          "element-wise operation; reduce the combinations per list first)");
+      h = kind;
       break;
+    }
     case prog_entry::elementwise:
       for (int k = 0; k < e.nargs; ++k) region(reg);
       break;
@@ -95,6 +117,8 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   c.role.clear();
   a.regions.assign(static_cast<std::size_t>(r.nspecs + 1), nest_analysis::region{});
   a.specs.assign(r.specs, r.specs + r.nspecs);
+  c.leaf_slot.clear();
+  c.arity = 0;
   program_walk w{r, c, 0, 0, 0, {}};
   w.has_jagged.assign(a.regions.size(), 0);
   while (w.pos < r.program_size) w.region(0);
@@ -131,7 +155,8 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   // Domains, innermost regions first (a region's operand regions have larger numbers).
   for (int q = static_cast<int>(a.regions.size()) - 1; q >= 0; --q) {
     auto& Q = a.regions[static_cast<std::size_t>(q)];
-    ir::domain_id d = w.has_jagged[static_cast<std::size_t>(q)] ? elements : root;
+    const char h = w.has_jagged[static_cast<std::size_t>(q)];
+    ir::domain_id d = h == 2 ? pairs : h == 1 ? elements : root;
     for (int i = 0; i < na; ++i)
       if (a.leaf_region[static_cast<std::size_t>(i)] == q && c.role[static_cast<std::size_t>(i)] == leaf_role::per_list)
         d = deeper(d, lists);
@@ -144,7 +169,7 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     if (sp.kind == reducer::histogram || sp.kind == reducer::bincount || is_scan(sp.kind) || sp.kind == reducer::compact)
       throw value_error("jetfuse: " + what + " of a jagged array is not supported yet");
     if (sp.keepdims) throw value_error("jetfuse: " + what + " of a jagged array with keepdims is not supported yet");
-    const int depth = d == elements ? 2 : d == lists ? 1 : 0;
+    const int depth = d == elements || d == pairs ? 2 : d == lists ? 1 : 0;
     if (depth == 0)
       throw value_error("jetfuse: " + what + " of a value that is the same for every list (reduce a jagged array)");
     if (sp.all_axes) {  // axis=None: every element
@@ -165,13 +190,24 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   }
   // An option result (None for empty lists): a reduction that may be None reaches the result's lists.
   c.out_domain = a.regions[0].domain;
+  if (c.out_domain == pairs)
+    throw value_error("jetfuse: this expression gives every combination of each list (a jagged array of pairs); "
+                      "materialising combinations is not supported yet: reduce them per list (jf::max(m, -1))");
   c.option = r.result_valid != nullptr;
   // Global axes and domains.
   a.extents = {std::max<std::int64_t>(c.nlists, 0), c.last - c.first};
   a.domains = {ir::domain{}, ir::domain{ir::domain_kind::list, 0, {list_axis}, -1, 0},
                ir::domain{ir::domain_kind::elements, lists, {element_axis}, -1, 0}};
-  // Operands: strides over (list, element); contents read at j + shift.
-  c.leaf_strides.assign(static_cast<std::size_t>(na), std::vector<std::int64_t>(2, 0));
+  if (c.arity > 0) {  // the combinations: one global axis per slot
+    ir::domain P{ir::domain_kind::pairs, lists, {}, -1, c.arity};
+    for (int k = 0; k < c.arity; ++k) {
+      P.axes.push_back(first_slot_axis + k);
+      a.extents.push_back(c.last - c.first);
+    }
+    a.domains.push_back(P);
+  }
+  // Operands: strides over (list, element, slots); contents read at j + shift (at j_k for slot k).
+  c.leaf_strides.assign(static_cast<std::size_t>(na), std::vector<std::int64_t>(a.extents.size(), 0));
   c.index32 = c.nlists < int32_limit;
   for (int i = 0; i < na; ++i) {
     const array_base& x = *r.arrays[i];
@@ -181,7 +217,11 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     case leaf_role::uniform: break;
     case leaf_role::per_list: s[list_axis] = st; break;
     case leaf_role::offsets: s[list_axis] = st; break;
-    case leaf_role::content: s[element_axis] = st; break;
+    case leaf_role::content: {
+      const int slot = c.leaf_slot[static_cast<std::size_t>(i)];
+      s[static_cast<std::size_t>(slot >= 0 ? first_slot_axis + slot : element_axis)] = st;
+      break;
+    }
     }
     const std::int64_t reach = (c.nlists + 1) * (s[list_axis] < 0 ? -s[list_axis] : s[list_axis]) +
                                (c.last + 1 + std::abs(c.leaf_shift[static_cast<std::size_t>(i)])) * (st < 0 ? -st : st);
@@ -213,7 +253,10 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     c.input_leaf.push_back(i);
     const auto& s = c.leaf_strides[ii];
     const bool unit = c.role[ii] == leaf_role::content ? s[element_axis] == 1 : s[list_axis] == 1;
-    c.input_layout.push_back(unit && c.role[ii] != leaf_role::per_list ? ir::layout::contiguous : ir::layout::strided);
+    // In a pairs domain every operand is strided (the slot is in its strides).
+    const bool in_pairs = a.regions[static_cast<std::size_t>(a.leaf_region[ii])].domain == pairs;
+    c.input_layout.push_back(unit && c.role[ii] != leaf_role::per_list && !in_pairs ? ir::layout::contiguous
+                                                                                      : ir::layout::strided);
   }
   for (int i = 0; i < na; ++i)  // other offsets leaves: the walked one's input (never read)
     if (c.leaf_input[static_cast<std::size_t>(i)] < 0) c.leaf_input[static_cast<std::size_t>(i)] = c.leaf_input[static_cast<std::size_t>(c.first_offsets_leaf)];
@@ -231,7 +274,8 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   }
   for (const auto& sp : a.specs) key.push_back(sp.ddof);
   for (int o = 0; o < r.nout; ++o) key.push_back(static_cast<std::int32_t>(r.out_types[o]));
-  for (int i = 0; i < na; ++i) key.push_back(c.leaf_input[static_cast<std::size_t>(i)]);
+  key.push_back(c.arity);
+  for (int i = 0; i < na; ++i) key.push_back(c.leaf_input[static_cast<std::size_t>(i)] * 4 + c.leaf_slot[static_cast<std::size_t>(i)] + 1);
   for (auto l : c.input_layout) key.push_back(static_cast<std::int32_t>(l));
   for (int k : c.input_leaf) key.push_back(static_cast<std::int32_t>(c.role[static_cast<std::size_t>(k)]));
   specialise_scalars(r.scalars, r.nscalars, c.specialised, key);
@@ -239,10 +283,46 @@ void analyse(const eval_request& r, device dev, list_call& c) {
 
 bool uniform(const ir::node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
 
+// Whether a list of an option result holds a value (Awkward's mask_identity): each reduction that
+// may be None (min, max, argmin, argmax and their nan forms) saw at least one iteration — an
+// element, or a combination, where its guard (x(mask)) holds; a list is None when any is.
+ir::node_id validity(ir::graph& g) {
+  const ir::node_id zero = g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 0));
+  const ir::node_id one = g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 1));
+  std::vector<std::pair<ir::domain_id, ir::node_id>> seen;
+  ir::node_id valid = ir::no_node;
+  const std::size_t n = g.nodes.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    const ir::node x = g.nodes[k];
+    if (x.code != op::reduce || x.domain != lists) continue;
+    const auto m = static_cast<monoid>(x.attr[0]);
+    if (m != monoid::min && m != monoid::max && m != monoid::nanmin && m != monoid::nanmax && m != monoid::argmin &&
+        m != monoid::argmax)
+      continue;
+    const ir::domain_id from = g.at(x.args[0]).domain;
+    const ir::node_id guard = x.nargs == 2 ? x.args[1] : ir::no_node;
+    if (std::find(seen.begin(), seen.end(), std::pair{from, guard}) != seen.end()) continue;
+    seen.emplace_back(from, guard);
+    const ir::node_id ones = guard == ir::no_node ? g.add_broadcast(one, from) : g.add_op(op::cast, dtype::int64, {guard});
+    g.nodes[static_cast<std::size_t>(ones)].domain = from;
+    const ir::node_id count = g.add_reduce(monoid::sum, ones, ir::no_node, lists);
+    const ir::node_id some = g.add_op(op::greater, dtype::bool_, {count, zero});
+    g.nodes.back().domain = lists;
+    if (valid != ir::no_node) {
+      valid = g.add_op(op::logical_and, dtype::bool_, {valid, some});
+      g.nodes.back().domain = lists;
+    } else {
+      valid = some;
+    }
+  }
+  if (valid == ir::no_node) throw error("jetfuse: an option result without a reduction that may be None");
+  return valid;
+}
+
 ir::graph lower_lists(const eval_request& r, const list_call& c) {
   ir::graph g;
   g.loop_nest = true;
-  g.ndim = 2;
+  g.ndim = static_cast<int>(c.a.extents.size());
   g.domains = c.a.domains;
   g.index32 = c.index32;
   for (std::size_t k = 0; k < c.input_leaf.size(); ++k)
@@ -263,13 +343,7 @@ ir::graph lower_lists(const eval_request& r, const list_call& c) {
     g.outputs.back().domain = c.out_domain;
   };
   output(roots[0], r.out_types[0]);
-  if (c.option) {  // a list is None when it has no element (Awkward's mask_identity)
-    const ir::node_id one = g.add_broadcast(g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 1)), elements);
-    const ir::node_id count = g.add_reduce(monoid::sum, one, ir::no_node, lists);
-    const ir::node_id zero = g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 0));
-    output(g.add_op(op::greater, dtype::bool_, {count, zero}), dtype::bool_);
-    g.nodes.back().domain = lists;
-  }
+  if (c.option) output(validity(g), dtype::bool_);
   for (ir::node& n : g.nodes)
     if (uniform(n)) n.domain = 0;
   g.validate();
@@ -278,10 +352,11 @@ ir::graph lower_lists(const eval_request& r, const list_call& c) {
 
 // Where an operand over domain d lies: strides over (list, element) and the shift of its pointer
 // (elements) so that element j of the lists lands at index j - first of a new content.
-std::vector<std::int64_t> strides_over(ir::domain_id d) {
-  if (d == elements) return {0, 1};
-  if (d == lists) return {1, 0};
-  return {0, 0};
+std::vector<std::int64_t> strides_over(const list_call& c, ir::domain_id d) {
+  std::vector<std::int64_t> s(c.a.extents.size(), 0);
+  if (d == elements) s[element_axis] = 1;
+  if (d == lists) s[list_axis] = 1;
+  return s;
 }
 void* shifted(void* p, std::int64_t elements_, dtype t) {
   return static_cast<char*>(p) + elements_ * static_cast<std::int64_t>(size_of(t));
@@ -348,7 +423,7 @@ void run(const eval_request& r, device dev, list_call& c) {
   auto out_binding = [&](int o) {
     const auto so = static_cast<std::size_t>(o);
     const array_base& x = staged[so].is_null() ? outs[so] : staged[so];
-    std::vector<std::int64_t> s = strides_over(c.out_domain);
+    std::vector<std::int64_t> s = strides_over(c, c.out_domain);
     for (auto& v_ : s) v_ *= x.ndim() == 1 ? x.strides()[0] : 0;
     void* p = x.raw_data();
     if (c.out_domain == elements) p = shifted(p, -c.first * (x.strides()[0]), x.dtype());
@@ -380,7 +455,7 @@ void run(const eval_request& r, device dev, list_call& c) {
       temporaries.push_back(make_array(dev, v.plan.temporaries[t], shape_over(c, d)));
       void* p = temporaries.back().raw_data();
       if (d == elements) p = shifted(p, -c.first, v.plan.temporaries[t]);
-      temp_bindings.push_back(operand_binding{p, strides_over(d)});
+      temp_bindings.push_back(operand_binding{p, strides_over(c, d)});
       bump(counter::temporaries);
     }
     auto bind = [&](const ir::operand_ref& ref) {

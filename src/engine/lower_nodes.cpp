@@ -53,6 +53,26 @@ ir::node_id lower_operation(ir::graph& g, op code, dtype result, const ir::node_
   return g.add(n);
 }
 
+ir::node_id merge_guards(const ir::graph&, const ir::node_id*, const ir::node_id* guards, int n) {
+  // x(m) + y with y unmasked is (x + y)(m): where m removes an element Awkward raises instead (the
+  // lists' lengths differ). Two different masks would pair up elements by their rank among the
+  // selected ones in Awkward: refused.
+  ir::node_id guard = ir::no_node;
+  for (int k = 0; k < n; ++k) {
+    if (guards[k] == ir::no_node || guards[k] == guard) continue;
+    if (guard != ir::no_node)
+      throw value_error("jetfuse: an operation of jagged values masked by different masks (x(m1) + y(m2)); Awkward pairs "
+                        "their selected elements by rank: evaluate each masked value first, or mask once (x + y)(m)");
+    guard = guards[k];
+  }
+  return guard;
+}
+
+void throw_unreduced_mask() {
+  throw value_error("jetfuse: a masked jagged value (x(mask) * 2) is the result: reduce it per list (jf::max(x(mask), -1)), "
+                    "or assign the selection itself to a jf::jagged (jf::jagged<float> y = (x * 2)(mask))");
+}
+
 ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target, ir::domain_id home) {
   if (g.at(v).type == target) return v;
   return lower_operation(g, op::cast, target, &v, 1, home);

@@ -14,6 +14,7 @@ struct reduction_builder {
   ir::domain_id inner;  // the operand's domain
   ir::domain_id outer;  // the result's domain
   bool trivial;         // no loop is reduced (every reduced axis has extent 1)
+  ir::node_id mask = ir::no_node;  // x(mask): every reduce and count skips where it is false
 
   // An operation in its arguments' domain; on extents and constants only (the count n, n - ddof)
   // in the result's domain, where it is used.
@@ -33,6 +34,8 @@ struct reduction_builder {
   }
   ir::node_id in_domain(ir::node_id v) { return varies(v) ? v : g.add_broadcast(v, inner); }
   ir::node_id reduce(monoid m, ir::node_id v, ir::node_id guard = ir::no_node) {
+    if (mask != ir::no_node)
+      guard = guard == ir::no_node ? mask : lower_operation(g, op::logical_and, dtype::bool_, std::array<ir::node_id, 2>{guard, mask}.data(), 2, inner);
     if (trivial) {  // one element: identity combined with it, as numpy's reduce does
       if (is_arg_monoid(m)) return constant(dtype::int64, 0);
       const dtype t = g.at(v).type;
@@ -47,6 +50,7 @@ struct reduction_builder {
   // The number of reduced elements, as int64 (uniform).
   ir::node_id count() {
     // A list's elements vary in number: count them (reduce a sum of ones, beside the other sums).
+    if (mask != ir::no_node) return reduce(monoid::sum, lower_cast(g, mask, dtype::int64, inner));
     for (ir::domain_id d = inner; d != outer; d = g.dom(d).parent)
       if (g.dom(d).kind == ir::domain_kind::elements || g.dom(d).kind == ir::domain_kind::pairs)
         return g.add_reduce(monoid::sum, g.add_broadcast(constant(dtype::int64, 1), inner), ir::no_node, outer);
@@ -203,12 +207,17 @@ ir::node_id lower_compaction(ir::graph& g, const nest_analysis& a, int r, ir::no
   return v;
 }
 
-ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::node_id x) {
+ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::node_id x, ir::node_id guard) {
   const reduce_spec& sp = a.specs[static_cast<std::size_t>(r)];
+  if (guard != ir::no_node && (is_scan(sp.kind) || sp.kind == reducer::histogram || sp.kind == reducer::bincount))
+    throw value_error("jetfuse: jf::" + std::string(name(sp.kind)) + " of a masked jagged value is not supported");
+  if (guard != ir::no_node && (sp.kind == reducer::argmin || sp.kind == reducer::argmax))
+    throw value_error("jetfuse: jf::" + std::string(name(sp.kind)) + " of a masked jagged value (a position among the "
+                      "selected elements) is not supported yet; reduce jf::where(mask, x, lowest) instead");
   if (is_scan(sp.kind)) return lower_scan(g, a, r, x);
   const nest_analysis::region& Q = a.regions[static_cast<std::size_t>(r + 1)];
   const nest_analysis::region& P = a.regions[static_cast<std::size_t>(Q.parent)];
-  reduction_builder b{g, Q.domain, Q.result_domain, Q.domain == Q.result_domain};
+  reduction_builder b{g, Q.domain, Q.result_domain, Q.domain == Q.result_domain, guard};
   const dtype t = g.at(x).type;
   const dtype res = reduced_dtype(sp.kind, t);
   const bool fl = is_floating(t);

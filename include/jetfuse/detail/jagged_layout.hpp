@@ -15,6 +15,9 @@ namespace detail {
 // offsets[0] >= 0, non-decreasing, last <= len(content); content 1-d; one backend. Reads the
 // offsets back to the host. Throws value_error / backend_mismatch with Awkward's words.
 void check_jagged(const array_base& offsets, const array_base& content);
+// Awkward's "cannot broadcast nested list" (jf::value_error) unless the two offsets describe lists
+// of the same lengths (the same view, or compared once and remembered: src/core/offsets_registry.cpp).
+void check_same_lists(const array_base& a, const array_base& b);
 // The offsets of lists of the given sizes (0, then the running sums), on dev.
 array_base offsets_of_sizes(const std::vector<std::int64_t>& sizes, device dev);
 // The offsets as a host vector.

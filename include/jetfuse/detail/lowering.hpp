@@ -90,7 +90,15 @@ inline constexpr std::int8_t search_program_mode = 3;
 ir::node_id lower_compaction(ir::graph& g, const nest_analysis& a, int r, ir::node_id mask, ir::node_id value);
 
 // Lowers reduction r (prefix order) of operand x (a node of region r + 1): the reduce node(s) and
-// numpy's composition (mean = sum / n, var, nan*), carried into the enclosing region's domain.
-ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::node_id x);
+// numpy's composition (mean = sum / n, var, nan*), carried into the enclosing region's domain. A
+// guard (bool, x's domain) skips the iterations where it is false (x is a masked jagged value).
+ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::node_id x, ir::node_id guard = ir::no_node);
+
+// The guard of an element-wise operation of args (each with its guard, no_node for none): the one
+// guard its masked arguments share; jf::value_error when arguments are masked differently, or a
+// masked jagged value meets an unmasked one of the same lists (their elements would not line up).
+ir::node_id merge_guards(const ir::graph& g, const ir::node_id* args, const ir::node_id* guards, int n);
+// jf::value_error: a masked jagged value (x(mask)) is the result, not reduced.
+[[noreturn]] void throw_unreduced_mask();
 
 }  // namespace jf::detail

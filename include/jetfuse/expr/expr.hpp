@@ -23,6 +23,12 @@ template <yap::expr_kind K, class Tuple> struct expr {
   Tuple elements;
   // Evaluates the expression and returns its one element: double s = jf::sum(a * b).item();
   auto item() const { return eval(*this).item(); }
+  // e(mask) of a jagged expression: its elements (or combinations) where the jagged boolean mask
+  // holds, Awkward's e[mask] (expr/jagged_mask.hpp).
+  template <class M>
+  auto operator()(const M& mask) const -> decltype(select_where(std::declval<const expr&>(), mask)) {
+    return select_where(*this, mask);
+  }
 };
 
 template <op O> struct fn {

@@ -62,9 +62,12 @@ template <reducer R, class X> struct lower_type<call_node<reduce_fn<R>, X>> {
     const int r = c.ri++;
     const int outer = c.region;
     c.region = r + 1;
+    c.guard = ir::no_node;
     const ir::node_id x = lower_type<X>::run(g, in, c, type_of_v<X>.type);
+    const ir::node_id guard = c.guard;  // x(mask): the reduction skips the unselected iterations
+    c.guard = ir::no_node;
     c.region = outer;
-    return lower_reduction(g, *in.nest, r, x);
+    return lower_reduction(g, *in.nest, r, x, guard);
   }
 };
 

@@ -197,6 +197,10 @@ struct lower_cursor {
   int region = 0;
   int regions = 1;
   std::vector<ir::node_id>* input_nodes = nullptr;
+  // The guard of the value just lowered: the mask of x(mask) over jagged values (no_node: every
+  // iteration counts), carried up through element-wise operations to the reduction that skips
+  // the iterations where it is false (expr/jagged_mask.hpp).
+  ir::node_id guard = ir::no_node;
 };
 
 template <class T> struct lower_type<term<array<T>>> {
@@ -214,8 +218,10 @@ struct lower_type<term<S>> {
 template <class Tag, class... A> struct lower_type<call_node<Tag, A...>> {
   static ir::node_id run(ir::graph& g, const lowering_inputs& in, lower_cursor& c, dtype) {
     ir::node_id args[sizeof...(A) > 0 ? sizeof...(A) : 1] = {};
+    ir::node_id guards[sizeof...(A) > 0 ? sizeof...(A) : 1] = {};
     const int first_scalar = c.si;
-    lower_args(g, in, c, args, std::index_sequence_for<A...>{});
+    lower_args(g, in, c, args, guards, std::index_sequence_for<A...>{});
+    c.guard = merge_guards(g, args, guards, static_cast<int>(sizeof...(A)));
     if constexpr (tree<call_node<Tag, A...>>::may_be_known()) {
       const int known = tree<call_node<Tag, A...>>::known_result(in.scalars + first_scalar);
       if (known >= 0) return g.add_constant(dtype::bool_, ir::scalar_value::of(dtype::bool_, known));
@@ -229,12 +235,14 @@ template <class Tag, class... A> struct lower_type<call_node<Tag, A...>> {
   }
   template <std::size_t... I>
   static void lower_args(ir::graph& g, const lowering_inputs& in, lower_cursor& c, ir::node_id* args,
-                         std::index_sequence<I...>) {
+                         ir::node_id* guards, std::index_sequence<I...>) {
     (
         [&] {
           using Arg = std::tuple_element_t<I, std::tuple<A...>>;
           constexpr dtype target = tree<call_node<Tag, A...>>::template arg_target<I>();
+          c.guard = ir::no_node;
           args[I] = lower_cast(g, lower_type<Arg>::run(g, in, c, target), target, home_domain(in, c.region));
+          guards[I] = c.guard;
         }(),
         ...);
   }

@@ -1,0 +1,293 @@
+// Combinations of jagged arrays (include/jetfuse/combinations.hpp, the pairs domain of
+// src/engine/evaluate_lists.cpp, the CPU list executor and the CUDA pairs kernels): per-list
+// reductions over ak.combinations of records — the seeds' dielectron mass, its opposite-charge
+// mask, argmin/argmax ranks in Awkward's order, sums, counts, a per-list value, triples, a sum
+// over every pair — against Awkward's own answers (tests/data/combinations_table.txt, written by
+// tests/data/gen_combinations_table.py), the errors, and jf::cuda against jf::cpu on fresh random
+// events (printed seed) with empty lists, heavy tails, a long list and offsets not at 0.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "jetfuse/jetfuse.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using i64 = std::int64_t;
+
+struct combo_case {
+  std::string dataset, op;
+  std::vector<std::string> offsets, pt, eta, phi, charge, values, result_dtype;
+};
+
+std::vector<combo_case> table() {
+  std::vector<combo_case> out;
+  for (const test_support::table_case& t : test_support::read_table(JF_TEST_DATA_DIR "/combinations_table.txt", 7))
+    out.push_back(combo_case{t.header.at(0), t.header.at(1), test_support::values_of(t.lines[0]),
+                             test_support::values_of(t.lines[1]), test_support::values_of(t.lines[2]),
+                             test_support::values_of(t.lines[3]), test_support::values_of(t.lines[4]),
+                             test_support::values_of(t.lines[5]), t.lines[6]});
+  return out;
+}
+
+// The events of a case: the fields from offsets[0] on, poison before (never read).
+struct events {
+  jf::jagged_record ev;
+  jf::array<float> met;
+};
+template <class T> jf::array<T> with_poison(const std::vector<std::string>& words, i64 first, T poison, jf::device dev) {
+  std::vector<T> v(static_cast<std::size_t>(first), poison);
+  for (T x : test_support::parse_words<T>(words)) v.push_back(x);
+  return jf::array<T>(v, dev);
+}
+events events_of(const combo_case& c, jf::device dev) {
+  const std::vector<i64> off = test_support::parse_words<i64>(c.offsets);
+  const jf::array<i64> offsets(off, dev);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto field = [&](const std::vector<std::string>& w) { return jf::jagged<float>(offsets, with_poison<float>(w, off[0], nan, dev)); };
+  const jf::jagged<std::int32_t> charge(offsets, with_poison<std::int32_t>(c.charge, off[0], 7777, dev));
+  std::vector<float> met;
+  for (std::size_t i = 0; i + 1 < off.size(); ++i) met.push_back(static_cast<float>(i) / 4 - 2);
+  return {jf::zip({{"pt", field(c.pt)}, {"eta", field(c.eta)}, {"phi", field(c.phi)}, {"charge", charge}}),
+          jf::array<float>(met, dev)};
+}
+
+// Awkward's value against ours: integers exactly; floats within `rel` of the value (the mass: a
+// few ulps of cosh/cos/sqrt; everything else is exact: multiples of 1/4).
+template <class R> ::testing::AssertionResult same_value(const std::string& word, std::optional<R> got, double rel) {
+  if (word == "None") {
+    if (!got) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "expected None, got " << +*got;
+  }
+  if (!got) return ::testing::AssertionFailure() << "expected " << word << ", got None";
+  if constexpr (std::is_floating_point_v<R>) {
+    const double want = std::strtod(word.c_str(), nullptr), have = static_cast<double>(*got);
+    if (std::abs(want - have) <= rel * std::max(1.0, std::abs(want))) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "expected " << want << ", got " << have;
+  } else {
+    const i64 want = std::strtoll(word.c_str(), nullptr, 10);
+    if (static_cast<i64>(*got) == want) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "expected " << word << ", got " << +*got;
+  }
+}
+template <class R> void expect_values(const combo_case& c, const std::vector<std::optional<R>>& got, double rel = 0) {
+  EXPECT_EQ(std::string(jf::name(jf::dtype_v<R>)), c.result_dtype.at(0));
+  ASSERT_EQ(got.size(), c.values.size());
+  for (std::size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(same_value<R>(c.values[k], got[k], rel)) << "at " << k;
+}
+template <class R> void expect_dense(const combo_case& c, const jf::array<R>& y) {
+  const std::vector<R> v = y.to_vector();
+  expect_values<R>(c, std::vector<std::optional<R>>(v.begin(), v.end()));
+}
+
+constexpr double mass_rel = 1e-5;
+
+template <class A, class B> auto mass(const A& a, const B& b) {
+  const auto pt1 = a.template field<float>("pt");
+  const auto pt2 = b.template field<float>("pt");
+  const auto eta1 = a.template field<float>("eta");
+  const auto eta2 = b.template field<float>("eta");
+  const auto phi1 = a.template field<float>("phi");
+  const auto phi2 = b.template field<float>("phi");
+  return jf::sqrt(2 * pt1 * pt2 * (jf::cosh(eta1 - eta2) - jf::cos(phi1 - phi2)));
+}
+
+void run_case(const combo_case& c, jf::device dev) {
+  SCOPED_TRACE(c.dataset + " " + c.op);
+  const events e = events_of(c, dev);
+  const std::string& op = c.op;
+  if (op.find("triple") != std::string::npos) {
+    auto [a, b, t] = jf::unzip<3>(jf::combinations(e.ev, 3));
+    const auto pa = a.field<float>("pt");
+    const auto pb = b.field<float>("pt");
+    const auto pc = t.field<float>("pt");
+    const auto ec = t.field<float>("eta");
+    if (op == "max_triple_pt") return expect_values<float>(c, jf::option_array<float>(jf::max(pa + pb + pc, -1)).to_vector());
+    // 280840 triples in the long list: a float32 sum past 2^24, rounded in another order than numpy's.
+    if (op == "sum_triple") {
+      const std::vector<float> v = jf::array<float>(jf::sum(pa * pb - ec, -1)).to_vector();
+      return expect_values<float>(c, std::vector<std::optional<float>>(v.begin(), v.end()), 1e-4);
+    }
+    if (op == "argmax_triple") return expect_values<i64>(c, jf::option_array<i64>(jf::argmax(pa - pb + pc, -1)).to_vector());
+  }
+  auto [e1, e2] = jf::unzip(jf::combinations(e.ev, 2));
+  const auto pt1 = e1.field<float>("pt");
+  const auto pt2 = e2.field<float>("pt");
+  const auto eta1 = e1.field<float>("eta");
+  const auto q1 = e1.field<std::int32_t>("charge");
+  const auto q2 = e2.field<std::int32_t>("charge");
+  const auto m = mass(e1, e2);
+  if (op == "max_mass") return expect_values<float>(c, jf::eval(jf::max(m, -1)).to_vector(), mass_rel);
+  if (op == "max_mass_os") return expect_values<float>(c, jf::eval(jf::max(m(q1 != q2), -1)).to_vector(), mass_rel);
+  if (op == "sum_ptpt") return expect_dense(c, jf::eval(jf::sum(pt1 * pt2, -1)));
+  if (op == "sum_ptpt_os") return expect_dense(c, jf::eval(jf::sum((pt1 * pt2)(q1 != q2), -1)));
+  if (op == "argmax_exact") return expect_values<i64>(c, jf::eval(jf::argmax(pt1 * pt2 - eta1, -1)).to_vector());
+  if (op == "argmin_exact") return expect_values<i64>(c, jf::eval(jf::argmin(pt1 + pt2, -1)).to_vector());
+  if (op == "count_ordered") return expect_dense(c, jf::eval(jf::count_nonzero(pt1 > pt2, -1)));
+  if (op == "any_same_charge") return expect_dense(c, jf::eval(jf::any(q1 == q2, -1)));
+  if (op == "min_dpt_met") return expect_values<float>(c, jf::eval(jf::min(pt1 - pt2 + e.met, -1)).to_vector());
+  if (op == "sum_all") return expect_dense(c, jf::eval(jf::sum(pt1 * pt2)));
+  // Materialised on request: every pair's value (count -> scan -> fill), argcombinations.
+  if (op == "pairs_flat") return expect_dense(c, jf::flatten(jf::jagged<float>(pt1 * pt2 + eta1)));
+  if (op == "pairs_counts") return expect_dense(c, jf::num(jf::jagged<float>(pt1)));
+  if (op == "pairs_os_flat") return expect_dense(c, jf::flatten(jf::jagged<float>((pt1 - pt2)(q1 != q2))));
+  if (op == "pairs_os_counts") return expect_dense(c, jf::num(jf::jagged<float>((pt1 - pt2)(q1 != q2))));
+  if (op == "argcombinations_0") return expect_dense(c, jf::flatten(std::get<0>(jf::argcombinations(e.ev, 2))));
+  if (op == "argcombinations_1") return expect_dense(c, jf::flatten(std::get<1>(jf::argcombinations(e.ev, 2))));
+  ADD_FAILURE() << "unknown op " << op;
+}
+
+class Combinations : public test_support::on_backends {};
+
+TEST_P(Combinations, MatchesAwkward) {
+  const std::vector<combo_case> cases = table();
+  ASSERT_GT(cases.size(), 140u);
+  for (const combo_case& c : cases) run_case(c, dev());
+}
+
+// A small event set of known values (the first test's tables aside): both unzip forms agree.
+TEST_P(Combinations, PlainJaggedAndRecordSlotsAgree) {
+  const jf::jagged<float> pt(std::vector<std::vector<float>>{{3, 1, 2}, {}, {5}, {1, 4}}, dev());
+  auto [a, b] = jf::unzip(jf::combinations(pt, 2));
+  EXPECT_EQ(jf::option_array<float>(jf::max(a * b, -1)).to_vector(),
+            (std::vector<std::optional<float>>{6.f, std::nullopt, std::nullopt, 4.f}));
+  EXPECT_EQ(jf::array<float>(jf::sum(a - b, -1)).to_vector(), (std::vector<float>{2.f, 0.f, 0.f, -3.f}));
+  // Masked: pairs whose first element is the larger; the per-list count of pairs.
+  EXPECT_EQ(jf::option_array<float>(jf::min((a + b)(a > b), -1)).to_vector(),
+            (std::vector<std::optional<float>>{4.f, std::nullopt, std::nullopt, std::nullopt}));
+  EXPECT_EQ(jf::array<i64>(jf::count_nonzero(a == a, -1)).to_vector(), (std::vector<i64>{3, 0, 0, 1}));
+  auto ev = jf::zip({{"pt", pt}});
+  auto [r1, r2] = jf::unzip(jf::combinations(ev, 2));
+  EXPECT_EQ(jf::option_array<i64>(jf::argmax(r1.field<float>("pt") * r2.field<float>("pt"), -1)).to_vector(),
+            (std::vector<std::optional<i64>>{1, std::nullopt, std::nullopt, 0}));
+}
+
+// y = x(mask) materialised (Awkward's x[mask] of a jagged mask), and a masked reduction.
+TEST_P(Combinations, JaggedMaskMaterialisedAndReduced) {
+  const jf::jagged<float> x(std::vector<std::vector<float>>{{1, 25, 3, 40}, {}, {30}, {2, 4}, {21, 22}}, dev());
+  const jf::jagged<float> y = x(x > 20.f);
+  EXPECT_EQ(y.to_vector(), (std::vector<std::vector<float>>{{25, 40}, {}, {30}, {}, {21, 22}}));
+  const jf::jagged<float> z = (x * 2)(x < 20.f);
+  EXPECT_EQ(z.to_vector(), (std::vector<std::vector<float>>{{2, 6}, {}, {}, {4, 8}, {}}));
+  const jf::jagged<bool> m = x > 2.f;
+  const jf::jagged<float> w = x(m);
+  EXPECT_EQ(w.to_vector(), (std::vector<std::vector<float>>{{25, 3, 40}, {}, {30}, {4}, {21, 22}}));
+  EXPECT_EQ(jf::option_array<float>(jf::max(x(x < 20.f), -1)).to_vector(),
+            (std::vector<std::optional<float>>{3.f, std::nullopt, std::nullopt, 4.f, std::nullopt}));
+  EXPECT_EQ(jf::array<float>(jf::sum(x(x > 20.f) * 2, -1)).to_vector(), (std::vector<float>{130, 0, 60, 0, 86}));
+  EXPECT_EQ(jf::array<float>(jf::mean(x(x > 20.f), -1))(jf::range(0, 1)).to_vector(), (std::vector<float>{32.5f}));
+  // A mask of other lists: Awkward's broadcasting error.
+  const jf::jagged<bool> other(std::vector<std::vector<bool>>{{true}, {}, {true}, {true, false}, {true, true}}, dev());
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> v = x(other); }).find("cannot broadcast"),
+            std::string::npos);
+}
+
+TEST_P(Combinations, Errors) {
+  const jf::jagged<float> x(std::vector<std::vector<float>>{{1, 2, 3}, {4}}, dev());
+  const jf::jagged<float> y(std::vector<std::vector<float>>{{1, 2}, {4, 5}}, dev());
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::combinations(x, 4); }).find("n=4"), std::string::npos);
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::unzip<3>(jf::combinations(x, 2)); }).find("unzip<2>"),
+            std::string::npos);
+  auto [a, b] = jf::unzip(jf::combinations(x, 2));
+  // A pair's value is not an element's: Awkward's broadcasting error.
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::sum(a + x, -1)); }).find("cannot broadcast"),
+            std::string::npos);
+  // Combinations of lists of other lengths.
+  auto [c, d] = jf::unzip(jf::combinations(y, 2));
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::sum(a * c, -1)); }).find("cannot broadcast"),
+            std::string::npos);
+  // Triples are not materialised; a masked value inside a result.
+  auto [t1, t2, t3] = jf::unzip<3>(jf::combinations(x, 3));
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = t1 * t2 + t3; }).find("pairs only"),
+            std::string::npos);
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = x(x > 1.f) * 2; }).find("(x * 2)(mask)"),
+            std::string::npos);
+  // argmax among the selected, two different masks.
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::argmax(a(a > b), -1)); }).find("argmax"),
+            std::string::npos);
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::sum(a(a > b) + b(a < b), -1)); })
+                .find("different masks"),
+            std::string::npos);
+  // Awkward's depth error.
+  EXPECT_NE(test_support::message_of<jf::axis_error>([&] { (void)jf::eval(jf::sum(a * b, 2)); }).find("exceeds the depth"),
+            std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Combinations, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
+
+// Random events like the seed's (Poisson multiplicities, a heavy tail, one long event, empty
+// events, offsets not starting at 0): jf::cuda equals jf::cpu, the reference.
+TEST(CombinationsGpu, MatchesCpu) {
+  if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
+  auto& rng = test_support::rng();
+  for (const i64 n : {i64{0}, i64{1}, i64{7}, i64{1000}, i64{300001}}) {
+    SCOPED_TRACE("events " + std::to_string(n));
+    std::poisson_distribution<int> mult(1.5);
+    std::vector<i64> off{3};
+    for (i64 i = 0; i < n; ++i) {
+      i64 k = mult(rng);
+      if (rng() % 200 == 0) k = 64;
+      if (i == n / 2 && n > 100) k = 3000;
+      off.push_back(off.back() + k);
+    }
+    const std::size_t total = static_cast<std::size_t>(off.back());
+    std::uniform_real_distribution<float> u(-2.5f, 2.5f), ph(-3.14159f, 3.14159f);
+    std::exponential_distribution<float> ex(1.f / 20);
+    std::vector<float> pt(total), eta(total), phi(total);
+    std::vector<std::int32_t> q(total);
+    for (std::size_t j = 0; j < total; ++j) {
+      pt[j] = 5 + ex(rng);
+      eta[j] = u(rng);
+      phi[j] = ph(rng);
+      q[j] = rng() % 2 ? 1 : -1;
+    }
+    auto run = [&](jf::device dev) {
+      const jf::array<i64> offsets(off, dev);
+      auto ev = jf::zip({{"pt", jf::jagged<float>(offsets, jf::array<float>(pt, dev))},
+                         {"eta", jf::jagged<float>(offsets, jf::array<float>(eta, dev))},
+                         {"phi", jf::jagged<float>(offsets, jf::array<float>(phi, dev))},
+                         {"charge", jf::jagged<std::int32_t>(offsets, jf::array<std::int32_t>(q, dev))}});
+      auto [e1, e2] = jf::unzip(jf::combinations(ev, 2));
+      const auto m = mass(e1, e2);
+      const auto q1 = e1.field<std::int32_t>("charge");
+      const auto q2 = e2.field<std::int32_t>("charge");
+      const auto pt1 = e1.field<float>("pt");
+      const auto pt2 = e2.field<float>("pt");
+      return std::make_tuple(jf::option_array<float>(jf::max(m, -1)).to_vector(),
+                             jf::option_array<float>(jf::max(m(q1 != q2), -1)).to_vector(),
+                             jf::option_array<i64>(jf::argmax(m, -1)).to_vector(),
+                             jf::array<i64>(jf::count_nonzero((pt1 > pt2)(q1 == q2), -1)).to_vector());
+    };
+    const auto cpu = run(jf::cpu);
+    const auto gpu = run(jf::cuda);
+    // The mass: a few ulps of cosh and cos (the GPU's math library); the rest exact.
+    auto close = [](const std::vector<std::optional<float>>& a, const std::vector<std::optional<float>>& b) {
+      ASSERT_EQ(a.size(), b.size());
+      for (std::size_t k = 0; k < a.size(); ++k) {
+        ASSERT_EQ(a[k].has_value(), b[k].has_value()) << "at " << k;
+        if (a[k]) {
+          EXPECT_NEAR(*a[k], *b[k], 1e-5 * std::max(1.f, std::abs(*a[k]))) << "at " << k;
+        }
+      }
+    };
+    close(std::get<0>(cpu), std::get<0>(gpu));
+    close(std::get<1>(cpu), std::get<1>(gpu));
+    // argmax: the same pair, unless two masses are within the math libraries' difference.
+    const auto& am = std::get<2>(cpu);
+    const auto& ag = std::get<2>(gpu);
+    ASSERT_EQ(am.size(), ag.size());
+    std::size_t differ = 0;
+    for (std::size_t k = 0; k < am.size(); ++k) differ += am[k] != ag[k];
+    EXPECT_LE(differ, am.size() / 10000) << "argmax differs in " << differ << " events";
+    EXPECT_EQ(std::get<3>(cpu), std::get<3>(gpu));
+  }
+}
+
+}  // namespace
