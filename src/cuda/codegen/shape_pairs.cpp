@@ -193,6 +193,11 @@ struct entry {
 
 }  // namespace
 
+pairs_schedule& pairs_schedule_override() {
+  static pairs_schedule s;
+  return s;
+}
+
 void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   const graph& g = e.g;
   auto& s = e.s;
@@ -257,8 +262,11 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   }
   for (node_id x : before) per_list += static_cast<std::size_t>(size_of(g.at(x).type));
   int tile_lists = 0, stage_bytes = 0;
+  const pairs_schedule forced = pairs_schedule_override();
   for (int tl : {1024, 512, 256}) {
-    for (int st : {16384, 8192}) {
+    if (forced.tile_lists && tl != forced.tile_lists) continue;
+    for (int st : {16384, 8192, 24576}) {
+      if (forced.stage_bytes ? st != forced.stage_bytes : st == 24576) continue;
       if (per_block + per_list * static_cast<std::size_t>(tl + 1) + static_cast<std::size_t>(st) <= max_static_shared) {
         tile_lists = tl;
         stage_bytes = st;
