@@ -108,8 +108,8 @@ void report(benchmark::State& state, const events& d) {
 }
 
 // The fused query: max mass, the number of (opposite-charge) pairs and its validity per event.
-void run_fused(benchmark::State& state, events& d, bool charge, int tile_lists = 0) {
-  jf::ir::nest::pairs_schedule_override() = {tile_lists, 0};
+void run_fused(benchmark::State& state, events& d, bool charge, int tile_lists = 0, int stage_bytes = 0) {
+  jf::ir::nest::pairs_schedule_override() = {tile_lists, stage_bytes};
   const jf::ir::kernel_source k = jf::ir::generate_cuda(nest_test::pairs_dielectron(charge));
   jf::ir::nest::pairs_schedule_override() = {};
   const rt::kernel& kern = rt::get_kernel(k.name, k.source, {});
@@ -129,7 +129,9 @@ void run_fused(benchmark::State& state, events& d, bool charge, int tile_lists =
   timed_batches(state, 10, [&] { rt::launch_nest(k, kern, b); });
   report(state, d);
   const jf::ir::launch_config c = jf::ir::configure_launch(k, b.extents.data(), 4, rt::nest_device_limits());
-  state.SetLabel("tile " + std::to_string(k.launch.pairs_tile_lists) + ", " + std::to_string(c.grid[0]) + " blocks");
+  state.SetLabel("tile " + std::to_string(k.launch.pairs_tile_lists) + ", stage " +
+                 std::to_string(k.launch.list_stage_items) + ", " + std::to_string(c.grid[0]) + " blocks, " +
+                 std::to_string(k.launch.static_shared_bytes) + " B shared");
 }
 
 // The seed's Numba kernel in CUDA C++: a thread per event, nested loops, fmaxf of the mass.
@@ -193,6 +195,10 @@ void BM_FusedTile512(benchmark::State& state) {
   if (need_gpu(state)) run_fused(state, data(Which), false, 512);
 }
 template <char Which>
+void BM_FusedTile512Stage24K(benchmark::State& state) {
+  if (need_gpu(state)) run_fused(state, data(Which), false, 512, 24576);
+}
+template <char Which>
 void BM_ThreadPerEvent(benchmark::State& state) {
   if (need_gpu(state)) run_thread_per_event(state, data(Which));
 }
@@ -212,6 +218,8 @@ BENCHMARK(BM_FusedOppositeCharge<'B'>)->Name("BM_FusedOppositeCharge/B")->Apply(
 BENCHMARK(BM_Fused<'C'>)->Name("BM_Fused/C")->Apply(one);
 BENCHMARK(BM_ThreadPerEvent<'C'>)->Name("BM_ThreadPerEvent/C")->Apply(one);
 BENCHMARK(BM_FusedTile512<'C'>)->Name("BM_FusedTile512/C")->Apply(one);
+BENCHMARK(BM_FusedTile512Stage24K<'A'>)->Name("BM_FusedTile512Stage24K/A")->Apply(one);
+BENCHMARK(BM_FusedTile512Stage24K<'C'>)->Name("BM_FusedTile512Stage24K/C")->Apply(one);
 BENCHMARK(BM_Fused<'D'>)->Name("BM_Fused/D")->Apply(one);
 
 BENCHMARK_MAIN();
