@@ -681,7 +681,14 @@ TEST(CodegenNestPairs, ShapesAreRecognised) {
   ASSERT_EQ(k.launch.operand_axes.size(), 3u + 9u);
   EXPECT_EQ(k.launch.operand_axes[3], std::vector<std::int32_t>{0});
   EXPECT_EQ(k.launch.operand_axes[4], (std::vector<std::int32_t>{0, 2, 3}));
-  // The kernel is readable: the run-time classification of the operands and both phases.
+  // The kernel is readable: both phases; the slots promised by operand_desc::slot (shown in the
+  // listing) are compiled in, else classified from the strides at run time.
+  EXPECT_NE(k.source.find("input #4 f32 strided slot 1"), std::string::npos);
+  EXPECT_NE(k.source.find("slot 1's field"), std::string::npos);
+  EXPECT_EQ(k.source.find("const int md"), std::string::npos);
+  const kernel_source unpromised = generate_cuda(pairs_dielectron(true, false, false, false));
+  EXPECT_NE(unpromised.source.find("const int md"), std::string::npos);
+  EXPECT_NE(unpromised.name, k.name);
   EXPECT_NE(k.source.find("Phase 1: tiles of lists"), std::string::npos);
   EXPECT_NE(k.source.find("Phase 2: heavy lists"), std::string::npos);
   EXPECT_NE(k.source.find("jf_pairs::unrank2"), std::string::npos);
@@ -784,6 +791,12 @@ TEST(CodegenNestNvrtc, PairsKernelsOfEveryMonoidAndDtype) {
     for (bool charge : {false, true}) b.add(pairs_dielectron(charge, true, i32));
     for (int arity : {2, 3}) b.add(pairs_with_list_values(arity, i32));
   }
+  // Slots found from the strides at run time (no operand_desc::slot promise).
+  for (int arity : {2, 3}) {
+    b.add(pairs_with_list_values(arity, false, false));
+    for (monoid m : {monoid::sum, monoid::argmax}) b.add(pairs_reduce(m, dtype::float32, arity, true, false, false));
+  }
+  b.add(pairs_dielectron(true, true, false, false));
   EXPECT_GT(b.kernels.size(), 150u);
   b.compile(20);
 }

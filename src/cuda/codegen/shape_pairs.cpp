@@ -234,22 +234,28 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   const std::vector<char> need1 = cone(g, reduce_args, list_val);
   const std::vector<char> need2 = cone(g, e.f.outputs_in(L), none);
 
-  // Operands of P read in the body: classified at run time by their strides (slot field, per list, other).
+  // Operands of P read in the body: a slot's field (staged), a value per list, or other strides, as
+  // operand_desc::slot promises or, without its promise, as the strides say at run time.
   struct field {
     node_id x;
     std::size_t k;  // the kernel input
     dtype t;
+    int hint;  // 0 .. K - 1: the slot's field; K: a value per list; -1: classified at run time
   };
+  auto staged = [K](const field& fd) { return fd.hint != K; };  // (at run time: when its strides say so)
   std::vector<field> fields;
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     const node& n = g.nodes[k];
     if (!need1[k] || n.code != op::input || n.domain != P) continue;
     const operand_desc& in = g.inputs[static_cast<std::size_t>(n.index)];
     if (in.lay == layout::scalar || in.gen != generator::none) continue;  // emit_nodes reads those
-    fields.push_back({static_cast<node_id>(k), static_cast<std::size_t>(n.index), n.type});
+    const int hint = in.slot >= 0 && in.slot <= K ? in.slot : -1;
+    fields.push_back({static_cast<node_id>(k), static_cast<std::size_t>(n.index), n.type, hint});
   }
   // Staging order: wider dtypes first (every field's offset stays aligned: cap is a multiple of 8).
-  std::vector<field> by_size = fields;
+  std::vector<field> by_size;
+  for (const field& fd : fields)
+    if (staged(fd)) by_size.push_back(fd);
   std::stable_sort(by_size.begin(), by_size.end(),
                    [](const field& x, const field& y) { return size_of(x.t) > size_of(y.t); });
 
@@ -281,7 +287,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
                 " per-list values does not fit in shared memory (docs/design.md, \"Pairs kernels\")\n" + g.to_string());
   const int lists_per_thread = tile_lists / block_threads;
   std::size_t all_bytes = 0;
-  for (const field& fd : fields) all_bytes += static_cast<std::size_t>(size_of(fd.t));
+  for (const field& fd : by_size) all_bytes += static_cast<std::size_t>(size_of(fd.t));
   const int cap_min =
       all_bytes == 0 ? max_cap
                      : std::min<int>(max_cap, static_cast<int>(static_cast<std::size_t>(stage_bytes) / all_bytes) & ~7);
@@ -317,56 +323,69 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << "  const long long jf_ne = " << ne << ";  // elements (sizes the queue)\n";
   s << "  const int me = static_cast<int>(threadIdx.x);\n";
 
-  // ---- operand classification (run time)
+  // ---- operands of the body: their roles, and one staged copy of each field
   auto nm = [](const char* stem, node_id x) { return cat(stem, x); };
-  if (!fields.empty())
-    s << "  // Operands of the body: md = s < " << K << ": slot s's field (staged), " << K << ": a value per list, "
-      << K + 1 << ": read in place.\n";
+  // Operand k's stride along global axis `axis` (1 along the chain's last axis of a contiguous one:
+  // the layout's promise), read from the kernel's argument where it is used.
+  auto stride = [&](std::size_t k, std::int32_t axis) {
+    if (g.inputs[k].lay == layout::contiguous && axis == B[static_cast<std::size_t>(K - 1)]) return std::string("1LL");
+    return "a.st_in" + std::to_string(k) + "[" + std::to_string(axis) + "]";
+  };
+  bool runtime = false;
+  for (const field& fd : fields) runtime = runtime || fd.hint < 0;
+  if (runtime)
+    s << "  // Operands without a promised role: md = s < " << K << ": slot s's field (staged), " << K
+      << ": a value per list, " << K + 1 << ": read in place.\n";
   for (const field& fd : fields) {
     const node_id x = fd.x;
-    const bool contiguous = g.inputs[fd.k].lay == layout::contiguous;
-    s << "  const long long " << nm("sa", x) << " = a.st_in" << fd.k << "[" << A << "]";
-    for (int k = 0; k < K; ++k) {
-      s << ", " << nm("sb", x) << "_" << k << " = ";
-      if (contiguous && k == K - 1)
-        s << "1";  // the layout's promise: stride 1 along the chain's last axis
-      else
-        s << "a.st_in" << fd.k << "[" << B[static_cast<std::size_t>(k)] << "]";
+    if (fd.hint == K) {
+      s << "  // %" << x << " (input #" << fd.k << "): a value per list\n";
+      continue;
     }
-    s << ";  // %" << x << " (input #" << fd.k << ")\n";
-    s << "  const int " << nm("md", x) << " = ";
+    if (fd.hint >= 0) {
+      s << "  const long long " << nm("es", x) << " = " << stride(fd.k, B[static_cast<std::size_t>(fd.hint)])
+        << ";  // %" << x << " (input #" << fd.k << "): slot " << fd.hint << "'s field, its stride per element\n";
+      s << "  bool " << nm("own", x) << " = true;  // staged, not a copy of another\n";
+      s << "  int " << nm("src", x) << " = " << x << ";\n";
+      continue;
+    }
+    s << "  const int " << nm("md", x) << " = ";  // %x: its role from its strides
     for (int k = 0; k < K; ++k) {
-      s << nm("sa", x) << " == 0";
-      for (int o = 0; o < K; ++o) s << " && " << nm("sb", x) << "_" << o << (o == k ? " != 0" : " == 0");
+      s << stride(fd.k, A) << " == 0";
+      for (int o = 0; o < K; ++o)
+        s << " && " << stride(fd.k, B[static_cast<std::size_t>(o)]) << (o == k ? " != 0" : " == 0");
       s << " ? " << k << " : ";
     }
     s << "(";
-    for (int o = 0; o < K; ++o) s << (o ? " && " : "") << nm("sb", x) << "_" << o << " == 0";
-    s << ") ? " << K << " : " << K + 1 << ";\n";
+    for (int o = 0; o < K; ++o) s << (o ? " && " : "") << stride(fd.k, B[static_cast<std::size_t>(o)]) << " == 0";
+    s << ") ? " << K << " : " << K + 1 << ";  // %" << x << " (input #" << fd.k << ")\n";
     s << "  const long long " << nm("es", x) << " = ";
-    for (int k = 0; k + 1 < K; ++k) s << nm("md", x) << " == " << k << " ? " << nm("sb", x) << "_" << k << " : ";
-    s << nm("sb", x) << "_" << K - 1 << ";  // its stride per element\n";
+    for (int k = 0; k + 1 < K; ++k)
+      s << nm("md", x) << " == " << k << " ? " << stride(fd.k, B[static_cast<std::size_t>(k)]) << " : ";
+    s << stride(fd.k, B[static_cast<std::size_t>(K - 1)]) << ";  // its stride per element\n";
     s << "  bool " << nm("own", x) << " = " << nm("md", x) << " < " << K << ";  // staged, not a copy of another\n";
     s << "  int " << nm("src", x) << " = " << x << ";\n";
   }
   // A field several slots (or nodes) read is staged once: same pointer, same stride per element.
+  // (In node order: an earlier field's `own` is final when a later one is compared with it.)
   for (std::size_t i = 0; i < fields.size(); ++i)
     for (std::size_t j = 0; j < i; ++j) {
-      if (fields[i].t != fields[j].t) continue;
-      const node_id x = fields[i].x, y = fields[j].x;
-      s << "  if (" << nm("own", x) << " && " << nm("own", y) << " && a.in" << fields[i].k << " == a.in" << fields[j].k
-        << " && " << nm("es", x) << " == " << nm("es", y) << ") {\n";
+      const field &fx = fields[i], &fy = fields[j];
+      if (!staged(fx) || !staged(fy) || fx.t != fy.t) continue;
+      const node_id x = fx.x, y = fy.x;
+      s << "  if (" << nm("own", x) << " && " << nm("own", y) << " && a.in" << fx.k << " == a.in" << fy.k << " && "
+        << nm("es", x) << " == " << nm("es", y) << ") {\n";
       s << "    " << nm("own", x) << " = false;\n";
       s << "    " << nm("src", x) << " = " << y << ";\n";
       s << "  }\n";
     }
   s << "  int jf_bpe = 0;  // staged bytes per element\n";
-  for (const field& fd : fields) s << "  if (" << nm("own", fd.x) << ") jf_bpe += " << size_of(fd.t) << ";\n";
+  for (const field& fd : by_size) s << "  if (" << nm("own", fd.x) << ") jf_bpe += " << size_of(fd.t) << ";\n";
   s << "  int jf_cap = jf_bpe > 0 ? " << stage_bytes << " / jf_bpe : " << max_cap << ";  // staged elements per run\n";
   s << "  jf_cap = (jf_cap < " << max_cap << " ? jf_cap : " << max_cap << ") & ~7;\n";
-  s << "  __shared__ alignas(16) unsigned char s_stage[" << (fields.empty() ? 16 : stage_bytes) << "];\n";
+  s << "  __shared__ alignas(16) unsigned char s_stage[" << (by_size.empty() ? 16 : stage_bytes) << "];\n";
   s << "  (void)s_stage;\n";
-  if (!fields.empty()) {
+  if (!by_size.empty()) {
     s << "  int jf_so = 0;\n";
     for (const field& fd : by_size) {
       s << "  int " << nm("so", fd.x) << " = 0;\n";
@@ -375,12 +394,12 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       s << "    jf_so += jf_cap * " << size_of(fd.t) << ";\n";
       s << "  }\n";
     }
-    for (std::size_t i = 0; i < fields.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (fields[i].t == fields[j].t)
-          s << "  if (" << nm("src", fields[i].x) << " == " << fields[j].x << ") " << nm("so", fields[i].x) << " = "
-            << nm("so", fields[j].x) << ";\n";
-    for (const field& fd : fields)
+    for (const field& fx : by_size)
+      for (const field& fy : by_size)
+        if (fy.x < fx.x && fx.t == fy.t)
+          s << "  if (" << nm("src", fx.x) << " == " << fy.x << ") " << nm("so", fx.x) << " = " << nm("so", fy.x)
+            << ";\n";
+    for (const field& fd : by_size)
       s << "  " << e.T(fd.t) << "* const " << nm("W", fd.x) << " = reinterpret_cast<" << e.T(fd.t) << "*>(s_stage + "
         << nm("so", fd.x) << ");\n";
   }
@@ -470,30 +489,53 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
                   const std::string& rank, const std::string& prefix) {
     for (const field& fd : fields) {
       const node_id x = fd.x;
-      std::string general = "in" + std::to_string(fd.k) + "[il * " + nm("sa", x);
-      for (int k = 0; k < K; ++k) general += cat(" + (jb + u", k) + ") * " + nm("sb", x) + cat("_", k);
-      general += "]";
-      s << ind << "const " << e.T(fd.t) << " " << nm("vp", x) << " = " << nm("md", x) << " == " << K - 1 << " ? "
-        << read(fd, K - 1) << " : " << nm("md", x) << " == " << K + 1 << " ? " << general << " : "
-        << (K == 2 ? nm("h0", x) : nm("h1", x)) << ";\n";
+      std::string v;
+      if (fd.hint == K) {
+        v = nm("hl", x);
+      } else if (fd.hint == K - 1) {
+        v = read(fd, K - 1);
+      } else if (fd.hint >= 0) {
+        v = cat("h", fd.hint) + std::to_string(x);
+      } else {
+        std::string general = "in" + std::to_string(fd.k) + "[il * " + stride(fd.k, A);
+        for (int k = 0; k < K; ++k)
+          general += cat(" + (jb + u", k) + ") * " + stride(fd.k, B[static_cast<std::size_t>(k)]);
+        general += "]";
+        v = nm("md", x) + cat(" == ", K - 1) + " ? " + read(fd, K - 1) + " : " + nm("md", x) + cat(" == ", K + 1) +
+            " ? " + general + " : " + (K == 2 ? nm("h0", x) : nm("h1", x));
+      }
+      s << ind << "const " << e.T(fd.t) << " " << nm("vp", x) << " = " << v << ";\n";
       e.vname[static_cast<std::size_t>(x)] = nm("vp", x);
     }
     e.emit_nodes(need1, ind, "", emitter::which::all);
     for (node_id r : reduces) e.accumulate(ind, r, prefix + std::to_string(r), rank);
   };
+  // The values of the slots below K - 1, hoisted out of the faster indices: re-read when slot
+  // `level`'s index moves.
   auto hoist = [&](const std::string& ind, int level, const std::function<std::string(const field&, int)>& read,
                    bool declare) {
     for (const field& fd : fields) {
       const node_id x = fd.x;
-      const std::string prev = level == 0 ? nm("hl", x) : nm("h0", x);
-      s << ind << (declare ? e.T(fd.t) + " " : std::string()) << cat("h", level) << x << " = " << nm("md", x)
-        << " == " << level << " ? " << read(fd, level) << " : " << prev << ";\n";
+      const std::string h = cat("h", level) + std::to_string(x), decl = declare ? e.T(fd.t) + " " : std::string();
+      if (fd.hint == level) {
+        s << ind << decl << h << " = " << read(fd, level) << ";\n";
+      } else if (fd.hint < 0) {
+        const std::string prev = level == 0 ? nm("hl", x) : nm("h0", x);
+        s << ind << decl << h << " = " << nm("md", x) << " == " << level << " ? " << read(fd, level) << " : " << prev
+          << ";\n";
+      }
     }
   };
+  // Values per list (read once per list): promised ones, and those the strides say are.
   auto list_values = [&](const std::string& ind) {
-    for (const field& fd : fields)
-      s << ind << "const " << e.T(fd.t) << " " << nm("hl", fd.x) << " = " << nm("md", fd.x) << " == " << K << " ? in"
-        << fd.k << "[il * " << nm("sa", fd.x) << "] : static_cast<" << e.T(fd.t) << ">(0);\n";
+    for (const field& fd : fields) {
+      const std::string load = "in" + std::to_string(fd.k) + "[il * " + stride(fd.k, A) + "]";
+      if (fd.hint == K)
+        s << ind << "const " << e.T(fd.t) << " " << nm("hl", fd.x) << " = " << load << ";\n";
+      else if (fd.hint < 0)
+        s << ind << "const " << e.T(fd.t) << " " << nm("hl", fd.x) << " = " << nm("md", fd.x) << " == " << K << " ? "
+          << load << " : static_cast<" << e.T(fd.t) << ">(0);\n";
+    }
   };
   // The next combination in Awkward's order (u_{K-1} fastest), re-reading the hoisted values.
   auto advance = [&](const std::string& ind, const std::function<std::string(const field&, int)>& read) {
@@ -604,19 +646,21 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in3 << "t0 = t1;\n";
   s << in3 << "continue;\n";
   s << in2 << "}\n";
-  if (!fields.empty()) {
+  if (!by_size.empty()) {
+    // A few loads in flight per thread (more would cost registers the body needs).
+    const int lanes = std::clamp(8 / static_cast<int>(by_size.size()), 1, 4);
     s << in2 << "const int cnt = static_cast<int>(s_off[t1] - lb);\n";
-    s << in2 << "// Staged: each field once, coalesced, 4 loads per thread per trip.\n";
-    s << in2 << "for (int q = me; q < cnt; q += " << 4 * block_threads << ") {\n";
-    for (int u = 0; u < 4; ++u)
-      for (const field& fd : fields) {
+    s << in2 << "// Staged: each field once, coalesced, " << lanes << " load(s) of each per thread per trip.\n";
+    s << in2 << "for (int q = me; q < cnt; q += " << lanes * block_threads << ") {\n";
+    for (int u = 0; u < lanes; ++u)
+      for (const field& fd : by_size) {
         const std::string qq = u ? cat("q + ", u * block_threads) : std::string("q");
         s << in3 << e.T(fd.t) << " " << nm("l", fd.x) << "_" << u << "{};\n";
         s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < cnt) " << nm("l", fd.x) << "_" << u << " = in"
           << fd.k << "[(lb + " << qq << ") * " << nm("es", fd.x) << "];\n";
       }
-    for (int u = 0; u < 4; ++u)
-      for (const field& fd : fields) {
+    for (int u = 0; u < lanes; ++u)
+      for (const field& fd : by_size) {
         const std::string qq = u ? cat("q + ", u * block_threads) : std::string("q");
         s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < cnt) " << nm("W", fd.x) << "[" << qq
           << "] = " << nm("l", fd.x) << "_" << u << ";\n";
@@ -814,7 +858,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   e.close_kernel();
 
   li.static_shared_bytes = static_cast<int>(per_block + per_list * static_cast<std::size_t>(tile_lists + 1) +
-                                            static_cast<std::size_t>(fields.empty() ? 16 : stage_bytes));
+                                            static_cast<std::size_t>(by_size.empty() ? 16 : stage_bytes));
 }
 
 namespace {
