@@ -291,9 +291,12 @@ bool matches(T got, T want, double tol) {
   }
 }
 
+// C(n, k) for k = 0 .. 3.
 long long choose(long long n, int k) {
   if (n < k) return 0;
-  return k == 2 ? n * (n - 1) / 2 : n * (n - 1) * (n - 2) / 6;
+  long long c = 1;
+  for (int i = 0; i < k; ++i) c = c * (n - i) / (i + 1);
+  return c;
 }
 
 std::string what(monoid m, dtype t, int arity, bool guard, const std::string& text) {
