@@ -688,6 +688,9 @@ TEST(CodegenNestPairs, ShapesAreRecognised) {
   EXPECT_EQ(k.source.find("const int md"), std::string::npos);
   const kernel_source unpromised = generate_cuda(pairs_dielectron(true, false, false, false));
   EXPECT_NE(unpromised.source.find("const int md"), std::string::npos);
+  // Registers for 5 blocks per SM (their shared memory fits 5) when every slot is promised.
+  EXPECT_NE(k.source.find("__launch_bounds__(256, 5)"), std::string::npos);
+  EXPECT_NE(unpromised.source.find("__launch_bounds__(256) "), std::string::npos);
   EXPECT_NE(unpromised.name, k.name);
   EXPECT_NE(k.source.find("Phase 1: tiles of lists"), std::string::npos);
   EXPECT_NE(k.source.find("Phase 2: heavy lists"), std::string::npos);

@@ -14,29 +14,31 @@
 //   HEP lists), the block stages the fields the body reads in shared memory (coalesced loads, one
 //   copy of a field that several slots read) and spreads the run's combinations evenly over its
 //   threads: thread r takes the contiguous range [W r / 256, W (r + 1) / 256) of the run's flat
-//   combination sequence, walking (list, j0, j1[, j2]) incrementally with the slot-0 (and slot-1)
-//   values hoisted out of the innermost index. A warp's work is then the same for all lanes,
-//   whatever the lengths. A list wholly inside one thread's range is combined by it; a list cut by
+//   combination sequence and walks it in one loop, (list, j0, j1[, j2]) advanced incrementally with
+//   the slot-0 (and slot-1) values hoisted out of the innermost index, the move to the next list a
+//   short branch inside the loop. Every lane runs the body in every trip, whatever the lengths of
+//   the lists. A list wholly inside one thread's range is combined by it; a list cut by
 //   range boundaries is combined by the thread where it starts: its own partial, then the partials
 //   of the following threads in thread order (a block-wide segmented reduction in shared memory).
 //  Phase 2. Blocks done with the tiles take heavy lists from the queue in chunks of combinations
-//   (ceil(C / 8192) chunks, at most ceil(n / 8)); the chunk's combinations are spread over the
-//   block's threads (each reads its fields from global memory), the block's tree gives the chunk's
+//   (ceil(C / 8192) chunks, at most ceil(n / 8)); thread t takes the chunk's combinations t, t + 256,
+//   ... (a warp reads consecutive elements from global memory; the index advances by 256 with the
+//   research's incremental carry), the block's tree gives the chunk's
 //   partial, and the block that completes a list's last chunk combines the partials in chunk order
 //   and computes the list's results. Blocks wait (sleeping) only while tiles are still being taken
 //   by running blocks, so no block waits on one that has not started.
 //
 // Order of combination (fixed by the offsets alone: the same bits on every run, on any grid and at
 // any timing): a light list's combinations are folded in Awkward's order within each thread's
-// range, the ranges' partials left to right; a heavy list's chunk per thread in order, then
-// jf_nest::group_allreduce's tree, then the chunks left to right (a thread per strided share of
-// chunks and the tree). argmin/argmax carry the combination's rank in the list (Awkward's order),
+// range, the ranges' partials left to right; a heavy list's chunk: each thread its strided share
+// in order, then jf_nest::group_allreduce's tree, then the chunks left to right (a thread per
+// strided share of chunks and the tree). argmin/argmax carry the combination's rank in the list (Awkward's order),
 // ties to the lowest rank whatever the order.
 //
-// Operands read in the pairs domain are classified at run time from their strides (the slots are
-// strides, not node attributes): a field of slot s (stride 0 along the lists and along the other
-// slots: staged in shared memory, read at j_s), a value per list (stride 0 along every slot: read
-// once per list), or anything else (read in place at i s_a + sum_k j_k s_b_k).
+// Operands read in the pairs domain: a field of slot s (stride 0 along the lists and along the
+// other slots: staged in shared memory, read at j_s), a value per list (stride 0 along every slot:
+// read once per list), or anything else (read in place at i s_a + sum_k j_k s_b_k), as
+// operand_desc::slot promises (compiled in) or, without a promise, as the strides say at run time.
 #include <algorithm>
 
 #include "cuda/codegen/nest_emitter.hpp"
@@ -312,6 +314,14 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   e.header(p, plan);
   s << pairs_helpers();
   e.args_struct();
+  // Registers for as many blocks per SM as the shared memory admits (228 KiB per SM on H100 and H200,
+  // 1 KiB reserved per block), up to 5: the walk's state would otherwise take 64 registers (4 blocks).
+  li.static_shared_bytes = static_cast<int>(per_block + per_list * static_cast<std::size_t>(tile_lists + 1) +
+                                            static_cast<std::size_t>(by_size.empty() ? 16 : stage_bytes));
+  bool runtime = false;  // operands classified at run time
+  for (const field& fd : fields) runtime = runtime || fd.hint < 0;
+  // (Not with operands classified at run time: their selects need the registers; they spill else.)
+  if (!runtime) e.min_blocks = std::clamp(233472 / (li.static_shared_bytes + 1024), 1, 5);
   e.open_kernel(
       "// Launch: 256-thread blocks (the kernel assumes it), grid fixed by configure_launch; scratch: counters,\n"
       "// the heavy-list queue and its chunks' partials (sized from the element count).\n");
@@ -331,8 +341,6 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     if (g.inputs[k].lay == layout::contiguous && axis == B[static_cast<std::size_t>(K - 1)]) return std::string("1LL");
     return "a.st_in" + std::to_string(k) + "[" + std::to_string(axis) + "]";
   };
-  bool runtime = false;
-  for (const field& fd : fields) runtime = runtime || fd.hint < 0;
   if (runtime)
     s << "  // Operands without a promised role: md = s < " << K << ": slot s's field (staged), " << K
       << ": a value per list, " << K + 1 << ": read in place.\n";
@@ -527,14 +535,46 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     }
   };
   // Values per list (read once per list): promised ones, and those the strides say are.
-  auto list_values = [&](const std::string& ind) {
+  auto list_values = [&](const std::string& ind, bool declare) {
     for (const field& fd : fields) {
       const std::string load = "in" + std::to_string(fd.k) + "[il * " + stride(fd.k, A) + "]";
+      const std::string lhs = (declare ? e.T(fd.t) + " " : std::string()) + nm("hl", fd.x);
       if (fd.hint == K)
-        s << ind << "const " << e.T(fd.t) << " " << nm("hl", fd.x) << " = " << load << ";\n";
+        s << ind << lhs << " = " << load << ";\n";
       else if (fd.hint < 0)
-        s << ind << "const " << e.T(fd.t) << " " << nm("hl", fd.x) << " = " << nm("md", fd.x) << " == " << K << " ? "
-          << load << " : static_cast<" << e.T(fd.t) << ">(0);\n";
+        s << ind << lhs << " = " << nm("md", fd.x) << " == " << K << " ? " << load << " : static_cast<" << e.T(fd.t)
+          << ">(0);\n";
+    }
+  };
+  // The next combination `stride` places on in Awkward's order, within one list (the research's
+  // incremental carry: the overflow of the fastest index moves to the next row), re-reading the
+  // hoisted values when a slower index moved.
+  auto advance_by = [&](const std::string& ind, const std::string& stride_,
+                        const std::function<std::string(const field&, int)>& read) {
+    if (K == 2) {
+      s << ind << "u1 += " << stride_ << ";\n";
+      s << ind << "if (u1 >= n) {\n";
+      s << ind << "  while (u1 >= n && u0 < n - 2) {\n";
+      s << ind << "    const auto x = u1 - n;\n";
+      s << ind << "    ++u0;\n";
+      s << ind << "    u1 = u0 + 1 + x;\n";
+      s << ind << "  }\n";
+      hoist(ind + "  ", 0, read, false);
+      s << ind << "}\n";
+    } else {
+      s << ind << "u2 += " << stride_ << ";\n";
+      s << ind << "if (u2 >= n) {\n";
+      s << ind << "  while (u2 >= n && (u0 < n - 3 || u1 < n - 2)) {\n";
+      s << ind << "    const auto x = u2 - n;\n";
+      s << ind << "    if (++u1 == n - 1) {\n";
+      s << ind << "      ++u0;\n";
+      s << ind << "      u1 = u0 + 1;\n";
+      s << ind << "    }\n";
+      s << ind << "    u2 = u1 + 1 + x;\n";
+      s << ind << "  }\n";
+      hoist(ind + "  ", 0, read, false);
+      hoist(ind + "  ", 1, read, false);
+      s << ind << "}\n";
     }
   };
   // The next combination in Awkward's order (u_{K-1} fastest), re-reading the hoisted values.
@@ -673,53 +713,74 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     << "), hi = static_cast<int>(static_cast<long long>(W) * (me + 1) / " << block_threads << ");\n";
   s << in2 << "int own = -1;  // the list this thread starts and a later thread continues\n";
   declare_accs(in2, "oacc");
+  // One flat loop over the range: every lane runs the body in every trip (the ranges are equal to
+  // one combination); moving to the next list is a short branch inside it.
+  auto staged_read = [&](const field& fd, int k) { return nm("W", fd.x) + cat("[qb + u", k) + "]"; };
+  auto list_setup = [&](const std::string& ind) {
+    s << ind << "pb = s_pre[t] - s_pre[t0];  // the list's combinations in the run: [pb, pe)\n";
+    s << ind << "pe = s_pre[t + 1] - s_pre[t0];\n";
+    s << ind << "n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
+    s << ind << "qb = static_cast<int>(s_off[t] - lb);  // its first staged element\n";
+    s << ind << "jb = s_off[t];\n";
+    s << ind << "il = static_cast<I>(i0 + t);\n";
+  };
   s << in2 << "if (lo < hi) {\n";
   s << in3 << "int t = jf_pairs::list_at(s_pre, t0, t1, s_pre[t0] + lo);\n";
-  s << in3 << "int f = lo;\n";
-  s << in3 << "for (;;) {\n";
-  s << in4
-    << "const int pb = s_pre[t] - s_pre[t0], pe = s_pre[t + 1] - s_pre[t0];  // the list's combinations in the run\n";
-  s << in4 << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
-  s << in4 << "const int qb = static_cast<int>(s_off[t] - lb);  // its first staged element\n";
-  s << in4 << "const long long jb = s_off[t];\n";
-  s << in4 << "const I il = static_cast<I>(i0 + t);\n";
-  s << in4 << "int r = f - pb;  // the combination's rank in the list\n";
-  s << in4 << "int ";
+  s << in3 << "int pb, pe, n, qb;\n";
+  s << in3 << "long long jb;\n";
+  s << in3 << "I il;\n";
+  list_setup(in3);
+  s << in3 << "int r = lo - pb;  // the combination's rank in its list\n";
+  s << in3 << "int ";
   for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "u" << k;
   s << ";\n";
-  s << in4 << "{\n";
-  s << in5 << "long long ";
+  s << in3 << "{  // the range's first combination (the next ones are walked to)\n";
+  s << in4 << "long long ";
   for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "w" << k;
   s << ";\n";
-  s << in5 << "jf_pairs::unrank" << K << "(n, r";
+  s << in4 << "jf_pairs::unrank" << K << "(n, r";
   for (int k = 0; k < K; ++k) s << ", w" << k;
   s << ");\n";
-  for (int k = 0; k < K; ++k) s << in5 << "u" << k << " = static_cast<int>(w" << k << ");\n";
-  s << in4 << "}\n";
-  s << in4 << "const int fe = hi < pe ? hi : pe;\n";
-  declare_accs(in4, "acc");
-  auto staged_read = [&](const field& fd, int k) { return nm("W", fd.x) + cat("[qb + u", k) + "]"; };
-  list_values(in4);
-  hoist(in4, 0, staged_read, true);
-  if (K == 3) hoist(in4, 1, staged_read, true);
-  s << in4 << "for (; f < fe; ++f, ++r) {\n";
+  for (int k = 0; k < K; ++k) s << in4 << "u" << k << " = static_cast<int>(w" << k << ");\n";
+  s << in3 << "}\n";
+  declare_accs(in3, "acc");
+  list_values(in3, true);
+  hoist(in3, 0, staged_read, true);
+  if (K == 3) hoist(in3, 1, staged_read, true);
+  s << in3 << "for (int f = lo; f < hi; ++f) {\n";
   name_axes();
   name_list_values("t");
-  body(in5, staged_read, "r", "acc");
+  body(in4, staged_read, "r", "acc");
   restore();
-  advance(in5, staged_read);
+  s << in4 << "++r;\n";
+  advance(in4, staged_read);
+  s << in4 << "if (f + 1 == pe) {  // the list's last combination\n";
+  s << in5 << "if (pb < lo) {  // started before this thread: its first list, continued from the left\n";
+  store_acc(in6, "hd", "me", "acc");
+  s << in5 << "} else {  // wholly in this thread's range\n";
+  store_acc(in6, "res", "t", "acc");
+  s << in5 << "}\n";
+  for (node_id r : reduces) s << in5 << "acc" << r << " = " << e.identity(r) << ";\n";
+  s << in5 << "if (f + 1 < hi) {  // the next list with combinations, from its first\n";
+  const std::string in7 = in6 + "  ";
+  s << in6 << "++t;\n";
+  s << in6 << "while (s_pre[t + 1] == s_pre[t]) ++t;\n";
+  list_setup(in6);
+  s << in6 << "r = 0;\n";
+  for (int k = 0; k < K; ++k) s << in6 << "u" << k << " = " << k << ";\n";
+  list_values(in6, false);
+  hoist(in6, 0, staged_read, false);
+  if (K == 3) hoist(in6, 1, staged_read, false);
+  s << in5 << "}\n";
   s << in4 << "}\n";
-  s << in4 << "if (pb < lo) {  // started before this thread: its first list, continued from the left\n";
+  s << in3 << "}\n";
+  s << in3 << "if (pe > hi) {  // the range's last list goes on after it\n";
+  s << in4 << "if (pb < lo) {  // started before too: this thread's part is a head\n";
   store_acc(in5, "hd", "me", "acc");
-  s << in4 << "} else if (pe <= hi) {  // wholly in this thread's range\n";
-  store_acc(in5, "res", "t", "acc");
-  s << in4 << "} else {  // started here, continued by the next threads\n";
+  s << in4 << "} else {  // started here: this thread combines it\n";
   s << in5 << "own = t;\n";
   for (node_id r : reduces) s << in5 << "oacc" << r << " = acc" << r << ";\n";
   s << in4 << "}\n";
-  s << in4 << "if (f >= hi) break;\n";
-  s << in4 << "++t;\n";
-  s << in4 << "while (s_pre[t + 1] == s_pre[t]) ++t;  // the next list with combinations\n";
   s << in3 << "}\n";
   s << in2 << "}\n";
   s << in2 << "__syncthreads();\n";
@@ -796,8 +857,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in << "const long long total = jf_pairs::comb<" << K << ">(n), size = (total + m - 1) / m;\n";
   s << in
     << "const long long x0 = wc * size < total ? wc * size : total, x1 = x0 + size < total ? x0 + size : total;\n";
-  s << in << "const long long lo = x0 + (x1 - x0) * me / " << block_threads << ", hi = x0 + (x1 - x0) * (me + 1) / "
-    << block_threads << ";\n";
+  s << in << "// Thread me: the chunk's combinations x0 + me, x0 + me + " << block_threads
+    << ", ... (a warp reads consecutive elements).\n";
   if (!before.empty()) {
     e.axis[static_cast<std::size_t>(A)] = "il";
     e.emit_nodes(need0, in, "_l", emitter::which::all);
@@ -805,25 +866,26 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   }
   const auto saved_before = e.vname;  // with the list's values named
   declare_accs(in, "acc");
-  s << in << "if (lo < hi) {\n";
+  s << in << "long long r = x0 + me;\n";
+  s << in << "if (r < x1) {\n";
   s << in2 << "long long ";
   for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "u" << k;
   s << ";\n";
-  s << in2 << "jf_pairs::unrank" << K << "(n, lo";
+  s << in2 << "jf_pairs::unrank" << K << "(n, r";
   for (int k = 0; k < K; ++k) s << ", u" << k;
   s << ");\n";
   auto direct_read = [&](const field& fd, int k) {
     return "in" + std::to_string(fd.k) + cat("[(jb + u", k) + ") * " + nm("es", fd.x) + "]";
   };
-  list_values(in2);
+  list_values(in2, true);
   hoist(in2, 0, direct_read, true);
   if (K == 3) hoist(in2, 1, direct_read, true);
-  s << in2 << "for (long long r = lo; r < hi; ++r) {\n";
+  s << in2 << "for (; r < x1; r += " << block_threads << ") {\n";
   name_axes();
   body(in3, direct_read, "r", "acc");
   e.vname = saved_before;
   std::fill(e.axis.begin(), e.axis.end(), std::string());
-  advance(in3, direct_read);
+  advance_by(in3, cat("", block_threads), direct_read);
   s << in2 << "}\n";
   s << in << "}\n";
   for (node_id r : reduces)
@@ -856,9 +918,6 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in << "__syncthreads();  // s_we, s_wc, s_last are rewritten next\n";
   s << "  }\n";
   e.close_kernel();
-
-  li.static_shared_bytes = static_cast<int>(per_block + per_list * static_cast<std::size_t>(tile_lists + 1) +
-                                            static_cast<std::size_t>(by_size.empty() ? 16 : stage_bytes));
 }
 
 namespace {
