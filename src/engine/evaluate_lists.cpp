@@ -41,7 +41,7 @@ struct list_call {
   std::vector<leaf_role> role;
   std::vector<std::int8_t> leaf_slot;                   // contents read at a combination's slot, or -1
   int arity = 0;                                        // the combinations' n (0: no pairs domain)
-  std::vector<std::vector<std::int64_t>> leaf_strides;  // per array leaf, over the two global axes
+  std::vector<std::vector<std::int64_t>> leaf_strides;  // per array leaf, over the global axes
   std::vector<std::int64_t> leaf_shift;                 // contents: elements from the first leaf's positions
   std::vector<std::int32_t> leaf_input, input_leaf;
   std::vector<ir::layout> input_layout;
@@ -191,8 +191,8 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   // An option result (None for empty lists): a reduction that may be None reaches the result's lists.
   c.out_domain = a.regions[0].domain;
   if (c.out_domain == pairs)
-    throw value_error("jetfuse: this expression gives every combination of each list (a jagged array of pairs); "
-                      "materialising combinations is not supported yet: reduce them per list (jf::max(m, -1))");
+    throw value_error("jetfuse: this evaluation gives every combination of each list: assign the expression alone to a "
+                      "jf::jagged (the pairs are materialised then), or reduce them per list (jf::max(m, -1))");
   c.option = r.result_valid != nullptr;
   // Global axes and domains.
   a.extents = {std::max<std::int64_t>(c.nlists, 0), c.last - c.first};
