@@ -374,4 +374,113 @@ inline graph list_full(monoid m, dtype t, bool guard, bool of_lists, bool i32 = 
   return g;
 }
 
+// ---- combinations: pairs domains (docs/design.md, "Pairs domains (contract)") ------------------
+// Global axes: 0 the list i, 1 the element j (E, for sizing), 2 .. 1 + arity the slots j_0 < j_1
+// (< j_2). Input #0: the offsets. A field read at slot k is an input of P whose strides are 1 along
+// axis 2 + k and 0 elsewhere (the tests bind one content buffer to several slots' inputs).
+
+// L = list(offsets #0, axis 0), E = elements(L, axis 1), P = pairs(L, arity, axes 2..).
+inline graph pairs_graph(int arity, bool i32, domain_id& list, domain_id& pairs) {
+  graph g;
+  g.ndim = 2 + arity;
+  g.index32 = i32;
+  g.loop_nest = true;
+  g.domains.resize(1);
+  g.inputs.push_back({dtype::int64, layout::strided});  // the offsets
+  list = g.add_list(0, 0);
+  g.add_elements(list, 1);
+  pairs = g.add_pairs(list, arity, 2);
+  return g;
+}
+
+// An input read in pairs domain p at `slot` (0 .. arity-1), or a value per list (slot = arity);
+// with `promised` its operand_desc::slot says so (the kernel specialises), else the kernel finds
+// its role from the strides at run time.
+inline node_id slot_input_at(graph& g, dtype t, domain_id p, int slot, bool promised) {
+  const node_id x = input_at(g, t, layout::strided, p);
+  if (promised) g.inputs.back().slot = static_cast<std::int8_t>(slot);
+  return x;
+}
+
+// The test body of a combination of fields x_0, x_1 (, x_2) (inputs #1 .. #arity, one per slot):
+// x_0 - x_1 (+ x_2), or for bool x_0 != x_1 (!= x_2): its value depends on the slots' order.
+inline node_id pairs_body(graph& g, dtype t, int arity, domain_id p, bool promised = true) {
+  std::vector<node_id> x;
+  for (int k = 0; k < arity; ++k) x.push_back(slot_input_at(g, t, p, k, promised));
+  node_id v;
+  if (t == dtype::bool_) {
+    v = in_domain(g, g.add_op(op::not_equal, dtype::bool_, {x[0], x[1]}), p);
+    if (arity == 3) v = in_domain(g, g.add_op(op::not_equal, dtype::bool_, {v, x[2]}), p);
+  } else {
+    v = in_domain(g, g.add_op(op::subtract, t, {x[0], x[1]}), p);
+    if (arity == 3) v = in_domain(g, g.add_op(op::add, t, {v, x[2]}), p);
+  }
+  return v;
+}
+
+// reduce(m, body [if guard]) per list over its combinations of `arity`: out0 over L.
+inline graph pairs_reduce(monoid m, dtype t, int arity, bool guard, bool i32 = false, bool promised = true) {
+  domain_id l, p;
+  graph g = pairs_graph(arity, i32, l, p);
+  const node_id v = pairs_body(g, t, arity, p, promised);
+  const node_id gd = guard ? in_domain(g, guard_of(g, v, t), p) : jf::ir::no_node;
+  output_at(g, g.add_reduce(m, v, gd, l), l);
+  return g;
+}
+
+// The dielectron query: inputs #1..#3 pt, eta, phi of slot 0, #4..#6 of slot 1 (float32), with
+// `charge` #7, #8 (int32) per slot:
+//   mass = sqrt(2 * pt0 * pt1 * (cosh(eta0 - eta1) - cos(phi0 - phi1)))
+//   out0 = max(mass [if charge0 != charge1]) per list, out1 = the number of those pairs (int64),
+//   out2 = out1 > 0 (the validity), and with `argmax` out3 = argmax(mass [if ...]) per list.
+// Without `count`, out1 is the validity (the engine's graph: the count stays in the kernel).
+inline graph pairs_dielectron(bool charge, bool argmax = false, bool i32 = false, bool promised = true,
+                              bool count_output = true) {
+  domain_id l, p;
+  graph g = pairs_graph(2, i32, l, p);
+  const dtype f = dtype::float32;
+  const node_id pt0 = slot_input_at(g, f, p, 0, promised), eta0 = slot_input_at(g, f, p, 0, promised),
+                phi0 = slot_input_at(g, f, p, 0, promised);
+  const node_id pt1 = slot_input_at(g, f, p, 1, promised), eta1 = slot_input_at(g, f, p, 1, promised),
+                phi1 = slot_input_at(g, f, p, 1, promised);
+  auto at = [&](node_id id) { return in_domain(g, id, p); };
+  const node_id two = g.add_constant(f, jf::ir::scalar_value::of(f, 2));
+  const node_id a = at(g.add_op(op::multiply, f, {at(g.add_op(op::multiply, f, {two, pt0})), pt1}));
+  const node_id ch = at(g.add_op(op::cosh, f, {at(g.add_op(op::subtract, f, {eta0, eta1}))}));
+  const node_id co = at(g.add_op(op::cos, f, {at(g.add_op(op::subtract, f, {phi0, phi1}))}));
+  const node_id mass = at(g.add_op(op::sqrt, f, {at(g.add_op(op::multiply, f, {a, at(g.add_op(op::subtract, f, {ch, co}))}))}));
+  node_id guard = jf::ir::no_node;
+  if (charge) {
+    const node_id q0 = slot_input_at(g, dtype::int32, p, 0, promised), q1 = slot_input_at(g, dtype::int32, p, 1, promised);
+    guard = at(g.add_op(op::not_equal, dtype::bool_, {q0, q1}));
+  }
+  const node_id one = at(g.add_broadcast(g.add_constant(dtype::int64, jf::ir::scalar_value::of(dtype::int64, 1)), p));
+  const node_id count = g.add_reduce(monoid::sum, one, guard, l);
+  output_at(g, g.add_reduce(monoid::max, mass, guard, l), l);
+  if (count_output) output_at(g, count, l);
+  output_at(g, in_domain(g, g.add_op(op::greater, dtype::bool_, {count, g.add_constant(dtype::int64, jf::ir::scalar_value::of(dtype::int64, 0))}), l), l);
+  if (argmax) output_at(g, g.add_reduce(monoid::argmax, mass, guard, l), l);
+  return g;
+}
+
+// Per-list values in the body: sum(x_0 * x_1 + met) and argmin(x_0 * x_1 - w) per list of float64
+// fields (#1, #2) with met (#3, one per list, broadcast from L) and w (#4, read in P: with
+// `promised`, a value per list (the engine's other way of reading one), else whatever its strides
+// say); out0, out1 over L, and out2 = out0 * met (work on the result).
+inline graph pairs_with_list_values(int arity, bool i32 = false, bool promised = true) {
+  domain_id l, p;
+  graph g = pairs_graph(arity, i32, l, p);
+  const dtype t = dtype::float64;
+  const node_id x0 = slot_input_at(g, t, p, 0, promised), x1 = slot_input_at(g, t, p, 1, promised);
+  const node_id met_l = input_at(g, t, layout::strided, l);
+  const node_id met = g.add_broadcast(met_l, p);
+  const node_id w = slot_input_at(g, t, p, arity, promised);
+  const node_id prod = in_domain(g, g.add_op(op::multiply, t, {x0, x1}), p);
+  const node_id sum = g.add_reduce(monoid::sum, in_domain(g, g.add_op(op::add, t, {prod, met}), p), jf::ir::no_node, l);
+  output_at(g, sum, l);
+  output_at(g, g.add_reduce(monoid::argmin, in_domain(g, g.add_op(op::subtract, t, {prod, w}), p), jf::ir::no_node, l), l);
+  output_at(g, in_domain(g, g.add_op(op::multiply, t, {sum, met_l}), l), l);
+  return g;
+}
+
 }  // namespace nest_test

@@ -690,6 +690,20 @@ TEST(CodegenNestLists, RefusesWhatItDoesNotRun) {
       EXPECT_NE(std::string(err.what()).find("a pairs domain has"), std::string::npos) << err.what();
     }
   }
+  // product domains (cartesian): not yet.
+  {
+    domain_id l, e;
+    graph g = list_graph(false, l, e);
+    g.domains.push_back(jf::ir::domain{jf::ir::domain_kind::product, l, {}, -1, 0});
+    const node_id x = input_at(g, dtype::float32, layout::strided, e);
+    output_at(g, g.add_reduce(monoid::max, x, jf::ir::no_node, l), l);
+    try {
+      generate_cuda(g);
+      ADD_FAILURE() << "a product domain was accepted";
+    } catch (const jf::error& err) {
+      EXPECT_NE(std::string(err.what()).find("product domain"), std::string::npos) << err.what();
+    }
+  }
   // A box beside a list, and a reduction into the root beside per-list outputs.
   {
     domain_id l, e;
@@ -784,4 +798,166 @@ TEST(CodegenNestLists, PlannerStoresPerListValuesThatAnotherReductionReads) {
   const jf::ir::plan pv = jf::ir::make_nest_plan(v, jf::ir::fusion_mode::fused);
   ASSERT_EQ(pv.steps.size(), 2u);
   for (const jf::ir::plan_step& s : pv.steps) EXPECT_EQ(generate_cuda(s.kernel).launch.shape, kernel_shape::list);
+}
+
+// ---- combinations: pairs kernels ----------------------------------------------------------------
+
+namespace {
+
+// The message of the jf::error generate_cuda throws for g ("" when it does not throw).
+std::string refusal(const graph& g) {
+  try {
+    generate_cuda(g);
+  } catch (const jf::error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(CodegenNestPairs, ShapesAreRecognised) {
+  for (int arity : {2, 3}) {
+    EXPECT_EQ(shape_of(pairs_reduce(monoid::max, dtype::float32, arity, false)), kernel_shape::pairs);
+    EXPECT_EQ(shape_of(pairs_reduce(monoid::argmax, dtype::int64, arity, true)), kernel_shape::pairs);
+    EXPECT_EQ(shape_of(pairs_with_list_values(arity)), kernel_shape::pairs);
+  }
+  for (bool charge : {false, true}) EXPECT_EQ(shape_of(pairs_dielectron(charge, true)), kernel_shape::pairs);
+  const kernel_source k = generate_cuda(pairs_dielectron(true));
+  EXPECT_EQ(jf::ir::name(k.launch.shape), "pairs");
+  EXPECT_EQ(k.launch.pairs_arity, 2);
+  EXPECT_EQ(k.launch.pairs_tile_lists, 1024);
+  // Eight float32 and int32 fields: 16384 / 32 = 512 staged elements at least; a list of 182 has
+  // more than 16384 pairs, so it is the shortest heavy list.
+  EXPECT_EQ(k.launch.list_stage_items, 512);
+  EXPECT_EQ(k.launch.pairs_min_heavy, 182);
+  EXPECT_EQ(generate_cuda(pairs_reduce(monoid::sum, dtype::float64, 3, false)).launch.pairs_min_heavy, 48);  // C(48, 3) = 17296
+  const std::string d = describe_launch(k);
+  EXPECT_NE(d.find("pairs kernel (combinations of 2)"), std::string::npos) << d;
+  EXPECT_NE(d.find("queued on the device"), std::string::npos) << d;
+  // The offsets are addressed along the list axis; the slot fields along the slots' axes.
+  ASSERT_EQ(k.launch.operand_axes.size(), 3u + 9u);
+  EXPECT_EQ(k.launch.operand_axes[3], std::vector<std::int32_t>{0});
+  EXPECT_EQ(k.launch.operand_axes[4], (std::vector<std::int32_t>{0, 2, 3}));
+  // The kernel is readable: both phases; the slots promised by operand_desc::slot (shown in the
+  // listing) are compiled in, else classified from the strides at run time.
+  EXPECT_NE(k.source.find("input #4 f32 strided slot 1"), std::string::npos);
+  EXPECT_NE(k.source.find("slot 1's field"), std::string::npos);
+  EXPECT_EQ(k.source.find("const int md"), std::string::npos);
+  const kernel_source unpromised = generate_cuda(pairs_dielectron(true, false, false, false));
+  EXPECT_NE(unpromised.source.find("const int md"), std::string::npos);
+  // Registers for 5 blocks per SM (their shared memory fits 5) when every slot is promised.
+  EXPECT_NE(k.source.find("__launch_bounds__(256, 5)"), std::string::npos);
+  EXPECT_NE(unpromised.source.find("__launch_bounds__(256) "), std::string::npos);
+  EXPECT_NE(unpromised.name, k.name);
+  EXPECT_NE(k.source.find("Phase 1: tiles of lists"), std::string::npos);
+  EXPECT_NE(k.source.find("Phase 2: heavy lists"), std::string::npos);
+  EXPECT_NE(k.source.find("jf_pairs::unrank2"), std::string::npos);
+}
+
+TEST(CodegenNestPairs, LaunchSizesFromTheListAndElementCounts) {
+  const kernel_source k = generate_cuda(pairs_dielectron(false));
+  std::int64_t none[4] = {0, 0, 0, 0}, one[4] = {1, 5, 5, 5}, many[4] = {10000000, 15000000, 15000000, 15000000};
+  EXPECT_TRUE(configure_launch(k, none, 4, h100).empty());
+  const launch_config c1 = configure_launch(k, one, 4, h100);
+  EXPECT_EQ(c1.block[0], 256u);
+  EXPECT_EQ(c1.grid[0], 2u);  // one tile, and one possible heavy chunk
+  EXPECT_GT(c1.scratch_bytes, 0u);
+  EXPECT_EQ(c1.scratch_zero_bytes, 32u + 4u);  // the counters and one ready flag
+  const launch_config big = configure_launch(k, many, 4, h100_shared);
+  EXPECT_GE(big.grid[0], 132u * 4);
+  EXPECT_LE(big.grid[0], 132u * 8);  // one wave: blocks take tiles from a counter
+  // Queue: 15e6 / 182 + 1 entries (4-byte flags zeroed, 32-byte entries), 15e6 / 8 + that many
+  // chunk partials of the max (4 bytes) and the count (8 bytes).
+  const std::size_t q = 15000000 / 182 + 1, chunks = 15000000 / 8 + q;
+  auto a16 = [](std::size_t b) { return (b + 15) / 16 * 16; };
+  EXPECT_EQ(big.scratch_zero_bytes, 32 + 4 * q);
+  EXPECT_EQ(big.scratch_bytes, a16(32 + 4 * q) + a16(32 * q) + a16(8 * chunks) + a16(4 * chunks));
+  const launch_config again = configure_launch(k, many, 4, h100_shared);
+  EXPECT_EQ(again.grid[0], big.grid[0]);
+  EXPECT_NE(describe_launch(k, big).find("blocks"), std::string::npos);
+}
+
+TEST(CodegenNestPairs, RefusesWhatItDoesNotRun) {
+  // Every combination of every list into the root.
+  {
+    domain_id l, p;
+    graph g = pairs_graph(2, false, l, p);
+    output_at(g, g.add_reduce(monoid::sum, pairs_body(g, dtype::float32, 2, p), jf::ir::no_node, 0), 0, layout::contiguous);
+    const std::string why = refusal(g);
+    EXPECT_NE(why.find("into the root"), std::string::npos) << why;
+    EXPECT_NE(why.find("reduce %"), std::string::npos) << why;
+  }
+  // A reduction of elements beside one of combinations.
+  {
+    domain_id l, p;
+    graph g = pairs_graph(2, false, l, p);
+    output_at(g, g.add_reduce(monoid::max, pairs_body(g, dtype::float32, 2, p), jf::ir::no_node, l), l);
+    const node_id x = input_at(g, dtype::float32, layout::strided, 2);
+    output_at(g, g.add_reduce(monoid::sum, x, jf::ir::no_node, l), l);
+    const std::string why = refusal(g);
+    EXPECT_NE(why.find("a reduction of elements beside reductions of combinations"), std::string::npos) << why;
+  }
+  // Work in the elements domain, and an output over the pairs (combinations are not materialised).
+  {
+    domain_id l, p;
+    graph g = pairs_graph(2, false, l, p);
+    const node_id v = pairs_body(g, dtype::float32, 2, p);
+    output_at(g, g.add_reduce(monoid::max, v, jf::ir::no_node, l), l);
+    output_at(g, v, p);
+    const std::string why = refusal(g);
+    EXPECT_NE(why.find("out #1 is not stored over the lists"), std::string::npos) << why;
+  }
+  {
+    domain_id l, p;
+    graph g = pairs_graph(2, false, l, p);
+    output_at(g, g.add_reduce(monoid::max, pairs_body(g, dtype::float32, 2, p), jf::ir::no_node, l), l);
+    const node_id x = input_at(g, dtype::float32, layout::strided, 2);
+    in_domain(g, g.add_op(op::multiply, dtype::float32, {x, x}), 2);  // work in E (refused at its input)
+    const std::string why = refusal(g);
+    EXPECT_NE(why.find("%" + std::to_string(x) + " in D2: a pairs kernel computes in its list and pairs domains only"),
+              std::string::npos) << why;
+    EXPECT_NE(why.find("Pairs kernels"), std::string::npos) << why;
+  }
+  // No reduction at all.
+  {
+    domain_id l, p;
+    graph g = pairs_graph(2, false, l, p);
+    output_at(g, input_at(g, dtype::float32, layout::strided, l), l);
+    const std::string why = refusal(g);
+    EXPECT_NE(why.find("no reduction of the combinations"), std::string::npos) << why;
+  }
+}
+
+TEST(CodegenNestPairs, PlannerKeepsTheDielectronQueryOneStep) {
+  for (bool charge : {false, true}) {
+    const jf::ir::plan p = jf::ir::make_nest_plan(pairs_dielectron(charge, true), jf::ir::fusion_mode::fused);
+    ASSERT_EQ(p.steps.size(), 1u);
+    EXPECT_EQ(generate_cuda(p.steps[0].kernel).launch.shape, kernel_shape::pairs);
+  }
+  const jf::ir::plan p = jf::ir::make_nest_plan(pairs_with_list_values(3), jf::ir::fusion_mode::fused);
+  ASSERT_EQ(p.steps.size(), 1u);
+  EXPECT_EQ(generate_cuda(p.steps[0].kernel).launch.shape, kernel_shape::pairs);
+}
+
+TEST(CodegenNestNvrtc, PairsKernelsOfEveryMonoidAndDtype) {
+  batch b;
+  for (int arity : {2, 3})
+    for (monoid m : all_monoids)
+      for (dtype t : all_dtypes) {
+        if (!monoid_accepts(m, t)) continue;
+        for (bool guard : {false, true}) b.add(pairs_reduce(m, t, arity, guard, guard));
+      }
+  for (bool i32 : {false, true}) {
+    for (bool charge : {false, true}) b.add(pairs_dielectron(charge, true, i32));
+    for (int arity : {2, 3}) b.add(pairs_with_list_values(arity, i32));
+  }
+  // Slots found from the strides at run time (no operand_desc::slot promise).
+  for (int arity : {2, 3}) {
+    b.add(pairs_with_list_values(arity, false, false));
+    for (monoid m : {monoid::sum, monoid::argmax}) b.add(pairs_reduce(m, dtype::float32, arity, true, false, false));
+  }
+  b.add(pairs_dielectron(true, true, false, false));
+  EXPECT_GT(b.kernels.size(), 150u);
+  b.compile(20);
 }

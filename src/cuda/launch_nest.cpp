@@ -2,6 +2,7 @@
 // pool, zeroed asynchronously, freed stream-ordered after the launch), and the launch itself.
 #include "cuda/launch_nest.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -27,10 +28,10 @@ void check_int32(const ir::kernel_source& src, const detail::step_bindings& b) {
       throw error("jetfuse: kernel " + src.name + " uses int indices but axis " + std::to_string(d) + " has extent " +
                   std::to_string(ext[d]));
     // A scatter's target axis is no loop: the target's span along it is checked with the operands'.
-    // A list kernel's axes (lists, elements) do not multiply: each is checked alone, element
-    // positions are long long in its kernel.
+    // A list or pairs kernel's axes (lists, elements, slots) do not multiply: each is checked
+    // alone, element positions are long long in its kernels.
     if (ext[d] > 0 && static_cast<std::int32_t>(d) != src.launch.scatter_axis && src.launch.shape != ir::kernel_shape::list &&
-        src.launch.shape != ir::kernel_shape::full_reduction)
+        src.launch.shape != ir::kernel_shape::pairs && src.launch.shape != ir::kernel_shape::full_reduction)
       total = total > int32_limit ? total : total * ext[d];
   }
   // A full reduction iterates its reduced axes (over a jagged array's elements: that axis alone).
@@ -148,7 +149,7 @@ void launch_nest(const ir::kernel_source& src, const kernel& k, const detail::st
   scratch_guard scratch;
   if (c.scratch_bytes > 0) {
     scratch.p = allocate(c.scratch_bytes);
-    memset_d8(scratch.p, 0, c.scratch_bytes);  // partials need no zeroing, the counters do
+    memset_d8(scratch.p, 0, std::min(c.scratch_bytes, c.scratch_zero_bytes));  // partials need no zeroing, the counters do
   }
   const std::vector<std::uint64_t> slots = pack_nest_args(src, b, scratch.p);
   for (int l = 0; l < c.launches; ++l) launch(k, c.grid, c.block, c.shared_bytes, slots.data());

@@ -325,8 +325,13 @@ ir::graph lower_lists(const eval_request& r, const list_call& c) {
   g.ndim = static_cast<int>(c.a.extents.size());
   g.domains = c.a.domains;
   g.index32 = c.index32;
-  for (std::size_t k = 0; k < c.input_leaf.size(); ++k)
+  for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {
     g.inputs.push_back(ir::operand_desc{r.arrays[c.input_leaf[k]]->dtype(), c.input_layout[k]});
+    // The strides promised to a pairs kernel (operand_desc::slot): a slot's field, or a value per list.
+    const auto leaf = static_cast<std::size_t>(c.input_leaf[k]);
+    if (c.role[leaf] == leaf_role::content && c.leaf_slot[leaf] >= 0) g.inputs.back().slot = c.leaf_slot[leaf];
+    if (c.role[leaf] == leaf_role::per_list && c.arity > 0) g.inputs.back().slot = static_cast<std::int8_t>(c.arity);
+  }
   std::vector<unsigned char> spec(c.specialised.begin(), c.specialised.end());
   spec.push_back(0);
   lowering_inputs in{c.leaf_input.data(), c.input_layout.data(), r.scalars, reinterpret_cast<const bool*>(spec.data()), &c.a};

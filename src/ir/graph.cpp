@@ -370,6 +370,7 @@ std::string graph::to_string() const {
       if (n.index >= 0 && static_cast<std::size_t>(n.index) < inputs.size()) {
         const operand_desc& in = inputs[static_cast<std::size_t>(n.index)];
         s << " " << layout_name(in.lay);
+        if (in.slot >= 0) s << " slot " << static_cast<int>(in.slot);
         if (in.gen != generator::none)
           s << " generated: philox " << generator_name(in.gen) << " (key #" << in.param << ", #" << in.param + 1
             << ", first #" << in.param + 2 << ", aux #" << in.param + 3 << ")";
@@ -681,6 +682,7 @@ void graph::validate() const {
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const operand_desc& in = inputs[k];
     check_operand(in, "input #" + std::to_string(k));
+    if (in.slot < -1 || in.slot > 3) throw error("jf::ir: input #" + std::to_string(k) + " has slot " + std::to_string(in.slot));
     if (in.gen == generator::none) continue;
     const std::string what = "generated input #" + std::to_string(k);
     const bool f64 = in.gen == generator::philox_f64 || in.gen == generator::normal_f64;

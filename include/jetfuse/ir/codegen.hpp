@@ -22,6 +22,9 @@ enum class kernel_shape : std::uint8_t {
   map,               // a grid-stride loop over one box (map graphs)
   list,              // a jagged array's lists and elements: tiles of 256 lists per block, per-list
                      // reductions (staged, or a thread / warp / block per list by length) and maps
+  pairs,             // reductions of each list's combinations (ak.combinations, 2 or 3) into the list:
+                     // tiles of lists taken from a device counter, each tile's combinations spread
+                     // evenly over its threads; lists with many combinations split over blocks
   full_reduction,    // reduce(s) of one box chain into the root: block partials + last-block finish
   row_reduction,     // reduce(s) into box(K) from box(R) under it, R innermost: a warp or block per row
   column_reduction,  // the same with the fastest axis in K: threads across K, R split over blockIdx.y
@@ -80,6 +83,11 @@ struct launch_info {
   int scan_value_bytes = 0;
   // list: the most elements of a tile whose reductions' operands are staged in shared memory (0: never).
   int list_stage_items = 0;
+  // pairs: the arity (2 or 3), the lists per tile, and the shortest list the kernel may queue as heavy
+  // (sizes the queue in scratch: at most elements / pairs_min_heavy + 1 heavy lists).
+  int pairs_arity = 0;
+  int pairs_tile_lists = 0;
+  int pairs_min_heavy = 0;
 };
 
 struct kernel_source {
@@ -111,7 +119,10 @@ struct launch_config {
   unsigned grid[3] = {1, 1, 1};   // 0 in grid[0]: nothing to do (no iteration), do not launch
   unsigned block[3] = {1, 1, 1};
   std::size_t shared_bytes = 0;   // dynamic shared memory
-  std::size_t scratch_bytes = 0;  // zero-initialised device scratch passed in the last ABI slot (0: none)
+  std::size_t scratch_bytes = 0;  // device scratch passed in the last ABI slot (0: none)
+  // The launcher zeroes the scratch's first min(scratch_zero_bytes, scratch_bytes) bytes (counters);
+  // the rest (partials every kernel writes before reading) is left as allocated.
+  std::size_t scratch_zero_bytes = ~std::size_t(0);
   int launches = 1;               // the kernel runs this many times in a row on the same scratch
   bool empty() const { return grid[0] == 0 || grid[1] == 0 || grid[2] == 0; }
 };

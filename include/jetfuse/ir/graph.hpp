@@ -120,6 +120,11 @@ struct operand_desc {
   layout lay = layout::contiguous;
   generator gen = generator::none;  // inputs only
   std::int32_t param = -1;          // generated inputs: their first param
+  // Inputs read in a pairs domain of arity n, a promise about their strides (as `contiguous`
+  // promises stride 1): s in 0 .. n-1, a field read at slot s (stride 0 along the list axis and the
+  // other slots' axes); n, a value per list (stride 0 along every slot's axis); -1, no promise (the
+  // kernel reads the strides at run time). Kernels specialise on it.
+  std::int8_t slot = -1;
 };
 
 struct output_desc {

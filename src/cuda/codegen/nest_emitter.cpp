@@ -12,6 +12,7 @@ std::string_view name(kernel_shape s) {
   switch (s) {
   case kernel_shape::map: return "map";
   case kernel_shape::list: return "list";
+  case kernel_shape::pairs: return "pairs";
   case kernel_shape::full_reduction: return "full reduction";
   case kernel_shape::row_reduction: return "row reduction";
   case kernel_shape::column_reduction: return "column reduction";
@@ -301,6 +302,45 @@ bool single_pass(const facts& f) {
   return true;
 }
 
+// Graphs with a pairs domain P under the list domain L (docs/design.md, "Pairs domains (contract)"
+// and "Pairs kernels"): reductions of each list's combinations into the list (guards allowed),
+// element-wise work in P (the combination's body) and in L (values P reads before the reductions,
+// work on the results after them), outputs over L. The caller has checked what every list graph
+// must satisfy (no scans, scatters, gathers, one pass).
+shape_plan recognise_pairs(const facts& f, domain_id list, domain_id elements, domain_id pairs) {
+  const graph& g = f.g;
+  auto refuse = [&](const std::string& why) {
+    return error("jf::ir codegen: " + why + " (pairs graphs: docs/design.md, \"Pairs kernels\")\n" + g.to_string());
+  };
+  if (list < 0 || g.dom(pairs).parent != list) throw refuse(cat("pairs domain D", pairs) + " is not under a list domain");
+  if (f.reduces.empty()) throw refuse(cat("no reduction of the combinations of D", pairs) + " (combinations are not materialised)");
+  for (node_id r : f.reduces) {
+    const node& n = g.at(r);
+    const domain_id from = g.at(n.args[0]).domain;
+    if (n.domain == 0 && from == pairs)
+      throw refuse(cat("reduce %", r) + ": a reduction of every combination of every list into the root (not yet: reduce "
+                                        "per list first)");
+    if (from == elements) throw refuse(cat("reduce %", r) + ": a reduction of elements beside reductions of combinations");
+    if (n.domain != list || from != pairs)
+      throw refuse(cat("reduce %", r) + " is not a reduction of each list's combinations into the list");
+  }
+  for (std::size_t k = 0; k < g.outputs.size(); ++k)
+    if (g.outputs[k].domain != list)
+      throw refuse(cat("out #", static_cast<long long>(k)) + " is not stored over the lists (combinations are not materialised)");
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    if (f.uniform[k]) continue;
+    const domain_id d = g.nodes[k].domain;
+    if (d != list && d != pairs)
+      throw refuse(cat("%", static_cast<long long>(k)) + cat(" in D", d) +
+                   ": a pairs kernel computes in its list and pairs domains only");
+  }
+  shape_plan p;
+  p.shape = kernel_shape::pairs;
+  p.outer = list;
+  p.inner = pairs;
+  return p;
+}
+
 // Graphs with a list domain (docs/design.md, "List domains (contract)"): the list kernel, or a
 // full reduction of the elements (or the lists) into the root. Throws for what no shape runs.
 shape_plan recognise_list(const facts& f) {
@@ -308,7 +348,7 @@ shape_plan recognise_list(const facts& f) {
   auto refuse = [&](const std::string& why) {
     return error("jf::ir codegen: " + why + " (list graphs: docs/design.md, \"List kernels\")\n" + g.to_string());
   };
-  domain_id list = -1, elements = -1;
+  domain_id list = -1, elements = -1, pairs = -1;
   for (std::size_t d = 1; d < g.domains.size(); ++d) {
     const domain_kind k = g.domains[d].kind;
     if (k == domain_kind::list) {
@@ -317,6 +357,11 @@ shape_plan recognise_list(const facts& f) {
     } else if (k == domain_kind::elements) {
       if (elements >= 0) throw refuse("two elements domains in one kernel");
       elements = static_cast<domain_id>(d);
+    } else if (k == domain_kind::pairs) {
+      if (pairs >= 0) throw refuse("two pairs domains in one kernel");
+      pairs = static_cast<domain_id>(d);
+    } else if (k == domain_kind::product) {
+      throw refuse(cat("domain D", static_cast<long long>(d)) + " is a product domain (cartesian): no CUDA kernel yet");
     } else {
       throw refuse(cat("domain D", static_cast<long long>(d)) + " (a box) beside a list domain");
     }
@@ -332,6 +377,7 @@ shape_plan recognise_list(const facts& f) {
     throw refuse("a reduction reads a reduced value, or a broadcast comes from a domain that does not enclose its own; "
                  "the planner stores those first");
   shape_plan p;
+  if (pairs >= 0) return recognise_pairs(f, list, elements, pairs);
   if (!f.reduces.empty() && f.g.at(f.reduces[0]).domain == 0) {
     // Every element (or every list) into the root: the full reduction.
     const domain_id from = g.at(g.at(f.reduces[0]).args[0]).domain;
@@ -364,7 +410,7 @@ shape_plan recognise_list(const facts& f) {
 shape_plan recognise(const facts& f) {
   const graph& g = f.g;
   for (const domain& d : g.domains)
-    if (d.kind == domain_kind::list || d.kind == domain_kind::elements) return recognise_list(f);
+    if (d.kind != domain_kind::root && d.kind != domain_kind::box) return recognise_list(f);
   shape_plan p;
   // Scatter: the one output is a put, nothing reduced (the engine refuses reductions in its operands).
   for (const output_desc& o : g.outputs) {
@@ -906,10 +952,6 @@ std::size_t scratch_bytes(const launch_info& li, std::int64_t counters, std::int
 namespace codegen_detail {
 
 kernel_source generate_nest(const graph& g, const codegen_options& opt) {
-  for (std::size_t d = 1; d < g.domains.size(); ++d)
-    if (g.domains[d].kind == domain_kind::pairs || g.domains[d].kind == domain_kind::product)
-      throw error(nest::cat("jf::ir codegen: domain D", static_cast<long long>(d)) +
-                  " is a pairs or product domain; combinations have no CUDA kernel yet");
   for (const output_desc& o : g.outputs)
     if (o.same_as_input >= 0)
       throw error("jf::ir codegen: an output of a loop-nest graph shares memory with an input; the planner must "
@@ -927,6 +969,7 @@ kernel_source generate_nest(const graph& g, const codegen_options& opt) {
   case kernel_shape::scatter: nest::emit_scatter(e, p, li); break;
   case kernel_shape::scan: nest::emit_scan(e, p, li); break;
   case kernel_shape::list: nest::emit_list(e, p, li); break;
+  case kernel_shape::pairs: nest::emit_pairs(e, p, li); break;
   default:
     if (!e.f.scans.empty())
       throw error("jf::ir codegen: a scan must be the one scan of its kernel, every output stored over its domain "
@@ -974,6 +1017,7 @@ launch_config configure_launch(const kernel_source& k, const std::int64_t* exten
   case kernel_shape::scan: return nest::configure_scan(li, extents, dev);
   case kernel_shape::generic_nest: return nest::configure_generic_nest(li, extents, dev);
   case kernel_shape::list: return nest::configure_list(li, extents, dev);
+  case kernel_shape::pairs: return nest::configure_pairs(li, extents, dev);
   case kernel_shape::scatter: {
     check_axes({li.scatter_axis});
     return nest::configure_scatter(li, extents, dev);
@@ -1005,6 +1049,7 @@ std::string describe_shape(const kernel_source& k) {
            "integer atomics (the same bits every run); the last block stores them";
   case kernel_shape::scan: return nest::describe_scan(li, nullptr);
   case kernel_shape::list: return nest::describe_list(li, nullptr);
+  case kernel_shape::pairs: return nest::describe_pairs(li, nullptr);
   case kernel_shape::generic_nest:
     return "generic loop nest: a thread per iteration of each output domain, serial loops for the reductions";
   case kernel_shape::scatter:
@@ -1028,6 +1073,7 @@ std::string describe_launch(const kernel_source& k, const launch_config& c) {
   std::string s = k.launch.shape == kernel_shape::row_with_map ? nest::describe_row_with_map(k.launch, &c)
                   : k.launch.shape == kernel_shape::scan       ? nest::describe_scan(k.launch, &c)
                   : k.launch.shape == kernel_shape::list       ? nest::describe_list(k.launch, &c)
+                  : k.launch.shape == kernel_shape::pairs      ? nest::describe_pairs(k.launch, &c)
                                                                : describe_launch(k);
   s += nest::cat(" [grid ", c.grid[0]) + nest::cat("x", c.grid[1]) + nest::cat("x", c.grid[2]) +
        nest::cat(", block ", c.block[0]) + nest::cat("x", c.block[1]) + nest::cat("x", c.block[2]);

@@ -165,7 +165,16 @@ void emit_generic_nest(emitter& e, launch_info& li);
 void emit_histogram(emitter& e, const shape_plan& p, launch_info& li);
 void emit_scatter(emitter& e, const shape_plan& p, launch_info& li);
 void emit_scan(emitter& e, const shape_plan& p, launch_info& li);
-void emit_list(emitter& e, const shape_plan& p, launch_info& li);  // shape_list.cpp
+void emit_list(emitter& e, const shape_plan& p, launch_info& li);   // shape_list.cpp
+void emit_pairs(emitter& e, const shape_plan& p, launch_info& li);  // shape_pairs.cpp
+// The pairs kernels' tile (lists) and staging buffer (bytes); 0: the generator's choice (the
+// largest that fits 46 KiB of static shared memory). bench_pairs compares settings with it; a
+// kernel generated after a change has another source (its own compiled module).
+struct pairs_schedule {
+  int tile_lists = 0;
+  int stage_bytes = 0;
+};
+pairs_schedule& pairs_schedule_override();
 
 // ---- launch rules (host) ----
 std::int64_t product(const std::vector<std::int32_t>& axes, const std::int64_t* ext);
@@ -183,6 +192,8 @@ launch_config configure_scan(const launch_info& li, const std::int64_t* ext, con
 std::string describe_scan(const launch_info& li, const launch_config* c);
 launch_config configure_list(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 std::string describe_list(const launch_info& li, const launch_config* c);
+launch_config configure_pairs(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+std::string describe_pairs(const launch_info& li, const launch_config* c);
 launch_config configure_generic_nest(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_scatter(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 // describe_launch of row_with_map, with the numbers of a configuration when c is given.

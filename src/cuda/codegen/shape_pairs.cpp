@@ -1,0 +1,981 @@
+// Kernel shape "pairs": reductions of each list's combinations into the list (docs/design.md,
+// "Pairs domains (contract)" and "Pairs kernels"): ak.combinations(x, 2 or 3) -> element-wise body
+// in registers -> reduce(m, body [if guard]) @ L, then the list's element-wise work and outputs;
+// the combinations are never materialised. The dielectron query
+//   max(sqrt(2 * e1.pt * e2.pt * (cosh(e1.eta - e2.eta) - cos(e1.phi - e2.phi))), -1)
+// is one launch.
+//
+// Schedule (one launch, no host synchronisation):
+//  Phase 1. A 256-thread block takes a tile of consecutive lists from a device counter (so a block
+//   that drew light tiles takes more). It loads the tile's offsets to shared memory and counts each
+//   list's combinations (an exclusive scan over the tile); a list with more than `heavy` (16384)
+//   combinations, or more elements than the staging buffer holds, is queued for phase 2 instead.
+//   Then, for each run of consecutive lists whose elements fit the staging buffer (all of a tile of
+//   HEP lists), the block stages the fields the body reads in shared memory (coalesced loads, one
+//   copy of a field that several slots read) and spreads the run's combinations evenly over its
+//   threads: thread r takes the contiguous range [W r / 256, W (r + 1) / 256) of the run's flat
+//   combination sequence and walks it in one loop, (list, j0, j1[, j2]) advanced incrementally with
+//   the slot-0 (and slot-1) values hoisted out of the innermost index, the move to the next list a
+//   short branch inside the loop. Every lane runs the body in every trip, whatever the lengths of
+//   the lists. A list wholly inside one thread's range is combined by it; a list cut by
+//   range boundaries is combined by the thread where it starts: its own partial, then the partials
+//   of the following threads in thread order (a block-wide segmented reduction in shared memory).
+//  Phase 2. Blocks done with the tiles take heavy lists from the queue in chunks of combinations
+//   (ceil(C / 8192) chunks, at most ceil(n / 8)); thread t takes the chunk's combinations t, t + 256,
+//   ... (a warp reads consecutive elements from global memory; the index advances by 256 with the
+//   research's incremental carry), the block's tree gives the chunk's
+//   partial, and the block that completes a list's last chunk combines the partials in chunk order
+//   and computes the list's results. Blocks wait (sleeping) only while tiles are still being taken
+//   by running blocks, so no block waits on one that has not started.
+//
+// Order of combination (fixed by the offsets alone: the same bits on every run, on any grid and at
+// any timing): a light list's combinations are folded in Awkward's order within each thread's
+// range, the ranges' partials left to right; a heavy list's chunk: each thread its strided share
+// in order, then jf_nest::group_allreduce's tree, then the chunks left to right (a thread per
+// strided share of chunks and the tree). argmin/argmax carry the combination's rank in the list (Awkward's order),
+// ties to the lowest rank whatever the order.
+//
+// Operands read in the pairs domain: a field of slot s (stride 0 along the lists and along the
+// other slots: staged in shared memory, read at j_s), a value per list (stride 0 along every slot:
+// read once per list), or anything else (read in place at i s_a + sum_k j_k s_b_k), as
+// operand_desc::slot promises (compiled in) or, without a promise, as the strides say at run time.
+#include <algorithm>
+
+#include "cuda/codegen/nest_emitter.hpp"
+#include "jetfuse/errors.hpp"
+
+namespace jf::ir::nest {
+
+namespace {
+
+constexpr int block_threads = 256;               // threads per block (the kernel assumes it)
+constexpr long long heavy_combinations = 16384;  // a list with more combinations is queued (phase 2)
+constexpr long long chunk_combinations = 8192;   // a heavy list's chunks: ceil(C / 8192) ...
+constexpr long long chunk_elements = 8;          // ... but at most ceil(n / 8) (bounds the partials)
+constexpr int max_cap = 4096;                    // staged elements per run at most
+constexpr int max_static_shared = 46 * 1024;     // under the 48 KiB of static shared memory
+
+// The nodes `targets` are computed from, not crossing reduces (their loops compute them) nor the
+// nodes in `stops` (named before); stops themselves are included.
+std::vector<char> cone(const graph& g, const std::vector<node_id>& targets, const std::vector<char>& stops) {
+  std::vector<char> need(g.nodes.size(), 0);
+  for (node_id t : targets)
+    if (t != no_node) need[static_cast<std::size_t>(t)] = 1;
+  for (std::size_t k = g.nodes.size(); k-- > 0;) {
+    if (!need[k] || stops[k]) continue;
+    const node& n = g.nodes[k];
+    if (n.code == op::reduce) continue;
+    for (int a = 0; a < n.nargs; ++a) need[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])] = 1;
+  }
+  return need;
+}
+
+std::size_t align16(std::size_t b) { return (b + 15) & ~std::size_t(15); }
+
+long long combinations(long long n, int k) {
+  if (n < k) return 0;
+  return k == 2 ? n * (n - 1) / 2 : n * (n - 1) / 2 * (n - 2) / 3;
+}
+
+// Device helpers of the pairs kernels (guarded: several kernels may share a translation unit).
+std::string pairs_helpers() {
+  std::string h = R"(
+#ifndef JF_PAIRS_HELPERS
+#define JF_PAIRS_HELPERS
+// Combinations of a list (ak.combinations order: lexicographic, j0 slowest), their ranks, and the
+// device-side queue of heavy lists (docs/design.md, "Pairs kernels").
+namespace jf_pairs {
+constexpr long long heavy_combinations = )" +
+                  std::to_string(heavy_combinations) + R"(LL;
+constexpr long long chunk_combinations = )" +
+                  std::to_string(chunk_combinations) + R"(LL;
+constexpr long long chunk_elements = )" +
+                  std::to_string(chunk_elements) + R"(LL;
+// C(n, K), 0 when n < K (K = 2, 3; C(n, 3) fits in 64 bits up to n of about 3.8 million).
+template <int K> __device__ __forceinline__ long long comb(long long n) {
+  if (n < K) return 0;
+  return K == 2 ? n * (n - 1) / 2 : n * (n - 1) / 2 * (n - 2) / 3;
+}
+// A heavy list is combined in phase 2: more combinations than a block should spend on one list in a
+// tile, or more elements than the staging buffer holds.
+template <int K> __device__ __forceinline__ bool heavy(long long n, int cap) {
+  return n > cap || comb<K>(n) > heavy_combinations;
+}
+// The chunks of a heavy list's combinations (one block each).
+template <int K> __device__ __forceinline__ long long chunks(long long n) {
+  const long long by_work = (comb<K>(n) + chunk_combinations - 1) / chunk_combinations;
+  const long long by_size = (n + chunk_elements - 1) / chunk_elements;
+  const long long c = by_work < by_size ? by_work : by_size;
+  return c > 0 ? c : 1;
+}
+// The pair of rank r (0 <= r < C(n, 2)): rows before u0 hold F(u0) = u0 (2n - u0 - 1) / 2 pairs.
+__device__ __forceinline__ void unrank2(long long n, long long r, long long& u0, long long& u1) {
+  const double b = 2.0 * static_cast<double>(n) - 1.0;
+  long long x = static_cast<long long>((b - sqrt(b * b - 8.0 * static_cast<double>(r))) * 0.5);
+  if (x > n - 2) x = n - 2;
+  if (x < 0) x = 0;
+  while (x > 0 && x * (2 * n - x - 1) / 2 > r) --x;
+  while (x < n - 2 && (x + 1) * (2 * n - x - 2) / 2 <= r) ++x;
+  u0 = x;
+  u1 = x + 1 + (r - x * (2 * n - x - 1) / 2);
+}
+// The triple of rank r (0 <= r < C(n, 3)): triples with a first index below u0 number
+// C(n, 3) - C(n - u0, 3) (a binary search), then the pair of the rest among the n - u0 - 1 after it.
+__device__ __forceinline__ void unrank3(long long n, long long r, long long& u0, long long& u1, long long& u2) {
+  const long long total = comb<3>(n);
+  long long lo = 0, hi = n - 3;
+  while (lo < hi) {
+    const long long mid = (lo + hi + 1) >> 1;
+    if (total - comb<3>(n - mid) <= r) lo = mid;
+    else hi = mid - 1;
+  }
+  long long v0, v1;
+  unrank2(n - lo - 1, r - (total - comb<3>(n - lo)), v0, v1);
+  u0 = lo;
+  u1 = lo + 1 + v0;
+  u2 = lo + 1 + v1;
+}
+// Exclusive prefix sum of v over the block (blockDim.x a multiple of 32, at most 1024); *total gets
+// the block's sum. s: 32 ints of shared memory. Every thread must call it.
+__device__ __forceinline__ int block_exclusive_scan(int v, int* s, int* total) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  int x = v;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const int y = __shfl_up_sync(0xffffffffu, x, d);
+    if (lane >= d) x += y;
+  }
+  if (lane == 31) s[warp] = x;
+  __syncthreads();
+  if (warp == 0) {
+    int w = lane < warps ? s[lane] : 0;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const int y = __shfl_up_sync(0xffffffffu, w, d);
+      if (lane >= d) w += y;
+    }
+    if (lane < warps) s[lane] = w;
+  }
+  __syncthreads();
+  const int before = (warp ? s[warp - 1] : 0) + x - v;
+  *total = s[warps - 1];
+  __syncthreads();  // s may be reused
+  return before;
+}
+// The largest t1 in [t0, nl] with off[t1] <= limit (off non-decreasing, off[t0] <= limit).
+__device__ __forceinline__ int last_fitting(const long long* off, int t0, int nl, long long limit) {
+  int lo = t0, hi = nl;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) >> 1;
+    if (off[mid] <= limit) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+// The list holding combination `at`: the largest t in [t0, t1) with pre[t] <= at (pre[t1] > at).
+__device__ __forceinline__ int list_at(const int* pre, int t0, int t1, int at) {
+  int lo = t0, hi = t1 - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) >> 1;
+    if (pre[mid] <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+// A heavy list in the queue: its list, its first partial, its chunks; chunks taken, chunks done.
+struct entry {
+  long long list, base, chunks;
+  unsigned taken, arrived;
+};
+}  // namespace jf_pairs
+#endif
+)";
+  return h;
+}
+
+}  // namespace
+
+pairs_schedule& pairs_schedule_override() {
+  static pairs_schedule s;
+  return s;
+}
+
+void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
+  const graph& g = e.g;
+  auto& s = e.s;
+  const domain_id L = p.outer, P = p.inner;
+  const int K = g.dom(P).arity;
+  const std::int32_t A = g.dom(L).axes[0];
+  const std::vector<std::int32_t>& B = g.dom(P).axes;
+  const std::size_t offsets = static_cast<std::size_t>(g.dom(L).source);
+  const std::vector<node_id>& reduces = e.f.reduces;
+  li.block = block_threads;
+  li.outer_axes = {A};
+  li.reduced_axes = B;
+  li.pairs_arity = K;
+  e.add_operand_axis(g.outputs.size() + offsets, A);
+  e.max_threads = block_threads;
+
+  // Values of L that P reads (broadcasts, computed before the reductions: the recogniser's one pass).
+  std::vector<char> list_val(g.nodes.size(), 0);
+  std::vector<node_id> before;
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    const node& n = g.nodes[k];
+    if (n.domain != P || e.f.uniform[k] || n.code != op::broadcast || e.f.uniform[static_cast<std::size_t>(n.args[0])])
+      continue;
+    const node_id x = n.args[0];
+    if (list_val[static_cast<std::size_t>(x)]) continue;
+    list_val[static_cast<std::size_t>(x)] = 1;
+    before.push_back(x);
+  }
+  const std::vector<char> none(g.nodes.size(), 0);
+  std::vector<node_id> reduce_args;
+  for (node_id r : reduces)
+    for (int k = 0; k < g.at(r).nargs; ++k) reduce_args.push_back(g.at(r).args[static_cast<std::size_t>(k)]);
+  const std::vector<char> need0 = cone(g, before, none);
+  const std::vector<char> need1 = cone(g, reduce_args, list_val);
+  const std::vector<char> need2 = cone(g, e.f.outputs_in(L), none);
+
+  // Operands of P read in the body: a slot's field (staged), a value per list, or other strides, as
+  // operand_desc::slot promises or, without its promise, as the strides say at run time.
+  struct field {
+    node_id x;
+    std::size_t k;  // the kernel input
+    dtype t;
+    int hint;  // 0 .. K - 1: the slot's field; K: a value per list; -1: classified at run time
+  };
+  auto staged = [K](const field& fd) { return fd.hint != K; };  // (at run time: when its strides say so)
+  std::vector<field> fields;
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    const node& n = g.nodes[k];
+    if (!need1[k] || n.code != op::input || n.domain != P) continue;
+    const operand_desc& in = g.inputs[static_cast<std::size_t>(n.index)];
+    if (in.lay == layout::scalar || in.gen != generator::none) continue;  // emit_nodes reads those
+    const int hint = in.slot >= 0 && in.slot <= K ? in.slot : -1;
+    fields.push_back({static_cast<node_id>(k), static_cast<std::size_t>(n.index), n.type, hint});
+  }
+  // Staging order: wider dtypes first (every field's offset stays aligned: cap is a multiple of 8).
+  std::vector<field> by_size;
+  for (const field& fd : fields)
+    if (staged(fd)) by_size.push_back(fd);
+  std::stable_sort(by_size.begin(), by_size.end(),
+                   [](const field& x, const field& y) { return size_of(x.t) > size_of(y.t); });
+
+  // Shared memory: lists per tile and staging bytes that fit in the static 48 KiB.
+  std::size_t per_list = 8 + 4, per_block = 32 * 4 + 64;
+  for (node_id r : reduces) {
+    const std::size_t v = static_cast<std::size_t>(size_of(e.value_type(r))) + (is_arg_monoid(e.mono(r)) ? 8 : 0);
+    per_list += v;
+    per_block += block_threads * v + 33 * (is_arg_monoid(e.mono(r)) ? 16 : v) + 16;  // heads, group_allreduce
+  }
+  for (node_id x : before) per_list += static_cast<std::size_t>(size_of(g.at(x).type));
+  int tile_lists = 0, stage_bytes = 0;
+  const pairs_schedule forced = pairs_schedule_override();
+  for (int tl : {1024, 512, 256}) {
+    if (forced.tile_lists && tl != forced.tile_lists) continue;
+    for (int st : {16384, 8192, 24576}) {
+      if (forced.stage_bytes ? st != forced.stage_bytes : st == 24576) continue;
+      if (per_block + per_list * static_cast<std::size_t>(tl + 1) + static_cast<std::size_t>(st) <= max_static_shared) {
+        tile_lists = tl;
+        stage_bytes = st;
+        break;
+      }
+    }
+    if (tile_lists) break;
+  }
+  if (!tile_lists)
+    throw error("jf::ir codegen: a pairs kernel with " + std::to_string(reduces.size()) + " reductions and " +
+                std::to_string(before.size()) +
+                " per-list values does not fit in shared memory (docs/design.md, \"Pairs kernels\")\n" + g.to_string());
+  const int lists_per_thread = tile_lists / block_threads;
+  std::size_t all_bytes = 0;
+  for (const field& fd : by_size) all_bytes += static_cast<std::size_t>(size_of(fd.t));
+  const int cap_min =
+      all_bytes == 0 ? max_cap
+                     : std::min<int>(max_cap, static_cast<int>(static_cast<std::size_t>(stage_bytes) / all_bytes) & ~7);
+  if (cap_min < 8)
+    throw error("jf::ir codegen: a pairs kernel reading " + std::to_string(fields.size()) +
+                " operands per combination cannot stage 8 elements of each (docs/design.md, \"Pairs kernels\")\n" +
+                g.to_string());
+  int n_heavy = K;  // the shortest list with more than heavy_combinations combinations
+  while (combinations(n_heavy, K) <= heavy_combinations) ++n_heavy;
+  li.pairs_min_heavy = std::min(cap_min + 1, n_heavy);
+  li.pairs_tile_lists = tile_lists;
+  li.list_stage_items = cap_min;
+
+  const std::string Ks = std::to_string(K);
+  std::string plan =
+      cat("Tiles of ", tile_lists) + cat(" lists of D", L) +
+      " taken from a device counter by 256-thread blocks; each run of" + "\nlists whose fields fit " +
+      std::to_string(stage_bytes) + " bytes of shared memory is staged and its combinations of D" + std::to_string(P) +
+      "\nspread evenly over the threads (per-list partials combined in thread order); lists with more than " +
+      std::to_string(heavy_combinations) +
+      "\ncombinations are queued and combined in chunks by blocks done with the tiles.";
+  e.header(p, plan);
+  s << pairs_helpers();
+  e.args_struct();
+  // Registers for as many blocks per SM as the shared memory admits (228 KiB per SM on H100 and H200,
+  // 1 KiB reserved per block), up to 5: the walk's state would otherwise take 64 registers (4 blocks).
+  li.static_shared_bytes = static_cast<int>(per_block + per_list * static_cast<std::size_t>(tile_lists + 1) +
+                                            static_cast<std::size_t>(by_size.empty() ? 16 : stage_bytes));
+  bool runtime = false;  // operands classified at run time
+  for (const field& fd : fields) runtime = runtime || fd.hint < 0;
+  // (Not with operands classified at run time: their selects need the registers; they spill else.)
+  if (!runtime) e.min_blocks = std::clamp(233472 / (li.static_shared_bytes + 1024), 1, 5);
+  e.open_kernel(
+      "// Launch: 256-thread blocks (the kernel assumes it), grid fixed by configure_launch; scratch: counters,\n"
+      "// the heavy-list queue and its chunks' partials (sized from the element count).\n");
+  e.prologue("  ");
+  const std::string ne = cat("e", B[0]);
+  s << "  const long long* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << L << "\n";
+  s << "  const long long jf_st_off = a.st_in" << offsets << "[" << A << "];\n";
+  s << "  const long long jf_nl = e" << A << ";  // lists\n";
+  s << "  const long long jf_ne = " << ne << ";  // elements (sizes the queue)\n";
+  s << "  const int me = static_cast<int>(threadIdx.x);\n";
+
+  // ---- operands of the body: their roles, and one staged copy of each field
+  auto nm = [](const char* stem, node_id x) { return cat(stem, x); };
+  // Operand k's stride along global axis `axis` (1 along the chain's last axis of a contiguous one:
+  // the layout's promise), read from the kernel's argument where it is used.
+  auto stride = [&](std::size_t k, std::int32_t axis) {
+    if (g.inputs[k].lay == layout::contiguous && axis == B[static_cast<std::size_t>(K - 1)]) return std::string("1LL");
+    return "a.st_in" + std::to_string(k) + "[" + std::to_string(axis) + "]";
+  };
+  if (runtime)
+    s << "  // Operands without a promised role: md = s < " << K << ": slot s's field (staged), " << K
+      << ": a value per list, " << K + 1 << ": read in place.\n";
+  for (const field& fd : fields) {
+    const node_id x = fd.x;
+    if (fd.hint == K) {
+      s << "  // %" << x << " (input #" << fd.k << "): a value per list\n";
+      continue;
+    }
+    if (fd.hint >= 0) {
+      s << "  const long long " << nm("es", x) << " = " << stride(fd.k, B[static_cast<std::size_t>(fd.hint)])
+        << ";  // %" << x << " (input #" << fd.k << "): slot " << fd.hint << "'s field, its stride per element\n";
+      s << "  bool " << nm("own", x) << " = true;  // staged, not a copy of another\n";
+      s << "  int " << nm("src", x) << " = " << x << ";\n";
+      continue;
+    }
+    s << "  const int " << nm("md", x) << " = ";  // %x: its role from its strides
+    for (int k = 0; k < K; ++k) {
+      s << stride(fd.k, A) << " == 0";
+      for (int o = 0; o < K; ++o)
+        s << " && " << stride(fd.k, B[static_cast<std::size_t>(o)]) << (o == k ? " != 0" : " == 0");
+      s << " ? " << k << " : ";
+    }
+    s << "(";
+    for (int o = 0; o < K; ++o) s << (o ? " && " : "") << stride(fd.k, B[static_cast<std::size_t>(o)]) << " == 0";
+    s << ") ? " << K << " : " << K + 1 << ";  // %" << x << " (input #" << fd.k << ")\n";
+    s << "  const long long " << nm("es", x) << " = ";
+    for (int k = 0; k + 1 < K; ++k)
+      s << nm("md", x) << " == " << k << " ? " << stride(fd.k, B[static_cast<std::size_t>(k)]) << " : ";
+    s << stride(fd.k, B[static_cast<std::size_t>(K - 1)]) << ";  // its stride per element\n";
+    s << "  bool " << nm("own", x) << " = " << nm("md", x) << " < " << K << ";  // staged, not a copy of another\n";
+    s << "  int " << nm("src", x) << " = " << x << ";\n";
+  }
+  // A field several slots (or nodes) read is staged once: same pointer, same stride per element.
+  // (In node order: an earlier field's `own` is final when a later one is compared with it.)
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      const field &fx = fields[i], &fy = fields[j];
+      if (!staged(fx) || !staged(fy) || fx.t != fy.t) continue;
+      const node_id x = fx.x, y = fy.x;
+      s << "  if (" << nm("own", x) << " && " << nm("own", y) << " && a.in" << fx.k << " == a.in" << fy.k << " && "
+        << nm("es", x) << " == " << nm("es", y) << ") {\n";
+      s << "    " << nm("own", x) << " = false;\n";
+      s << "    " << nm("src", x) << " = " << y << ";\n";
+      s << "  }\n";
+    }
+  s << "  int jf_bpe = 0;  // staged bytes per element\n";
+  for (const field& fd : by_size) s << "  if (" << nm("own", fd.x) << ") jf_bpe += " << size_of(fd.t) << ";\n";
+  s << "  int jf_cap = jf_bpe > 0 ? " << stage_bytes << " / jf_bpe : " << max_cap << ";  // staged elements per run\n";
+  s << "  jf_cap = (jf_cap < " << max_cap << " ? jf_cap : " << max_cap << ") & ~7;\n";
+  s << "  __shared__ alignas(16) unsigned char s_stage[" << (by_size.empty() ? 16 : stage_bytes) << "];\n";
+  s << "  (void)s_stage;\n";
+  if (!by_size.empty()) {
+    s << "  int jf_so = 0;\n";
+    for (const field& fd : by_size) {
+      s << "  int " << nm("so", fd.x) << " = 0;\n";
+      s << "  if (" << nm("own", fd.x) << ") {\n";
+      s << "    " << nm("so", fd.x) << " = jf_so;\n";
+      s << "    jf_so += jf_cap * " << size_of(fd.t) << ";\n";
+      s << "  }\n";
+    }
+    for (const field& fx : by_size)
+      for (const field& fy : by_size)
+        if (fy.x < fx.x && fx.t == fy.t)
+          s << "  if (" << nm("src", fx.x) << " == " << fy.x << ") " << nm("so", fx.x) << " = " << nm("so", fy.x)
+            << ";\n";
+    for (const field& fd : by_size)
+      s << "  " << e.T(fd.t) << "* const " << nm("W", fd.x) << " = reinterpret_cast<" << e.T(fd.t) << "*>(s_stage + "
+        << nm("so", fd.x) << ");\n";
+  }
+
+  // ---- shared memory and scratch
+  s << "  __shared__ long long s_off[" << tile_lists + 1 << "];\n";
+  s << "  __shared__ int s_pre[" << tile_lists + 1 << "];  // combinations before each list (light lists)\n";
+  s << "  __shared__ int s_scan[32];\n";
+  s << "  __shared__ long long s_tile, s_we, s_wc;\n";
+  s << "  __shared__ bool s_last;\n";
+  for (node_id r : reduces) {
+    const std::string t = e.T(e.value_type(r));
+    s << "  __shared__ " << t << " s_res" << r << "[" << tile_lists << "], s_hd" << r << "[" << block_threads
+      << "];  // %" << r << ": per list, per thread's first list\n";
+    if (is_arg_monoid(e.mono(r)))
+      s << "  __shared__ long long s_resp" << r << "[" << tile_lists << "], s_hdp" << r << "[" << block_threads
+        << "];\n";
+  }
+  for (node_id x : before)
+    s << "  __shared__ " << e.T(g.at(x).type) << " s_lv" << x << "[" << tile_lists << "];  // %" << x << " per list\n";
+  s << "  // Scratch: counters [tiles taken, tiles done, heavy lists, first heavy list not exhausted] and the\n"
+       "  // chunk total; ready flags (zeroed by the launcher), queue entries, chunk partials.\n";
+  s << "  unsigned* const jf_ctr = reinterpret_cast<unsigned*>(a.scratch);\n";
+  s << "  unsigned long long* const jf_nchunks = reinterpret_cast<unsigned long long*>(a.scratch + 16);\n";
+  s << "  const long long jf_maxq = jf_ne / " << li.pairs_min_heavy << " + 1;  // heavy lists at most\n";
+  s << "  unsigned* const jf_ready = reinterpret_cast<unsigned*>(a.scratch + 32);\n";
+  s << "  jf_pairs::entry* const jf_entries = reinterpret_cast<jf_pairs::entry*>(a.scratch + jf_nest::align16(32 + "
+       "4ull * jf_maxq));\n";
+  s << "  unsigned char* jf_next = reinterpret_cast<unsigned char*>(jf_entries) + "
+       "jf_nest::align16(sizeof(jf_pairs::entry) * jf_maxq);\n";
+  s << "  const long long jf_maxc = jf_ne / jf_pairs::chunk_elements + jf_maxq;  // chunks at most\n";
+  for (node_id r : reduces) {
+    const std::string t = e.T(e.value_type(r));
+    s << "  " << t << "* const part" << r << " = reinterpret_cast<" << t << "*>(jf_next);\n";
+    s << "  jf_next += jf_nest::align16(sizeof(" << t << ") * jf_maxc);\n";
+    if (is_arg_monoid(e.mono(r))) {
+      s << "  long long* const part" << r << "_pos = reinterpret_cast<long long*>(jf_next);\n";
+      s << "  jf_next += jf_nest::align16(8ull * jf_maxc);\n";
+    }
+  }
+  s << "  (void)jf_next;\n";
+  s << "  const long long ntiles = (jf_nl + " << tile_lists - 1 << ") / " << tile_lists << ";\n";
+
+  const auto saved = e.vname;
+  auto restore = [&] {
+    e.vname = saved;
+    std::fill(e.axis.begin(), e.axis.end(), std::string());
+    std::fill(e.kept.begin(), e.kept.end(), std::string());
+    e.flat_index.clear();
+  };
+  auto store_acc = [&](const std::string& ind, const std::string& arr, const std::string& index,
+                       const std::string& acc) {
+    for (node_id r : reduces) {
+      if (is_arg_monoid(e.mono(r))) {
+        s << ind << "s_" << arr << r << "[" << index << "] = " << acc << r << ".value;\n";
+        s << ind << "s_" << arr << "p" << r << "[" << index << "] = " << acc << r << ".index;\n";
+      } else {
+        s << ind << "s_" << arr << r << "[" << index << "] = " << acc << r << ";\n";
+      }
+    }
+  };
+  auto load_acc = [&](node_id r, const std::string& arr, const std::string& index) {
+    if (is_arg_monoid(e.mono(r)))
+      return e.acc_type(r) + "{s_" + arr + std::to_string(r) + "[" + index + "], s_" + arr + "p" + std::to_string(r) +
+             "[" + index + "]}";
+    return "s_" + arr + std::to_string(r) + "[" + index + "]";
+  };
+  auto declare_accs = [&](const std::string& ind, const std::string& prefix) {
+    for (node_id r : reduces) s << ind << e.acc_type(r) << " " << prefix << r << " = " << e.identity(r) << ";\n";
+  };
+  // The list's results (accumulator expressions), L's nodes, L's outputs; axis A at `il`.
+  auto finish_list = [&](const std::string& ind, const std::vector<std::string>& accs) {
+    e.axis[static_cast<std::size_t>(A)] = "il";
+    for (std::size_t k = 0; k < reduces.size(); ++k) {
+      const node_id r = reduces[k];
+      s << ind << "const " << e.T(g.at(r).type) << " v" << r << " = " << e.result(r, accs[k]) << ";\n";
+      e.vname[static_cast<std::size_t>(r)] = cat("v", r);
+    }
+    e.emit_nodes(need2, ind, "", emitter::which::all);
+    e.store_outputs(ind, L);
+    restore();
+  };
+  // The body at the current combination: the fields' values (from `read(x, slot)`: staged or in
+  // place), P's nodes, the accumulation at rank `rank`. Hoisted values h<k><x> (slots below K - 1)
+  // and hl<x> (per list) are declared by the caller.
+  auto body = [&](const std::string& ind, const std::function<std::string(const field&, int)>& read,
+                  const std::string& rank, const std::string& prefix) {
+    for (const field& fd : fields) {
+      const node_id x = fd.x;
+      std::string v;
+      if (fd.hint == K) {
+        v = nm("hl", x);
+      } else if (fd.hint == K - 1) {
+        v = read(fd, K - 1);
+      } else if (fd.hint >= 0) {
+        v = cat("h", fd.hint) + std::to_string(x);
+      } else {
+        std::string general = "in" + std::to_string(fd.k) + "[il * " + stride(fd.k, A);
+        for (int k = 0; k < K; ++k)
+          general += cat(" + (jb + u", k) + ") * " + stride(fd.k, B[static_cast<std::size_t>(k)]);
+        general += "]";
+        v = nm("md", x) + cat(" == ", K - 1) + " ? " + read(fd, K - 1) + " : " + nm("md", x) + cat(" == ", K + 1) +
+            " ? " + general + " : " + (K == 2 ? nm("h0", x) : nm("h1", x));
+      }
+      s << ind << "const " << e.T(fd.t) << " " << nm("vp", x) << " = " << v << ";\n";
+      e.vname[static_cast<std::size_t>(x)] = nm("vp", x);
+    }
+    e.emit_nodes(need1, ind, "", emitter::which::all);
+    for (node_id r : reduces) e.accumulate(ind, r, prefix + std::to_string(r), rank);
+  };
+  // The values of the slots below K - 1, hoisted out of the faster indices: re-read when slot
+  // `level`'s index moves.
+  auto hoist = [&](const std::string& ind, int level, const std::function<std::string(const field&, int)>& read,
+                   bool declare) {
+    for (const field& fd : fields) {
+      const node_id x = fd.x;
+      const std::string h = cat("h", level) + std::to_string(x), decl = declare ? e.T(fd.t) + " " : std::string();
+      if (fd.hint == level) {
+        s << ind << decl << h << " = " << read(fd, level) << ";\n";
+      } else if (fd.hint < 0) {
+        const std::string prev = level == 0 ? nm("hl", x) : nm("h0", x);
+        s << ind << decl << h << " = " << nm("md", x) << " == " << level << " ? " << read(fd, level) << " : " << prev
+          << ";\n";
+      }
+    }
+  };
+  // Values per list (read once per list): promised ones, and those the strides say are.
+  auto list_values = [&](const std::string& ind, bool declare) {
+    for (const field& fd : fields) {
+      const std::string load = "in" + std::to_string(fd.k) + "[il * " + stride(fd.k, A) + "]";
+      const std::string lhs = (declare ? e.T(fd.t) + " " : std::string()) + nm("hl", fd.x);
+      if (fd.hint == K)
+        s << ind << lhs << " = " << load << ";\n";
+      else if (fd.hint < 0)
+        s << ind << lhs << " = " << nm("md", fd.x) << " == " << K << " ? " << load << " : static_cast<" << e.T(fd.t)
+          << ">(0);\n";
+    }
+  };
+  // The next combination `stride` places on in Awkward's order, within one list (the research's
+  // incremental carry: the overflow of the fastest index moves to the next row), re-reading the
+  // hoisted values when a slower index moved.
+  auto advance_by = [&](const std::string& ind, const std::string& stride_,
+                        const std::function<std::string(const field&, int)>& read) {
+    if (K == 2) {
+      s << ind << "u1 += " << stride_ << ";\n";
+      s << ind << "if (u1 >= n) {\n";
+      s << ind << "  while (u1 >= n && u0 < n - 2) {\n";
+      s << ind << "    const auto x = u1 - n;\n";
+      s << ind << "    ++u0;\n";
+      s << ind << "    u1 = u0 + 1 + x;\n";
+      s << ind << "  }\n";
+      hoist(ind + "  ", 0, read, false);
+      s << ind << "}\n";
+    } else {
+      s << ind << "u2 += " << stride_ << ";\n";
+      s << ind << "if (u2 >= n) {\n";
+      s << ind << "  while (u2 >= n && (u0 < n - 3 || u1 < n - 2)) {\n";
+      s << ind << "    const auto x = u2 - n;\n";
+      s << ind << "    if (++u1 == n - 1) {\n";
+      s << ind << "      ++u0;\n";
+      s << ind << "      u1 = u0 + 1;\n";
+      s << ind << "    }\n";
+      s << ind << "    u2 = u1 + 1 + x;\n";
+      s << ind << "  }\n";
+      hoist(ind + "  ", 0, read, false);
+      hoist(ind + "  ", 1, read, false);
+      s << ind << "}\n";
+    }
+  };
+  // The next combination in Awkward's order (u_{K-1} fastest), re-reading the hoisted values.
+  auto advance = [&](const std::string& ind, const std::function<std::string(const field&, int)>& read) {
+    if (K == 2) {
+      s << ind << "if (++u1 == n) {\n";
+      s << ind << "  ++u0;\n";
+      s << ind << "  u1 = u0 + 1;\n";
+      hoist(ind + "  ", 0, read, false);
+      s << ind << "}\n";
+    } else {
+      s << ind << "if (++u2 == n) {\n";
+      s << ind << "  if (++u1 == n - 1) {\n";
+      s << ind << "    ++u0;\n";
+      s << ind << "    u1 = u0 + 1;\n";
+      hoist(ind + "    ", 0, read, false);
+      s << ind << "  }\n";
+      s << ind << "  u2 = u1 + 1;\n";
+      hoist(ind + "  ", 1, read, false);
+      s << ind << "}\n";
+    }
+  };
+  auto name_axes = [&] {
+    e.axis[static_cast<std::size_t>(A)] = "il";
+    for (int k = 0; k < K; ++k)
+      e.axis[static_cast<std::size_t>(B[static_cast<std::size_t>(k)])] = cat("(jb + u", k) + ")";
+  };
+  auto name_list_values = [&](const std::string& t) {
+    for (node_id x : before) e.vname[static_cast<std::size_t>(x)] = cat("s_lv", x) + "[" + t + "]";
+  };
+
+  // ================= Phase 1: tiles =================
+  const std::string in = "    ", in2 = in + "  ", in3 = in2 + "  ", in4 = in3 + "  ", in5 = in4 + "  ",
+                    in6 = in5 + "  ";
+  s << "\n  // ---- Phase 1: tiles of lists, taken from a counter.\n";
+  s << "  for (;;) {\n";
+  s << in << "__syncthreads();  // the previous tile is done with the shared arrays\n";
+  s << in << "if (me == 0) s_tile = atomicAdd(jf_ctr, 1u);\n";
+  s << in << "__syncthreads();\n";
+  s << in << "const long long tile = s_tile;\n";
+  s << in << "if (tile >= ntiles) break;\n";
+  s << in << "const long long i0 = tile * " << tile_lists << ";\n";
+  s << in << "const int nl = static_cast<int>(jf_nl - i0 < " << tile_lists << " ? jf_nl - i0 : " << tile_lists
+    << ");\n";
+  s << in << "for (int t = me; t <= nl; t += " << block_threads << ") s_off[t] = jf_off[(i0 + t) * jf_st_off];\n";
+  s << in << "__syncthreads();\n";
+  s << in << "// Per list: its combinations (0 for a heavy list, queued), identity results, values P reads.\n";
+  s << in << "int jf_c[" << lists_per_thread << "];\n";
+  s << in << "int jf_mine = 0;\n";
+  s << in << "for (int u = 0; u < " << lists_per_thread << "; ++u) {\n";
+  s << in2 << "const int t = me * " << lists_per_thread << " + u;\n";
+  s << in2 << "int c = 0;\n";
+  s << in2 << "if (t < nl) {\n";
+  s << in3 << "const long long n = s_off[t + 1] - s_off[t];\n";
+  s << in3 << "const I il = static_cast<I>(i0 + t);\n";
+  s << in3 << "if (jf_pairs::heavy<" << K << ">(n, jf_cap)) {  // to the queue: phase 2 combines it\n";
+  s << in4 << "const long long m = jf_pairs::chunks<" << K << ">(n);\n";
+  s << in4 << "const unsigned q = atomicAdd(jf_ctr + 2, 1u);\n";
+  s << in4 << "jf_entries[q].list = static_cast<long long>(il);\n";
+  s << in4
+    << "jf_entries[q].base = static_cast<long long>(atomicAdd(jf_nchunks, static_cast<unsigned long long>(m)));\n";
+  s << in4 << "jf_entries[q].chunks = m;\n";
+  s << in4 << "jf_entries[q].taken = 0u;\n";
+  s << in4 << "jf_entries[q].arrived = 0u;\n";
+  s << in4 << "__threadfence();  // the entry before its flag\n";
+  s << in4 << "atomicExch(jf_ready + q, 1u);\n";
+  s << in3 << "} else {\n";
+  s << in4 << "c = static_cast<int>(jf_pairs::comb<" << K << ">(n));\n";
+  s << in3 << "}\n";
+  for (node_id r : reduces) {
+    s << in3 << "s_res" << r << "[t] = " << (is_arg_monoid(e.mono(r)) ? e.identity(r) + ".value" : e.identity(r))
+      << ";\n";
+    if (is_arg_monoid(e.mono(r))) s << in3 << "s_resp" << r << "[t] = -1;\n";
+  }
+  if (!before.empty()) {
+    e.axis[static_cast<std::size_t>(A)] = "il";
+    e.emit_nodes(need0, in3, "", emitter::which::all);
+    for (node_id x : before) s << in3 << "s_lv" << x << "[t] = " << e.vname[static_cast<std::size_t>(x)] << ";\n";
+    restore();
+  }
+  s << in2 << "}\n";
+  s << in2 << "jf_c[u] = c;\n";
+  s << in2 << "jf_mine += c;\n";
+  s << in << "}\n";
+  s << in << "int jf_total;\n";
+  s << in << "int jf_at = jf_pairs::block_exclusive_scan(jf_mine, s_scan, &jf_total);\n";
+  s << in << "for (int u = 0; u < " << lists_per_thread << "; ++u) {\n";
+  s << in2 << "const int t = me * " << lists_per_thread << " + u;\n";
+  s << in2 << "if (t < nl) s_pre[t] = jf_at;\n";
+  s << in2 << "jf_at += jf_c[u];\n";
+  s << in << "}\n";
+  s << in << "if (me == 0) s_pre[nl] = jf_total;\n";
+  s << in << "__syncthreads();\n";
+  s << in << "if (me == 0) {\n";
+  s << in2 << "__threadfence();\n";
+  s << in2 << "atomicAdd(jf_ctr + 1, 1u);  // this tile's heavy lists are queued\n";
+  s << in << "}\n";
+
+  // Runs of lists whose elements fit the staging buffer.
+  s << in << "for (int t0 = 0; t0 < nl;) {\n";
+  s << in2 << "const long long lb = s_off[t0];\n";
+  s << in2 << "const int t1 = jf_pairs::last_fitting(s_off, t0, nl, lb + jf_cap);\n";
+  s << in2 << "if (t1 == t0) {  // a list longer than the buffer (heavy, queued)\n";
+  s << in3 << "++t0;\n";
+  s << in3 << "continue;\n";
+  s << in2 << "}\n";
+  s << in2 << "const int W = s_pre[t1] - s_pre[t0];  // the run's combinations\n";
+  s << in2 << "if (W == 0) {\n";
+  s << in3 << "t0 = t1;\n";
+  s << in3 << "continue;\n";
+  s << in2 << "}\n";
+  if (!by_size.empty()) {
+    // A few loads in flight per thread (more would cost registers the body needs).
+    const int lanes = std::clamp(8 / static_cast<int>(by_size.size()), 1, 4);
+    s << in2 << "const int cnt = static_cast<int>(s_off[t1] - lb);\n";
+    s << in2 << "// Staged: each field once, coalesced, " << lanes << " load(s) of each per thread per trip.\n";
+    s << in2 << "for (int q = me; q < cnt; q += " << lanes * block_threads << ") {\n";
+    for (int u = 0; u < lanes; ++u)
+      for (const field& fd : by_size) {
+        const std::string qq = u ? cat("q + ", u * block_threads) : std::string("q");
+        s << in3 << e.T(fd.t) << " " << nm("l", fd.x) << "_" << u << "{};\n";
+        s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < cnt) " << nm("l", fd.x) << "_" << u << " = in"
+          << fd.k << "[(lb + " << qq << ") * " << nm("es", fd.x) << "];\n";
+      }
+    for (int u = 0; u < lanes; ++u)
+      for (const field& fd : by_size) {
+        const std::string qq = u ? cat("q + ", u * block_threads) : std::string("q");
+        s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < cnt) " << nm("W", fd.x) << "[" << qq
+          << "] = " << nm("l", fd.x) << "_" << u << ";\n";
+      }
+    s << in2 << "}\n";
+    s << in2 << "__syncthreads();\n";
+  }
+  s << in2 << "// Thread me: combinations [lo, hi) of the run, in Awkward's order.\n";
+  s << in2 << "const int lo = static_cast<int>(static_cast<long long>(W) * me / " << block_threads
+    << "), hi = static_cast<int>(static_cast<long long>(W) * (me + 1) / " << block_threads << ");\n";
+  s << in2 << "int own = -1;  // the list this thread starts and a later thread continues\n";
+  declare_accs(in2, "oacc");
+  // One flat loop over the range: every lane runs the body in every trip (the ranges are equal to
+  // one combination); moving to the next list is a short branch inside it.
+  auto staged_read = [&](const field& fd, int k) { return nm("W", fd.x) + cat("[qb + u", k) + "]"; };
+  auto list_setup = [&](const std::string& ind) {
+    s << ind << "pb = s_pre[t] - s_pre[t0];  // the list's combinations in the run: [pb, pe)\n";
+    s << ind << "pe = s_pre[t + 1] - s_pre[t0];\n";
+    s << ind << "n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
+    s << ind << "qb = static_cast<int>(s_off[t] - lb);  // its first staged element\n";
+    s << ind << "jb = s_off[t];\n";
+    s << ind << "il = static_cast<I>(i0 + t);\n";
+  };
+  s << in2 << "if (lo < hi) {\n";
+  s << in3 << "int t = jf_pairs::list_at(s_pre, t0, t1, s_pre[t0] + lo);\n";
+  s << in3 << "int pb, pe, n, qb;\n";
+  s << in3 << "long long jb;\n";
+  s << in3 << "I il;\n";
+  list_setup(in3);
+  s << in3 << "int r = lo - pb;  // the combination's rank in its list\n";
+  s << in3 << "int ";
+  for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "u" << k;
+  s << ";\n";
+  s << in3 << "{  // the range's first combination (the next ones are walked to)\n";
+  s << in4 << "long long ";
+  for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "w" << k;
+  s << ";\n";
+  s << in4 << "jf_pairs::unrank" << K << "(n, r";
+  for (int k = 0; k < K; ++k) s << ", w" << k;
+  s << ");\n";
+  for (int k = 0; k < K; ++k) s << in4 << "u" << k << " = static_cast<int>(w" << k << ");\n";
+  s << in3 << "}\n";
+  declare_accs(in3, "acc");
+  list_values(in3, true);
+  hoist(in3, 0, staged_read, true);
+  if (K == 3) hoist(in3, 1, staged_read, true);
+  s << in3 << "for (int f = lo; f < hi; ++f) {\n";
+  name_axes();
+  name_list_values("t");
+  body(in4, staged_read, "r", "acc");
+  restore();
+  s << in4 << "++r;\n";
+  advance(in4, staged_read);
+  s << in4 << "if (f + 1 == pe) {  // the list's last combination\n";
+  s << in5 << "if (pb < lo) {  // started before this thread: its first list, continued from the left\n";
+  store_acc(in6, "hd", "me", "acc");
+  s << in5 << "} else {  // wholly in this thread's range\n";
+  store_acc(in6, "res", "t", "acc");
+  s << in5 << "}\n";
+  for (node_id r : reduces) s << in5 << "acc" << r << " = " << e.identity(r) << ";\n";
+  s << in5 << "if (f + 1 < hi) {  // the next list with combinations, from its first\n";
+  const std::string in7 = in6 + "  ";
+  s << in6 << "++t;\n";
+  s << in6 << "while (s_pre[t + 1] == s_pre[t]) ++t;\n";
+  list_setup(in6);
+  s << in6 << "r = 0;\n";
+  for (int k = 0; k < K; ++k) s << in6 << "u" << k << " = " << k << ";\n";
+  list_values(in6, false);
+  hoist(in6, 0, staged_read, false);
+  if (K == 3) hoist(in6, 1, staged_read, false);
+  s << in5 << "}\n";
+  s << in4 << "}\n";
+  s << in3 << "}\n";
+  s << in3 << "if (pe > hi) {  // the range's last list goes on after it\n";
+  s << in4 << "if (pb < lo) {  // started before too: this thread's part is a head\n";
+  store_acc(in5, "hd", "me", "acc");
+  s << in4 << "} else {  // started here: this thread combines it\n";
+  s << in5 << "own = t;\n";
+  for (node_id r : reduces) s << in5 << "oacc" << r << " = acc" << r << ";\n";
+  s << in4 << "}\n";
+  s << in3 << "}\n";
+  s << in2 << "}\n";
+  s << in2 << "__syncthreads();\n";
+  s << in2 << "if (own >= 0) {  // the lists cut by range boundaries: the partials in thread order\n";
+  s << in3 << "const int pe = s_pre[own + 1] - s_pre[t0];\n";
+  s << in3 << "for (int r2 = me + 1; r2 < " << block_threads << "; ++r2) {\n";
+  s << in4 << "const int lo2 = static_cast<int>(static_cast<long long>(W) * r2 / " << block_threads << ");\n";
+  s << in4 << "if (lo2 >= pe) break;\n";
+  s << in4 << "if (static_cast<int>(static_cast<long long>(W) * (r2 + 1) / " << block_threads
+    << ") == lo2) continue;  // an empty range\n";
+  for (node_id r : reduces)
+    s << in4 << "oacc" << r << " = " << e.combine_fn(r) << "(oacc" << r << ", " << load_acc(r, "hd", "r2") << ");\n";
+  s << in3 << "}\n";
+  store_acc(in3, "res", "own", "oacc");
+  s << in2 << "}\n";
+  s << in2 << "__syncthreads();  // the staging buffer and the heads are free again\n";
+  s << in2 << "t0 = t1;\n";
+  s << in << "}\n";
+  // Per list: results, L's nodes, outputs.
+  s << in << "for (int t = me; t < nl; t += " << block_threads << ") {  // each light list's results and outputs\n";
+  s << in2 << "if (jf_pairs::heavy<" << K << ">(s_off[t + 1] - s_off[t], jf_cap)) continue;  // phase 2 writes it\n";
+  s << in2 << "const I il = static_cast<I>(i0 + t);\n";
+  {
+    std::vector<std::string> accs;
+    for (node_id r : reduces) accs.push_back(load_acc(r, "res", "t"));
+    finish_list(in2, accs);
+  }
+  s << in << "}\n";
+  s << "  }\n";
+
+  // ================= Phase 2: heavy lists in chunks =================
+  s << "\n  // ---- Phase 2: heavy lists from the queue, a chunk of combinations per block at a time.\n";
+  s << "  unsigned jf_cursor = 0;  // (thread 0) the first entry that may have chunks left\n";
+  s << "  for (;;) {\n";
+  s << in << "if (me == 0) {\n";
+  s << in2 << "long long we = -1, wc = 0;\n";
+  s << in2 << "unsigned cur = jf_nest::load_volatile(jf_ctr + 3);\n";
+  s << in2 << "if (cur < jf_cursor) cur = jf_cursor;\n";
+  s << in2 << "for (;;) {\n";
+  s << in3 << "if (cur < jf_nest::load_volatile(jf_ctr + 2)) {\n";
+  s << in4 << "while (jf_nest::load_volatile(jf_ready + cur) == 0u) __nanosleep(64);\n";
+  s << in4 << "__threadfence();\n";
+  s << in4 << "const long long m = jf_nest::load_volatile(&jf_entries[cur].chunks);\n";
+  s << in4 << "const unsigned c = atomicAdd(&jf_entries[cur].taken, 1u);\n";
+  s << in4 << "if (static_cast<long long>(c) < m) {\n";
+  s << in5 << "we = cur;\n";
+  s << in5 << "wc = c;\n";
+  s << in5 << "break;\n";
+  s << in4 << "}\n";
+  s << in4 << "++cur;\n";
+  s << in4 << "atomicMax(jf_ctr + 3, cur);\n";
+  s << in4 << "continue;\n";
+  s << in3 << "}\n";
+  s << in3
+    << "if (static_cast<long long>(jf_nest::load_volatile(jf_ctr + 1)) >= ntiles) {  // every tile queued its lists\n";
+  s << in4 << "__threadfence();\n";
+  s << in4 << "if (cur >= jf_nest::load_volatile(jf_ctr + 2)) break;\n";
+  s << in4 << "continue;\n";
+  s << in3 << "}\n";
+  s << in3 << "__nanosleep(256);  // tiles are still being counted by running blocks\n";
+  s << in2 << "}\n";
+  s << in2 << "jf_cursor = cur;\n";
+  s << in2 << "s_we = we;\n";
+  s << in2 << "s_wc = wc;\n";
+  s << in << "}\n";
+  s << in << "__syncthreads();\n";
+  s << in << "const long long we = s_we, wc = s_wc;\n";
+  s << in << "if (we < 0) break;\n";
+  s << in << "const long long il_l = jf_nest::load_volatile(&jf_entries[we].list);\n";
+  s << in << "const long long base = jf_nest::load_volatile(&jf_entries[we].base);\n";
+  s << in << "const long long m = jf_nest::load_volatile(&jf_entries[we].chunks);\n";
+  s << in << "const I il = static_cast<I>(il_l);\n";
+  s << in << "const long long jb = jf_off[il_l * jf_st_off], n = jf_off[(il_l + 1) * jf_st_off] - jb;\n";
+  s << in << "const long long total = jf_pairs::comb<" << K << ">(n), size = (total + m - 1) / m;\n";
+  s << in
+    << "const long long x0 = wc * size < total ? wc * size : total, x1 = x0 + size < total ? x0 + size : total;\n";
+  s << in << "// Thread me: the chunk's combinations x0 + me, x0 + me + " << block_threads
+    << ", ... (a warp reads consecutive elements).\n";
+  if (!before.empty()) {
+    e.axis[static_cast<std::size_t>(A)] = "il";
+    e.emit_nodes(need0, in, "_l", emitter::which::all);
+    e.axis[static_cast<std::size_t>(A)].clear();
+  }
+  const auto saved_before = e.vname;  // with the list's values named
+  declare_accs(in, "acc");
+  s << in << "long long r = x0 + me;\n";
+  s << in << "if (r < x1) {\n";
+  s << in2 << "long long ";
+  for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "u" << k;
+  s << ";\n";
+  s << in2 << "jf_pairs::unrank" << K << "(n, r";
+  for (int k = 0; k < K; ++k) s << ", u" << k;
+  s << ");\n";
+  auto direct_read = [&](const field& fd, int k) {
+    return "in" + std::to_string(fd.k) + cat("[(jb + u", k) + ") * " + nm("es", fd.x) + "]";
+  };
+  list_values(in2, true);
+  hoist(in2, 0, direct_read, true);
+  if (K == 3) hoist(in2, 1, direct_read, true);
+  s << in2 << "for (; r < x1; r += " << block_threads << ") {\n";
+  name_axes();
+  body(in3, direct_read, "r", "acc");
+  e.vname = saved_before;
+  std::fill(e.axis.begin(), e.axis.end(), std::string());
+  advance_by(in3, cat("", block_threads), direct_read);
+  s << in2 << "}\n";
+  s << in << "}\n";
+  for (node_id r : reduces)
+    s << in << "acc" << r << " = jf_nest::group_allreduce(acc" << r << ", " << e.combine_lambda(r) << ", "
+      << e.identity(r) << ");\n";
+  s << in << "if (me == 0) {\n";
+  for (node_id r : reduces) e.store_partial(in2, r, "base + wc", cat("acc", r));
+  s << in2 << "__threadfence();  // the partial before the count\n";
+  s << in2 << "s_last = atomicAdd(&jf_entries[we].arrived, 1u) == static_cast<unsigned>(m - 1);\n";
+  s << in << "}\n";
+  s << in << "__syncthreads();\n";
+  s << in << "if (s_last) {  // the list's last chunk: its partials in chunk order, then its results\n";
+  s << in2 << "__threadfence();\n";
+  for (node_id r : reduces) {
+    s << in2 << "acc" << r << " = " << e.identity(r) << ";\n";
+    s << in2 << "for (long long c = me; c < m; c += " << block_threads << ") acc" << r << " = " << e.combine_fn(r)
+      << "(acc" << r << ", " << e.load_partial(r, "base + c") << ");\n";
+    s << in2 << "acc" << r << " = jf_nest::group_allreduce(acc" << r << ", " << e.combine_lambda(r) << ", "
+      << e.identity(r) << ");\n";
+  }
+  s << in2 << "if (me == 0) {\n";
+  e.vname = saved_before;
+  {
+    std::vector<std::string> accs;
+    for (node_id r : reduces) accs.push_back(cat("acc", r));
+    finish_list(in3, accs);
+  }
+  s << in2 << "}\n";
+  s << in << "}\n";
+  s << in << "__syncthreads();  // s_we, s_wc, s_last are rewritten next\n";
+  s << "  }\n";
+  e.close_kernel();
+}
+
+namespace {
+
+// The scratch layout of the kernel (the same arithmetic as its prologue).
+struct pairs_scratch {
+  std::size_t zeroed = 0, bytes = 0;
+};
+pairs_scratch scratch_of(const launch_info& li, std::int64_t elements) {
+  const std::size_t maxq = static_cast<std::size_t>(elements / li.pairs_min_heavy + 1);
+  const std::size_t maxc = static_cast<std::size_t>(elements / chunk_elements) + maxq;
+  pairs_scratch s;
+  s.zeroed = 32 + 4 * maxq;
+  s.bytes = align16(s.zeroed) + align16(32 * maxq);
+  for (int b : li.partial_bytes) s.bytes += align16(static_cast<std::size_t>(b) * maxc);
+  return s;
+}
+
+}  // namespace
+
+launch_config configure_pairs(const launch_info& li, const std::int64_t* ext, const device_limits& dev) {
+  launch_config c;
+  const std::int64_t lists = ext[li.outer_axes[0]];
+  const std::int64_t elements = ext[li.reduced_axes[0]];
+  if (lists <= 0) {
+    c.grid[0] = 0;
+    return c;
+  }
+  const std::int64_t tiles = (lists + li.pairs_tile_lists - 1) / li.pairs_tile_lists;
+  // Blocks take tiles, then heavy chunks, from counters: one wave of resident blocks is enough, and
+  // no more blocks than there can be tiles and chunks.
+  std::int64_t resident = resident_blocks(dev, block_threads);
+  if (dev.shared_per_sm > 0 && li.static_shared_bytes > 0)
+    resident = std::min<std::int64_t>(
+        resident, static_cast<std::int64_t>(std::max(1, dev.sm_count)) *
+                      std::max<std::int64_t>(
+                          1, static_cast<std::int64_t>(dev.shared_per_sm) /
+                                 (li.static_shared_bytes + static_cast<std::int64_t>(dev.shared_reserved_per_block))));
+  const std::int64_t heavy_chunks = elements / chunk_elements + elements / li.pairs_min_heavy + 1;
+  c.grid[0] = static_cast<unsigned>(std::max<std::int64_t>(1, std::min<std::int64_t>(resident, tiles + heavy_chunks)));
+  c.block[0] = block_threads;
+  const pairs_scratch s = scratch_of(li, elements);
+  c.scratch_bytes = s.bytes;
+  c.scratch_zero_bytes = s.zeroed;
+  return c;
+}
+
+std::string describe_pairs(const launch_info& li, const launch_config* c) {
+  std::string s =
+      cat("pairs kernel (combinations of ", li.pairs_arity) + cat("): tiles of ", li.pairs_tile_lists) +
+      " lists taken from a device counter by 256-thread blocks, each run of lists staged in shared memory and "
+      "its combinations spread evenly over the block's threads (partials combined in thread order); lists "
+      "with more than " +
+      std::to_string(heavy_combinations) +
+      " combinations queued on the device and combined in chunks by the blocks done with the tiles "
+      "(partials in chunk order)";
+  if (c && c->grid[0] > 0) s += cat(" (", c->grid[0]) + " blocks)";
+  return s;
+}
+
+}  // namespace jf::ir::nest
