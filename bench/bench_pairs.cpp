@@ -13,6 +13,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -113,7 +114,7 @@ void run_fused(benchmark::State& state, events& d, bool charge, int tile_lists =
   // The engine's graph: the max and its validity (the count of pairs stays in the kernel).
   const jf::ir::kernel_source k = jf::ir::generate_cuda(nest_test::pairs_dielectron(charge, false, false, true, false));
   jf::ir::nest::pairs_schedule_override() = {};
-  const rt::kernel& kern = rt::get_kernel(k.name, k.source, {});
+  const rt::kernel& kern = *std::addressof(rt::get_kernel(k.name, k.source, {}));
   auto slot = [](int s) {
     std::vector<std::int64_t> st(4, 0);
     st[static_cast<std::size_t>(2 + s)] = 1;
@@ -162,7 +163,7 @@ extern "C" __global__ void jf_bench_thread_per_event(const jf_bench_tpe_args a) 
 )";
 
 void run_thread_per_event(benchmark::State& state, events& d) {
-  const rt::kernel& k = rt::get_kernel("jf_bench_thread_per_event", thread_per_event_source, {});
+  const rt::kernel& k = *std::addressof(rt::get_kernel("jf_bench_thread_per_event", thread_per_event_source, {}));
   struct {
     const void* off;
     const void* pt;
