@@ -45,6 +45,13 @@ struct reduction_builder {
       if (m == monoid::sum && is_floating(t)) v = op(op::add, t, {v, constant(t, 0.0)});
       return v;
     }
+    // Every combination of every list (axis=None over pairs): each list's first, then the lists
+    // (the pairs kernel combines a list's combinations; the lists are then a box).
+    const ir::domain_id parent = g.dom(inner).parent;
+    if (g.dom(inner).kind == ir::domain_kind::pairs && outer != parent && !is_arg_monoid(m)) {
+      const ir::node_id per_list = g.add_reduce(m, in_domain(v), guard == ir::no_node ? guard : in_domain(guard), parent);
+      return g.add_reduce(m, per_list, ir::no_node, outer);
+    }
     return g.add_reduce(m, in_domain(v), guard == ir::no_node ? guard : in_domain(guard), outer);
   }
   // The number of reduced elements, as int64 (uniform).
