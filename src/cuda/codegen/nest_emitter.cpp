@@ -938,8 +938,22 @@ std::int64_t resident_blocks(const device_limits& dev, int threads) {
   return static_cast<std::int64_t>(std::max(1, dev.sm_count)) * std::max(1, dev.max_threads_per_sm / threads);
 }
 
+std::vector<char> cone(const graph& g, const std::vector<node_id>& targets, const std::vector<char>& stops) {
+  std::vector<char> need(g.nodes.size(), 0);
+  for (node_id t : targets)
+    if (t != no_node) need[static_cast<std::size_t>(t)] = 1;
+  for (std::size_t k = g.nodes.size(); k-- > 0;) {
+    if (!need[k] || stops[k]) continue;
+    const node& n = g.nodes[k];
+    if (n.code == op::reduce) continue;
+    for (int a = 0; a < n.nargs; ++a) need[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])] = 1;
+  }
+  return need;
+}
+
+std::size_t align16(std::size_t b) { return (b + 15) & ~std::size_t(15); }
+
 std::size_t scratch_bytes(const launch_info& li, std::int64_t counters, std::int64_t count) {
-  auto align16 = [](std::size_t b) { return (b + 15) & ~std::size_t(15); };
   std::size_t bytes = align16(4 * static_cast<std::size_t>(counters));
   for (int b : li.partial_bytes) bytes += align16(static_cast<std::size_t>(b) * static_cast<std::size_t>(count));
   return bytes;

@@ -176,6 +176,12 @@ struct pairs_schedule {
 };
 pairs_schedule& pairs_schedule_override();
 
+// The nodes `targets` are computed from, not crossing reduces (their loops compute them) nor the
+// nodes in `stops` (named before: values a kernel keeps); stops themselves are included.
+std::vector<char> cone(const graph& g, const std::vector<node_id>& targets, const std::vector<char>& stops);
+// b rounded up to a multiple of 16 (shared-memory and scratch layouts).
+std::size_t align16(std::size_t b);
+
 // ---- launch rules (host) ----
 std::int64_t product(const std::vector<std::int32_t>& axes, const std::int64_t* ext);
 // Blocks of `threads` threads resident on the whole device at full occupancy.

@@ -42,22 +42,6 @@ constexpr int warp_max = 4096;          // longest list combined by one warp (lo
 constexpr int stage_bytes = 24 * 1024;  // shared memory for the staged loads of a tile
 constexpr int max_cap = 4096;           // staged elements per tile at most
 
-// The nodes `targets` are computed from, not crossing reduces (their loops compute them) nor the
-// nodes in `stops` (named before: values kept in shared memory); stops themselves are included.
-std::vector<char> cone(const graph& g, const std::vector<node_id>& targets, const std::vector<char>& stops) {
-  std::vector<char> need(g.nodes.size(), 0);
-  for (node_id t : targets)
-    if (t != no_node) need[static_cast<std::size_t>(t)] = 1;
-  for (std::size_t k = g.nodes.size(); k-- > 0;) {
-    if (!need[k] || stops[k]) continue;
-    const node& n = g.nodes[k];
-    if (n.code == op::reduce) continue;
-    for (int a = 0; a < n.nargs; ++a) need[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])] = 1;
-  }
-  return need;
-}
-
-std::size_t align16(std::size_t b) { return (b + 15) & ~std::size_t(15); }
 
 }  // namespace
 
@@ -279,8 +263,8 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
     auto serial = [&](const std::string& ind, bool from_stage) {
       for (node_id r : reduces) s << ind << e.acc_type(r) << " acc" << r << " = " << e.identity(r) << ";\n";
       s << ind << "for (long long j = jb; j < je; ++j) {\n";
-      e.axis[static_cast<std::size_t>(a)] = "il";
-      e.axis[static_cast<std::size_t>(b)] = "j";
+      e.axis[static_cast<std::size_t>(a)] = std::string("il");
+      e.axis[static_cast<std::size_t>(b)] = std::string("j");
       if (from_stage) {
         for (node_id x : staged) e.kept[static_cast<std::size_t>(x)] = cat("s_in", x);
         e.flat_index = "(j - base)";

@@ -55,22 +55,6 @@ constexpr long long chunk_elements = 8;          // ... but at most ceil(n / 8) 
 constexpr int max_cap = 4096;                    // staged elements per run at most
 constexpr int max_static_shared = 46 * 1024;     // under the 48 KiB of static shared memory
 
-// The nodes `targets` are computed from, not crossing reduces (their loops compute them) nor the
-// nodes in `stops` (named before); stops themselves are included.
-std::vector<char> cone(const graph& g, const std::vector<node_id>& targets, const std::vector<char>& stops) {
-  std::vector<char> need(g.nodes.size(), 0);
-  for (node_id t : targets)
-    if (t != no_node) need[static_cast<std::size_t>(t)] = 1;
-  for (std::size_t k = g.nodes.size(); k-- > 0;) {
-    if (!need[k] || stops[k]) continue;
-    const node& n = g.nodes[k];
-    if (n.code == op::reduce) continue;
-    for (int a = 0; a < n.nargs; ++a) need[static_cast<std::size_t>(n.args[static_cast<std::size_t>(a)])] = 1;
-  }
-  return need;
-}
-
-std::size_t align16(std::size_t b) { return (b + 15) & ~std::size_t(15); }
 
 long long combinations(long long n, int k) {
   if (n < k) return 0;
