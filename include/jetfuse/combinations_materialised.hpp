@@ -9,6 +9,7 @@
 //   jf::jagged<float> m = jf::sqrt(2 * pt1 * pt2 * (...));   // every pair's mass, Awkward's order
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
@@ -73,6 +74,13 @@ template <class Tag, class... A> struct with_materialised_fields<call_node<Tag, 
   }
 };
 
+// The combinations' size an expression's fields read (0: none).
+template <class E> struct pairs_arity : std::integral_constant<int, 0> {};
+template <class T, int S, int A> struct pairs_arity<term<combination_field<T, S, A>>> : std::integral_constant<int, A> {};
+template <class Tag, class... A> struct pairs_arity<call_node<Tag, A...>> {
+  static constexpr int value = std::max({0, pairs_arity<A>::value...});
+};
+
 // The offsets of the first combination field (every field's lists are checked against them).
 template <class E> const array<std::int64_t>* combination_offsets(const E&) { return nullptr; }
 template <class T, int S, int A> const array<std::int64_t>* combination_offsets(const term<combination_field<T, S, A>>& e) {
@@ -89,10 +97,10 @@ template <class Tag, class... A> const array<std::int64_t>* combination_offsets(
 void check_materialised_arity(int n);
 
 template <class T, class E> jagged<T> materialise_combinations(const E& e) {
+  check_materialised_arity(pairs_arity<typename node_of<std::remove_cvref_t<E>>::type>::value);  // before any work
   const array<std::int64_t>& offsets = *combination_offsets(e);
   const pair_layout pairs = pairs_of(offsets);
-  const auto fill = [&]<class U>(const jagged<U>& x, int slot, int arity) {
-    check_materialised_arity(arity);
+  const auto fill = [&]<class U>(const jagged<U>& x, int slot, int) {
     check_same_lists(offsets, x.offsets());
     return jagged<U>(pairs.offsets, array<U>(take(x.content(), slot == 0 ? pairs.j0 : pairs.j1)));
   };

@@ -495,8 +495,8 @@ std::string explain_lists(const eval_request& r) {
      << " reduction(s) on " << to_string(dev) << "\n";
   ir::graph g = lower_lists(r, c);
   os << describe_backend(g, dev, r.opt, "src/cpu/list_executor.cpp",
-                         "chunks of lists on the thread pool; each node over the chunk's lists or elements; per-list "
-                         "reductions in increasing element order");
+                         "chunks of lists on the thread pool; each node over the chunk's lists, elements or "
+                         "combinations; per-list reductions in increasing element (combination) order");
   return os.str();
 }
 

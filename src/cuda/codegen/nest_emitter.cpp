@@ -953,6 +953,22 @@ std::vector<char> cone(const graph& g, const std::vector<node_id>& targets, cons
 
 std::size_t align16(std::size_t b) { return (b + 15) & ~std::size_t(15); }
 
+std::vector<node_id> list_values_read_in(const emitter& e, domain_id inner, std::vector<char>& read) {
+  const graph& g = e.g;
+  read.assign(g.nodes.size(), 0);
+  std::vector<node_id> values;
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    const node& n = g.nodes[k];
+    if (n.domain != inner || e.f.uniform[k] || n.code != op::broadcast || e.f.uniform[static_cast<std::size_t>(n.args[0])])
+      continue;
+    const node_id x = n.args[0];
+    if (read[static_cast<std::size_t>(x)]) continue;
+    read[static_cast<std::size_t>(x)] = 1;
+    values.push_back(x);
+  }
+  return values;
+}
+
 std::size_t scratch_bytes(const launch_info& li, std::int64_t counters, std::int64_t count) {
   std::size_t bytes = align16(4 * static_cast<std::size_t>(counters));
   for (int b : li.partial_bytes) bytes += align16(static_cast<std::size_t>(b) * static_cast<std::size_t>(count));

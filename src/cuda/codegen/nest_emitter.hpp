@@ -179,6 +179,9 @@ pairs_schedule& pairs_schedule_override();
 // The nodes `targets` are computed from, not crossing reduces (their loops compute them) nor the
 // nodes in `stops` (named before: values a kernel keeps); stops themselves are included.
 std::vector<char> cone(const graph& g, const std::vector<node_id>& targets, const std::vector<char>& stops);
+// The values of a list domain that domain `inner` (its elements or combinations) reads through
+// broadcasts, each once, in node order; `read` marks them (one flag per node).
+std::vector<node_id> list_values_read_in(const emitter& e, domain_id inner, std::vector<char>& read);
 // b rounded up to a multiple of 16 (shared-memory and scratch layouts).
 std::size_t align16(std::size_t b);
 

@@ -60,17 +60,10 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   e.max_threads = block_threads;
 
   // Values of L read in E (through broadcasts): computed per list, kept in shared memory.
-  std::vector<char> list_val(g.nodes.size(), 0);
+  std::vector<char> list_val;
   std::vector<node_id> before, after;  // before / after the reductions
-  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
-    const node& n = g.nodes[k];
-    if (n.domain != E || e.f.uniform[k] || n.code != op::broadcast || e.f.uniform[static_cast<std::size_t>(n.args[0])])
-      continue;
-    const node_id x = n.args[0];
-    if (list_val[static_cast<std::size_t>(x)]) continue;
-    list_val[static_cast<std::size_t>(x)] = 1;
+  for (node_id x : list_values_read_in(e, E, list_val))
     (e.f.after_reduce[static_cast<std::size_t>(x)] ? after : before).push_back(x);
-  }
   std::vector<node_id> kept_values = before;
   kept_values.insert(kept_values.end(), after.begin(), after.end());
   const std::vector<char> none(g.nodes.size(), 0);

@@ -201,17 +201,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   e.max_threads = block_threads;
 
   // Values of L that P reads (broadcasts, computed before the reductions: the recogniser's one pass).
-  std::vector<char> list_val(g.nodes.size(), 0);
-  std::vector<node_id> before;
-  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
-    const node& n = g.nodes[k];
-    if (n.domain != P || e.f.uniform[k] || n.code != op::broadcast || e.f.uniform[static_cast<std::size_t>(n.args[0])])
-      continue;
-    const node_id x = n.args[0];
-    if (list_val[static_cast<std::size_t>(x)]) continue;
-    list_val[static_cast<std::size_t>(x)] = 1;
-    before.push_back(x);
-  }
+  std::vector<char> list_val;
+  const std::vector<node_id> before = list_values_read_in(e, P, list_val);
   const std::vector<char> none(g.nodes.size(), 0);
   std::vector<node_id> reduce_args;
   for (node_id r : reduces)
