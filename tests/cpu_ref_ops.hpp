@@ -77,7 +77,10 @@ template <jf::op O, class T> auto ref1(T a) {
   else if constexpr (O == op::square) { if constexpr (F) return T(a * a); else return wrap_mul(a, a); }
   else if constexpr (O == op::reciprocal) {
     if constexpr (F) return T(1 / a);
-    else return a == 0 ? std::numeric_limits<T>::min() : a == 1 ? T(1) : a == -1 ? T(-1) : T(0);
+    // numpy: 1.0 / a converted to T; 1/0 is x86-64's conversion of inf: INT_MIN for int32 and
+    // int64 (cvttsd2si), 0 for the narrower and the unsigned types (the low bits of INT_MIN).
+    else if (a == 0) return std::is_signed_v<T> && sizeof(T) >= 4 ? std::numeric_limits<T>::min() : T(0);
+    else return a == 1 ? T(1) : (std::is_signed_v<T> && a == T(-1)) ? T(-1) : T(0);
   }
   else if constexpr (O == op::floor) { if constexpr (F) return std::floor(a); else return a; }
   else if constexpr (O == op::ceil) { if constexpr (F) return std::ceil(a); else return a; }

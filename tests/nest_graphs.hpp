@@ -19,7 +19,9 @@ using jf::ir::node_id;
 
 inline const monoid all_monoids[] = {monoid::sum,    monoid::prod,   monoid::min,    monoid::max,    monoid::any,
                                      monoid::all,    monoid::argmin, monoid::argmax, monoid::nanmin, monoid::nanmax};
-inline const dtype all_dtypes[] = {dtype::bool_, dtype::int32, dtype::int64, dtype::float32, dtype::float64};
+inline const dtype all_dtypes[] = {dtype::bool_,  dtype::int8,   dtype::int16,  dtype::int32,
+                                   dtype::int64,  dtype::uint8,  dtype::uint16, dtype::uint32,
+                                   dtype::uint64, dtype::float32, dtype::float64};
 
 // any/all reduce bool only; every other monoid takes every dtype.
 inline bool monoid_accepts(monoid m, dtype t) {

@@ -567,7 +567,7 @@ TEST(CodegenNestNvrtc, EveryMonoidAndDtypeInEveryShape) {
 TEST(CodegenNestNvrtc, ScansOfEveryDtypeAndMode) {
   batch b;
   for (monoid m : {monoid::sum, monoid::prod})
-    for (dtype t : {dtype::int32, dtype::int64, dtype::float32, dtype::float64})
+    for (dtype t : {dtype::int32, dtype::int64, dtype::uint64, dtype::float32, dtype::float64})
       for (bool i32 : {false, true}) {
         b.add(scan_of(m, t, 1, 0, false, i32, layout::contiguous));
         b.add(scan_of(m, t, 2, 1, !i32, i32));
@@ -580,7 +580,7 @@ TEST(CodegenNestNvrtc, ScansOfEveryDtypeAndMode) {
       b.add(compaction(t, 2, i32, i32));
     }
   b.add(compaction(dtype::float32, 3, true));
-  EXPECT_EQ(b.kernels.size(), 64u + 21u);
+  EXPECT_EQ(b.kernels.size(), 80u + 45u);
   b.compile();
 }
 

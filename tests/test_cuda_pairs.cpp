@@ -65,6 +65,24 @@ void with_type(dtype t, F&& f) {
     case dtype::float64:
       f(double{});
       break;
+    case dtype::int8:
+      f(std::int8_t{});
+      break;
+    case dtype::int16:
+      f(std::int16_t{});
+      break;
+    case dtype::uint8:
+      f(std::uint8_t{});
+      break;
+    case dtype::uint16:
+      f(std::uint16_t{});
+      break;
+    case dtype::uint32:
+      f(std::uint32_t{});
+      break;
+    case dtype::uint64:
+      f(static_cast<unsigned long long>(0));
+      break;
   }
 }
 

@@ -40,7 +40,8 @@ template <class T> T dl_element(const DLTensor& t, std::int64_t i, std::int64_t 
 }
 
 template <class T> class dlpackTyped : public ::testing::Test {};
-using element_types = ::testing::Types<bool, std::int32_t, std::int64_t, float, double>;
+using element_types = ::testing::Types<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                                       std::uint16_t, std::uint32_t, std::uint64_t, float, double>;
 TYPED_TEST_SUITE(dlpackTyped, element_types);
 
 // A row-major producer tensor (3, 4) imported, read element by element, shared by views and
@@ -352,7 +353,8 @@ template <class M> void rejected_tensors() {
   expect_rejected<M, jf::no_device>({d, {kDLCUDA, 1}, f64, {4}}, "cuda:1");
   expect_rejected<M, jf::dtype_error>({d, {kDLCPU, 0}, {static_cast<std::uint8_t>(kDLFloat), 64, 2}, {4}}, "lanes");
   expect_rejected<M, jf::dtype_error>({d, {kDLCPU, 0}, {static_cast<std::uint8_t>(kDLFloat), 16, 1}, {4}}, "float16");
-  expect_rejected<M, jf::dtype_error>({d, {kDLCPU, 0}, {static_cast<std::uint8_t>(kDLUInt), 8, 1}, {4}}, "uint8");
+  expect_rejected<M, jf::dtype_error>({d, {kDLCPU, 0}, {static_cast<std::uint8_t>(kDLUInt), 128, 1}, {4}}, "uint128");
+  expect_rejected<M, jf::dtype_error>({d, {kDLCPU, 0}, {static_cast<std::uint8_t>(kDLInt), 4, 1}, {4}}, "int4");
   expect_rejected<M, jf::dtype_error>({d, {kDLCPU, 0}, {static_cast<std::uint8_t>(kDLComplex), 128, 1}, {4}}, "complex");
   expect_rejected<M, jf::dtype_error>({d, {kDLCPU, 0}, {static_cast<std::uint8_t>(kDLBfloat), 16, 1}, {4}}, "bfloat16");
   expect_rejected<M, jf::dtype_error>({d, {kDLCPU, 0}, {static_cast<std::uint8_t>(kDLBool), 1, 1}, {4}}, "1-bit bool");
@@ -414,6 +416,17 @@ TEST(dlpack, Mappings) {
   }
   EXPECT_EQ(jf::to_dlpack_dtype(jf::dtype::bool_).code, kDLBool);
   EXPECT_EQ(jf::to_dlpack_dtype(jf::dtype::bool_).bits, 8);
+  // DLPack's codes and widths, as numpy's __dlpack__ writes them (np.dtype(t).kind / itemsize).
+  const std::pair<jf::dtype, std::pair<int, int>> codes[] = {
+      {jf::dtype::int8, {kDLInt, 8}},     {jf::dtype::int16, {kDLInt, 16}},    {jf::dtype::int32, {kDLInt, 32}},
+      {jf::dtype::int64, {kDLInt, 64}},   {jf::dtype::uint8, {kDLUInt, 8}},    {jf::dtype::uint16, {kDLUInt, 16}},
+      {jf::dtype::uint32, {kDLUInt, 32}}, {jf::dtype::uint64, {kDLUInt, 64}},  {jf::dtype::float32, {kDLFloat, 32}},
+      {jf::dtype::float64, {kDLFloat, 64}}};
+  for (const auto& [d, cb] : codes) {
+    EXPECT_EQ(jf::to_dlpack_dtype(d).code, cb.first) << jf::name(d);
+    EXPECT_EQ(jf::to_dlpack_dtype(d).bits, cb.second) << jf::name(d);
+    EXPECT_EQ(jf::to_dlpack_dtype(d).lanes, 1) << jf::name(d);
+  }
   EXPECT_EQ(jf::to_dlpack_device(jf::cuda).device_type, kDLCUDA);
   EXPECT_EQ((jf::from_dlpack_device({kDLCUDA, 3})), (jf::device{jf::device_kind::cuda, 3}));
   EXPECT_EQ(jf::from_dlpack_device({kDLCPU, 0}), jf::cpu);

@@ -137,6 +137,7 @@ TEST_P(Einsum, MatchesNumpy) {
           for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i];
           break;
         }
+        default: FAIL() << "the table has no " << jf::name(a.dtype());
       }
     };
     ASSERT_EQ(host.size(), expected.size());

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <jetfuse/device.hpp>
@@ -96,11 +97,14 @@ inline jf::shape_t shape_of(const std::vector<std::int64_t>& extents) {
   return r;
 }
 
-// The words as T: floats by strtod (hex floats, nan, inf), integers and bools by strtoll.
+// The words as T: floats by strtod (hex floats, nan, inf), unsigned integers by strtoull, other
+// integers and bools by strtoll.
 template <class T> std::vector<T> parse_words(const std::vector<std::string>& words) {
   std::vector<T> v;
   for (const std::string& w : words) {
     if constexpr (std::is_floating_point_v<T>) v.push_back(static_cast<T>(std::strtod(w.c_str(), nullptr)));
+    else if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool>)
+      v.push_back(static_cast<T>(std::strtoull(w.c_str(), nullptr, 10)));
     else v.push_back(static_cast<T>(std::strtoll(w.c_str(), nullptr, 10)));
   }
   return v;
@@ -122,7 +126,8 @@ inline std::string backend_name(const ::testing::TestParamInfo<jf::device>& info
 }
 
 // Calls f.template operator()<T>() with T the element type a table names ("bool", "int32", "int64",
-// "float32", "float64"); a test failure for any other name.
+// "float32", "float64"); a test failure for any other name. with_any_dtype also knows the 8- and
+// 16-bit and unsigned integers (more instantiations: for the tests of those).
 template <class F> void with_dtype(const std::string& name, F&& f) {
   if (name == "bool") f.template operator()<bool>();
   else if (name == "int32") f.template operator()<std::int32_t>();
@@ -130,6 +135,15 @@ template <class F> void with_dtype(const std::string& name, F&& f) {
   else if (name == "float32") f.template operator()<float>();
   else if (name == "float64") f.template operator()<double>();
   else ADD_FAILURE() << "unknown dtype " << name;
+}
+template <class F> void with_any_dtype(const std::string& name, F&& f) {
+  if (name == "int8") f.template operator()<std::int8_t>();
+  else if (name == "int16") f.template operator()<std::int16_t>();
+  else if (name == "uint8") f.template operator()<std::uint8_t>();
+  else if (name == "uint16") f.template operator()<std::uint16_t>();
+  else if (name == "uint32") f.template operator()<std::uint32_t>();
+  else if (name == "uint64") f.template operator()<std::uint64_t>();
+  else with_dtype(name, std::forward<F>(f));
 }
 
 }  // namespace test_support

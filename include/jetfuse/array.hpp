@@ -112,7 +112,8 @@ private:
 };
 
 template <class T> class array : public array_base {
-  static_assert(is_element_v<T>, "jf::array<T>: T must be bool, int32_t, int64_t, float or double");
+  static_assert(is_element_v<T>,
+                "jf::array<T>: T must be bool, (u)int8_t, (u)int16_t, (u)int32_t, (u)int64_t, float or double");
 
 public:
   using value_type = T;

@@ -28,28 +28,6 @@ namespace jf {
 
 namespace detail {
 
-// Calls f.template operator()<T>() with T the element type of dtype d.
-template <class F>
-void with_element_type(dtype d, F&& f) {
-  switch (d) {
-    case dtype::bool_:
-      f.template operator()<bool>();
-      break;
-    case dtype::int32:
-      f.template operator()<std::int32_t>();
-      break;
-    case dtype::int64:
-      f.template operator()<std::int64_t>();
-      break;
-    case dtype::float32:
-      f.template operator()<float>();
-      break;
-    default:
-      f.template operator()<double>();
-      break;
-  }
-}
-
 // a[positions] on a's backend, copied to the host once (nothing when there are no positions).
 template <class T>
 std::vector<T> gather_to_host(const array<T>& a, const std::vector<std::int64_t>& positions) {
@@ -107,15 +85,30 @@ pp_item window_of(const jagged<T>& x) {
   return w.tree(formatted(gather_to_host(x.content(), w.positions)));
 }
 
+// The items of an untyped array's elements at positions: the elements gathered as unsigned words
+// of their size (4 instantiations in a user file, whatever the number of dtypes), then formatted.
+template <class U>
+std::vector<pp_item> items_as(const array_base& a, const std::vector<std::int64_t>& positions) {
+  const array<U> bits(array_base(a.buffer(), dtype_v<U>, a.shape(), a.strides(), a.offset()));
+  const std::vector<U> v = gather_to_host(bits, positions);
+  return awkward_numbers(a.dtype(), v.data(), v.size());
+}
+inline std::vector<pp_item> items_at(const array_base& a, const std::vector<std::int64_t>& positions) {
+  switch (size_of(a.dtype())) {
+    case 1: return items_as<std::uint8_t>(a, positions);
+    case 2: return items_as<std::uint16_t>(a, positions);
+    case 4: return items_as<std::uint32_t>(a, positions);
+    default: return items_as<std::uint64_t>(a, positions);
+  }
+}
+
 inline pp_item window_of(const jagged_record& x) {
   const jagged_window w(x.offsets());
   std::vector<pp_item> records(w.positions.size());
   for (auto& r : records) r.k = pp_item::kind::record;
   for (const auto& [name, content] : x.contents()) {
-    with_element_type(content.dtype(), [&]<class T>() {
-      std::vector<pp_item> v = formatted(gather_to_host(array<T>(content), w.positions));
-      for (std::size_t i = 0; i < v.size(); ++i) records[i].fields.emplace_back(name, std::move(v[i]));
-    });
+    std::vector<pp_item> v = items_at(content, w.positions);
+    for (std::size_t i = 0; i < v.size(); ++i) records[i].fields.emplace_back(name, std::move(v[i]));
   }
   return w.tree(std::move(records));
 }

@@ -27,13 +27,13 @@ enum class dlpack_read_only : std::uint8_t { reject, accept };
 // ---- import ---------------------------------------------------------------------------------
 // Wraps the tensor's memory without copying. Accepted: device kDLCPU (jf::cpu) and kDLCUDA
 // (jf::cuda with its device id; cuda:0 only, and a usable GPU, else jf::no_device); dtypes
-// bool (kDLBool, 8 bits), int32, int64, float32, float64 with one lane; 0 to 8 dimensions; strides
-// in elements (NULL: compact row-major), negative and zero ones included; any byte_offset that
-// leaves the first element aligned to its size. Errors (the tensor is left untouched):
+// bool (kDLBool, 8 bits), kDLInt and kDLUInt of 8, 16, 32, 64 bits, kDLFloat of 32, 64 bits, one
+// lane; 0 to 8 dimensions; strides in elements (NULL: compact row-major), negative and zero ones
+// included; any byte_offset that leaves the first element aligned to its size. Errors (the tensor is left untouched):
 //   value_error  a null tensor, a null data pointer with elements, a misaligned first element,
 //                another device type (kDLCUDAHost, kDLCUDAManaged, kDLROCM, ...), an unknown
 //                major version, a read-only tensor (unless dlpack_read_only::accept)
-//   dtype_error  a dtype jetfuse does not have (uint8, float16, complex, lanes != 1), or not T
+//   dtype_error  a dtype jetfuse does not have (float16, bfloat16, complex, lanes != 1), or not T
 //   shape_error  ndim outside [0, 8], a negative extent, a size or span beyond INT64_MAX bytes
 //   no_device    kDLCUDA without a usable GPU, or a device id other than 0
 // On jf::cuda the producer's work must be complete (or ordered before jetfuse's stream: the

@@ -110,7 +110,9 @@ template <class E>
   requires std::is_base_of_v<Eigen::EigenBase<std::remove_cvref_t<E>>, std::remove_cvref_t<E>>
 auto from_eigen_copy(const E& e, device dev = cpu) {
   using T = std::remove_const_t<typename std::remove_cvref_t<E>::Scalar>;
-  static_assert(is_element_v<T>, "jf::from_eigen_copy: the scalar must be bool, int32_t, int64_t, float or double");
+  static_assert(is_element_v<T>,
+                "jf::from_eigen_copy: the scalar must be bool, (u)int8_t, (u)int16_t, (u)int32_t, (u)int64_t, "
+                "float or double");
   return array<T>(e, dev);
 }
 
@@ -128,7 +130,9 @@ template <class E>
 auto from_eigen(E&& e) {
   using D = std::remove_cvref_t<E>;
   using T = std::remove_const_t<typename D::Scalar>;
-  static_assert(is_element_v<T>, "jf::from_eigen: the scalar must be bool, int32_t, int64_t, float or double");
+  static_assert(is_element_v<T>,
+                "jf::from_eigen: the scalar must be bool, (u)int8_t, (u)int16_t, (u)int32_t, (u)int64_t, float "
+                "or double");
   if constexpr (!eigen_viewable_v<D>) {
     return from_eigen_copy(e);
   } else {

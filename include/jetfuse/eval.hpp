@@ -263,7 +263,7 @@ std::string explain_cuda(const E&... e) {
     } else if constexpr (!detail::compound_types<op::code, typename std::remove_cvref_t<X>::value_type,             \
                                                  E>::defined) {                                                     \
       static_assert(detail::always_false<E>, "jetfuse: `x " #sym "= e` is not defined for these dtypes (bool "      \
-                                             "arithmetic that numpy would give int8, bitwise operations on "        \
+                                             "negative or subtraction, bitwise operations on "                        \
                                              "floats, shifts of non-integers); convert with jf::astype<T> first");  \
     } else {                                                                                                        \
       static_assert(can_compound_assign<op::code, X, E>,                                                            \

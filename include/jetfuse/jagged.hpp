@@ -34,7 +34,8 @@ template <class T, class E> jagged<T> materialise_combinations(const E& e);
 
 template <class T>
 class jagged {
-  static_assert(is_element_v<T>, "jf::jagged<T>: T must be bool, int32_t, int64_t, float or double");
+  static_assert(is_element_v<T>,
+                "jf::jagged<T>: T must be bool, (u)int8_t, (u)int16_t, (u)int32_t, (u)int64_t, float or double");
 
  public:
   using value_type = T;

@@ -13,10 +13,12 @@ namespace jf {
 // dtype of its result.
 enum class op_rule : std::uint8_t {
   same,         // compute = promoted operands, result = compute (bool allowed)
-  no_bool,      // like same, bool operands rejected (numpy would give int8, which jetfuse lacks)
+  no_bool,      // like same, bool operands rejected (numpy has no loop: negative, subtract, sign)
+  bool_int8,    // like same, bool operands computed in int8 (numpy's loops: square, //, %, **)
   bitwise,      // like same, bool and integers only
-  shift,        // like same, integers only
-  float_fn,     // compute = promoted operands made floating (bool -> float32, ints -> float64)
+  shift,        // like same, integers only; bool computed in int8 (numpy's loop)
+  float_fn,     // compute = promoted operands made floating: bool, int8, uint8 -> float32 (numpy:
+                // float16, which jetfuse lacks), int16, uint16 -> float32, wider ints -> float64
   true_divide,  // compute = float64 for bool and integers, else the promoted float
   compare,      // compute = promoted operands, result = bool
   logical,      // compute = bool, result = bool
@@ -51,8 +53,8 @@ enum class op_rule : std::uint8_t {
   X(arccosh, "arccosh", 1, float_fn)           \
   X(arctanh, "arctanh", 1, float_fn)           \
   X(rint, "rint", 1, float_fn)                 \
-  X(square, "square", 1, no_bool)              \
-  X(reciprocal, "reciprocal", 1, no_bool)      \
+  X(square, "square", 1, bool_int8)              \
+  X(reciprocal, "reciprocal", 1, bool_int8)      \
   X(floor, "floor", 1, same)                   \
   X(ceil, "ceil", 1, same)                     \
   X(trunc, "trunc", 1, same)                   \
@@ -66,9 +68,9 @@ enum class op_rule : std::uint8_t {
   X(subtract, "subtract", 2, no_bool)          \
   X(multiply, "multiply", 2, same)             \
   X(true_divide, "divide", 2, true_divide)     \
-  X(floor_divide, "floor_divide", 2, no_bool)  \
-  X(remainder, "remainder", 2, no_bool)        \
-  X(power, "power", 2, no_bool)                \
+  X(floor_divide, "floor_divide", 2, bool_int8)  \
+  X(remainder, "remainder", 2, bool_int8)        \
+  X(power, "power", 2, bool_int8)                \
   X(arctan2, "arctan2", 2, float_fn)           \
   X(hypot, "hypot", 2, float_fn)               \
   X(minimum, "minimum", 2, same)               \
@@ -182,11 +184,21 @@ constexpr bool accepts(op_rule r, dtype compute) {
 constexpr dtype compute_dtype(op_rule r, dtype promoted) {
   switch (r) {
   case op_rule::float_fn:
-    return promoted == dtype::bool_ ? dtype::float32 : is_integer(promoted) ? dtype::float64 : promoted;
+    if (promoted == dtype::bool_) return dtype::float32;
+    return is_integer(promoted) ? (size_of(promoted) <= 2 ? dtype::float32 : dtype::float64) : promoted;
+  case op_rule::bool_int8: case op_rule::shift: return promoted == dtype::bool_ ? dtype::int8 : promoted;
   case op_rule::true_divide: return is_floating(promoted) ? promoted : dtype::float64;
   case op_rule::logical: return dtype::bool_;
   default: return promoted;
   }
+}
+
+// The compute dtype of an operation of two arrays of dtypes a and b. numpy picks the first loop
+// that every operand casts to safely, which for float functions need not be the loop of their
+// promoted dtype: arctan2(uint16, int8) is float32 (each fits it), int32 would be float64.
+constexpr dtype compute_dtype(op_rule r, dtype a, dtype b) {
+  if (r == op_rule::float_fn) return promote_types(compute_dtype(r, a), compute_dtype(r, b));
+  return compute_dtype(r, promote_types(a, b));
 }
 
 constexpr dtype result_dtype(op_rule r, dtype compute) {

@@ -17,7 +17,8 @@ namespace jf {
 
 template <class T>
 class option_array {
-  static_assert(is_element_v<T>, "jf::option_array<T>: T must be bool, int32_t, int64_t, float or double");
+  static_assert(is_element_v<T>,
+                "jf::option_array<T>: T must be bool, (u)int8_t, (u)int16_t, (u)int32_t, (u)int64_t, float or double");
 
  public:
   using value_type = T;

@@ -33,12 +33,13 @@ constexpr std::string_view name(reducer r) {
 }
 
 // numpy's result dtype of a reducer applied to dtype t (no `dtype=` argument): sums and products
-// of bool and integers accumulate in int64, means and variances of them are float64.
+// of bool and signed integers accumulate in int64 (numpy's int_), of unsigned integers in uint64
+// (uint); means and variances of them are float64.
 constexpr dtype reduced_dtype(reducer r, dtype t) {
   switch (r) {
   case reducer::sum: case reducer::prod: case reducer::nansum: case reducer::nanprod:
   case reducer::cumsum: case reducer::cumprod:
-    return is_floating(t) ? t : dtype::int64;
+    return is_floating(t) ? t : is_unsigned_integer(t) ? dtype::uint64 : dtype::int64;
   case reducer::mean: case reducer::var: case reducer::std: case reducer::nanmean:
     return is_floating(t) ? t : dtype::float64;
   case reducer::any: case reducer::all: return dtype::bool_;

@@ -17,19 +17,46 @@
 
 namespace jf::ops {
 
-template <class T> struct traits { static constexpr bool is_float = false, is_bool = false; };
-template <> struct traits<bool> { static constexpr bool is_float = false, is_bool = true; };
-template <> struct traits<float> { static constexpr bool is_float = true, is_bool = false; };
-template <> struct traits<double> { static constexpr bool is_float = true, is_bool = false; };
+template <class T> struct traits { static constexpr bool is_float = false, is_bool = false, is_unsigned = false; };
+template <> struct traits<bool> { static constexpr bool is_float = false, is_bool = true, is_unsigned = false; };
+template <> struct traits<float> { static constexpr bool is_float = true, is_bool = false, is_unsigned = false; };
+template <> struct traits<double> { static constexpr bool is_float = true, is_bool = false, is_unsigned = false; };
+template <class T> struct unsigned_traits {
+  static constexpr bool is_float = false, is_bool = false, is_unsigned = true;
+};
+template <> struct traits<unsigned char> : unsigned_traits<unsigned char> {};
+template <> struct traits<unsigned short> : unsigned_traits<unsigned short> {};
+template <> struct traits<unsigned int> : unsigned_traits<unsigned int> {};
+template <> struct traits<unsigned long> : unsigned_traits<unsigned long> {};
+template <> struct traits<unsigned long long> : unsigned_traits<unsigned long long> {};
 
-// Unsigned twin of an integer type: signed overflow is undefined in C++, numpy wraps.
+// The unsigned type integer arithmetic is done in, then converted back (modulo 2^bits): signed
+// overflow is undefined in C++ and numpy wraps; types narrower than int promote to int in C++
+// (a product of two uint16 can overflow int), so the narrow ones compute in unsigned int.
 template <class T> struct unsigned_of;
+template <> struct unsigned_of<signed char> { using type = unsigned int; };
+template <> struct unsigned_of<short> { using type = unsigned int; };
 template <> struct unsigned_of<int> { using type = unsigned int; };
 template <> struct unsigned_of<long> { using type = unsigned long; };
 template <> struct unsigned_of<long long> { using type = unsigned long long; };
+template <> struct unsigned_of<unsigned char> { using type = unsigned int; };
+template <> struct unsigned_of<unsigned short> { using type = unsigned int; };
+template <> struct unsigned_of<unsigned int> { using type = unsigned int; };
+template <> struct unsigned_of<unsigned long> { using type = unsigned long; };
+template <> struct unsigned_of<unsigned long long> { using type = unsigned long long; };
 template <class T> using uns = typename unsigned_of<T>::type;
 
+// min: the smallest value; bits: the width. lo, hi (int and the 64-bit types): the range of the
+// floats that convert exactly, [lo, hi).
 template <class T> struct int_limits;
+template <> struct int_limits<signed char> {
+  static constexpr signed char min = -128;
+  static constexpr int bits = 8;
+};
+template <> struct int_limits<short> {
+  static constexpr short min = -32768;
+  static constexpr int bits = 16;
+};
 template <> struct int_limits<int> {
   static constexpr int min = -2147483647 - 1;
   static constexpr int bits = 32;
@@ -42,20 +69,46 @@ template <class T> struct int64_limits {
 };
 template <> struct int_limits<long> : int64_limits<long> {};
 template <> struct int_limits<long long> : int64_limits<long long> {};
+template <class T, int Bits> struct uint_limits {
+  static constexpr T min = 0;
+  static constexpr int bits = Bits;
+};
+template <> struct int_limits<unsigned char> : uint_limits<unsigned char, 8> {};
+template <> struct int_limits<unsigned short> : uint_limits<unsigned short, 16> {};
+template <> struct int_limits<unsigned int> : uint_limits<unsigned int, 32> {};
+template <> struct int_limits<unsigned long> : uint_limits<unsigned long, 64> {};
+template <> struct int_limits<unsigned long long> : uint_limits<unsigned long long, 64> {};
 
 template <class T> JF_HD bool is_nan(T a) {
   if constexpr (traits<T>::is_float) return JF_M(isnan)(a);
   else return false;
 }
 
-// astype: numpy's casts. Float to integer gives the minimum integer for NaN and values out of
-// range (what numpy does on x86-64), instead of undefined behaviour.
+// astype: numpy's casts. Integers wrap (modulo 2^bits), as numpy's do. A float to an integer type
+// truncates; what numpy gives for NaN and values out of range is undefined (platform-dependent, and
+// on x86-64 it differs between its contiguous and strided loops): jetfuse defines it as x86-64's C
+// conversions, numpy's strided loops there: int32 and int64 give their minimum; int8, int16,
+// uint8 and uint16 convert through int32 and wrap; uint32 through int64 and wraps; uint64 takes
+// [2^63, 2^64) exactly and everything else through int64.
 template <class To, class From> JF_HD To jf_cast(From v) {
-  if constexpr (traits<To>::is_bool) return v != From(0);
-  else if constexpr (traits<From>::is_float && !traits<To>::is_float) {
-    if (!(v >= From(int_limits<To>::lo) && v < From(int_limits<To>::hi))) return int_limits<To>::min;
+  if constexpr (traits<To>::is_bool) {
+    return v != From(0);
+  } else if constexpr (traits<From>::is_float && !traits<To>::is_float) {
+    if constexpr (int_limits<To>::bits < 32) {
+      return static_cast<To>(jf_cast<int>(v));
+    } else if constexpr (traits<To>::is_unsigned && int_limits<To>::bits == 32) {
+      return static_cast<To>(jf_cast<long long>(v));
+    } else if constexpr (traits<To>::is_unsigned) {
+      const From two63 = From(9223372036854775808.0);
+      if (v >= two63) return static_cast<To>(jf_cast<long long>(v - two63)) ^ (To(1) << 63);
+      return static_cast<To>(jf_cast<long long>(v));
+    } else {
+      if (!(v >= From(int_limits<To>::lo) && v < From(int_limits<To>::hi))) return int_limits<To>::min;
+      return static_cast<To>(v);
+    }
+  } else {
     return static_cast<To>(v);
-  } else return static_cast<To>(v);
+  }
 }
 
 // ---- unary ------------------------------------------------------------------------------------
@@ -65,8 +118,8 @@ template <class T> JF_HD T jf_negative(T a) {
 }
 template <class T> JF_HD T jf_absolute(T a) {
   if constexpr (traits<T>::is_float) return JF_M(fabs)(a);
-  else if constexpr (traits<T>::is_bool) return a;
-  else return a < 0 ? jf_negative(a) : a;
+  else if constexpr (traits<T>::is_bool || traits<T>::is_unsigned) return a;
+  else return a < 0 ? jf_negative(a) : a;  // the minimum stays itself (numpy wraps)
 }
 #define JF_FLOAT_FN(name, fn) \
   template <class T> JF_HD T jf_##name(T a) { return JF_M(fn)(a); }
@@ -100,9 +153,12 @@ template <class T> JF_HD T jf_multiply(T a, T b) {
   else return static_cast<T>(static_cast<uns<T>>(a) * static_cast<uns<T>>(b));
 }
 template <class T> JF_HD T jf_square(T a) { return jf_multiply(a, a); }
+// Integers: numpy computes 1.0 / a in double and converts: 1/0 is its conversion of inf (INT_MIN
+// for int32 and int64, 0 for the others on x86-64).
 template <class T> JF_HD T jf_reciprocal(T a) {
   if constexpr (traits<T>::is_float) return T(1) / a;
-  else return a == 0 ? int_limits<T>::min : static_cast<T>(1 / a);  // numpy: INT_MIN for 1/0
+  else if (a == 0) return jf_cast<T>(1.0 / static_cast<double>(a));
+  else return static_cast<T>(1 / a);
 }
 #define JF_ROUNDING_FN(name)                                    \
   template <class T> JF_HD T jf_##name(T a) {                   \
@@ -115,6 +171,7 @@ JF_ROUNDING_FN(trunc)
 #undef JF_ROUNDING_FN
 template <class T> JF_HD T jf_sign(T a) {
   if constexpr (traits<T>::is_float) return a > T(0) ? T(1) : a < T(0) ? T(-1) : a == T(0) ? T(0) : a;
+  else if constexpr (traits<T>::is_unsigned) return static_cast<T>(a != 0);
   else return static_cast<T>((a > 0) - (a < 0));
 }
 template <class T> JF_HD bool jf_isnan(T a) { return is_nan(a); }
@@ -174,10 +231,13 @@ template <class T> JF_HD T jf_floor_divide(T a, T b) {
   if constexpr (traits<T>::is_float) {
     T mod;
     return float_divmod(a, b, &mod);
+  } else if constexpr (traits<T>::is_unsigned) {
+    if (b == 0) return 0;  // numpy: 0, with a warning
+    return static_cast<T>(a / b);
   } else {
     if (b == 0) return 0;                                      // numpy: 0, with a warning
     if (a == int_limits<T>::min && b == -1) return a;          // numpy: wraps to INT_MIN
-    T q = a / b;
+    T q = static_cast<T>(a / b);
     if (((a > 0) != (b > 0)) && q * b != a) --q;
     return q;
   }
@@ -187,10 +247,12 @@ template <class T> JF_HD T jf_remainder(T a, T b) {
     T mod;
     float_divmod(a, b, &mod);
     return mod;
+  } else if constexpr (traits<T>::is_unsigned) {
+    return b == 0 ? T(0) : static_cast<T>(a % b);
   } else {
     if (b == 0 || b == -1) return 0;
-    T r = a % b;
-    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    T r = static_cast<T>(a % b);
+    if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
     return r;
   }
 }
@@ -205,7 +267,8 @@ template <class T> JF_HD T jf_power(T a, T b) {
     if (b == T(-1)) return T(1) / a;
     return JF_M(pow)(a, b);
   } else {
-    if (b < 0) return 0;
+    if constexpr (!traits<T>::is_unsigned)
+      if (b < 0) return 0;
     uns<T> r = 1, x = static_cast<uns<T>>(a);
     for (uns<T> e = static_cast<uns<T>>(b); e; e >>= 1) {
       if (e & 1) r *= x;
@@ -234,7 +297,8 @@ template <class T> JF_HD T jf_left_shift(T a, T b) {
 }
 template <class T> JF_HD T jf_right_shift(T a, T b) {
   if (static_cast<uns<T>>(b) < static_cast<uns<T>>(int_limits<T>::bits)) return static_cast<T>(a >> b);
-  return a < 0 ? T(-1) : T(0);
+  if constexpr (traits<T>::is_unsigned) return T(0);
+  else return a < 0 ? T(-1) : T(0);
 }
 template <class T> JF_HD bool jf_equal(T a, T b) { return a == b; }
 template <class T> JF_HD bool jf_not_equal(T a, T b) { return a != b; }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -314,7 +315,27 @@ std::string awkward_number(double v) {
 std::string awkward_number(float v) { return awkward_number(static_cast<double>(v)); }
 std::string awkward_number(std::int64_t v) { return std::to_string(v); }
 std::string awkward_number(std::int32_t v) { return std::to_string(v); }
+std::string awkward_number(std::int16_t v) { return std::to_string(v); }
+std::string awkward_number(std::int8_t v) { return std::to_string(v); }
+std::string awkward_number(std::uint64_t v) { return std::to_string(v); }
+std::string awkward_number(std::uint32_t v) { return std::to_string(v); }
+std::string awkward_number(std::uint16_t v) { return std::to_string(v); }
+std::string awkward_number(std::uint8_t v) { return std::to_string(v); }
 std::string awkward_number(bool v) { return v ? "True" : "False"; }
+
+std::vector<pp_item> awkward_numbers(dtype t, const void* elements, std::size_t n) {
+  return visit_dtype(t, [&](auto ti) {
+    using T = typename decltype(ti)::type;
+    std::vector<pp_item> out;
+    out.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      T e;
+      std::memcpy(&e, static_cast<const char*>(elements) + i * sizeof(T), sizeof(T));
+      out.push_back(pp_item::scalar(awkward_number(e)));
+    }
+    return out;
+  });
+}
 
 std::string awkward_str(const pp_item& top) { return awkward_valuestr(top, 1, 80); }
 

@@ -180,26 +180,24 @@ template <class M> M* export_tensor(const array_base& a) {
 }  // namespace
 
 DLDataType to_dlpack_dtype(dtype d) {
-  switch (d) {
-  case dtype::bool_: return {static_cast<std::uint8_t>(kDLBool), 8, 1};
-  case dtype::int32: return {static_cast<std::uint8_t>(kDLInt), 32, 1};
-  case dtype::int64: return {static_cast<std::uint8_t>(kDLInt), 64, 1};
-  case dtype::float32: return {static_cast<std::uint8_t>(kDLFloat), 32, 1};
-  case dtype::float64: return {static_cast<std::uint8_t>(kDLFloat), 64, 1};
-  }
+  const auto bits = static_cast<std::uint8_t>(8 * size_of(d));
+  if (d == dtype::bool_) return {static_cast<std::uint8_t>(kDLBool), 8, 1};
+  if (is_signed_integer(d)) return {static_cast<std::uint8_t>(kDLInt), bits, 1};
+  if (is_unsigned_integer(d)) return {static_cast<std::uint8_t>(kDLUInt), bits, 1};
+  if (is_floating(d)) return {static_cast<std::uint8_t>(kDLFloat), bits, 1};
   throw dtype_error("jf::to_dlpack_dtype: unknown dtype");
 }
 
 dtype from_dlpack_dtype(DLDataType t) {
   if (t.lanes == 1) {
     if (t.code == kDLBool && t.bits == 8) return dtype::bool_;
-    if (t.code == kDLInt && t.bits == 32) return dtype::int32;
-    if (t.code == kDLInt && t.bits == 64) return dtype::int64;
-    if (t.code == kDLFloat && t.bits == 32) return dtype::float32;
-    if (t.code == kDLFloat && t.bits == 64) return dtype::float64;
+    for (dtype d : all_dtypes) {
+      const DLDataType m = to_dlpack_dtype(d);
+      if (d != dtype::bool_ && t.code == m.code && t.bits == m.bits) return d;
+    }
   }
   throw dtype_error("jf::from_dlpack: jetfuse has no dtype " + dtype_text(t) +
-                    " (it has bool, int32, int64, float32 and float64)");
+                    " (it has bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32 and float64)");
 }
 
 DLDevice to_dlpack_device(device d) {

@@ -39,6 +39,15 @@ std::int64_t int_arange_length(std::int64_t start, std::int64_t stop, std::int64
   return static_cast<std::int64_t>(len);
 }
 
+// The same for unsigned bounds (uint64 ones beyond INT64_MAX included).
+std::int64_t uint_arange_length(std::uint64_t start, std::uint64_t stop, std::uint64_t step) {
+  if (step == 0) throw value_error("arange: division by zero (the step is 0)");
+  if (stop <= start) return 0;
+  const std::uint64_t len = (stop - start - 1) / step + 1;
+  if (len > static_cast<std::uint64_t>(INT64_MAX)) throw value_error("Maximum allowed size exceeded");
+  return static_cast<std::int64_t>(len);
+}
+
 // The elements are written on the host; a GPU result is copied there afterwards.
 template <class T> array<T> host_then(array<T> host, device dev) {
   return dev == cpu ? host : to_backend(host, dev);
@@ -51,6 +60,7 @@ template <class T>
 array<T> arange(T start, T stop, T step, device dev) {
   std::int64_t n = 0;
   if constexpr (std::is_floating_point_v<T>) n = float_arange_length(start, stop, step);
+  else if constexpr (std::is_unsigned_v<T>) n = uint_arange_length(start, stop, step);
   else n = int_arange_length(start, stop, step);
   array<T> out = empty<T>({n}, cpu);  // checks the byte count, then allocates
   T* p = out.data();
@@ -87,14 +97,20 @@ template <class T> array<T> linspace(double start, double stop, std::int64_t num
   return host_then(out, dev);
 }
 
-template array<std::int32_t> arange(std::int32_t, std::int32_t, std::int32_t, device);
-template array<std::int64_t> arange(std::int64_t, std::int64_t, std::int64_t, device);
-template array<float> arange(float, float, float, device);
-template array<double> arange(double, double, double, device);
+#define JF_SEQUENCES(T)                                            \
+  template array<T> arange(T, T, T, device);                       \
+  template array<T> linspace<T>(double, double, std::int64_t, device, bool);
+JF_SEQUENCES(std::int8_t)
+JF_SEQUENCES(std::int16_t)
+JF_SEQUENCES(std::int32_t)
+JF_SEQUENCES(std::int64_t)
+JF_SEQUENCES(std::uint8_t)
+JF_SEQUENCES(std::uint16_t)
+JF_SEQUENCES(std::uint32_t)
+JF_SEQUENCES(std::uint64_t)
+JF_SEQUENCES(float)
+JF_SEQUENCES(double)
+#undef JF_SEQUENCES
 template array<bool> linspace<bool>(double, double, std::int64_t, device, bool);
-template array<std::int32_t> linspace<std::int32_t>(double, double, std::int64_t, device, bool);
-template array<std::int64_t> linspace<std::int64_t>(double, double, std::int64_t, device, bool);
-template array<float> linspace<float>(double, double, std::int64_t, device, bool);
-template array<double> linspace<double>(double, double, std::int64_t, device, bool);
 
 }  // namespace jf

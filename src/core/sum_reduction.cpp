@@ -1,6 +1,7 @@
 // Untyped fused sums (detail/matmul_node.hpp): the IR that the typed walk would lower for
 // jf::sum(x, axes) and jf::sum(x * y, axis), built here by hand so that src/core (the matmul rewrite,
 // jf::einsum's sum-out) runs jetfuse's own reduction kernels without a YAP expression.
+#include <utility>
 #include <vector>
 
 #include "jetfuse/detail/engine.hpp"
@@ -25,29 +26,25 @@ void lower_sum(ir::graph& g, const lowering_inputs& in, int num_inputs, std::vec
   roots.push_back(lower_reduction(g, *in.nest, 0, x));
 }
 
+template <bool Product, std::size_t... K>
+lower_fn lower_for(dtype t, std::index_sequence<K...>) {
+  lower_fn f = nullptr;
+  ((t == all_dtypes[K] ? (f = &lower_sum<all_dtypes[K], Product>, 0) : 0), ...);
+  return f;
+}
 template <bool Product>
 lower_fn lower_for(dtype t) {
-  switch (t) {
-    case dtype::bool_:
-      return &lower_sum<dtype::bool_, Product>;
-    case dtype::int32:
-      return &lower_sum<dtype::int32, Product>;
-    case dtype::int64:
-      return &lower_sum<dtype::int64, Product>;
-    case dtype::float32:
-      return &lower_sum<dtype::float32, Product>;
-    case dtype::float64:
-      break;
-  }
-  return &lower_sum<dtype::float64, Product>;
+  return lower_for<Product>(t, std::make_index_sequence<num_dtypes>{});
 }
 
 // One cache slot per (operand dtype, product or not), as the typed path has one per expression type.
 kernel_slot* slot_for(dtype t, bool product) {
-  static kernel_slot* const slots[2][5] = {
-      {new_kernel_slot(), new_kernel_slot(), new_kernel_slot(), new_kernel_slot(), new_kernel_slot()},
-      {new_kernel_slot(), new_kernel_slot(), new_kernel_slot(), new_kernel_slot(), new_kernel_slot()}};
-  return slots[product][static_cast<int>(t) % 5];
+  static kernel_slot* const* const slots = [] {
+    static kernel_slot* s[2 * num_dtypes];
+    for (kernel_slot*& k : s) k = new_kernel_slot();
+    return s;
+  }();
+  return slots[(product ? num_dtypes : 0) + static_cast<int>(t)];
 }
 
 constexpr prog_entry sum_program[] = {{prog_entry::reduction, 1}, {prog_entry::array, 0}};

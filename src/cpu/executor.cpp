@@ -85,25 +85,11 @@ void search_column(const char* base, std::int64_t inner, const void* values, std
   const auto* v = static_cast<const C*>(values);
   for (std::int64_t e = 0; e < n; ++e) out[e] = ops::jf_searchsorted<Right>(p + e * inner, size, stride, v[e]);
 }
-template <int Right, class TA> search_fn search_for(dtype c) {
-  switch (c) {
-  case dtype::bool_: return &search_column<Right, TA, bool>;
-  case dtype::int32: return &search_column<Right, TA, std::int32_t>;
-  case dtype::int64: return &search_column<Right, TA, std::int64_t>;
-  case dtype::float32: return &search_column<Right, TA, float>;
-  case dtype::float64: return &search_column<Right, TA, double>;
-  }
-  return nullptr;
-}
+// The array's dtype TA and the compared dtype C (the promotion of TA and the values' dtype).
 template <int Right> search_fn search_for(dtype a, dtype c) {
-  switch (a) {
-  case dtype::bool_: return search_for<Right, bool>(c);
-  case dtype::int32: return search_for<Right, std::int32_t>(c);
-  case dtype::int64: return search_for<Right, std::int64_t>(c);
-  case dtype::float32: return search_for<Right, float>(c);
-  case dtype::float64: return search_for<Right, double>(c);
-  }
-  return nullptr;
+  return visit_dtype(a, [c]<class TA>(std::type_identity<TA>) {
+    return visit_dtype(c, []<class C>(std::type_identity<C>) -> search_fn { return &search_column<Right, TA, C>; });
+  });
 }
 // A gather's rule (kind::gather: its one argument is the position, its access the input, whose
 // strides address the axes other than the gathered one).
@@ -1229,13 +1215,16 @@ void scan_rows(const char* src, char* dst, std::int64_t row, std::int64_t len, s
   const std::int64_t base = (row / inner) * len * inner + row % inner;
   scan_row<T, Prod>(reinterpret_cast<const T*>(src) + base, reinterpret_cast<T*>(dst) + base, len, inner);
 }
+// Scans run in numpy's accumulation dtypes (reduced_dtype: int64, uint64, float32, float64).
 template <bool Prod> auto scan_rows_for(dtype t) {
   switch (t) {
-  case dtype::int32: return &scan_rows<std::int32_t, Prod>;
   case dtype::int64: return &scan_rows<std::int64_t, Prod>;
+  case dtype::uint64: return &scan_rows<std::uint64_t, Prod>;
   case dtype::float32: return &scan_rows<float, Prod>;
   case dtype::float64: return &scan_rows<double, Prod>;
-  default: throw error("jf::cpu_exec: a scan of " + std::string(name(t)));
+  default:
+    throw dtype_error("jf::cpu_exec: a scan of " + std::string(name(t)) +
+                      " (scans run in int64, uint64, float32 or float64)");
   }
 }
 void run_scan_rows(void* ctx, std::int64_t r0, std::int64_t r1) {

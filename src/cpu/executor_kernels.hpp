@@ -70,6 +70,8 @@ inline void gather(void* dst, const void* src, std::int64_t stride, std::int64_t
     loop(std::uint64_t{});
   else if (elem == 4)
     loop(std::uint32_t{});
+  else if (elem == 2)
+    loop(std::uint16_t{});
   else
     loop(std::uint8_t{});
 }
@@ -88,6 +90,8 @@ inline void scatter(void* dst, std::int64_t stride, const void* src, std::int64_
     loop(std::uint64_t{});
   else if (elem == 4)
     loop(std::uint32_t{});
+  else if (elem == 2)
+    loop(std::uint16_t{});
   else
     loop(std::uint8_t{});
 }

@@ -29,6 +29,10 @@ requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) struct acc<T> {
 };
 template <class T>
 using acc_t = typename acc<T>::type;
+// The type a product is computed in: 8- and 16-bit values would promote to int in C++ (where a
+// product can overflow), so at least unsigned int.
+template <class T>
+using product_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, acc_t<T>>;
 
 template <class T, bool UnitB>
 void rows(const problem& p, i64 batch, i64 i0, i64 i1) {
@@ -51,7 +55,9 @@ void rows(const problem& p, i64 batch, i64 i0, i64 i1) {
             if (!aiq) continue;
             for (i64 j = j0; j < j1; ++j) crow[j] = crow[j] || brow[j * bs];
           } else {
-            for (i64 j = j0; j < j1; ++j) crow[j] += aiq * static_cast<A>(brow[j * bs]);
+            using P = product_t<T>;
+            for (i64 j = j0; j < j1; ++j)
+              crow[j] = static_cast<A>(crow[j] + static_cast<P>(aiq) * static_cast<P>(static_cast<A>(brow[j * bs])));
           }
         }
       }

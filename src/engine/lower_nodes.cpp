@@ -33,8 +33,35 @@ ir::node_id lower_scalar(ir::graph& g, const lowering_inputs& in, int k, dtype t
   return g.add(n);
 }
 
+namespace {
+// numpy 2 compares uint64 with a signed integer exactly (type_of.hpp gives them uint64 and int64):
+// where the signed one is negative the answer is known, elsewhere both compare as uint64.
+ir::node_id lower_mixed_comparison(ir::graph& g, op code, const ir::node_id* args, ir::domain_id home) {
+  const int si = g.at(args[0]).type == dtype::int64 ? 0 : 1;
+  const ir::node_id s = args[si];
+  const ir::node_id zero = g.add_constant(dtype::int64, ir::scalar_value::of(dtype::int64, 0));
+  const ir::node_id ns[2] = {s, zero};
+  const ir::node_id negative = lower_operation(g, op::less, dtype::bool_, ns, 2, home);
+  ir::node_id as_unsigned[2] = {args[0], args[1]};
+  as_unsigned[si] = lower_cast(g, s, dtype::uint64, home);
+  const ir::node_id compared = lower_operation(g, code, dtype::bool_, as_unsigned, 2, home);
+  // A negative left operand is less than (and not equal to) any uint64; a negative right one greater.
+  const bool negative_true = code == op::not_equal || (si == 0 ? (code == op::less || code == op::less_equal)
+                                                                : (code == op::greater || code == op::greater_equal));
+  if (negative_true) {
+    const ir::node_id either[2] = {negative, compared};
+    return lower_operation(g, op::logical_or, dtype::bool_, either, 2, home);
+  }
+  const ir::node_id both[2] = {lower_operation(g, op::logical_not, dtype::bool_, &negative, 1, home), compared};
+  return lower_operation(g, op::logical_and, dtype::bool_, both, 2, home);
+}
+}  // namespace
+
 ir::node_id lower_operation(ir::graph& g, op code, dtype result, const ir::node_id* args, int nargs,
                             ir::domain_id home) {
+  if (info(code).rule == op_rule::compare && nargs == 2 && g.at(args[0]).type != g.at(args[1]).type &&
+      compares_mixed_signs(g.at(args[0]).type, g.at(args[1]).type))
+    return lower_mixed_comparison(g, code, args, home);
   ir::node n;
   n.domain = home;
   n.code = code;
@@ -146,8 +173,8 @@ void check_mask_shape(const shape_t& x, const shape_t& m) {
 }
 
 void throw_scalar_out_of_bounds(const std::string& value, dtype target) {
-  throw dtype_error("jetfuse: integer scalar " + value + " out of bounds for " + std::string(name(target)) +
-                    " (numpy: OverflowError)");
+  // numpy's OverflowError, its words
+  throw dtype_error("Python integer " + value + " out of bounds for " + std::string(name(target)));
 }
 
 }  // namespace jf::detail

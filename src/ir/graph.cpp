@@ -26,13 +26,11 @@ const char* generator_name(generator g) {
 
 scalar_value scalar_value::of(dtype t, double v) {
   scalar_value s;
-  switch (t) {
-  case dtype::bool_: s.i = jf::ops::jf_cast<bool>(v) ? 1 : 0; break;
-  case dtype::int32: s.i = jf::ops::jf_cast<int>(v); break;
-  case dtype::int64: s.i = jf::ops::jf_cast<long long>(v); break;
-  case dtype::float32: s.f = static_cast<double>(jf::ops::jf_cast<float>(v)); break;
-  case dtype::float64: s.f = v; break;
-  }
+  visit_dtype(t, [&](auto ti) {
+    using T = typename decltype(ti)::type;
+    if constexpr (std::is_floating_point_v<T>) s.f = static_cast<double>(jf::ops::jf_cast<T>(v));
+    else s.i = static_cast<std::int64_t>(jf::ops::jf_cast<T>(v));  // uint64: its bits
+  });
   return s;
 }
 
@@ -292,8 +290,14 @@ namespace {
 std::string short_name(dtype t) {
   switch (t) {
   case dtype::bool_: return "bool";
+  case dtype::int8: return "i8";
+  case dtype::int16: return "i16";
   case dtype::int32: return "i32";
   case dtype::int64: return "i64";
+  case dtype::uint8: return "u8";
+  case dtype::uint16: return "u16";
+  case dtype::uint32: return "u32";
+  case dtype::uint64: return "u64";
   case dtype::float32: return "f32";
   case dtype::float64: return "f64";
   }
@@ -329,16 +333,24 @@ std::string layout_name(layout l) {
   return "?";
 }
 
+// Whether v is a value of integer dtype t (uint64: any bits).
+bool integer_in_range(dtype t, std::int64_t v) {
+  if (size_of(t) == 8) return true;
+  const int bits = 8 * size_of(t);
+  if (is_unsigned_integer(t)) return v >= 0 && v < (std::int64_t{1} << bits);
+  return v >= -(std::int64_t{1} << (bits - 1)) && v < (std::int64_t{1} << (bits - 1));
+}
+
 // Round-trip exact text of a constant (shortest is not needed: %.17g / %.9g round-trip).
 std::string value_text(dtype t, const scalar_value& v) {
   char buf[64];
   switch (t) {
   case dtype::bool_: return v.i ? "true" : "false";
-  case dtype::int32: case dtype::int64: return std::to_string(v.i);
+  case dtype::uint64: return std::to_string(static_cast<std::uint64_t>(v.i));
   case dtype::float32: std::snprintf(buf, sizeof buf, "%.9g", v.f); return buf;
   case dtype::float64: std::snprintf(buf, sizeof buf, "%.17g", v.f); return buf;
+  default: return std::to_string(v.i);
   }
-  return "?";
 }
 
 }  // namespace
@@ -533,8 +545,8 @@ void graph::validate() const {
       break;
     case op::constant:
       if (n.type == dtype::bool_ && n.value.i != 0 && n.value.i != 1) bad(*this, k, "bool constant not 0 or 1");
-      if (n.type == dtype::int32 && static_cast<std::int32_t>(n.value.i) != n.value.i)
-        bad(*this, k, "int32 constant out of range");
+      if (is_integer(n.type) && !integer_in_range(n.type, n.value.i))
+        bad(*this, k, std::string(name(n.type)) + " constant out of range");
       if (n.type == dtype::float32 && !(static_cast<double>(static_cast<float>(n.value.f)) == n.value.f) &&
           n.value.f == n.value.f)
         bad(*this, k, "float32 constant not representable as float");
@@ -561,8 +573,9 @@ void graph::validate() const {
         bad(*this, k, "its domain's parent must enclose the index's domain, its domain must not");
       if (!uniform(v) && v.domain != i.domain) bad(*this, k, "the value must be in the index's domain");
       if (n.type != v.type) bad(*this, k, "the result dtype must be its value's");
-      if (!stores(n) && (static_cast<monoid>(n.attr[0]) != monoid::sum || !is_integer(n.type)))
-        bad(*this, k, "only sums of integers and stores are supported");
+      if (!stores(n) &&
+          (static_cast<monoid>(n.attr[0]) != monoid::sum || (n.type != dtype::int32 && n.type != dtype::int64)))
+        bad(*this, k, "only sums of int32 or int64 and stores are supported");
       if (n.nargs == 3 && (at(n.args[2]).type != dtype::bool_ || (!uniform(at(n.args[2])) && at(n.args[2]).domain != i.domain)))
         bad(*this, k, "the guard must be bool, in the index's domain");
       continue;

@@ -80,9 +80,10 @@ struct rewriter {
   // Widening casts that hold every value of `from` exactly.
   static bool exact_widening(dtype from, dtype to) {
     if (from == dtype::bool_) return true;
-    if (from == dtype::int32) return to == dtype::int64 || to == dtype::float64;
     if (from == dtype::float32) return to == dtype::float64;
-    return false;
+    if (!is_integer(from) || size_of(to) <= size_of(from)) return false;
+    if (is_floating(to)) return size_of(from) <= (to == dtype::float32 ? 2 : 4);  // 24 and 53 bits
+    return is_unsigned_integer(from) || is_signed_integer(to);
   }
 
   // The node n (arguments already renamed) stands for; appends n when no rule applies.
@@ -95,6 +96,7 @@ struct rewriter {
       if (c.code != op::constant) break;
       if (is_integer(t)) {
         const std::int64_t e = c.value.i;
+        if (t == dtype::uint64 && e < 0) break;  // an exponent of 2^63 or more
         if (e < 0) return constant(t, 0);
         if (e == 0) return constant(t, 1);
         if (e <= 16) return power_chain(a, t, e);

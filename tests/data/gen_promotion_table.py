@@ -7,8 +7,8 @@ Rows (kind,op,a,b,result,note):
   op    OP   A B   dtype of np.OP(x, y) for arrays x of A, y of B (B is '-' for unary ops);
                    for where: np.where(cond, x, y) with a bool condition
 note: ''        jetfuse gives the same dtype
-      'float16' numpy gives float16 (float functions of bool): jetfuse computes in float32
-      'int8'    numpy gives int8 (arithmetic on bool): jetfuse rejects it at compile time
+      'float16' numpy gives float16 (float functions of bool, int8, uint8): jetfuse computes in
+                float32, which it gives instead (jetfuse has no float16)
       'error'   numpy has no loop for these dtypes: jetfuse rejects it at compile time
 
 Run: python3 tests/data/gen_promotion_table.py  (writes next to this script)
@@ -19,13 +19,14 @@ import warnings
 
 import numpy as np
 
-DTYPES = ["bool", "int32", "int64", "float32", "float64"]
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32",
+          "float64"]
 SCALARS = {"bool": True, "int": 1, "float": 1.0}
 UNARY = ["negative", "absolute", "sqrt", "exp", "floor", "square", "reciprocal", "sign", "isnan",
          "logical_not", "invert"]
 BINARY = ["add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power",
           "arctan2", "minimum", "fmax", "less", "equal", "logical_and", "logical_or", "bitwise_and",
-          "left_shift"]
+          "left_shift", "right_shift"]
 
 
 def sample(dt):
@@ -45,8 +46,6 @@ def result_of(fn, *args):
 def classify(res):
     if res == "float16":
         return "float32", "float16"
-    if res == "int8":
-        return "-", "int8"
     if res == "error":
         return "-", "error"
     if res not in DTYPES:

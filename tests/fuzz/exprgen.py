@@ -8,6 +8,8 @@ and data are chosen at run time (variants.py); scalars are C++ literals (NEP 50 
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from optable import CPP_TYPE, DTYPES, INPLACE, Op, OpType, Spelling, is_float, is_int, op_types, reduced_dtype, weak
 
 INT32_MIN, INT32_MAX = -2**31, 2**31 - 1
@@ -266,10 +268,16 @@ def gen_scalar(rng, kind, ctx_dtype):
         return Scalar("bool", v, "true" if v else "false")
     if kind == "int":
         pool = [0, 1, 2, 3, -1, -2, 5, 7, -7, 31, 32, 64, 100]
+        narrow = ctx_dtype in ("int8", "int16", "uint8", "uint16", "uint32")
+        if ctx_dtype in ("uint8", "uint16", "uint32", "uint64") and rng.chance(0.9):
+            pool = [v for v in pool if v >= 0]  # a negative one raises (numpy's OverflowError)
         if rng.chance(0.2):
-            # Large values: within int32 when the context is int32 (out of range is a separate
+            # Large values: the limits of a narrow context's dtype (out of range is a separate
             # error case below), near the limits of int64 otherwise.
             pool = [INT32_MAX, INT32_MIN, 2**31, 2**40, INT64_MAX, INT64_MIN, 2**53 + 1, 2**63, 2**64 - 1]
+            if narrow:
+                info = np.iinfo(ctx_dtype)
+                pool = [int(info.min), int(info.max), int(info.max) // 2 + 1]
         v = rng.choice(pool)
         return Scalar("int", v, int_literal(rng, v))
     pool = [0.0, -0.0, 0.5, 1.0, -1.0, 2.0, 1.5, -2.5, 3.0, 0.1, 1e10, 1e-10, 0.25]
@@ -305,9 +313,11 @@ class TreeGen:
     def scalar_for(self, other):
         r = self.rng
         kind = r.weighted([("int", 4), ("float", 4), ("bool", 1)])
-        if kind == "int" and other.t.dtype == "int32" and not other.t.weak and r.chance(0.1):
-            # out of int32's range: numpy raises OverflowError for arithmetic, jetfuse dtype_error
-            v = r.choice([2**31, -2**31 - 1, 2**40])
+        narrow = ("int8", "int16", "int32", "uint8", "uint16", "uint32")
+        if kind == "int" and other.t.dtype in narrow and not other.t.weak and r.chance(0.1):
+            # out of the dtype's range: numpy raises OverflowError for arithmetic, jetfuse dtype_error
+            info = np.iinfo(other.t.dtype)
+            v = r.choice([int(info.max) + 1, int(info.min) - 1, 2**40])
             return Scalar("int", v, int_literal(r, v))
         return gen_scalar(r, kind, other.t.dtype)
 

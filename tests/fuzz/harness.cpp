@@ -38,7 +38,7 @@ std::uint64_t fnv1a(const char* s) {
 }
 
 jf::dtype parse_dtype(const std::string& s) {
-  for (jf::dtype d : {jf::dtype::bool_, jf::dtype::int32, jf::dtype::int64, jf::dtype::float32, jf::dtype::float64})
+  for (jf::dtype d : jf::all_dtypes)
     if (jf::name(d) == s) return d;
   throw std::runtime_error("fuzz_runner: unknown dtype " + s);
 }

@@ -60,6 +60,9 @@ def ulp(x, dtype):
     return np.where(np.isfinite(s), s, 0.0)
 
 
+UNDEFINED_CAST_TARGETS = ("int8", "int16", "uint8", "uint16", "uint32", "uint64")
+
+
 def _arr(v):
     return v if isinstance(v, (bool, int, float)) else np.asarray(v)
 
@@ -81,9 +84,12 @@ class Evaluator:
             return np.positive(vals[0])
         fn = getattr(np, op.numpy)
         if op.rule == "float_fn":
-            # jetfuse computes float functions of bool in float32, numpy in float16 (documented).
-            if np.result_type(*vals) == np.bool_:
-                vals = [v.astype(np.float32) if isinstance(v, np.ndarray) else v for v in vals]
+            # jetfuse computes float functions of bool, int8 and uint8 in float32, numpy in float16
+            # (documented): numpy's loop is float16 when every operand casts to it safely.
+            probe = [np.zeros(0, v.dtype) if isinstance(v, np.ndarray) else v for v in vals]
+            with np.errstate(all="ignore"):
+                if fn(*probe).dtype == np.float16:
+                    vals = [v.astype(np.float32) if isinstance(v, np.ndarray) else v for v in vals]
         if op.code == "power":
             a, b = vals
             if np.result_type(a, b).kind in "iu":
@@ -238,6 +244,24 @@ class Evaluator:
             out.append(a)
         return out
 
+    def undefined_cast(self, x, x_err, center, err):
+        """A float to a narrow or unsigned integer (int8, int16, uint8 ... uint64) that is NaN or
+        outside the target's range (or may be, given its error): numpy leaves it undefined (on x86-64
+        its contiguous and strided loops disagree), jetfuse defines it (scalar_ops.hpp's jf_cast):
+        not checked. int32 and int64 stay checked (numpy and jetfuse give the minimum integer)."""
+        x = np.asarray(x)
+        if x.dtype.kind != "f" or center.dtype.name not in UNDEFINED_CAST_TARGETS:
+            return err
+        info = np.iinfo(center.dtype)
+        with np.errstate(all="ignore"):
+            xw = np.broadcast_to(x, center.shape).astype(WIDE)
+            xe = np.broadcast_to(np.asarray(x_err, dtype=WIDE), center.shape)
+            bad = ~((xw - xe > float(info.min) - 1) & (xw + xe < float(info.max) + 1))
+        if bad.any():
+            self.count("numpy: undefined float-to-int cast (NaN, out of range)", bad.sum())
+            err = np.where(bad, np.inf, np.broadcast_to(err, center.shape))
+        return err
+
     # ---- reductions ----------------------------------------------------------------------------
     def reduce(self, node, env):
         """np.<reducer>(x, axis, keepdims, ddof) and its bound, lane by lane (a lane: the elements
@@ -360,7 +384,7 @@ class Evaluator:
             with np.errstate(all="ignore"):
                 center = np.asarray(v).astype(node.dtype)
             fn = lambda x: np.asarray(x).astype(node.dtype)
-            return center, self.propagate(fn, [np.asarray(v)], [e], center)
+            return center, self.undefined_cast(v, e, center, self.propagate(fn, [np.asarray(v)], [e], center))
         if isinstance(node, eg.Reduce):
             return self.reduce(node, env)
         if isinstance(node, eg.Clip):
@@ -422,7 +446,8 @@ class Evaluator:
                 second = (v2, np.broadcast_to(np.asarray(e2, dtype=WIDE), shape))
             elif case.dest == "typed":
                 result = value.astype(case.dest_dtype)
-                err = self.propagate(lambda x: np.asarray(x).astype(case.dest_dtype), [value], [err], result)
+                cast = self.propagate(lambda x: np.asarray(x).astype(case.dest_dtype), [value], [err], result)
+                err = self.undefined_cast(value, err, result, cast)
             else:
                 d = env[case.dest_leaf]
                 try:
@@ -431,7 +456,9 @@ class Evaluator:
                     return {"status": "error", "error": "ValueError", "message": str(e), "accept": ("shape_error",)}
                 if case.dest == "assign":
                     newval = np.broadcast_to(value, d.shape).astype(d.dtype)  # numpy's unsafe cast
+                    verr = np.broadcast_to(np.asarray(err), d.shape)
                     err = self.propagate(lambda x: np.asarray(x).astype(d.dtype), [value], [err], np.asarray(newval))
+                    err = self.undefined_cast(np.broadcast_to(value, d.shape), verr, np.asarray(newval), err)
                 else:
                     fn = getattr(np, self.table.ops[INPLACE[case.inplace_op]].numpy)
                     try:

@@ -11,14 +11,22 @@ import os
 import re
 from dataclasses import dataclass
 
-DTYPES = ["bool", "int32", "int64", "float32", "float64"]
-CPP_TYPE = {"bool": "bool", "int32": "std::int32_t", "int64": "std::int64_t", "float32": "float",
-            "float64": "double"}
-ITEMSIZE = {"bool": 1, "int32": 4, "int64": 8, "float32": 4, "float64": 8}
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]
+CPP_TYPE = {"bool": "bool", "int8": "std::int8_t", "int16": "std::int16_t", "int32": "std::int32_t",
+            "int64": "std::int64_t", "uint8": "std::uint8_t", "uint16": "std::uint16_t", "uint32": "std::uint32_t",
+            "uint64": "std::uint64_t", "float32": "float", "float64": "double"}
+ITEMSIZE = {"bool": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "uint8": 1, "uint16": 2, "uint32": 4,
+            "uint64": 8, "float32": 4, "float64": 8}
+SIGNED = ("int8", "int16", "int32", "int64")
+UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
 
 
 def is_int(d):
-    return d in ("int32", "int64")
+    return d in SIGNED or d in UNSIGNED
+
+
+def is_unsigned(d):
+    return d in UNSIGNED
 
 
 def is_float(d):
@@ -48,15 +56,24 @@ def weak(kind):
 
 
 def promote_types(a, b):
+    """numpy's result_type (dtype.hpp promote_types)."""
     if a == b:
         return a
     if a == "bool":
         return b
     if b == "bool":
         return a
-    if is_int(a) and is_int(b):
-        return "int64"
-    return "float64"  # two floats, or an integer with a float
+    if is_float(a) and is_float(b):
+        return "float64"
+    if is_float(a) or is_float(b):
+        f, i = (a, b) if is_float(a) else (b, a)
+        return "float32" if f == "float32" and ITEMSIZE[i] <= 2 else "float64"
+    if (a in SIGNED) == (b in SIGNED):
+        return a if ITEMSIZE[a] >= ITEMSIZE[b] else b
+    s, u = (a, b) if a in SIGNED else (b, a)
+    if ITEMSIZE[s] > ITEMSIZE[u]:
+        return s
+    return "float64" if ITEMSIZE[u] == 8 else "int%d" % (16 * ITEMSIZE[u])
 
 
 def promote(a, b):
@@ -81,8 +98,12 @@ def accepts(rule, compute):
 
 
 def compute_dtype(rule, promoted):
-    if rule == "float_fn":
-        return "float32" if promoted == "bool" else "float64" if is_int(promoted) else promoted
+    if rule == "float_fn":  # bool, int8, uint8: numpy's float16 is jetfuse's float32
+        if promoted == "bool" or (is_int(promoted) and ITEMSIZE[promoted] <= 2):
+            return "float32"
+        return "float64" if is_int(promoted) else promoted
+    if rule in ("bool_int8", "shift") and promoted == "bool":
+        return "int8"
     if rule == "true_divide":
         return promoted if is_float(promoted) else "float64"
     if rule == "logical":
@@ -186,7 +207,7 @@ class Reducer:
 def reduced_dtype(kind, d):
     """numpy's result dtype of a reduction (reducers.hpp reduced_dtype)."""
     if kind in ("sum", "prod", "nansum", "nanprod"):
-        return d if is_float(d) else "int64"
+        return d if is_float(d) else "uint64" if is_unsigned(d) else "int64"
     if kind in ("mean", "var", "std", "nanmean"):
         return d if is_float(d) else "float64"
     if kind in ("any", "all"):
@@ -208,6 +229,9 @@ def op_types(op, args):
     for a in args[first + 1:]:
         p = promote(p, a)
     compute = compute_dtype(op.rule, p.dtype)
+    if op.rule == "float_fn" and len(args) == 2 and not args[0].weak and not args[1].weak:
+        # numpy's first loop every operand casts to safely: arctan2(uint16, int8) is float32
+        compute = promote_types(compute_dtype("float_fn", args[0].dtype), compute_dtype("float_fn", args[1].dtype))
     if not accepts(op.rule, compute):
         return None
     return compute, result_dtype(op.rule, compute)

@@ -173,8 +173,14 @@ def reslice(rng, base_shape, view, target_shape):
 
 # ---- data --------------------------------------------------------------------------------------
 INT_EDGES = {
+    "int8": [0, -1, 1, -128, 127, -127, 64, 100],
+    "int16": [0, -1, 1, -2**15, 2**15 - 1, -2**15 + 1, 255, 256, -256],
     "int32": [0, -1, 1, -2**31, 2**31 - 1, -2**31 + 1, 2**30, 65536, -65536],
     "int64": [0, -1, 1, -2**63, 2**63 - 1, -2**63 + 1, 2**31, -2**31 - 1, 2**53 + 1, 2**40],
+    "uint8": [0, 1, 2, 127, 128, 254, 255],
+    "uint16": [0, 1, 255, 256, 2**15, 2**16 - 2, 2**16 - 1],
+    "uint32": [0, 1, 2**16, 2**31 - 1, 2**31, 2**32 - 2, 2**32 - 1],
+    "uint64": [0, 1, 2**32, 2**53 + 1, 2**63 - 1, 2**63, 2**63 + 1, 2**64 - 2, 2**64 - 1],
 }
 FLOAT_EDGES = [0.0, -0.0, math.inf, -math.inf, math.nan, 1.0, -1.0, 0.5, 1e30, -1e30, 1e-30, 1e-40,
                1e300, -1e300, 5e-324, 1.7976931348623157e308, 3.4028234663852886e38, 2.0**63, -2.0**31,
@@ -192,7 +198,10 @@ def values(rng, dtype, n, kind):
             if edge:
                 out.append(rng.choice(INT_EDGES[dtype]))
             else:
-                out.append(rng.range(-9, 9) if rng.chance(0.8) else rng.range(-1000, 1000))
+                info = np.iinfo(dtype)
+                lo = max(int(info.min), -9 if info.min < 0 else 0)  # small values, then wider ones
+                v = rng.range(lo, lo + 18) if rng.chance(0.8) else rng.range(max(int(info.min), -1000), 1000)
+                out.append(min(v, int(info.max)))
         else:
             if edge:
                 out.append(rng.choice(FLOAT_EDGES))

@@ -32,7 +32,8 @@ DLTENSOR_VERSIONED = b"dltensor_versioned"
 USED = b"used_dltensor"
 USED_VERSIONED = b"used_dltensor_versioned"
 KDLCPU, KDLCUDA = 1, 2
-JF_DTYPES = ["bool", "int32", "int64", "float32", "float64"]  # jf::dtype's order
+JF_DTYPES = ["bool", "int32", "int64", "float32", "float64", "int8", "int16", "uint8", "uint16", "uint32",
+             "uint64"]  # jf::dtype's order
 
 # ---- the Python C API through ctypes ----------------------------------------------------------
 _api = ctypes.pythonapi
@@ -190,9 +191,10 @@ def run_cpu():
     def ptr(a):
         return a.__array_interface__["data"][0]
 
-    dtypes = [np.bool_, np.int32, np.int64, np.float32, np.float64]
+    dtypes = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+              np.float32, np.float64]
     for dt in dtypes:
-        x = (np.arange(12) % 3 == 1) if dt is np.bool_ else np.arange(-6, 6, dtype=dt)
+        x = (np.arange(12) % 3 == 1) if dt is np.bool_ else np.arange(-6, 6).astype(dt)  # unsigned: wrapped
         x = x.reshape(3, 4)
         jx, versioned = jf_from_dlpack(x)
         show(f"numpy {np.dtype(dt).name} -> jetfuse ({'versioned' if versioned else 'legacy'})",
@@ -251,7 +253,7 @@ def run_cpu():
     assert np.from_dlpack(jo.affine(3, 0))[0] == 21
 
     # Refused dtypes leave the capsule to its producer (no leak, no double free).
-    for bad in (np.arange(4, dtype=np.uint8), np.arange(4, dtype=np.float16), np.arange(4, dtype=np.complex64)):
+    for bad in (np.arange(4, dtype=np.float16), np.arange(4, dtype=np.complex64)):
         try:
             jf_from_dlpack(bad)
         except JfError as err:
@@ -295,10 +297,11 @@ def run_cuda():
         cp.cuda.Device(0).synchronize()
         torch.cuda.synchronize()
 
-    torch_dtypes = {"bool": torch.bool, "int32": torch.int32, "int64": torch.int64,
-                    "float32": torch.float32, "float64": torch.float64}
+    # PyTorch's uint16, uint32 and uint64 have few operations: those come back through CuPy only.
+    torch_dtypes = {"bool": torch.bool, "int8": torch.int8, "int16": torch.int16, "int32": torch.int32,
+                    "int64": torch.int64, "uint8": torch.uint8, "float32": torch.float32, "float64": torch.float64}
     for name in JF_DTYPES:
-        x = (cp.arange(12) % 3 == 1) if name == "bool" else cp.arange(-6, 6, dtype=name)
+        x = (cp.arange(12) % 3 == 1) if name == "bool" else cp.arange(-6, 6).astype(name)
         x = x.reshape(3, 4)
         sync()
         try:
@@ -311,6 +314,13 @@ def run_cuda():
         show(f"CuPy {name} -> jetfuse ({'versioned' if versioned else 'legacy'})",
              ("cupy", x.data.ptr), ("jetfuse", jx.data_ptr))
         assert jx.data_ptr == x.data.ptr, "CuPy -> jetfuse copied"
+        if name not in torch_dtypes:
+            c = cp.from_dlpack(jx)
+            show("jetfuse -> CuPy", ("jetfuse", jx.data_ptr), ("cupy", c.data.ptr))
+            assert c.data.ptr == x.data.ptr and c.dtype == x.dtype, "jetfuse -> CuPy copied"
+            y = jx.affine(2, 1)
+            np.testing.assert_array_equal(cp.asnumpy(cp.from_dlpack(y)), cp.asnumpy(2 * x + 1))
+            continue
         t = torch.from_dlpack(jx)
         show("jetfuse -> PyTorch", ("jetfuse", jx.data_ptr), ("torch", t.data_ptr()))
         assert t.data_ptr() == x.data.ptr, "jetfuse -> PyTorch copied"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jetfuse/device.hpp"
+#include "jetfuse/dtype.hpp"
 
 namespace jf::detail {
 
@@ -47,7 +48,15 @@ std::string awkward_number(double v);
 std::string awkward_number(float v);
 std::string awkward_number(std::int64_t v);
 std::string awkward_number(std::int32_t v);
+std::string awkward_number(std::int16_t v);
+std::string awkward_number(std::int8_t v);
+std::string awkward_number(std::uint64_t v);
+std::string awkward_number(std::uint32_t v);
+std::string awkward_number(std::uint16_t v);
+std::string awkward_number(std::uint8_t v);
 std::string awkward_number(bool v);
+// One item per element of dtype t at `elements` (n of them, as stored).
+std::vector<pp_item> awkward_numbers(dtype t, const void* elements, std::size_t n);
 
 // str(ak.Array): prettyprint.valuestr(x, 1, 80).
 std::string awkward_str(const pp_item& top);

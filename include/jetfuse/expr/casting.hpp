@@ -1,15 +1,19 @@
 // numpy's casting rule for in-place operations (`x += e`, ufunc(..., out=x)): the result of
 // `x op e` may be written into x only when the cast is 'same_kind' (np.can_cast(result, x.dtype,
-// 'same_kind')): bool -> anything, integer -> integer or floating (any width), floating ->
-// floating. float -> int and int -> bool raise UFuncTypeError in numpy. Every operand dtype is
-// static in jetfuse, so the rule is checked at compile time.
+// 'same_kind')): numpy's kinds in the order bool < unsigned < signed integer < floating, a cast
+// to the same kind or a later one (any width): uint8 += int8 (result int16) and int32 += 1.5 raise
+// UFuncTypeError in numpy. Every operand dtype is static in jetfuse, so the rule is checked at
+// compile time.
 #pragma once
 
 #include "jetfuse/expr/type_of.hpp"
 
 namespace jf {
 
-constexpr bool can_cast_same_kind(dtype from, dtype to) { return kind_rank(kind_of(from)) <= kind_rank(kind_of(to)); }
+constexpr int same_kind_rank(dtype d) {
+  return d == dtype::bool_ ? 0 : is_unsigned_integer(d) ? 1 : is_signed_integer(d) ? 2 : 3;
+}
+constexpr bool can_cast_same_kind(dtype from, dtype to) { return same_kind_rank(from) <= same_kind_rank(to); }
 
 namespace detail {
 // The dtypes of `x op e` for an array<T> x, computed without op_types' static_assert so that the

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "jetfuse/detail/binning.hpp"
 #include "jetfuse/eval.hpp"
@@ -71,6 +72,9 @@ template <bool Unfused, class C> auto histogram_of_range(const C& x, std::int64_
     sp.lo = lo;
     sp.hi = hi;
   } else {
+    if constexpr (type_of_v<C>.type == dtype::uint64)
+      if (hi > static_cast<std::uint64_t>(INT64_MAX))
+        throw value_error("jetfuse: jf::histogram of uint64 values of 2**63 or more needs a range");
     sp.range = bin_range::data_int;
     sp.ilo = static_cast<std::int64_t>(lo);
     sp.ihi = static_cast<std::int64_t>(hi);
@@ -87,7 +91,11 @@ template <bool Unfused, class C> array<std::int64_t> run_bincount(const C& x, st
   reduce_spec sp;
   sp.bins = minlength;
   if (!(lo > hi)) {
-    if (static_cast<std::int64_t>(lo) < 0) throw value_error("'list' argument must have no negative elements");
+    if constexpr (!std::is_same_v<std::remove_cvref_t<decltype(hi)>, bool>) {
+      if (std::cmp_less(lo, 0)) throw value_error("'list' argument must have no negative elements");
+      if (std::cmp_greater_equal(hi, INT64_MAX))
+        throw value_error("jetfuse: jf::bincount of a value of 2**63 - 1 or more");
+    }
     sp.bins = std::max<std::int64_t>(minlength, static_cast<std::int64_t>(hi) + 1);
   }
   auto node = counts_node<reducer::bincount>(x, sp);

@@ -35,14 +35,37 @@ template <op O, class... A> constexpr operand_type promoted_operands() {
 template <op O, class... A> struct op_types {
   static_assert(sizeof...(A) == static_cast<std::size_t>(info(O).arity), "wrong number of operands");
   static constexpr op_rule rule = info(O).rule;
-  static constexpr dtype compute = compute_dtype(rule, resolve(detail::promoted_operands<O, A...>()));
+  static constexpr dtype compute = [] {
+    if constexpr (sizeof...(A) == 2) {
+      constexpr operand_type ts[] = {type_of_v<A>...};
+      if (!ts[0].is_weak() && !ts[1].is_weak()) return compute_dtype(rule, ts[0].type, ts[1].type);
+    }
+    return compute_dtype(rule, resolve(detail::promoted_operands<O, A...>()));
+  }();
   static_assert(accepts(rule, compute),
-                "jetfuse: this operation is not defined for these dtypes (bool arithmetic that numpy "
-                "would give int8, bitwise operations on floats, or shifts of non-integers); "
+                "jetfuse: this operation is not defined for these dtypes (negative, subtract or sign of "
+                "bool, bitwise operations on floats, or shifts of non-integers); "
                 "convert with jf::astype<T>(x) first");
   static constexpr dtype result = result_dtype(rule, compute);
+  // numpy 2 compares uint64 with a signed integer exactly, not in their promoted float64: the
+  // operands become uint64 and int64, and the lowering compares them exactly (lower_operation).
+  static constexpr bool mixed_comparison = [] {
+    if constexpr (rule != op_rule::compare) {
+      return false;
+    } else {
+      constexpr operand_type ts[] = {type_of_v<A>...};
+      return !ts[0].is_weak() && !ts[1].is_weak() && compares_mixed_signs(ts[0].type, ts[1].type);
+    }
+  }();
   // The dtype operand i is converted to before the operation.
-  static constexpr dtype target(int i) { return (O == op::where && i == 0) ? dtype::bool_ : compute; }
+  static constexpr dtype target(int i) {
+    if constexpr (mixed_comparison) {
+      constexpr operand_type ts[] = {type_of_v<A>...};
+      return ts[i].type == dtype::uint64 ? dtype::uint64 : dtype::int64;
+    } else {
+      return (O == op::where && i == 0) ? dtype::bool_ : compute;
+    }
+  }
 };
 
 template <op O, class... A> struct type_of_impl<call_node<fn<O>, A...>> {

@@ -93,7 +93,8 @@ template <class Sig> class elementwise;
 template <class R, class... P> class elementwise<R(P...)> {
   static_assert(sizeof...(P) >= 1 && sizeof...(P) <= 3, "jf::elementwise: 1 to 3 parameters");
   static_assert(is_element_v<R> && (is_element_v<P> && ...),
-                "jf::elementwise: parameters and result must be bool, int32_t, int64_t, float or double");
+                "jf::elementwise: parameters and result must be bool, (u)int8_t, (u)int16_t, (u)int32_t, "
+                "(u)int64_t, float or double");
 
 public:
   template <class F>

@@ -46,9 +46,12 @@ enum class layout : std::uint8_t {
 // A compile-time scalar value (constants from specialisation and folding).
 struct scalar_value {
   double f = 0;          // for float dtypes
-  std::int64_t i = 0;    // for bool and integer dtypes
+  std::int64_t i = 0;    // for bool and integer dtypes (uint64: its bits)
   static scalar_value of(dtype t, double v);  // converts v to t with jf::ops::jf_cast
-  double as_double(dtype t) const { return is_floating(t) ? f : static_cast<double>(i); }
+  double as_double(dtype t) const {
+    if (is_floating(t)) return f;
+    return t == dtype::uint64 ? static_cast<double>(static_cast<std::uint64_t>(i)) : static_cast<double>(i);
+  }
   friend bool operator==(const scalar_value&, const scalar_value&) = default;
 };
 

@@ -19,8 +19,14 @@ namespace jf::ir {
 std::string_view cuda_type(dtype t) {
   switch (t) {
   case dtype::bool_: return "bool";
+  case dtype::int8: return "signed char";
+  case dtype::int16: return "short";
   case dtype::int32: return "int";
   case dtype::int64: return "long long";
+  case dtype::uint8: return "unsigned char";
+  case dtype::uint16: return "unsigned short";
+  case dtype::uint32: return "unsigned int";
+  case dtype::uint64: return "unsigned long long";
   case dtype::float32: return "float";
   case dtype::float64: return "double";
   }
@@ -70,6 +76,10 @@ std::string literal(dtype t, const scalar_value& v) {
   char buf[96];
   switch (t) {
   case dtype::bool_: return v.i ? "true" : "false";
+  case dtype::int8: case dtype::int16: case dtype::uint8: case dtype::uint16:
+    return "static_cast<" + std::string(cuda_type(t)) + ">(" + std::to_string(v.i) + ")";
+  case dtype::uint32: return std::to_string(v.i) + "u";
+  case dtype::uint64: return std::to_string(static_cast<std::uint64_t>(v.i)) + "ull";
   case dtype::int32:
     if (v.i == -2147483647LL - 1) return "(-2147483647 - 1)";
     return std::to_string(v.i);

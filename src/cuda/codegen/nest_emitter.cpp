@@ -52,6 +52,23 @@ __device__ __forceinline__ int shfl_down(int v, int d) { return __shfl_down_sync
 __device__ __forceinline__ long long shfl_down(long long v, int d) { return __shfl_down_sync(full_mask, v, d); }
 __device__ __forceinline__ float shfl_down(float v, int d) { return __shfl_down_sync(full_mask, v, d); }
 __device__ __forceinline__ double shfl_down(double v, int d) { return __shfl_down_sync(full_mask, v, d); }
+__device__ __forceinline__ unsigned shfl_down(unsigned v, int d) { return __shfl_down_sync(full_mask, v, d); }
+__device__ __forceinline__ unsigned long long shfl_down(unsigned long long v, int d) {
+  return __shfl_down_sync(full_mask, v, d);
+}
+// 8- and 16-bit integers travel as int.
+#define JF_SHFL_NARROW(T)                                                                     \
+  __device__ __forceinline__ T shfl_down(T v, int d) {                                        \
+    return static_cast<T>(shfl_down(static_cast<int>(v), d));                                 \
+  }                                                                                           \
+  __device__ __forceinline__ T shfl_first(T v) {                                              \
+    return static_cast<T>(__shfl_sync(full_mask, static_cast<int>(v), 0));                    \
+  }
+JF_SHFL_NARROW(signed char)
+JF_SHFL_NARROW(short)
+JF_SHFL_NARROW(unsigned char)
+JF_SHFL_NARROW(unsigned short)
+#undef JF_SHFL_NARROW
 template <class T> __device__ __forceinline__ jf::ops::jf_arg<T> shfl_down(jf::ops::jf_arg<T> v, int d) {
   return jf::ops::jf_arg<T>{shfl_down(v.value, d), shfl_down(v.index, d)};
 }
@@ -60,6 +77,10 @@ __device__ __forceinline__ int shfl_first(int v) { return __shfl_sync(full_mask,
 __device__ __forceinline__ long long shfl_first(long long v) { return __shfl_sync(full_mask, v, 0); }
 __device__ __forceinline__ float shfl_first(float v) { return __shfl_sync(full_mask, v, 0); }
 __device__ __forceinline__ double shfl_first(double v) { return __shfl_sync(full_mask, v, 0); }
+__device__ __forceinline__ unsigned shfl_first(unsigned v) { return __shfl_sync(full_mask, v, 0); }
+__device__ __forceinline__ unsigned long long shfl_first(unsigned long long v) {
+  return __shfl_sync(full_mask, v, 0);
+}
 template <class T> __device__ __forceinline__ jf::ops::jf_arg<T> shfl_first(jf::ops::jf_arg<T> v) {
   return jf::ops::jf_arg<T>{shfl_first(v.value), shfl_first(v.index)};
 }

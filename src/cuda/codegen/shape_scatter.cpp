@@ -30,6 +30,8 @@ namespace jf_scatter {
 template <class A, class B> struct same { static constexpr bool value = false; };
 template <class A> struct same<A, A> { static constexpr bool value = true; };
 template <int Bytes> struct word;
+template <> struct word<1> { using type = unsigned char; };
+template <> struct word<2> { using type = unsigned short; };
 template <> struct word<4> { using type = unsigned; };
 template <> struct word<8> { using type = unsigned long long; };
 // put_rule: 1 add, 2 subtract, 3 multiply, 4 minimum, 5 maximum (jf::ops, numpy's operations).
@@ -53,9 +55,9 @@ template <class T, class W> __device__ __forceinline__ T value_of(W w) {
 }
 // *p = T(R(C(*p), v)) atomically: native atomics where they compute exactly that (x - v is
 // x + (-v) in IEEE and in wrapping integers), else a compare-and-swap loop on the aligned word that
-// holds *p (a bool is a byte of a 32-bit word).
+// holds *p (a bool, an 8- or 16-bit integer is a part of a 32-bit word).
 template <int R, class T, class C> __device__ void combine(T* p, C v) {
-  constexpr bool native = same<T, C>::value && !jf::ops::traits<T>::is_bool;
+  constexpr bool native = same<T, C>::value && !jf::ops::traits<T>::is_bool && sizeof(T) >= 4;
   if constexpr (native && (R == 1 || R == 2) && jf::ops::traits<T>::is_float) {
     atomicAdd(p, R == 1 ? v : -v);
   } else if constexpr (native && (R == 1 || R == 2)) {
@@ -65,14 +67,17 @@ template <int R, class T, class C> __device__ void combine(T* p, C v) {
   } else if constexpr (native && (R == 4 || R == 5) && !jf::ops::traits<T>::is_float) {
     if constexpr (R == 4) atomicMin(p, v);
     else atomicMax(p, v);
-  } else if constexpr (sizeof(T) == 1) {
+  } else if constexpr (sizeof(T) < 4) {
+    using U = typename word<sizeof(T)>::type;
+    constexpr unsigned mask = sizeof(T) == 1 ? 0xffu : 0xffffu;
     unsigned* w = reinterpret_cast<unsigned*>(reinterpret_cast<unsigned long long>(p) & ~3ull);
     const unsigned shift = static_cast<unsigned>(reinterpret_cast<unsigned long long>(p) & 3ull) * 8u;
     unsigned old = *static_cast<volatile unsigned*>(w), assumed;
     do {
       assumed = old;
-      const T next = jf::ops::jf_cast<T>(apply<R, C>(jf::ops::jf_cast<C>(((assumed >> shift) & 0xffu) != 0u), v));
-      old = atomicCAS(w, assumed, (assumed & ~(0xffu << shift)) | (static_cast<unsigned>(next) << shift));
+      const T cur = value_of<T, U>(static_cast<U>((assumed >> shift) & mask));
+      const T next = jf::ops::jf_cast<T>(apply<R, C>(jf::ops::jf_cast<C>(cur), v));
+      old = atomicCAS(w, assumed, (assumed & ~(mask << shift)) | (static_cast<unsigned>(word_of<T, U>(next)) << shift));
     } while (old != assumed);
   } else {
     using W = typename word<sizeof(T)>::type;

@@ -18,9 +18,10 @@ using detail::matmul_impl::problem;
 
 constexpr int tile = 16;
 
+// Unsigned arithmetic of at least int's width (8- and 16-bit products promote to int in C++).
 template <class T>
 struct acc {
-  using type = std::make_unsigned_t<T>;
+  using type = std::conditional_t<(sizeof(T) < 4), unsigned, std::make_unsigned_t<T>>;
 };
 template <>
 struct acc<bool> {
@@ -80,6 +81,18 @@ int exact_gemm(const problem& p, void* stream) {
       return launch<std::int32_t>(p, stream);
     case dtype::int64:
       return launch<std::int64_t>(p, stream);
+    case dtype::int8:
+      return launch<std::int8_t>(p, stream);
+    case dtype::int16:
+      return launch<std::int16_t>(p, stream);
+    case dtype::uint8:
+      return launch<std::uint8_t>(p, stream);
+    case dtype::uint16:
+      return launch<std::uint16_t>(p, stream);
+    case dtype::uint32:
+      return launch<std::uint32_t>(p, stream);
+    case dtype::uint64:
+      return launch<std::uint64_t>(p, stream);
     default:
       return static_cast<int>(cudaErrorInvalidValue);
   }

@@ -48,19 +48,19 @@ int run_length_encode(bool wide, void* temp, std::size_t& temp_bytes, const void
 int inclusive_sum(void* temp, std::size_t& temp_bytes, i64* data, i64 n, void* stream);
 
 // ---- kernels (passes.cu) ---------------------------------------------------------------------
-// How elements become signed integer keys of their width (int32: bool, int32, float32; int64:
-// int64, float64) whose order is numpy's. order: floats by value with -0.0 before +0.0 and NaN
+// How elements become signed integer keys (int32: bool, 8- to 32-bit integers but uint32, float32;
+// int64: int64, uint32, uint64, float64) whose order is numpy's. order: floats by value with -0.0 before +0.0 and NaN
 // last (a NaN's sign bit cleared: decoding gives it back without its sign). canonical: as order,
 // but -0.0 is +0.0 and every NaN one NaN, so that ties are numpy's ties (argsort, unique).
 enum class key_mode : int { order, canonical };
-bool wide_keys(dtype t);  // the int64 keys of int64 and float64
+bool wide_keys(dtype t);  // the int64 keys of int64, uint32, uint64 and float64
 
 // keys[i] = key of element i of `in` (n elements), and when positions is not null
 // positions[i] = i % row (the position along its row).
 int encode_keys(dtype t, key_mode mode, const view& in, void* keys, i64* positions, i64 row, i64 n, void* stream);
 // Element i of `out` (x's dtype) = the element keys[i] stands for.
 int decode_keys(dtype t, const void* keys, const view& out, i64 n, void* stream);
-// Copies between a view and contiguous memory, elements of `bytes` (1, 4 or 8) bytes.
+// Copies between a view and contiguous memory, elements of `bytes` (1, 2, 4 or 8) bytes.
 int gather(int bytes, const view& in, void* out, i64 n, void* stream);
 int scatter(int bytes, const void* in, const view& out, i64 n, void* stream);
 // offsets[s] = s * row for s in [0, segments].

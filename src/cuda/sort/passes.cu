@@ -65,6 +65,34 @@ struct key_of<std::int64_t> {
   __device__ static K encode(std::int64_t v, bool) { return v; }
   __device__ static std::int64_t decode(K k) { return k; }
 };
+// 8- and 16-bit integers and uint32: their value as an int32 (int64 for uint32) key.
+template <class T, class Key>
+struct widened_key {
+  using K = Key;
+  static constexpr bool has_nan = false;
+  static constexpr K nan_key = 0;
+  __device__ static K encode(T v, bool) { return static_cast<K>(v); }
+  __device__ static T decode(K k) { return static_cast<T>(k); }
+};
+template <>
+struct key_of<std::int8_t> : widened_key<std::int8_t, std::int32_t> {};
+template <>
+struct key_of<std::int16_t> : widened_key<std::int16_t, std::int32_t> {};
+template <>
+struct key_of<std::uint8_t> : widened_key<std::uint8_t, std::int32_t> {};
+template <>
+struct key_of<std::uint16_t> : widened_key<std::uint16_t, std::int32_t> {};
+template <>
+struct key_of<std::uint32_t> : widened_key<std::uint32_t, std::int64_t> {};
+// uint64: the top bit flipped, so that signed int64 order is the unsigned order.
+template <>
+struct key_of<std::uint64_t> {
+  using K = std::int64_t;
+  static constexpr bool has_nan = false;
+  static constexpr K nan_key = 0;
+  __device__ static K encode(std::uint64_t v, bool) { return static_cast<K>(v ^ 0x8000000000000000ull); }
+  __device__ static std::uint64_t decode(K k) { return static_cast<std::uint64_t>(k) ^ 0x8000000000000000ull; }
+};
 // Floats: a NaN's sign cleared (canonical: one NaN, and -0.0 is +0.0), then the bits of a negative
 // value reversed below the sign so that signed integer order is the value order.
 template <>
@@ -131,6 +159,7 @@ __global__ void scatter_kernel(const U* in, view out, i64 n) {
 template <class F>
 int with_width(int bytes, F&& f) {
   if (bytes == 1) return f(std::uint8_t{});
+  if (bytes == 2) return f(std::uint16_t{});
   if (bytes == 4) return f(std::uint32_t{});
   return f(std::uint64_t{});
 }
@@ -245,7 +274,9 @@ int with_type(dtype t, F&& f) {
 
 const char* error_text(int code) { return cudaGetErrorString(static_cast<cudaError_t>(code)); }
 
-bool wide_keys(dtype t) { return t == dtype::int64 || t == dtype::float64; }
+bool wide_keys(dtype t) {
+  return t == dtype::int64 || t == dtype::float64 || t == dtype::uint32 || t == dtype::uint64;
+}
 
 int encode_keys(dtype t, key_mode mode, const view& in, void* keys, i64* positions, i64 row, i64 n, void* stream) {
   if (n == 0) return 0;

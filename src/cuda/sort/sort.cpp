@@ -130,7 +130,9 @@ void cuda_sort_rows(const array_base& in, const array_base& out) {
   const dtype t = in.dtype();
   const i64 row = in.shape()[in.ndim() - 1], total = in.size(), rows = total / row;
   const view vin = view_of(in), vout = view_of(out);
-  if (rows == 1 && t != dtype::bool_) return sort_elements(t, vin, vout, total, stream);
+  // CUB sorts one row of float32, float64, int32 or int64 itself; the other dtypes through keys.
+  if (rows == 1 && (t == dtype::float32 || t == dtype::float64 || t == dtype::int32 || t == dtype::int64))
+    return sort_elements(t, vin, vout, total, stream);
 
   const std::size_t kb = key_bytes(t);
   const device_temp keys(bytes_of(total, kb)), sorted(bytes_of(total, kb));
