@@ -251,6 +251,64 @@ TEST_P(Dtypes, JaggedContent) {
   EXPECT_EQ(jf::eval(jf::sum(z * 2, -1)).to_vector(), (std::vector<i64>{8, -2}));  // 32767 * 2 wraps to -2 in int16
 }
 
+// Every other path that switches on the dtype: gathers, scatters, searchsorted, products,
+// histograms, where, clip, scans along an axis, moments, masks (expected values: numpy 2.4's).
+TEST_P(Dtypes, OtherPathsMatchNumpy) {
+  using u8 = std::uint8_t;
+  using i8 = std::int8_t;
+  using u16 = std::uint16_t;
+  using i16 = std::int16_t;
+  const jf::device d = dev();
+  const jf::array<u8> x({10, 20, 250}, d);
+  EXPECT_EQ(jf::array<u8>(jf::take(x, jf::array<u8>({2, 0, 2}, d))).to_vector(), (std::vector<u8>{250, 10, 250}));
+  EXPECT_EQ(jf::array<u8>(x(jf::array<i16>({-1, 1}, d))).to_vector(), (std::vector<u8>{250, 20}));
+  const jf::array<u8> a = jf::array<u8>({250, 1, 2}, d);
+  jf::add_at(a, jf::array<i8>({0, 0, 2}, d), 10);  // np.add.at: 250 + 10 + 10 wraps to 14
+  EXPECT_EQ(a.to_vector(), (std::vector<u8>{14, 1, 12}));
+  const jf::array<i8> p({1, 2, 3, 4}, d);
+  jf::put(p, jf::array<u16>({3, 0}, d), jf::array<i8>({-128, 127}, d));
+  EXPECT_EQ(p.to_vector(), (std::vector<i8>{127, 2, 3, -128}));
+  // compared in int32, numpy's promotion of uint16 and int8
+  EXPECT_EQ(jf::array<i64>(jf::searchsorted(jf::array<u16>({1, 5, 300, 65535}, d), jf::array<i8>({-1, 5, 100}, d)))
+                .to_vector(),
+            (std::vector<i64>{0, 1, 2}));
+  const jf::array<i8> ma = jf::array<i8>({100, 100, 1, 2}, d).reshape({2, 2});
+  const jf::array<i8> mb = jf::array<i8>({2, 0, 1, 1}, d).reshape({2, 2});
+  EXPECT_EQ(jf::array<i8>(jf::matmul(ma, mb)).to_vector(), (std::vector<i8>{44, 100, 4, 2}));  // wraps in int8
+  const jf::array<u16> mu =
+      jf::matmul(jf::array<u8>({200, 3}, d).reshape({1, 2}), jf::array<u16>({400, 2}, d).reshape({2, 1}));
+  EXPECT_EQ(mu.to_vector(), (std::vector<u16>{14470}));
+  EXPECT_EQ(
+      jf::einsum("ij,j->i", jf::array<i16>({300, 300}, d).reshape({1, 2}), jf::array<i16>({200, 1}, d)).to_vector(),
+      (std::vector<i16>{-5236}));
+  const auto h = jf::histogram(jf::array<u8>({1, 2, 3, 250}, d), 3);
+  EXPECT_EQ(h.hist.to_vector(), (std::vector<i64>{3, 0, 1}));
+  EXPECT_EQ(h.bin_edges.to_vector(), (std::vector<double>{1, 84, 167, 250}));
+  EXPECT_EQ(jf::bincount(jf::array<u8>({1, 2, 2, 5}, d)).to_vector(), (std::vector<i64>{0, 1, 2, 0, 0, 1}));
+  const jf::array<bool> c({true, false, true}, d);
+  const jf::array<i16> w = jf::where(c, jf::array<u8>({200, 1, 2}, d), jf::array<i8>({-1, -2, -3}, d));
+  EXPECT_EQ(w.to_vector(), (std::vector<i16>{200, -2, 2}));
+  const jf::array<u16> cl = jf::clip(jf::array<u16>({5, 100, 300}, d), 10, 200);
+  EXPECT_EQ(cl.to_vector(), (std::vector<u16>{10, 100, 200}));
+  const jf::array<i16> m = jf::array<i16>({30000, 30000, 5, -1, 2, 3}, d).reshape({2, 3});
+  EXPECT_EQ(jf::array<i64>(jf::cumsum(m, 1)).to_vector(), (std::vector<i64>{30000, 60000, 60005, -1, 1, 4}));
+  EXPECT_EQ(jf::array<std::uint64_t>(jf::cumprod(jf::array<u8>({200, 2, 3}, d))).to_vector(),
+            (std::vector<std::uint64_t>{200, 400, 1200}));
+  const jf::array<std::uint32_t> v({1, 2, 3, 4}, d);
+  EXPECT_EQ(jf::eval(jf::var(v)).item(), 1.25);
+  EXPECT_EQ(jf::eval(jf::std(v)).item(), std::sqrt(1.25));
+  EXPECT_EQ(jf::eval(jf::mean(jf::array<i8>({1, 2, 3, 5}, d).reshape({2, 2}), 0)).to_vector(),
+            (std::vector<double>{2, 3.5}));
+  EXPECT_EQ(jf::eval(jf::nanmax(jf::array<i8>({-5, 3, -128}, d))).item(), 3);
+  EXPECT_EQ(jf::eval(jf::any(jf::array<u8>({0, 0, 2}, d))).item(), true);
+  EXPECT_EQ(jf::eval(jf::all(jf::array<u8>({0, 1, 2}, d))).item(), false);
+  const jf::array<u16> sel({5, 0, 7}, d);
+  EXPECT_EQ(jf::array<u16>(sel(sel > 4)).to_vector(), (std::vector<u16>{5, 7}));
+  EXPECT_EQ(jf::flatnonzero(jf::array<i8>({0, -1, 0, 3}, d)).to_vector(), (std::vector<i64>{1, 3}));
+  EXPECT_EQ(jf::sort(jf::array<u8>({3, 1, 2, 200, 100, 0}, d).reshape({2, 3}), 1).to_vector(),
+            (std::vector<u8>{1, 2, 3, 0, 100, 200}));
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Dtypes, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
 
 // ---- jf::cuda against jf::cpu on fresh random inputs ---------------------------------------------
