@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <jetfuse/eigen.hpp>
 #include <jetfuse/jetfuse.hpp>
 #include <limits>
 #include <string>
@@ -307,6 +308,25 @@ TEST_P(Dtypes, OtherPathsMatchNumpy) {
   EXPECT_EQ(jf::flatnonzero(jf::array<i8>({0, -1, 0, 3}, d)).to_vector(), (std::vector<i64>{1, 3}));
   EXPECT_EQ(jf::sort(jf::array<u8>({3, 1, 2, 200, 100, 0}, d).reshape({2, 3}), 1).to_vector(),
             (std::vector<u8>{1, 2, 3, 0, 100, 200}));
+}
+
+// A user element function of the new dtypes (the kernel's parameter types, the CPU callable's);
+// an Eigen matrix of uint16 viewed without a copy.
+TEST_P(Dtypes, UserFunctions) {
+  const jf::elementwise<std::uint8_t(std::uint8_t, std::int16_t)> add_low(
+      "add_low", "return static_cast<unsigned char>(x + (y & 0xff));",
+      [](std::uint8_t x, std::int16_t y) { return static_cast<std::uint8_t>(x + (y & 0xff)); });
+  const jf::array<std::uint8_t> x({250, 1}, dev());
+  const jf::array<std::int16_t> y({0x107, -1}, dev());
+  EXPECT_EQ(jf::array<std::uint8_t>(add_low(x, y)).to_vector(), (std::vector<std::uint8_t>{1, 0}));
+}
+TEST(DtypesBasics, EigenViews) {
+  Eigen::Matrix<std::uint16_t, 2, 3> m;
+  m << 1, 2, 3, 65535, 5, 6;
+  const jf::array<std::uint16_t> a = jf::from_eigen(m);
+  EXPECT_EQ(static_cast<const void*>(a.data()), static_cast<const void*>(m.data()));
+  EXPECT_EQ(jf::eval(jf::sum(a, 1)).to_vector(), (std::vector<std::uint64_t>{6, 65546}));
+  EXPECT_EQ((jf::eigen_view(jf::array<std::uint16_t>(a + 1))(1, 0)), 0);  // wraps
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Dtypes, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
