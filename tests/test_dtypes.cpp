@@ -381,12 +381,12 @@ void gpu_matches_cpu(std::int64_t n) {
     keep(poisoned.template operator()<T>((-xr) >> 3, n));
     keep(jf::eval(jf::astype<T>(ys * 2 - 1)));
     keep(jf::eval(jf::sum(x * 2 + 1)));
-    keep(jf::eval(jf::max(xr)));
-    keep(jf::eval(jf::min(x(jf::range(0, h)) + ys)));
-    keep(jf::eval(jf::argmax(jf::abs(x))));
     keep(jf::eval(jf::cumsum(x)));
     keep(jf::sort(xr));
-    if (n > 0) {
+    if (n > 0) {  // (min, max and argmax of nothing raise)
+      keep(jf::eval(jf::max(xr)));
+      keep(jf::eval(jf::min(x(jf::range(0, h)) + ys)));
+      keep(jf::eval(jf::argmax(jf::abs(x))));
       const i64 rows = n % 7 == 0 ? 7 : 1;
       const jf::array<T> m = x.reshape({rows, n / rows});
       keep(jf::eval(jf::sum(m.transpose(), 1)));  // a transposed view, reduced along rows
