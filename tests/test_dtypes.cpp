@@ -291,6 +291,11 @@ TEST_P(Dtypes, OtherPathsMatchNumpy) {
   EXPECT_EQ(w.to_vector(), (std::vector<i16>{200, -2, 2}));
   const jf::array<u16> cl = jf::clip(jf::array<u16>({5, 100, 300}, d), 10, 200);
   EXPECT_EQ(cl.to_vector(), (std::vector<u16>{10, 100, 200}));
+  // numpy's _clip: Python int bounds beyond an integer x's dtype are dropped (no OverflowError)
+  const jf::array<u8> cu = jf::clip(jf::array<u8>({0, 7, 255}, d), -1, 300);
+  EXPECT_EQ(cu.to_vector(), (std::vector<u8>{0, 7, 255}));
+  const jf::array<i8> ci = jf::clip(jf::array<i8>({-128, 7, 127}, d), -200, 5);
+  EXPECT_EQ(ci.to_vector(), (std::vector<i8>{-128, 5, 5}));
   const jf::array<i16> m = jf::array<i16>({30000, 30000, 5, -1, 2, 3}, d).reshape({2, 3});
   EXPECT_EQ(jf::array<i64>(jf::cumsum(m, 1)).to_vector(), (std::vector<i64>{30000, 60000, 60005, -1, 1, 4}));
   EXPECT_EQ(jf::array<std::uint64_t>(jf::cumprod(jf::array<u8>({200, 2, 3}, d))).to_vector(),

@@ -3,6 +3,9 @@
 // rules (scalar_call.hpp: jf::floor_divide(-7, 2) == -4); a static_assert on other types.
 #pragma once
 
+#include <limits>
+#include <utility>
+
 #include "jetfuse/expr/expr.hpp"
 #include "jetfuse/expr/scalar_call.hpp"
 
@@ -120,9 +123,28 @@ detail::rejected where(C&&, X&&, Y&&) {
   return {};
 }
 
+namespace detail {
+// numpy's _clip: a Python int bound of an integer x beyond x's dtype is dropped (NEP 50 would
+// otherwise raise OverflowError): clip(uint8_x, -1, 300) is x. Clamping the bound to the dtype's
+// limit is the same, and keeps one expression type.
+template <bool Low, class X, class B> decltype(auto) clip_bound(B&& b) {
+  using S = std::remove_cvref_t<B>;
+  constexpr operand_type xt = type_of_v<capture_t<X>>;
+  if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool> && !xt.is_weak() && is_integer(xt.type)) {
+    using T = cpp_type_t<xt.type>;
+    if constexpr (Low) return std::cmp_less_equal(b, std::numeric_limits<T>::min()) ? static_cast<S>(std::numeric_limits<T>::min()) : S(b);
+    else return std::cmp_greater_equal(b, std::numeric_limits<T>::max()) ? static_cast<S>(std::numeric_limits<T>::max()) : S(b);
+  } else {
+    return std::forward<B>(b);
+  }
+}
+}  // namespace detail
+
 // numpy.clip(x, lo, hi) == minimum(maximum(x, lo), hi): NaN propagates, as in numpy.
 template <operand X, operand L, operand H> auto clip(X&& x, L&& lo, H&& hi) {
-  return minimum(maximum(std::forward<X>(x), std::forward<L>(lo)), std::forward<H>(hi));
+  auto&& l = detail::clip_bound<true, X>(std::forward<L>(lo));
+  auto&& h = detail::clip_bound<false, X>(std::forward<H>(hi));
+  return minimum(maximum(std::forward<X>(x), std::forward<decltype(l)>(l)), std::forward<decltype(h)>(h));
 }
 
 // x.astype(U): numpy's casts (float -> int of NaN or out-of-range values gives INT_MIN, like numpy
