@@ -313,6 +313,14 @@ TEST_P(Dtypes, OtherPathsMatchNumpy) {
   EXPECT_EQ(jf::flatnonzero(jf::array<i8>({0, -1, 0, 3}, d)).to_vector(), (std::vector<i64>{1, 3}));
   EXPECT_EQ(jf::sort(jf::array<u8>({3, 1, 2, 200, 100, 0}, d).reshape({2, 3}), 1).to_vector(),
             (std::vector<u8>{1, 2, 3, 0, 100, 200}));
+  // joining and views move elements of 1 and 2 bytes
+  const jf::array<i16> j1({1, -2}, d), j2({300}, d);
+  EXPECT_EQ(jf::concatenate({j1, j2}).to_vector(), (std::vector<i16>{1, -2, 300}));
+  EXPECT_EQ(jf::roll(jf::concatenate({j1, j2}), 1).to_vector(), (std::vector<i16>{300, 1, -2}));
+  EXPECT_EQ(jf::tile(jf::array<u8>({7, 9}, d), {2}).to_vector(), (std::vector<u8>{7, 9, 7, 9}));
+  EXPECT_EQ(jf::flip(jf::array<u8>({7, 9, 11}, d)).to_vector(), (std::vector<u8>{11, 9, 7}));
+  EXPECT_EQ(jf::stack({jf::array<u16>({1, 2}, d), jf::array<u16>({3, 4}, d)}, 1).to_vector(),
+            (std::vector<u16>{1, 3, 2, 4}));
 }
 
 // A user element function of the new dtypes (the kernel's parameter types, the CPU callable's);
