@@ -45,7 +45,20 @@ def excluded(case, table):
             if isinstance(node, exprgen.Clip) and clip_promotes_two_at_a_time(node):
                 # design.md, Differences from numpy: jf::clip is minimum(maximum(x, lo), hi)
                 return "documented: jf::clip promotes two operands at a time (issue 7)"
+            if isinstance(node, exprgen.Clip) and clip_keeps_a_high_bound(node):
+                return "documented: jf::clip keeps a Python int hi beyond x's dtype after a wider lo array"
     return ""
+
+
+def clip_keeps_a_high_bound(node):
+    """numpy's _clip drops a Python int hi at or beyond an integer x's largest value; jf::clip
+    clamps it to that value, the same unless lo is an array of a wider dtype (design.md)."""
+    x, lo, hi = node.args
+    if x.t.weak or not optable.is_int(x.t.dtype) or lo.t.weak:
+        return False
+    if optable.promote(x.t, lo.t).dtype == x.t.dtype:
+        return False
+    return isinstance(hi, exprgen.Scalar) and hi.kind == "int" and hi.value >= np.iinfo(x.t.dtype).max
 
 
 def clip_promotes_two_at_a_time(node):

@@ -399,8 +399,10 @@ class Evaluator:
             x = np.asarray(vals[0])
             for bound in vals[1:]:  # a clip bound is a minimum/maximum operand
                 err = self.minmax_zero([x, bound], center, err)
-            with np.errstate(all="ignore"):  # and so is maximum(x, lo) for hi: a -0.0 met by +0.0
-                err = self.minmax_zero([np.maximum(x, vals[1]).astype(center.dtype), vals[2]], center, err)
+            if center.dtype.kind == "f":  # and so is maximum(x, lo) for hi: a -0.0 met by +0.0
+                with np.errstate(all="ignore"):
+                    m = np.maximum(x.astype(center.dtype), np.asarray(vals[1]).astype(center.dtype))
+                err = self.minmax_zero([m, vals[2]], center, err)
             return center, err
         return self.call(node, env)
 

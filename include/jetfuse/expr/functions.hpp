@@ -126,14 +126,22 @@ detail::rejected where(C&&, X&&, Y&&) {
 namespace detail {
 // numpy's _clip: a Python int bound of an integer x beyond x's dtype is dropped (NEP 50 would
 // otherwise raise OverflowError): clip(uint8_x, -1, 300) is x. Clamping the bound to the dtype's
-// limit is the same, and keeps one expression type.
-template <bool Low, class X, class B> decltype(auto) clip_bound(B&& b) {
+// limit is the same and keeps one expression type: always for lo (maximum(x, x's minimum) is x),
+// for hi when maximum(x, lo) keeps x's dtype (a wider lo array: docs/design.md, differences).
+template <bool Low, class X, class L, class B> decltype(auto) clip_bound(B&& b) {
   using S = std::remove_cvref_t<B>;
   constexpr operand_type xt = type_of_v<capture_t<X>>;
   if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool> && !xt.is_weak() && is_integer(xt.type)) {
     using T = cpp_type_t<xt.type>;
-    if constexpr (Low) return std::cmp_less_equal(b, std::numeric_limits<T>::min()) ? static_cast<S>(std::numeric_limits<T>::min()) : S(b);
-    else return std::cmp_greater_equal(b, std::numeric_limits<T>::max()) ? static_cast<S>(std::numeric_limits<T>::max()) : S(b);
+    if constexpr (Low) {
+      constexpr T lowest = std::numeric_limits<T>::min();
+      return std::cmp_less_equal(b, lowest) ? static_cast<S>(lowest) : S(b);
+    } else if constexpr (op_types<op::maximum, capture_t<X>, capture_t<L>>::result == xt.type) {
+      constexpr T highest = std::numeric_limits<T>::max();
+      return std::cmp_greater_equal(b, highest) ? static_cast<S>(highest) : S(b);
+    } else {
+      return S(b);
+    }
   } else {
     return std::forward<B>(b);
   }
@@ -142,8 +150,8 @@ template <bool Low, class X, class B> decltype(auto) clip_bound(B&& b) {
 
 // numpy.clip(x, lo, hi) == minimum(maximum(x, lo), hi): NaN propagates, as in numpy.
 template <operand X, operand L, operand H> auto clip(X&& x, L&& lo, H&& hi) {
-  auto&& l = detail::clip_bound<true, X>(std::forward<L>(lo));
-  auto&& h = detail::clip_bound<false, X>(std::forward<H>(hi));
+  auto&& l = detail::clip_bound<true, X, L>(std::forward<L>(lo));
+  auto&& h = detail::clip_bound<false, X, L>(std::forward<H>(hi));
   return minimum(maximum(std::forward<X>(x), std::forward<decltype(l)>(l)), std::forward<decltype(h)>(h));
 }
 
