@@ -16,13 +16,12 @@ namespace {
 using namespace grid;
 
 template <class K>
-__global__ void list_keys_kernel(K* keys, std::int32_t* positions, i64 n, bool ascending, bool has_nan, K nan_key) {
+__global__ void list_keys_kernel(K* keys, i64 n, bool ascending, bool has_nan, K nan_key) {
   constexpr K lowest = K(1) << (8 * sizeof(K) - 1);
   for (i64 i = first_index(); i < n; i += index_step()) {
     const K k = keys[i];
     // ~k of a number is never `lowest` (that would need k == the highest key, above NaN's).
     keys[i] = has_nan && k == nan_key ? lowest : ascending ? k : ~k;
-    positions[i] = static_cast<std::int32_t>(i);
   }
 }
 
@@ -33,12 +32,12 @@ __global__ void rebase_kernel(view offsets, i64* out, i64 lists) {
 }
 
 template <class U>
-__global__ void take_kernel(view in, const std::int32_t* perm, U* out, i64 n) {
+__global__ void take_kernel(view in, const i64* perm, U* out, i64 n) {
   const U* x = static_cast<const U*>(in.data);
   for (i64 i = first_index(); i < n; i += index_step()) out[i] = x[offset_of(in, perm[i])];
 }
 
-__global__ void local_kernel(const std::int32_t* perm, const i64* offsets, i64 lists, i64* local, i64 n) {
+__global__ void local_kernel(const i64* perm, const i64* offsets, i64 lists, i64* local, i64 n) {
   for (i64 i = first_index(); i < n; i += index_step()) {
     i64 lo = 0, hi = lists;  // the last list s with offsets[s] <= i (empty lists are skipped)
     while (hi - lo > 1) {
@@ -54,16 +53,14 @@ __global__ void local_kernel(const std::int32_t* perm, const i64* offsets, i64 l
 
 }  // namespace
 
-int list_keys(bool wide, void* keys, std::int32_t* positions, i64 n, bool ascending, bool has_nan, i64 nan_key,
-              void* stream) {
+int list_keys(bool wide, void* keys, i64 n, bool ascending, bool has_nan, i64 nan_key, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   if (wide)
-    list_keys_kernel<std::int64_t><<<grid_for(n), block, 0, s>>>(static_cast<std::int64_t*>(keys), positions, n,
-                                                                 ascending, has_nan, nan_key);
+    list_keys_kernel<std::int64_t><<<grid_for(n), block, 0, s>>>(static_cast<std::int64_t*>(keys), n, ascending,
+                                                                 has_nan, nan_key);
   else
-    list_keys_kernel<std::int32_t><<<grid_for(n), block, 0, s>>>(static_cast<std::int32_t*>(keys), positions, n,
-                                                                 ascending, has_nan,
-                                                                 static_cast<std::int32_t>(nan_key));
+    list_keys_kernel<std::int32_t><<<grid_for(n), block, 0, s>>>(static_cast<std::int32_t*>(keys), n, ascending,
+                                                                 has_nan, static_cast<std::int32_t>(nan_key));
   return launched();
 }
 
@@ -72,7 +69,7 @@ int rebase_offsets(const view& offsets, i64* out, i64 lists, void* stream) {
   return launched();
 }
 
-int take_positions(int bytes, const view& in, const std::int32_t* perm, void* out, i64 n, void* stream) {
+int take_positions(int bytes, const view& in, const i64* perm, void* out, i64 n, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   if (bytes == 1)
     take_kernel<std::uint8_t><<<grid_for(n), block, 0, s>>>(in, perm, static_cast<std::uint8_t*>(out), n);
@@ -85,7 +82,7 @@ int take_positions(int bytes, const view& in, const std::int32_t* perm, void* ou
   return launched();
 }
 
-int local_positions(const std::int32_t* perm, const i64* offsets, i64 lists, i64* local, i64 n, void* stream) {
+int local_positions(const i64* perm, const i64* offsets, i64 lists, i64* local, i64 n, void* stream) {
   local_kernel<<<grid_for(n), block, 0, static_cast<cudaStream_t>(stream)>>>(perm, offsets, lists, local, n);
   return launched();
 }

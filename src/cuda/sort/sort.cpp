@@ -215,32 +215,31 @@ void cuda_sort_lists(const array_base& offsets, const array_base& content, const
 
   const bool wide = cuda_sort::wide_keys(t);
   const std::size_t kb = key_bytes(t);
-  using i32 = std::int32_t;
-  const device_temp keys(bytes_of(total, kb)), sorted(bytes_of(total, kb)), positions(bytes_of(total, sizeof(i32))),
-      perm(bytes_of(total, sizeof(i32)));
-  check(cuda_sort::encode_keys(t, key_mode::canonical, range, keys.get(), nullptr, total, total, stream),
+  const device_temp keys(bytes_of(total, kb)), sorted(bytes_of(total, kb)), positions(bytes_of(total, sizeof(i64))),
+      perm(bytes_of(total, sizeof(i64)));
+  check(cuda_sort::encode_keys(t, key_mode::canonical, range, keys.get(), positions.get<i64>(), total, total, stream),
         "encoding keys");
   const i64 nan_key = t == dtype::float32 ? 0x7FC00000LL : 0x7FF8000000000000LL;
-  check(cuda_sort::list_keys(wide, keys.get(), positions.get<i32>(), total, ascending, is_floating(t), nan_key, stream),
+  check(cuda_sort::list_keys(wide, keys.get(), total, ascending, is_floating(t), nan_key, stream),
         "ordering keys as Awkward does");
   std::size_t temp_bytes = 0;
-  check(cuda_sort::segmented_stable_sort_pairs32(wide, nullptr, temp_bytes, keys.get(), sorted.get(),
-                                                 positions.get<i32>(), perm.get<i32>(), total, lists,
-                                                 rebased.get<i64>(), stream),
+  check(cuda_sort::segmented_stable_sort_pairs(wide, nullptr, temp_bytes, keys.get(), sorted.get(),
+                                               positions.get<i64>(), perm.get<i64>(), total, lists, rebased.get<i64>(),
+                                               stream),
         "cub::DeviceSegmentedSort::StableSortPairs");
   {
     const device_temp temp(temp_bytes);
-    check(cuda_sort::segmented_stable_sort_pairs32(wide, temp.get(), temp_bytes, keys.get(), sorted.get(),
-                                                   positions.get<i32>(), perm.get<i32>(), total, lists,
-                                                   rebased.get<i64>(), stream),
+    check(cuda_sort::segmented_stable_sort_pairs(wide, temp.get(), temp_bytes, keys.get(), sorted.get(),
+                                                 positions.get<i64>(), perm.get<i64>(), total, lists,
+                                                 rebased.get<i64>(), stream),
           "cub::DeviceSegmentedSort::StableSortPairs");
   }
   if (local_indices)
-    check(cuda_sort::local_positions(perm.get<i32>(), rebased.get<i64>(), lists, static_cast<i64*>(out.raw_data()),
+    check(cuda_sort::local_positions(perm.get<i64>(), rebased.get<i64>(), lists, static_cast<i64*>(out.raw_data()),
                                      total, stream),
           "writing local indices");
   else
-    check(cuda_sort::take_positions(size_of(t), range, perm.get<i32>(), out.raw_data(), total, stream),
+    check(cuda_sort::take_positions(size_of(t), range, perm.get<i64>(), out.raw_data(), total, stream),
           "writing the sorted values");
 }
 
