@@ -13,7 +13,8 @@
 //  - A list of at most thread_max elements is combined by its lane. The warp's lanes walk their K
 //    lists in lock step, step m reading element b + m of every list of the warp: each load instruction
 //    reads 32 consecutive lists' m-th elements, a window of a few cache lines; K independent loads per
-//    step. Lanes past their lists' ends load a valid element (the warp's first) and do not combine it.
+//    step. Lanes past their lists' ends load a valid element (the warp's first) and combine a neutral
+//    value instead (no branch: the compiler issues the loads of several steps ahead).
 //  - A list of thread_max + 1 .. warp_max elements by the whole warp, one list after the other
 //    (ballot): lanes strided over it, the warp tree; its values of L and its map too.
 //  - A tile whose elements number more than warp_max (read from its first and last offsets, the same
