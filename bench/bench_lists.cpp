@@ -12,6 +12,7 @@
 
 #include "../tests/nest_graphs.hpp"
 #include "core/step_bindings.hpp"
+#include "cuda/codegen/nest_emitter.hpp"
 #include "cuda/launch_nest.hpp"
 #include "cuda/runtime.hpp"
 #include "jetfuse/ir/codegen.hpp"
@@ -129,11 +130,71 @@ void BM_SumOfAllElements(benchmark::State& state) {
             4.0 * static_cast<double>(d.elements()));
 }
 
+// As the front end lowers jf::max(x, -1) and jf::sum(x, -1): contiguous content, int indices, the
+// max with its validity (a list's count > 0: out #1, one byte per list).
+// pipeline: max(sqrt(x * x * 2 + met) - 1) with met (input #2) read in E as the front end reads it.
+jf::ir::graph front_end_reduce(jf::monoid m, bool pipeline = false) {
+  using namespace nest_test;
+  domain_id l, e;
+  graph g = list_graph(true, l, e);
+  node_id x = input_at(g, jf::dtype::float32, jf::ir::layout::contiguous, e);
+  if (pipeline) {
+    const jf::dtype t = jf::dtype::float32;
+    const node_id met = input_at(g, t, jf::ir::layout::strided, e);
+    auto at_e = [&](node_id id) { return in_domain(g, id, e); };
+    auto c = [&](double v) { return g.add_constant(t, jf::ir::scalar_value::of(t, v)); };
+    const node_id y = at_e(g.add_op(op::add, t, {at_e(g.add_op(op::multiply, t, {at_e(g.add_op(op::multiply, t, {x, x})), c(2)})), met}));
+    x = at_e(g.add_op(op::subtract, t, {at_e(g.add_op(op::sqrt, t, {y})), c(1)}));
+  }
+  output_at(g, g.add_reduce(m, x, jf::ir::no_node, l), l);
+  if (m == jf::monoid::max) {
+    const jf::dtype i64 = jf::dtype::int64;
+    const node_id one = g.add_broadcast(g.add_constant(i64, jf::ir::scalar_value::of(i64, 1)), e);
+    const node_id count = g.add_reduce(jf::monoid::sum, one, jf::ir::no_node, l);
+    output_at(g, in_domain(g, g.add_op(op::greater, jf::dtype::bool_, {count, g.add_constant(i64, jf::ir::scalar_value::of(i64, 0))}), l), l);
+  }
+  return g;
+}
+
+// The front end's per-list sum and max at one schedule (lists per lane K, longest list of a lane T;
+// 0: the generator's choice): the lists' bytes read once plus the results written.
+template <jf::monoid M, bool Tail, bool Pipeline = false>
+void BM_Schedule(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  lists_data& d = Tail ? long_tail() : poisson();
+  jf::ir::nest::list_schedule_override() = {static_cast<int>(state.range(0)), static_cast<int>(state.range(1)),
+                                            static_cast<int>(state.range(2))};
+  const jf::ir::kernel_source k = jf::ir::generate_cuda(front_end_reduce(M, Pipeline));
+  jf::ir::nest::list_schedule_override() = {};
+  state.SetLabel(jf::ir::describe_launch(k).substr(0, 40));
+  const rt::compile_options options{};
+  const rt::kernel& kern = rt::get_kernel(k.name, k.source, options);
+  jf::detail::step_bindings b;
+  b.extents = {lists, d.elements()};
+  b.inputs = {{d.off->p, {1, 0}}, {d.x->p, {0, 1}}};
+  if (Pipeline) b.inputs.push_back({d.met->p, {1, 0}});
+  b.outputs = {{d.out_lists->p, {1, 0}}};
+  if (M == jf::monoid::max) b.outputs.push_back({d.out_content->p, {1, 0}});
+  timed_batches(state, 10, [&] { rt::launch_nest(k, kern, b); });
+  jf_bench::report_bandwidth(state, d.offsets_and_content() + (M == jf::monoid::max ? 5.0 : 4.0) * lists + (Pipeline ? 4.0 * lists : 0.0),
+                             copy_gbps);
+}
+
 void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20); }
 
 }  // namespace
 
 BENCHMARK(BM_CopyRoof)->Apply(one);
+// Arguments: lists per lane, longest list of a lane, blocks per SM in the kernel's launch bounds
+// (0: the generator's choice; 0/0/0 is the generator's schedule).
+void schedules(benchmark::internal::Benchmark* b) {
+  b->Args({0, 0, 0})->Args({4, 16, 0})->Args({4, 16, 6})->Args({2, 16, 0})->Args({2, 16, 6})->Args({1, 16, 0});
+  b->Args({4, 8, 0})->Args({4, 32, 0})->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+}
+BENCHMARK(BM_Schedule<jf::monoid::sum, false>)->Name("BM_ScheduleSumPoisson")->Apply(schedules);
+BENCHMARK(BM_Schedule<jf::monoid::max, false>)->Name("BM_ScheduleMaxPoisson")->Apply(schedules);
+BENCHMARK(BM_Schedule<jf::monoid::max, false, true>)->Name("BM_SchedulePipelinePoisson")->Apply(schedules);
+BENCHMARK(BM_Schedule<jf::monoid::max, true>)->Name("BM_ScheduleMaxLongTail")->Apply(schedules);
 BENCHMARK(BM_PerList<jf::monoid::sum, false>)->Name("BM_PerListSumPoisson")->Apply(one);
 BENCHMARK(BM_PerList<jf::monoid::max, false>)->Name("BM_PerListMaxPoisson")->Apply(one);
 BENCHMARK(BM_PipelineMax<false>)->Name("BM_PipelineMaxPoisson")->Apply(one);

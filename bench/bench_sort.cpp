@@ -5,12 +5,16 @@
 // random int32; the rows also against cub::DeviceSegmentedSort (what jetfuse calls) and
 // cub::DeviceSegmentedRadixSort called directly. Counters: keys per second, of_cub (the direct
 // call's time / this time: 1 = as fast as CUB) and copies (this time in device copies of the same
-// keys, measured in the same run).
+// keys, measured in the same run). Jagged: jf::sort / jf::argsort of 10M lists of float32 with
+// Poisson(2) lengths (each list on its own, Awkward's ak.sort) against DeviceSegmentedSort::SortKeys
+// called directly on the same offsets (unstable, keys only: a floor, not the same work).
 //
 //   ./build/cuda/bench/bench_sort --benchmark_counters_tabular=true
 #include <climits>
 #include <cstdint>
+#include <random>
 #include <type_traits>
+#include <vector>
 
 #include "cuda/runtime.hpp"
 #include "timed_batches.hpp"
@@ -151,6 +155,72 @@ void BM_ArgsortRowsF32(benchmark::State& state) {
   report(state, 0);
 }
 
+// 10M lists with Poisson(2) lengths (~2e7 float32 values): the jagged benchmarks' lists.
+struct lists_data {
+  jf::jagged<float> x;
+  lists_data() {
+    const i64 lists = 10'000'000;
+    std::mt19937_64 rng(7);
+    std::poisson_distribution<i64> length(2.0);
+    std::vector<i64> off{0};
+    for (i64 i = 0; i < lists; ++i) off.push_back(off.back() + length(rng));
+    x = jf::jagged<float>(jf::array<i64>(off, jf::cuda), jf::random::philox(8).random<float>({off.back()}, jf::cuda));
+  }
+};
+lists_data& lists() {
+  static lists_data d;
+  return d;
+}
+void report_lists(benchmark::State& state, double cub_seconds) {
+  const i64 elements = lists().x.content().size();
+  state.counters["Gelem/s"] = static_cast<double>(elements) / mean_seconds * 1e-9;
+  if (cub_seconds > 0) state.counters["of_cub"] = cub_seconds / mean_seconds;
+  if (copy_seconds > 0) state.counters["copies"] = mean_seconds / (copy_seconds * elements / n);
+}
+double cub_lists_seconds = 0;
+
+#ifdef JF_HAVE_CUDA
+void BM_CubSegmentedSortLists(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const jf::jagged<float>& x = lists().x;
+  jf::array<float> out = jf::empty<float>({x.content().size()}, jf::cuda);
+  const auto* in = static_cast<const float*>(x.content().raw_data());
+  const auto* off = static_cast<const i64*>(x.offsets().raw_data());
+  void* stream = jf::cuda_rt::current_stream();
+  std::size_t bytes = 0;
+  cub_sort_rows<false>(nullptr, bytes, in, static_cast<float*>(out.raw_data()), x.content().size(), x.size(), off,
+                       stream);
+  void* temp = jf::cuda_rt::allocate(bytes);
+  timed_batches(state, 10, [&] {
+    if (cub_sort_rows<false>(temp, bytes, in, static_cast<float*>(out.raw_data()), x.content().size(), x.size(), off,
+                             stream) != 0)
+      state.SkipWithError("CUB failed");
+  });
+  jf::cuda_rt::deallocate(temp);
+  cub_lists_seconds = mean_seconds;
+  report_lists(state, 0);
+}
+#endif
+
+void BM_JaggedSortF32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  jf::jagged<float> s;
+  timed_batches(state, 10, [&] { s = jf::sort(lists().x); });
+  report_lists(state, cub_lists_seconds);
+}
+void BM_JaggedSortDescendingF32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  jf::jagged<float> s;
+  timed_batches(state, 10, [&] { s = jf::sort(lists().x, -1, jf::sort_order::descending); });
+  report_lists(state, cub_lists_seconds);
+}
+void BM_JaggedArgsortF32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  jf::jagged<i64> s;
+  timed_batches(state, 10, [&] { s = jf::argsort(lists().x); });
+  report_lists(state, cub_lists_seconds);
+}
+
 // Sort, run-length encoding and the one read-back of the number of distinct values.
 void BM_UniqueI32(benchmark::State& state) {
   if (!need_gpu(state)) return;
@@ -179,5 +249,11 @@ BENCHMARK(BM_ArgsortF32)->Apply(one);
 BENCHMARK(BM_SortRowsF32)->Apply(one);
 BENCHMARK(BM_ArgsortRowsF32)->Apply(one);
 BENCHMARK(BM_UniqueI32)->Apply(one);
+#ifdef JF_HAVE_CUDA
+BENCHMARK(BM_CubSegmentedSortLists)->Apply(one);
+#endif
+BENCHMARK(BM_JaggedSortF32)->Apply(one);
+BENCHMARK(BM_JaggedSortDescendingF32)->Apply(one);
+BENCHMARK(BM_JaggedArgsortF32)->Apply(one);
 
 BENCHMARK_MAIN();

@@ -71,6 +71,23 @@ def main():
     except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
         print("torch: skipped:", e)
 
+    # Awkward's ak.sort / ak.argsort per list on its cuda backend: 10M lists with Poisson(2)
+    # lengths of random float32 (the distribution of bench_sort's jagged lists; other draws).
+    try:
+        import awkward as ak
+
+        rng = np.random.default_rng(7)
+        counts = rng.poisson(2.0, 10_000_000)
+        offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        content = rng.random(int(offsets[-1]), dtype=np.float32)
+        layout = ak.contents.ListOffsetArray(ak.index.Index64(offsets), ak.contents.NumpyArray(content))
+        x = ak.to_backend(ak.Array(layout), "cuda")
+        n = len(content)
+        line(f"ak.sort lists float32 (awkward {ak.__version__}, cuda)", timed(lambda: ak.sort(x, axis=-1), 3), n)
+        line("ak.argsort lists float32 (cuda)", timed(lambda: ak.argsort(x, axis=-1), 3), n)
+    except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
+        print("awkward: skipped:", e)
+
 
 if __name__ == "__main__":
     main()

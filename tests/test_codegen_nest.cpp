@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/codegen/nest_emitter.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/ir/codegen.hpp"
 #include "jetfuse/ir/passes.hpp"
@@ -646,17 +647,36 @@ TEST(CodegenNestLists, ShapesAreRecognised) {
   EXPECT_EQ(shape_of(list_full(monoid::argmax, dtype::int32, true, true)), kernel_shape::full_reduction);
   const kernel_source k = generate_cuda(list_reduce(monoid::sum, dtype::float32, false));
   EXPECT_EQ(jf::ir::name(k.launch.shape), "list");
-  EXPECT_EQ(k.launch.list_stage_items, 4096);
+  // A light kernel (the reduction of a content itself, one 4-byte accumulator per list): 4 lists per
+  // lane; the thresholds of the lane and the warp.
+  EXPECT_EQ(k.launch.list_lists_per_lane, 4);
+  EXPECT_EQ(k.launch.list_thread_max, 16);
+  EXPECT_EQ(k.launch.list_warp_max, 4096);
   const std::string d = describe_launch(k);
-  EXPECT_NE(d.find("list kernel: tiles of 1024 lists"), std::string::npos) << d;
-  EXPECT_NE(d.find("staged in shared memory"), std::string::npos) << d;
+  EXPECT_NE(d.find("list kernel: warp tiles of 128 lists (4 per lane), 1024 lists per 256-thread block"), std::string::npos) << d;
+  // Element-wise work before the reduction (the pipeline): 2 lists per lane.
+  EXPECT_EQ(generate_cuda(list_pipeline_max()).launch.list_lists_per_lane, 2);
+  EXPECT_NE(d.find("by its lane up to 16 elements"), std::string::npos) << d;
+  EXPECT_NE(d.find("by its warp up to 4096, else by the block"), std::string::npos) << d;
   EXPECT_EQ(d.find("maps over the elements"), std::string::npos) << d;  // a reduction only
   const std::string map = describe_launch(generate_cuda(list_map(dtype::float32, false)));
-  EXPECT_EQ(map.find("reductions"), std::string::npos) << map;
+  EXPECT_NE(map.find("by its lane up to 16"), std::string::npos) << map;  // maps are scheduled per list too
   EXPECT_NE(map.find("maps over the elements"), std::string::npos) << map;
-  const std::string both = describe_launch(generate_cuda(list_minus_mean()));
-  EXPECT_NE(both.find("staged"), std::string::npos) << both;
-  EXPECT_NE(both.find("maps over the elements"), std::string::npos) << both;
+  // x - mean(x): 16 bytes per list (the float64 sum and the mean the map reads): 1 list per lane.
+  const kernel_source both = generate_cuda(list_minus_mean());
+  EXPECT_EQ(both.launch.list_lists_per_lane, 1);
+  EXPECT_NE(describe_launch(both).find("by its lane up to 16"), std::string::npos) << describe_launch(both);
+  EXPECT_NE(describe_launch(both).find("maps over the elements"), std::string::npos) << describe_launch(both);
+  // A count per list (a sum of ones, as the validity of an option result) needs no accumulator:
+  // it is the list's length.
+  const std::string mean = generate_cuda(list_mean(dtype::float32)).source;
+  EXPECT_NE(mean.find("a sum of a uniform value"), std::string::npos);
+  // The schedule can be forced (bench_lists compares settings).
+  jf::ir::nest::list_schedule_override() = {4, 8};
+  const kernel_source forced = generate_cuda(list_reduce(monoid::sum, dtype::float32, false));
+  jf::ir::nest::list_schedule_override() = {};
+  EXPECT_EQ(forced.launch.list_lists_per_lane, 4);
+  EXPECT_EQ(forced.launch.list_thread_max, 8);
   // The offsets input is addressed along the list axis (its span is checked under int indices).
   ASSERT_EQ(k.launch.operand_axes.size(), 3u);
   EXPECT_EQ(k.launch.operand_axes[1], std::vector<std::int32_t>{0});
@@ -667,7 +687,7 @@ TEST(CodegenNestLists, LaunchSizesFromTheListCount) {
   std::int64_t none[2] = {0, 0}, few[2] = {1000, 2000}, many[2] = {10000000, 20000000};
   EXPECT_TRUE(configure_launch(k, none, 2, h100).empty());
   const jf::ir::launch_config c = configure_launch(k, few, 2, h100);
-  EXPECT_EQ(c.grid[0], 1u);  // ceil(1000 / 1024) tiles
+  EXPECT_EQ(c.grid[0], 2u);  // ceil(1000 / 512) tiles (2 lists per lane)
   EXPECT_EQ(c.block[0], 256u);
   const jf::ir::launch_config big = configure_launch(k, many, 2, h100_shared);
   EXPECT_GT(big.grid[0], 132u);
@@ -764,6 +784,32 @@ TEST(CodegenNestNvrtc, ListKernelsOfEveryMonoidAndDtype) {
   }
   EXPECT_GT(b.kernels.size(), 200u);
   b.compile();
+}
+
+TEST(CodegenNestNvrtc, ListKernelsAtEverySchedule) {
+  // Lists per lane 1, 2, 4 and lane thresholds 1, 16, 32 (the kernel's name does not change with the
+  // schedule: one batch per schedule).
+  for (int lists_per_lane : {1, 2, 4})
+    for (int thread_max : {1, 16, 32}) {
+      jf::ir::nest::list_schedule_override() = {lists_per_lane, thread_max};
+      batch b;
+      for (bool i32 : {false, true}) {
+        b.add(list_reduce(monoid::argmax, dtype::float64, true, i32));
+        b.add(list_reduce(monoid::max, dtype::float32, false, i32));
+        b.add(list_reduce(monoid::sum, dtype::bool_, true, i32));
+        b.add(list_map(dtype::float32, true, i32));
+        b.add(list_mean(dtype::float32, i32));
+        b.add(list_minus_mean(i32));
+        b.add(list_pipeline_max(i32));
+      }
+      jf::ir::nest::list_schedule_override() = {};
+      for (const kernel_source& k : b.kernels) {
+        EXPECT_EQ(k.launch.list_lists_per_lane, lists_per_lane) << k.name;
+        EXPECT_EQ(k.launch.list_thread_max, thread_max) << k.name;
+      }
+      SCOPED_TRACE(testing::Message() << lists_per_lane << " lists per lane, lanes up to " << thread_max);
+      b.compile();
+    }
 }
 
 TEST(CodegenNestLists, PlannerStoresPerListValuesThatAnotherReductionReads) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/step_bindings.hpp"
+#include "cuda/codegen/nest_emitter.hpp"
 #include "cuda/launch_nest.hpp"
 #include "cuda/runtime.hpp"
 #include "jetfuse/errors.hpp"
@@ -856,13 +857,229 @@ list_layout make_lists(long long n, double lambda, long long start, const std::v
   return l;
 }
 
+// n lists from offset 5 (Poisson(2) lengths) with the lengths `at` placed at the given lists.
+list_layout with_lengths(long long n, const std::vector<std::pair<long long, long long>>& at, const std::string& text) {
+  return make_lists(n, 2, 5, at, text);
+}
+// n lists of one length.
+list_layout all_of(long long n, long long len, const std::string& text) {
+  std::vector<std::pair<long long, long long>> at;
+  for (long long i = 0; i < n; ++i) at.push_back({i, len});
+  return make_lists(n, 0, 0, at, text);
+}
+
 std::vector<list_layout> list_layouts() {
+  // The list kernel's thresholds (docs/design.md, "List kernels"): a list of at most 16 elements by
+  // its lane, up to 4096 by its warp, longer by the block; warp tiles of 32, 64 or 128 lists (1, 2,
+  // 4 per lane), block tiles of 256, 512 or 1024: lists of 16/17 and 4096/4097 elements on both
+  // sides of those boundaries, and tiles of more than 4096 elements next to light ones.
+  std::vector<std::pair<long long, long long>> edges;
+  for (long long i : {31LL, 127LL, 511LL, 2047LL}) edges.push_back({i, 17});
+  for (long long i : {32LL, 128LL, 512LL, 1025LL}) edges.push_back({i, 16});
+  for (long long i : {63LL, 256LL, 1023LL}) edges.push_back({i, 4097});
+  for (long long i : {64LL, 255LL, 1024LL}) edges.push_back({i, 4096});
+  edges.push_back({1500, 0});
   return {make_lists(0, 2, 0, {}, "0 lists"),
           make_lists(1, 0, 0, {{0, 5}}, "1 list of 5"),
           make_lists(300, 0, 3, {}, "300 empty lists"),
           make_lists(1000, 2, 0, {}, "1000 Poisson(2) lists"),
           make_lists(777, 2, 11, {{5, 40}, {6, 33}, {300, 1000}, {301, 0}, {500, 5000}, {600, 100000}},
-                     "777 lists from offset 11 with lists of 33, 40, 1000, 5000, 100000")};
+                     "777 lists from offset 11 with lists of 33, 40, 1000, 5000, 100000"),
+          with_lengths(2100, edges, "2100 lists from offset 5 with lists of 16, 17, 4096, 4097 at warp and tile boundaries"),
+          make_lists(1, 0, 7, {{0, 200000}}, "1 list of 200000 from offset 7"),
+          all_of(700, 16, "700 lists of 16"),
+          all_of(700, 17, "700 lists of 17")};
+}
+
+// reduce(m, x [if guard]) per list (list_reduce) on each layout against reduce_ref: the same bits in
+// two runs and on grids of 1 and 7 blocks, nothing written between the outputs.
+void check_reduce(monoid m, dtype t, bool guard, const std::vector<list_layout>& layouts) {
+  with_type(t, [&](auto tag) {
+    using T = decltype(tag);
+    const kernel_source k = jf::ir::generate_cuda(list_reduce(m, t, guard, guard));
+    ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
+    for (const list_layout& lay : layouts) {
+      const long long stride = lay.n() == 777 ? 3 : 1;  // strided content once
+      const std::size_t extent = static_cast<std::size_t>(lay.offsets.back()) * static_cast<std::size_t>(stride) + 1;
+      const hvec<T> xs = values<T>(extent, m);
+      const std::size_t out_elem = jf::is_arg_monoid(m) ? 8 : sizeof(elem<T>);
+      const std::size_t n = static_cast<std::size_t>(lay.n());
+      auto off = dbuf::of(lay.offsets);
+      auto in = dbuf::of(xs);
+      dbuf out(std::max<std::size_t>(n, 1) * out_elem * 2);
+      jf::detail::step_bindings b;
+      b.extents = {lay.n(), lay.total()};
+      b.inputs = {{off->p, {1, 0}}, {in->p, {0, stride}}};
+      b.outputs = {{out.p, {2, 0}}};  // every other element: the ones between stay poisoned
+      const std::vector<unsigned char> poison(out.bytes, 0xAB);
+      rt::copy_htod(out.p, poison.data(), poison.size());
+      run(k, b);
+      const std::vector<unsigned char> first = out.raw();
+      run(k, b);
+      EXPECT_EQ(first, out.raw()) << "two runs differ: " << what(m, t, guard, lay.text);
+      for (unsigned blocks : {1u, 7u}) {
+        jf::ir::launch_config c;
+        c.grid[0] = blocks;
+        c.block[0] = 256;
+        run(k, b, &c);
+        EXPECT_EQ(first, out.raw()) << "grid " << blocks << " differs: " << what(m, t, guard, lay.text);
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        std::vector<T> x;
+        std::vector<char> keep;
+        double mag = 0;
+        for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
+          const T v = static_cast<T>(xs[static_cast<std::size_t>(j * stride)]);
+          x.push_back(v);
+          keep.push_back(!guard || guard_ref<T>(v));
+          if constexpr (std::is_floating_point_v<T>)
+            if (keep.back() && std::isfinite(v)) mag += std::abs(static_cast<double>(v));
+        }
+        const ref_result<T> want = reduce_ref(m, x, keep);
+        const std::string at = what(m, t, guard, lay.text) + ", list " + std::to_string(i);
+        if (jf::is_arg_monoid(m)) {
+          long long got;
+          std::memcpy(&got, first.data() + 2 * i * out_elem, 8);
+          ASSERT_EQ(got, want.index) << at;
+        } else {
+          elem<T> raw;
+          std::memcpy(&raw, first.data() + 2 * i * out_elem, sizeof(raw));
+          const T got = static_cast<T>(raw);
+          ASSERT_TRUE(close(got, want.value, m, mag)) << at << ": got " << +got << ", want " << +want.value;
+        }
+        for (std::size_t byte = 0; byte < out_elem; ++byte)
+          ASSERT_EQ(first[(2 * i + 1) * out_elem + byte], 0xAB) << "written between the outputs: " << at;
+      }
+    }
+  });
+}
+
+// x * 2 + met per element (list_map), met broadcast per list or read in E (direct).
+void check_map(dtype t, bool direct, bool i32, const std::vector<list_layout>& layouts) {
+  with_type(t, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_same_v<T, bool>) return;  // (not among the dtypes)
+    else {
+      const kernel_source k = jf::ir::generate_cuda(list_map(t, direct, i32));
+      ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
+      for (const list_layout& lay : layouts) {
+        const std::size_t extent = static_cast<std::size_t>(lay.offsets.back());
+        const std::size_t n = static_cast<std::size_t>(lay.n());
+        const std::vector<T> x = values<T>(extent + 1, monoid::sum);
+        const std::vector<T> met = values<T>(std::max<std::size_t>(2 * n, 1), monoid::sum);  // met[2 i]
+        auto off = dbuf::of(lay.offsets);
+        auto dx = dbuf::of(x), dm = dbuf::of(met);
+        dbuf out((extent + 1) * sizeof(T));
+        const std::vector<unsigned char> poison(out.bytes, 0xAB);
+        rt::copy_htod(out.p, poison.data(), poison.size());
+        jf::detail::step_bindings b;
+        b.extents = {lay.n(), lay.total()};
+        b.inputs = {{off->p, {1, 0}}, {dx->p, {0, 1}}, {dm->p, {2, 0}}};
+        b.outputs = {{out.p, {0, 1}}};  // the content of the result: element j at j
+        run(k, b);
+        const std::vector<T> got = out.get<T>(extent + 1);
+        const std::vector<unsigned char> raw = out.raw();
+        const std::string at = std::string(jf::name(t)) + (direct ? ", met read in E" : ", met broadcast") +
+                               (i32 ? ", int indices, " : ", ") + lay.text;
+        for (std::size_t i = 0; i < n; ++i)
+          for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
+            const T want = jf::ops::jf_add(jf::ops::jf_multiply(x[static_cast<std::size_t>(j)], T(2)), met[2 * i]);
+            const T g = got[static_cast<std::size_t>(j)];
+            const bool same = std::memcmp(&g, &want, sizeof(T)) == 0 || (g != g && want != want);
+            ASSERT_TRUE(same) << at << ": list " << i << ", element " << j << ": got " << +g << ", want " << +want;
+          }
+        // Elements before offsets[0] and after the last list are not written.
+        for (long long j = 0; j < lay.offsets.front(); ++j)
+          for (std::size_t byte = 0; byte < sizeof(T); ++byte)
+            ASSERT_EQ(raw[static_cast<std::size_t>(j) * sizeof(T) + byte], 0xAB) << at << ": element " << j << " written";
+        for (std::size_t byte = 0; byte < sizeof(T); ++byte) ASSERT_EQ(raw[extent * sizeof(T) + byte], 0xAB) << at;
+      }
+    }
+  });
+}
+
+// sum(x) / count, count, count > 0 per list (list_mean): the count is the list's length.
+void check_mean(bool i32, const std::vector<list_layout>& layouts) {
+  const kernel_source k = jf::ir::generate_cuda(list_mean(dtype::float32, i32));
+  ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
+  for (const list_layout& lay : layouts) {
+    const std::size_t n = static_cast<std::size_t>(lay.n());
+    const std::vector<float> x = values<float>(static_cast<std::size_t>(lay.offsets.back()) + 1, monoid::sum);
+    auto off = dbuf::of(lay.offsets);
+    auto dx = dbuf::of(x);
+    dbuf mean(std::max<std::size_t>(n, 1) * 8), count(std::max<std::size_t>(n, 1) * 8), valid(std::max<std::size_t>(n, 1));
+    for (dbuf* d : {&mean, &count, &valid}) {
+      const std::vector<unsigned char> poison(d->bytes, 0xAB);
+      rt::copy_htod(d->p, poison.data(), poison.size());
+    }
+    jf::detail::step_bindings b;
+    b.extents = {lay.n(), lay.total()};
+    b.inputs = {{off->p, {1, 0}}, {dx->p, {0, 1}}};
+    b.outputs = {{mean.p, {1, 0}}, {count.p, {1, 0}}, {valid.p, {1, 0}}};
+    run(k, b);
+    const auto gm = mean.get<double>(n);
+    const auto gc = count.get<long long>(n);
+    const auto gv = valid.get<unsigned char>(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      float s = 0;
+      double mag = 0;
+      for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
+        s = jf::ops::jf_add(s, x[static_cast<std::size_t>(j)]);
+        if (std::isfinite(x[static_cast<std::size_t>(j)])) mag += std::abs(x[static_cast<std::size_t>(j)]);
+      }
+      const long long c = lay.offsets[i + 1] - lay.offsets[i];
+      const std::string at = lay.text + ", list " + std::to_string(i) + (i32 ? ", int indices" : "");
+      ASSERT_EQ(gc[i], c) << at;
+      ASSERT_EQ(gv[i], c > 0 ? 1 : 0) << at;
+      const double want = static_cast<double>(s) / static_cast<double>(c);
+      if (c == 0) {
+        ASSERT_TRUE(std::isnan(gm[i])) << at << ": the mean of an empty list is NaN, got " << gm[i];
+      } else if (std::isnan(want) || std::isinf(want)) {
+        ASSERT_TRUE(gm[i] == want || (std::isnan(gm[i]) && std::isnan(want))) << at << ": got " << gm[i] << ", want " << want;
+      } else {
+        // The sum is float32: a warp's or block's tree order differs from the sequential one by float32 roundings.
+        ASSERT_LE(std::abs(gm[i] - want) * static_cast<double>(c), 2e-6 * (mag + 1)) << at << ": got " << gm[i] << ", want " << want;
+      }
+    }
+  }
+}
+
+// x - mean(x) per list of float64 (list_minus_mean): the reduction, then the map reading it.
+void check_minus_mean(bool i32, const std::vector<list_layout>& layouts) {
+  const kernel_source k = jf::ir::generate_cuda(list_minus_mean(i32));
+  ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
+  for (const list_layout& lay : layouts) {
+    const std::size_t n = static_cast<std::size_t>(lay.n()), extent = static_cast<std::size_t>(lay.offsets.back());
+    std::vector<double> x = values<double>(2 * extent + 2, monoid::sum);
+    for (double& v : x)
+      if (!std::isfinite(v)) v = 1.5;  // finite, so that every difference is comparable
+    auto off = dbuf::of(lay.offsets);
+    auto dx = dbuf::of(x);
+    dbuf out((2 * extent + 2) * 8);
+    jf::detail::step_bindings b;
+    b.extents = {lay.n(), lay.total()};
+    b.inputs = {{off->p, {1, 0}}, {dx->p, {0, 2}}};  // strided content: element j at 2 j
+    b.outputs = {{out.p, {0, 2}}};
+    run(k, b);
+    const std::vector<unsigned char> first = out.raw();
+    run(k, b);
+    EXPECT_EQ(first, out.raw()) << "two runs differ: " << lay.text;
+    const auto got = out.get<double>(2 * extent + 2);
+    for (std::size_t i = 0; i < n; ++i) {
+      double s = 0, mag = 0;
+      for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
+        s += x[static_cast<std::size_t>(2 * j)];
+        mag += std::abs(x[static_cast<std::size_t>(2 * j)]);
+      }
+      const double c = static_cast<double>(lay.offsets[i + 1] - lay.offsets[i]);
+      for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
+        const double want = x[static_cast<std::size_t>(2 * j)] - s / c;
+        ASSERT_TRUE(close(got[static_cast<std::size_t>(2 * j)], want, monoid::sum, mag / c + std::abs(want)))
+            << lay.text << ", list " << i << ", element " << j << ": got " << got[static_cast<std::size_t>(2 * j)]
+            << ", want " << want;
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -874,65 +1091,7 @@ TEST(CudaLists, PerListReductionsOfEveryMonoidAndDtype) {
   for (monoid m : all_monoids)
     for (dtype t : all_dtypes) {
       if (!monoid_accepts(m, t)) continue;
-      for (bool guard : {false, true})
-        with_type(t, [&](auto tag) {
-          using T = decltype(tag);
-          const kernel_source k = jf::ir::generate_cuda(list_reduce(m, t, guard, guard));
-          ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
-          for (const list_layout& lay : layouts) {
-            const long long stride = lay.n() == 777 ? 3 : 1;  // strided content once
-            const std::size_t extent = static_cast<std::size_t>(lay.offsets.back()) * static_cast<std::size_t>(stride) + 1;
-            const hvec<T> xs = values<T>(extent, m);
-            const std::size_t out_elem = jf::is_arg_monoid(m) ? 8 : sizeof(elem<T>);
-            const std::size_t n = static_cast<std::size_t>(lay.n());
-            auto off = dbuf::of(lay.offsets);
-            auto in = dbuf::of(xs);
-            dbuf out(std::max<std::size_t>(n, 1) * out_elem * 2);
-            jf::detail::step_bindings b;
-            b.extents = {lay.n(), lay.total()};
-            b.inputs = {{off->p, {1, 0}}, {in->p, {0, stride}}};
-            b.outputs = {{out.p, {2, 0}}};  // every other element: the ones between stay poisoned
-            const std::vector<unsigned char> poison(out.bytes, 0xAB);
-            rt::copy_htod(out.p, poison.data(), poison.size());
-            run(k, b);
-            const std::vector<unsigned char> first = out.raw();
-            run(k, b);
-            EXPECT_EQ(first, out.raw()) << "two runs differ: " << what(m, t, guard, lay.text);
-            for (unsigned blocks : {1u, 7u}) {
-              jf::ir::launch_config c;
-              c.grid[0] = blocks;
-              c.block[0] = 256;
-              run(k, b, &c);
-              EXPECT_EQ(first, out.raw()) << "grid " << blocks << " differs: " << what(m, t, guard, lay.text);
-            }
-            for (std::size_t i = 0; i < n; ++i) {
-              std::vector<T> x;
-              std::vector<char> keep;
-              double mag = 0;
-              for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
-                const T v = static_cast<T>(xs[static_cast<std::size_t>(j * stride)]);
-                x.push_back(v);
-                keep.push_back(!guard || guard_ref<T>(v));
-                if constexpr (std::is_floating_point_v<T>)
-                  if (keep.back() && std::isfinite(v)) mag += std::abs(static_cast<double>(v));
-              }
-              const ref_result<T> want = reduce_ref(m, x, keep);
-              const std::string at = what(m, t, guard, lay.text) + ", list " + std::to_string(i);
-              if (jf::is_arg_monoid(m)) {
-                long long got;
-                std::memcpy(&got, first.data() + 2 * i * out_elem, 8);
-                EXPECT_EQ(got, want.index) << at;
-              } else {
-                elem<T> raw;
-                std::memcpy(&raw, first.data() + 2 * i * out_elem, sizeof(raw));
-                const T got = static_cast<T>(raw);
-                EXPECT_TRUE(close(got, want.value, m, mag)) << at << ": got " << +got << ", want " << +want.value;
-              }
-              for (std::size_t byte = 0; byte < out_elem; ++byte)
-                ASSERT_EQ(first[(2 * i + 1) * out_elem + byte], 0xAB) << "written between the outputs: " << at;
-            }
-          }
-        });
+      for (bool guard : {false, true}) check_reduce(m, t, guard, layouts);
     }
 }
 
@@ -940,137 +1099,40 @@ TEST(CudaLists, ElementMapsWithPerListValues) {
   REQUIRE_GPU();
   for (dtype t : {dtype::float32, dtype::float64, dtype::int32})
     for (bool direct : {false, true})
-      for (bool i32 : {false, true})
-        with_type(t, [&](auto tag) {
-          using T = decltype(tag);
-          if constexpr (std::is_same_v<T, bool>) return;  // (not among the dtypes)
-          else {
-          const kernel_source k = jf::ir::generate_cuda(list_map(t, direct, i32));
-          ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
-          for (const list_layout& lay : list_layouts()) {
-            const std::size_t extent = static_cast<std::size_t>(lay.offsets.back());
-            const std::size_t n = static_cast<std::size_t>(lay.n());
-            const std::vector<T> x = values<T>(extent + 1, monoid::sum);
-            const std::vector<T> met = values<T>(std::max<std::size_t>(2 * n, 1), monoid::sum);  // met[2 i]
-            auto off = dbuf::of(lay.offsets);
-            auto dx = dbuf::of(x), dm = dbuf::of(met);
-            dbuf out((extent + 1) * sizeof(T));
-            const std::vector<unsigned char> poison(out.bytes, 0xAB);
-            rt::copy_htod(out.p, poison.data(), poison.size());
-            jf::detail::step_bindings b;
-            b.extents = {lay.n(), lay.total()};
-            b.inputs = {{off->p, {1, 0}}, {dx->p, {0, 1}}, {dm->p, {2, 0}}};
-            b.outputs = {{out.p, {0, 1}}};  // the content of the result: element j at j
-            run(k, b);
-            const std::vector<T> got = out.get<T>(extent + 1);
-            const std::vector<unsigned char> raw = out.raw();
-            const std::string at = std::string(jf::name(t)) + (direct ? ", met read in E" : ", met broadcast") +
-                                   (i32 ? ", int indices, " : ", ") + lay.text;
-            for (std::size_t i = 0; i < n; ++i)
-              for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
-                const T want = jf::ops::jf_add(jf::ops::jf_multiply(x[static_cast<std::size_t>(j)], T(2)), met[2 * i]);
-                const T g = got[static_cast<std::size_t>(j)];
-                const bool same = std::memcmp(&g, &want, sizeof(T)) == 0 || (g != g && want != want);
-                ASSERT_TRUE(same) << at << ": list " << i << ", element " << j << ": got " << +g << ", want " << +want;
-              }
-            // Elements before offsets[0] and after the last list are not written.
-            for (long long j = 0; j < lay.offsets.front(); ++j)
-              for (std::size_t byte = 0; byte < sizeof(T); ++byte)
-                ASSERT_EQ(raw[static_cast<std::size_t>(j) * sizeof(T) + byte], 0xAB) << at << ": element " << j << " written";
-            for (std::size_t byte = 0; byte < sizeof(T); ++byte) ASSERT_EQ(raw[extent * sizeof(T) + byte], 0xAB) << at;
-          }
-          }
-        });
+      for (bool i32 : {false, true}) check_map(t, direct, i32, list_layouts());
 }
 
 TEST(CudaLists, MeanCountAndValidityPerList) {
   REQUIRE_GPU();
-  for (bool i32 : {false, true}) {
-    const kernel_source k = jf::ir::generate_cuda(list_mean(dtype::float32, i32));
-    ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
-    for (const list_layout& lay : list_layouts()) {
-      const std::size_t n = static_cast<std::size_t>(lay.n());
-      const std::vector<float> x = values<float>(static_cast<std::size_t>(lay.offsets.back()) + 1, monoid::sum);
-      auto off = dbuf::of(lay.offsets);
-      auto dx = dbuf::of(x);
-      dbuf mean(std::max<std::size_t>(n, 1) * 8), count(std::max<std::size_t>(n, 1) * 8), valid(std::max<std::size_t>(n, 1));
-      for (dbuf* d : {&mean, &count, &valid}) {
-        const std::vector<unsigned char> poison(d->bytes, 0xAB);
-        rt::copy_htod(d->p, poison.data(), poison.size());
-      }
-      jf::detail::step_bindings b;
-      b.extents = {lay.n(), lay.total()};
-      b.inputs = {{off->p, {1, 0}}, {dx->p, {0, 1}}};
-      b.outputs = {{mean.p, {1, 0}}, {count.p, {1, 0}}, {valid.p, {1, 0}}};
-      run(k, b);
-      const auto gm = mean.get<double>(n);
-      const auto gc = count.get<long long>(n);
-      const auto gv = valid.get<unsigned char>(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        float s = 0;
-        double mag = 0;
-        for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
-          s = jf::ops::jf_add(s, x[static_cast<std::size_t>(j)]);
-          if (std::isfinite(x[static_cast<std::size_t>(j)])) mag += std::abs(x[static_cast<std::size_t>(j)]);
-        }
-        const long long c = lay.offsets[i + 1] - lay.offsets[i];
-        const std::string at = lay.text + ", list " + std::to_string(i) + (i32 ? ", int indices" : "");
-        EXPECT_EQ(gc[i], c) << at;
-        EXPECT_EQ(gv[i], c > 0 ? 1 : 0) << at;
-        const double want = static_cast<double>(s) / static_cast<double>(c);
-        if (c == 0) {
-          EXPECT_TRUE(std::isnan(gm[i])) << at << ": the mean of an empty list is NaN, got " << gm[i];
-        } else if (std::isnan(want) || std::isinf(want)) {
-          EXPECT_TRUE(gm[i] == want || (std::isnan(gm[i]) && std::isnan(want))) << at << ": got " << gm[i] << ", want " << want;
-        } else {
-          // The sum is float32: a warp's or block's tree order differs from the sequential one by float32 roundings.
-          EXPECT_LE(std::abs(gm[i] - want) * static_cast<double>(c), 2e-6 * (mag + 1)) << at << ": got " << gm[i] << ", want " << want;
-        }
-      }
-    }
-  }
+  for (bool i32 : {false, true}) check_mean(i32, list_layouts());
 }
 
 TEST(CudaLists, MinusMeanPerListIsOneKernel) {
   REQUIRE_GPU();
   const jf::ir::plan p = jf::ir::make_nest_plan(list_minus_mean(), jf::ir::fusion_mode::fused);
   ASSERT_EQ(p.steps.size(), 1u);
-  for (bool i32 : {false, true}) {
-    const kernel_source k = jf::ir::generate_cuda(list_minus_mean(i32));
-    ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::list);
-    for (const list_layout& lay : list_layouts()) {
-      const std::size_t n = static_cast<std::size_t>(lay.n()), extent = static_cast<std::size_t>(lay.offsets.back());
-      std::vector<double> x = values<double>(2 * extent + 2, monoid::sum);
-      for (double& v : x)
-        if (!std::isfinite(v)) v = 1.5;  // finite, so that every difference is comparable
-      auto off = dbuf::of(lay.offsets);
-      auto dx = dbuf::of(x);
-      dbuf out((2 * extent + 2) * 8);
-      jf::detail::step_bindings b;
-      b.extents = {lay.n(), lay.total()};
-      b.inputs = {{off->p, {1, 0}}, {dx->p, {0, 2}}};  // strided content: element j at 2 j
-      b.outputs = {{out.p, {0, 2}}};
-      run(k, b);
-      const std::vector<unsigned char> first = out.raw();
-      run(k, b);
-      EXPECT_EQ(first, out.raw()) << "two runs differ: " << lay.text;
-      const auto got = out.get<double>(2 * extent + 2);
-      for (std::size_t i = 0; i < n; ++i) {
-        double s = 0, mag = 0;
-        for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
-          s += x[static_cast<std::size_t>(2 * j)];
-          mag += std::abs(x[static_cast<std::size_t>(2 * j)]);
-        }
-        const double c = static_cast<double>(lay.offsets[i + 1] - lay.offsets[i]);
-        for (long long j = lay.offsets[i]; j < lay.offsets[i + 1]; ++j) {
-          const double want = x[static_cast<std::size_t>(2 * j)] - s / c;
-          ASSERT_TRUE(close(got[static_cast<std::size_t>(2 * j)], want, monoid::sum, mag / c + std::abs(want)))
-              << lay.text << ", list " << i << ", element " << j << ": got " << got[static_cast<std::size_t>(2 * j)]
-              << ", want " << want;
-        }
-      }
+  for (bool i32 : {false, true}) check_minus_mean(i32, list_layouts());
+}
+
+TEST(CudaLists, EverySchedule) {
+  // Lists per lane 1, 2, 4 (warp tiles of 32, 64, 128 lists) and lanes combining lists of at most 1
+  // or 32 elements (16, the default, in the tests above; bench_lists compares them): the same
+  // results on every layout.
+  REQUIRE_GPU();
+  const std::vector<list_layout> layouts = list_layouts();
+  for (int lists_per_lane : {1, 2, 4})
+    for (int thread_max : {1, 32}) {
+      SCOPED_TRACE(testing::Message() << lists_per_lane << " lists per lane, lanes up to " << thread_max << " elements");
+      jf::ir::nest::list_schedule_override() = {lists_per_lane, thread_max};
+      check_reduce(monoid::sum, dtype::float32, false, layouts);
+      check_reduce(monoid::max, dtype::float32, true, layouts);
+      check_reduce(monoid::argmax, dtype::float64, true, layouts);
+      check_reduce(monoid::prod, dtype::int32, false, layouts);
+      check_map(dtype::float32, true, true, layouts);
+      check_mean(false, layouts);
+      check_minus_mean(true, layouts);
+      jf::ir::nest::list_schedule_override() = {};
     }
-  }
 }
 
 TEST(CudaLists, FullReductionsOverElementsAndLists) {

@@ -178,7 +178,8 @@ TEST_P(JaggedExpr, AxisErrors) {
 }
 
 // jf::cuda against jf::cpu on fresh random lists: Poisson(2) lengths, empty lists, one long list,
-// a slice (offsets starting past 0), the five-operation pipeline and every per-list reduction.
+// lists on both sides of the list kernel's thresholds, a slice (offsets starting past 0), the
+// five-operation pipeline and every per-list reduction.
 TEST(JaggedExprGpu, MatchesCpu) {
   if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
   auto& rng = test_support::rng();
@@ -191,6 +192,10 @@ TEST(JaggedExprGpu, MatchesCpu) {
       for (float& v : l) v = std::round(val(rng) * 4) / 4;
     }
     if (n > 10) lists[static_cast<std::size_t>(n / 2)].resize(70000, 0.25f);  // one list longer than a block
+    // The list kernel's thresholds (a lane up to 16 elements, a warp up to 4096, else the block).
+    if (n > 10)
+      for (const auto& [at, size] : {std::pair<i64, std::size_t>{5, 16}, {6, 17}, {n / 3, 4096}, {n / 3 + 1, 4097}})
+        lists[static_cast<std::size_t>(at)].resize(size, -1.5f);
     const jf::jagged<float> hx(lists, jf::cpu);
     const jf::jagged<float> whole = jf::to_backend(hx, jf::cuda);
     const i64 from = n > 3 ? 3 : 0;

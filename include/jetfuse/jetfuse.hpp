@@ -26,6 +26,7 @@
 #include "jetfuse/expr/type_of.hpp"
 #include "jetfuse/expr/user_function.hpp"
 #include "jetfuse/jagged.hpp"
+#include "jetfuse/jagged_sorting.hpp"
 #include "jetfuse/joining.hpp"
 #include "jetfuse/matmul.hpp"
 #include "jetfuse/option_array.hpp"

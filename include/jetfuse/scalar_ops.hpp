@@ -282,8 +282,10 @@ template <class T> JF_HD T jf_hypot(T a, T b) { return JF_M(hypot)(a, b); }
 // minimum/maximum propagate NaN; fmin/fmax ignore it (numpy). Of two equal values (+0.0 and
 // -0.0) they return the second, as numpy's minimum/maximum on every loop and its fmin/fmax on
 // strided data and in the body of its vector loops.
-template <class T> JF_HD T jf_minimum(T a, T b) { return (a < b || is_nan(a)) ? a : b; }
-template <class T> JF_HD T jf_maximum(T a, T b) { return (a > b || is_nan(a)) ? a : b; }
+// (`|`, not `||`: both tests are cheap and free of effects, and NVCC compiles the short circuit to a
+// branch, which keeps the per-list max kernels from issuing their loads ahead: 114 against 85 us.)
+template <class T> JF_HD T jf_minimum(T a, T b) { return ((a < b) | is_nan(a)) ? a : b; }
+template <class T> JF_HD T jf_maximum(T a, T b) { return ((a > b) | is_nan(a)) ? a : b; }
 template <class T> JF_HD T jf_fmin(T a, T b) { return is_nan(b) ? a : is_nan(a) ? b : (a < b ? a : b); }
 template <class T> JF_HD T jf_fmax(T a, T b) { return is_nan(b) ? a : is_nan(a) ? b : (a > b ? a : b); }
 template <class T> JF_HD T jf_bitwise_and(T a, T b) { return static_cast<T>(a & b); }

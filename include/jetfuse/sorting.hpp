@@ -26,6 +26,10 @@ struct unique_parts {
 // The sorted distinct values of a flattened; equal_nan: all NaNs are one value (numpy's default).
 unique_parts unique(const array_base& a, bool equal_nan, bool indices, bool inverse, bool counts);
 
+// Dense operands; jf::jagged has its own sort and argsort (jagged_sorting.hpp).
+template <class X>
+concept dense_sort_operand = lazy_operand<X> && !is_jagged_v<X>;
+
 // The element type of an operand: an array's, or an expression's result dtype.
 template <class X>
 struct sort_element {
@@ -51,24 +55,24 @@ array_base sort_operand(const X& x) {
 // numpy.sort(x, axis=-1): a new array of x's dtype and shape, sorted along axis (negative counts
 // from the end), NaN last. Equal values are indistinguishable except -0.0 and +0.0, which numpy
 // orders either way (jf::cuda puts -0.0 first); a NaN keeps its payload but may lose its sign.
-template <lazy_operand X>
+template <detail::dense_sort_operand X>
 array<detail::sort_element_t<X>> sort(const X& x, int axis = -1) {
   return array<detail::sort_element_t<X>>(detail::sort(detail::sort_operand(x), axis, false));
 }
 // numpy.sort(x, axis=None): the flattened elements (C order), sorted: a 1-d array.
-template <lazy_operand X>
+template <detail::dense_sort_operand X>
 array<detail::sort_element_t<X>> sort(const X& x, none_t) {
   return array<detail::sort_element_t<X>>(detail::sort(detail::sort_operand(x), 0, true));
 }
 
 // numpy.argsort(x, axis=-1, kind='stable'): int64 indices along axis that sort x; equal elements
 // (-0.0 and +0.0 included, and every NaN) keep their order. A 0-d x counts as 1-d (numpy).
-template <lazy_operand X>
+template <detail::dense_sort_operand X>
 array<std::int64_t> argsort(const X& x, int axis = -1) {
   return array<std::int64_t>(detail::argsort(detail::sort_operand(x), axis, false));
 }
 // numpy.argsort(x, axis=None, kind='stable'): flat (C-order) indices of the flattened x.
-template <lazy_operand X>
+template <detail::dense_sort_operand X>
 array<std::int64_t> argsort(const X& x, none_t) {
   return array<std::int64_t>(detail::argsort(detail::sort_operand(x), 0, true));
 }
@@ -76,7 +80,7 @@ array<std::int64_t> argsort(const X& x, none_t) {
 // numpy.unique(x): the sorted distinct values of the flattened x, a 1-d array. As numpy's default
 // (equal_nan=True), all NaNs are one value, and -0.0 equals +0.0 (both backends return +0.0 and
 // the default quiet NaN for them; numpy returns whichever its sort put first).
-template <lazy_operand X>
+template <detail::dense_sort_operand X>
 array<detail::sort_element_t<X>> unique(const X& x) {
   using T = detail::sort_element_t<X>;
   return array<T>(detail::unique(detail::sort_operand(x), true, false, false, false).values);
@@ -102,19 +106,19 @@ struct unique_all_result {
   array<std::int64_t> counts;
 };
 
-template <lazy_operand X>
+template <detail::dense_sort_operand X>
 unique_counts_result<detail::sort_element_t<X>> unique_counts(const X& x) {
   using T = detail::sort_element_t<X>;
   detail::unique_parts p = detail::unique(detail::sort_operand(x), false, false, false, true);
   return {array<T>(p.values), array<std::int64_t>(p.counts)};
 }
-template <lazy_operand X>
+template <detail::dense_sort_operand X>
 unique_inverse_result<detail::sort_element_t<X>> unique_inverse(const X& x) {
   using T = detail::sort_element_t<X>;
   detail::unique_parts p = detail::unique(detail::sort_operand(x), false, false, true, false);
   return {array<T>(p.values), array<std::int64_t>(p.inverse)};
 }
-template <lazy_operand X>
+template <detail::dense_sort_operand X>
 unique_all_result<detail::sort_element_t<X>> unique_all(const X& x) {
   using T = detail::sort_element_t<X>;
   detail::unique_parts p = detail::unique(detail::sort_operand(x), false, true, true, true);

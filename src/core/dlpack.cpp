@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "core/dlpack_armed.hpp"
 #include "cuda/runtime.hpp"
 
 namespace jf {
@@ -107,10 +108,11 @@ layout check_tensor(const DLTensor& t, const dtype* expected) {
 }
 
 // Wraps a checked tensor; `managed` is the DLManagedTensor(Versioned) whose deleter the buffer
-// calls. Nothing is taken unless this returns.
-template <class M> array_base wrap(M* managed, const layout& l) {
+// calls — only once *armed is true when `armed` is given. Nothing is taken unless this returns.
+template <class M> array_base wrap(M* managed, const layout& l, std::shared_ptr<const bool> armed = nullptr) {
   const bool on_gpu = l.dev.kind == device_kind::cuda;
-  auto release = [managed, on_gpu](void*) {
+  auto release = [managed, on_gpu, armed = std::move(armed)](void*) {
+    if (armed && !*armed) return;  // never accepted: the tensor is still its producer's
     if (on_gpu) {
       // Kernels of this thread may still read the memory: the producer may reuse it at once.
       try {
@@ -125,12 +127,13 @@ template <class M> array_base wrap(M* managed, const layout& l) {
   return array_base(std::move(buf), l.dt, l.shape, l.strides, l.offset);
 }
 
-array_base import(DLManagedTensor* t, const dtype* expected) {
+array_base import(DLManagedTensor* t, const dtype* expected, std::shared_ptr<const bool> armed = nullptr) {
   if (t == nullptr) throw value_error("jf::from_dlpack: a NULL DLManagedTensor");
-  return wrap(t, check_tensor(t->dl_tensor, expected));
+  return wrap(t, check_tensor(t->dl_tensor, expected), std::move(armed));
 }
 
-array_base import(DLManagedTensorVersioned* t, const dtype* expected, dlpack_read_only read_only) {
+array_base import(DLManagedTensorVersioned* t, const dtype* expected, dlpack_read_only read_only,
+                  std::shared_ptr<const bool> armed = nullptr) {
   if (t == nullptr) throw value_error("jf::from_dlpack: a NULL DLManagedTensorVersioned");
   if (t->version.major != DLPACK_MAJOR_VERSION)
     throw value_error("jf::from_dlpack: DLPack major version " + std::to_string(t->version.major) +
@@ -139,7 +142,7 @@ array_base import(DLManagedTensorVersioned* t, const dtype* expected, dlpack_rea
   if ((t->flags & DLPACK_FLAG_BITMASK_READ_ONLY) && read_only == dlpack_read_only::reject)
     throw value_error("jf::from_dlpack: the tensor is read-only and jetfuse arrays are writable "
                       "(pass jf::dlpack_read_only::accept to wrap it anyway and never write into it)");
-  return wrap(t, check_tensor(t->dl_tensor, expected));
+  return wrap(t, check_tensor(t->dl_tensor, expected), std::move(armed));
 }
 
 // ---- export -----------------------------------------------------------------------------------
@@ -219,6 +222,12 @@ namespace detail {
 array_base from_dlpack_as(DLManagedTensor* t, dtype expected) { return import(t, &expected); }
 array_base from_dlpack_as(DLManagedTensorVersioned* t, dtype expected, dlpack_read_only read_only) {
   return import(t, &expected, read_only);
+}
+array_base from_dlpack_armed(DLManagedTensor* t, std::shared_ptr<const bool> armed) {
+  return import(t, nullptr, std::move(armed));
+}
+array_base from_dlpack_armed(DLManagedTensorVersioned* t, dlpack_read_only read_only, std::shared_ptr<const bool> armed) {
+  return import(t, nullptr, read_only, std::move(armed));
 }
 }  // namespace detail
 

@@ -23,4 +23,14 @@ void cuda_argsort_rows(const array_base& in, const array_base& out);
 unique_parts cpu_unique(const array_base& in, bool equal_nan, bool indices, bool inverse, bool counts);
 unique_parts cuda_unique(const array_base& in, bool equal_nan, bool indices, bool inverse, bool counts);
 
+// Lists of a jagged array: `offsets` a 1-d int64 view of lists + 1 offsets into `content` (1-d, any
+// stride). Each list is sorted stably in Awkward's order — NaN first in either direction, -0.0 and
+// +0.0 equal (they keep their order) — into `out`, contiguous with offsets[lists] - offsets[0]
+// elements, list i at [offsets[i] - offsets[0], offsets[i + 1] - offsets[0]): the values (x's
+// dtype, their bits kept) or, with local_indices, their positions in the list (int64).
+void cpu_sort_lists(const array_base& offsets, const array_base& content, const array_base& out, bool ascending,
+                    bool local_indices);
+void cuda_sort_lists(const array_base& offsets, const array_base& content, const array_base& out, bool ascending,
+                     bool local_indices);
+
 }  // namespace jf::detail::sorting

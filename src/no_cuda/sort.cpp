@@ -16,5 +16,6 @@ namespace {
 void cuda_sort_rows(const array_base&, const array_base&) { no_cuda(); }
 void cuda_argsort_rows(const array_base&, const array_base&) { no_cuda(); }
 unique_parts cuda_unique(const array_base&, bool, bool, bool, bool) { no_cuda(); }
+void cuda_sort_lists(const array_base&, const array_base&, const array_base&, bool, bool) { no_cuda(); }
 
 }  // namespace jf::detail::sorting

@@ -70,6 +70,13 @@ def load_shim(path):
         ("jfs_dtype", ctypes.c_int, [vp]),
         ("jfs_is_cuda", ctypes.c_int, [vp]),
         ("jfs_synchronize", ctypes.c_int, []),
+        ("jfs_jagged_from_dlpack", vp, [vp, vp, ctypes.c_int]),
+        ("jfs_jagged_release", None, [vp]),
+        ("jfs_jagged_length", ctypes.c_int64, [vp]),
+        ("jfs_jagged_offsets", vp, [vp]),
+        ("jfs_jagged_content", vp, [vp]),
+        ("jfs_jagged_sums", vp, [vp]),
+        ("jfs_jagged_doubled_to_dlpack", ctypes.c_int, [vp, ctypes.c_int, ctypes.POINTER(vp)]),
     ]:
         f = getattr(shim, name)
         f.restype, f.argtypes = res, args
@@ -175,6 +182,95 @@ def jf_from_dlpack(x, legacy=False, **dlpack_kwargs):
     return JfArray(h), versioned
 
 
+def _capsule(x, legacy):
+    try:
+        if legacy:
+            raise TypeError
+        capsule = x.__dlpack__(max_version=(1, 1))
+    except TypeError:
+        capsule = x.__dlpack__()
+    name = _GetName(capsule)
+    if name not in (DLTENSOR, DLTENSOR_VERSIONED):
+        raise ValueError(f"not a DLPack capsule: {name!r}")
+    return capsule, name
+
+
+class JfLists:
+    """A jetfuse jagged array (offsets + content) owned by Python."""
+
+    def __init__(self, handle):
+        self.h = handle
+
+    def __del__(self):
+        if shim is not None and self.h:
+            shim.jfs_jagged_release(self.h)
+            self.h = None
+
+    def __len__(self):
+        return shim.jfs_jagged_length(self.h)
+
+    @property
+    def offsets(self):
+        return JfArray(shim.jfs_jagged_offsets(self.h))
+
+    @property
+    def content(self):
+        return JfArray(shim.jfs_jagged_content(self.h))
+
+    def sums(self):
+        """jf::sum(x * 2 + 1, -1): one value per list, a dense jetfuse array."""
+        h = shim.jfs_jagged_sums(self.h)
+        if not h:
+            raise JfError(shim.jfs_last_error().decode())
+        return JfArray(h)
+
+    def doubled(self, device):
+        """x * 2 computed by jetfuse, exported as two DLPack producers (offsets, content)."""
+        out = (ctypes.c_void_p * 2)()
+        if shim.jfs_jagged_doubled_to_dlpack(self.h, 0, out) != 0:
+            raise JfError(shim.jfs_last_error().decode())
+        return tuple(CapsuleProducer(_New(p, DLTENSOR, ctypes.cast(_capsule_destructor, ctypes.c_void_p)), device)
+                     for p in out)
+
+
+class CapsuleProducer:
+    """Hands one exported capsule to a consumer's from_dlpack."""
+
+    def __init__(self, capsule, device):
+        self.capsule, self.device = capsule, device
+
+    def __dlpack_device__(self):
+        return self.device
+
+    def __dlpack__(self, **kwargs):
+        return self.capsule
+
+
+def jf_jagged_from_dlpack(offsets, content, legacy=False):
+    """A JfLists viewing the producers' offsets and content: both taken, or neither."""
+    co, no = _capsule(offsets, legacy)
+    cc, nc = _capsule(content, legacy)
+    if no != nc:
+        raise ValueError("offsets and content from producers of different DLPack versions")
+    versioned = no == DLTENSOR_VERSIONED
+    h = shim.jfs_jagged_from_dlpack(_GetPointer(co, no), _GetPointer(cc, nc), 1 if versioned else 0)
+    if not h:  # both capsules keep their names: their destructors free them
+        raise JfError(shim.jfs_last_error().decode())
+    for c in (co, cc):
+        _SetName(c, USED_VERSIONED if versioned else USED)
+    return JfLists(h)
+
+
+def check_lists(off, content, jl, sums, doubled_off, doubled_content):
+    """Per-list values against the producer's arrays (numpy arrays on the host)."""
+    import numpy as np
+    assert len(jl) == len(off) - 1 == len(sums) == len(doubled_off) - 1
+    for i in range(len(off) - 1):
+        lst = content[off[i]:off[i + 1]]
+        np.testing.assert_allclose(sums[i], (2 * lst.astype(np.float64) + 1).sum(), rtol=2e-5, atol=1e-4)
+        np.testing.assert_array_equal(doubled_content[doubled_off[i]:doubled_off[i + 1]], 2 * lst)
+
+
 def show(step, *pairs):
     print(f"  {step}: " + ", ".join(f"{k} 0x{v:x}" for k, v in pairs))
 
@@ -266,6 +362,29 @@ def run_cpu():
     del unused, jb
     unused = jf_from_dlpack(base)[0].__dlpack__()
     del unused
+    # Jagged arrays: numpy offsets (not starting at 0) + content -> jetfuse -> numpy, no copies.
+    rng = np.random.default_rng(7)
+    counts = rng.poisson(2.0, 1001)
+    counts[::97] = 0
+    off = np.concatenate([[5], 5 + np.cumsum(counts)]).astype(np.int64)
+    content = rng.normal(size=int(off[-1]) + 2).astype(np.float32)
+    jl = jf_jagged_from_dlpack(off, content)
+    show("numpy offsets + content -> jetfuse jagged", ("offsets", ptr(off)), ("jetfuse", jl.offsets.data_ptr),
+         ("content", ptr(content)), ("jetfuse", jl.content.data_ptr))
+    assert jl.offsets.data_ptr == ptr(off) and jl.content.data_ptr == ptr(content), "jagged import copied"
+    sums = np.from_dlpack(jl.sums())
+    do, dc = (np.from_dlpack(p) for p in jl.doubled((KDLCPU, 0)))
+    check_lists(off, content, jl, sums, do, dc)
+    j32 = jf_jagged_from_dlpack(off.astype(np.int32), content)  # int32 offsets: widened (a copy of them)
+    assert j32.content.data_ptr == ptr(content) and j32.offsets.dtype == "int64"
+    np.testing.assert_array_equal(np.from_dlpack(j32.sums()), sums)
+    try:
+        jf_jagged_from_dlpack(np.array([0, 2, 10**9], dtype=np.int64), content)
+    except JfError as err:
+        print(f"  refused offsets past the content: {err}")
+    else:
+        raise AssertionError("offsets past the content were accepted")
+    del jl, j32
     print("cpu part: OK")
     return 0
 
@@ -359,6 +478,29 @@ def run_cuda():
     tt[0, 0] = 100
     torch.cuda.synchronize()
     assert float(xc[0, 0]) == 100.0
+    # Jagged: CuPy offsets + content -> jetfuse (per-list sums) -> PyTorch, and jetfuse's x * 2 ->
+    # a PyTorch nested (jagged-layout) tensor over the same device memory.
+    counts = cp.random.poisson(2.0, 100003)
+    counts[::101] = 0
+    off = cp.concatenate([cp.zeros(1, dtype=cp.int64), cp.cumsum(counts)]).astype(cp.int64)
+    content = cp.random.standard_normal(int(off[-1])).astype(cp.float32)
+    sync()
+    jl = jf_jagged_from_dlpack(off, content)
+    show("CuPy offsets + content -> jetfuse jagged", ("offsets", off.data.ptr), ("jetfuse", jl.offsets.data_ptr),
+         ("content", content.data.ptr), ("jetfuse", jl.content.data_ptr))
+    assert jl.offsets.data_ptr == off.data.ptr and jl.content.data_ptr == content.data.ptr, "jagged import copied"
+    js = jl.sums()
+    ts = torch.from_dlpack(js)
+    show("per-list sums in jetfuse -> PyTorch", ("jetfuse", js.data_ptr), ("torch", ts.data_ptr()))
+    assert ts.data_ptr() == js.data_ptr
+    to, tc = (torch.from_dlpack(p) for p in jl.doubled((KDLCUDA, 0)))
+    nt = torch.nested.nested_tensor_from_jagged(tc.unsqueeze(-1), offsets=to)
+    show("x * 2 in jetfuse -> PyTorch nested tensor", ("offsets", to.data_ptr()), ("nested", nt.offsets().data_ptr()),
+         ("values", tc.data_ptr()), ("nested", nt.values().data_ptr()))
+    assert nt.values().data_ptr() == tc.data_ptr() and nt.offsets().data_ptr() == to.data_ptr()
+    assert nt.size(0) == len(jl)
+    check_lists(cp.asnumpy(off), cp.asnumpy(content), jl, ts.cpu().numpy(), to.cpu().numpy(), tc.cpu().numpy())
+    del jl
     print("cuda part: OK")
     return 0
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include <jetfuse/dlpack.hpp>
+#include <jetfuse/jagged_dlpack.hpp>
 #include <jetfuse/jetfuse.hpp>
 
 namespace {
@@ -26,6 +27,8 @@ template <class F> auto guarded(F&& f, decltype(f()) on_error) noexcept -> declt
 }
 
 jf::array_base& handle(void* h) { return *static_cast<jf::array_base*>(h); }
+// A jagged array of any dtype: a record of one field "x" (records are untyped).
+jf::jagged_record& lists(void* h) { return *static_cast<jf::jagged_record*>(h); }
 
 }  // namespace
 
@@ -92,6 +95,60 @@ JFS_API void* jfs_affine(void* h, double scale, double shift) {
         });
       },
       nullptr);
+}
+
+// Jagged arrays as (offsets, content) tensors: taken together or not at all.
+JFS_API void* jfs_jagged_from_dlpack(void* offsets, void* content, int versioned) {
+  return guarded(
+      [&]() -> void* {
+        jf::jagged_record r =
+            versioned ? jf::record_from_dlpack(
+                            jf::dlpack_record_versioned{static_cast<DLManagedTensorVersioned*>(offsets),
+                                                        {{"x", static_cast<DLManagedTensorVersioned*>(content)}}})
+                      : jf::record_from_dlpack(jf::dlpack_record{static_cast<DLManagedTensor*>(offsets),
+                                                                 {{"x", static_cast<DLManagedTensor*>(content)}}});
+        return new jf::jagged_record(std::move(r));
+      },
+      nullptr);
+}
+JFS_API void jfs_jagged_release(void* h) { delete static_cast<jf::jagged_record*>(h); }
+JFS_API std::int64_t jfs_jagged_length(void* h) { return lists(h).size(); }
+JFS_API void* jfs_jagged_offsets(void* h) { return new jf::array_base(lists(h).offsets()); }
+JFS_API void* jfs_jagged_content(void* h) { return new jf::array_base(lists(h).contents()[0].second); }
+
+// jf::sum(x * 2 + 1, -1) (one fused kernel over the lists) into a new dense array; floats.
+JFS_API void* jfs_jagged_sums(void* h) {
+  return guarded(
+      [&]() -> void* {
+        const jf::jagged_field x = lists(h)["x"];
+        if (x.dtype() == jf::dtype::float32)
+          return new jf::array_base(jf::array<float>(jf::sum(x.as<float>() * 2 + 1, -1)));
+        if (x.dtype() == jf::dtype::float64)
+          return new jf::array_base(jf::array<double>(jf::sum(x.as<double>() * 2 + 1, -1)));
+        throw jf::dtype_error("jfs_jagged_sums: float32 or float64 lists");
+      },
+      nullptr);
+}
+
+// x * 2 as a new jagged array, exported as two tensors (offsets, content) into out[0], out[1].
+JFS_API int jfs_jagged_doubled_to_dlpack(void* h, int versioned, void** out) {
+  return guarded(
+      [&]() -> int {
+        const jf::jagged_field x = lists(h)["x"];
+        if (x.dtype() != jf::dtype::float32) throw jf::dtype_error("jfs_jagged_doubled_to_dlpack: float32 lists");
+        const jf::jagged<float> y = x.as<float>() * 2;
+        if (versioned) {
+          const auto t = jf::to_dlpack_versioned(y);
+          out[0] = t.offsets;
+          out[1] = t.content;
+        } else {
+          const auto t = jf::to_dlpack(y);
+          out[0] = t.offsets;
+          out[1] = t.content;
+        }
+        return 0;
+      },
+      -1);
 }
 
 JFS_API void jfs_release(void* h) { delete static_cast<jf::array_base*>(h); }

@@ -175,6 +175,15 @@ struct pairs_schedule {
   int stage_bytes = 0;
 };
 pairs_schedule& pairs_schedule_override();
+// The list kernels' lists per lane (1, 2 or 4) and longest list combined by a lane; 0: the
+// generator's choice. bench_lists compares settings with it (a kernel generated after a change has
+// another source).
+struct list_schedule {
+  int lists_per_lane = 0;
+  int thread_max = 0;
+  int min_blocks = 0;  // blocks per SM in the kernel's __launch_bounds__ (0: none)
+};
+list_schedule& list_schedule_override();
 
 // The nodes `targets` are computed from, not crossing reduces (their loops compute them) nor the
 // nodes in `stops` (named before: values a kernel keeps); stops themselves are included.

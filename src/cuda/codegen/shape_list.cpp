@@ -4,28 +4,33 @@
 // after them (mean = sum / count, count > 0) and maps over E reading them back (x - mean(x) per
 // list): one kernel.
 //
-// Tiles of 1024 consecutive lists per 256-thread block (grid-stride over tiles); thread t owns the
-// tile's lists t, t + 256, ... The tile's offsets go to shared memory; its elements are the
-// contiguous range [off[i0], off[i0 + 1024]).
-//  0. Per list: the values of L that E reads before the reductions (broadcast(met @ L) @ E),
-//     computed once per list and kept in shared memory.
-//  1. Reductions. A tile of at most `cap` elements (Poisson lists: always) is staged: the block
-//     loads the tile's elements coalesced (the loads of E only: a content needs no list index)
-//     into shared memory, then each thread walks its lists serially, computing E's nodes from the
-//     staged loads. A larger tile (long lists) schedules per list by length: a list of at most 32
-//     elements by its thread, up to 4096 by a warp (lanes strided, warp tree), longer by the whole
-//     block (threads strided, block tree); results meet in shared memory. The choice is made on
-//     the device per tile: no host synchronisation.
-//  2. Per list: the results, L's element-wise nodes, L's outputs, and the values of L that the map
-//     over E reads (kept in shared memory).
-//  3. The map over E: the tile's elements, coalesced; each finds its list by a binary search in
-//     the shared offsets when it reads a value of its list.
+// Warp tiles. A 256-thread block takes a tile of 8 * 32 * K consecutive lists per trip (grid-stride
+// over tiles); warp w owns the tile's lists w * 32K .. w * 32K + 32K - 1, and lane l of it the lists
+// l, l + 32, ..., l + 32 (K - 1) of those. The warps work alone: no barrier in a tile whose elements
+// number at most warp_max (Poisson lists: every tile).
+//  - Offsets: each lane loads its K lists' starts (coalesced, K independent loads), the ends are the
+//    next lane's starts (shuffles).
+//  - A list of at most thread_max elements is combined by its lane. The warp's lanes walk their K
+//    lists in lock step, step m reading element b + m of every list of the warp: each load instruction
+//    reads 32 consecutive lists' m-th elements, a window of a few cache lines; K independent loads per
+//    step. Lanes past their lists' ends load a valid element (the warp's first) and combine a neutral
+//    value instead (no branch: the compiler issues the loads of several steps ahead).
+//  - A list of thread_max + 1 .. warp_max elements by the whole warp, one list after the other
+//    (ballot): lanes strided over it, the warp tree; its values of L and its map too.
+//  - A tile whose elements number more than warp_max (read from its first and last offsets, the same
+//    value in every thread: the branch is block-uniform) may hold a longer list: those lists are
+//    queued in shared memory and combined by the whole block after the warps' work (threads strided,
+//    the block tree), each with its values of L and its map.
+//  - Per list of a lane: the results, L's element-wise nodes, L's outputs, the values of L that the
+//    map over E reads (registers), then the map over E in lock step as the reductions.
+// Values of L read in E before the reductions (broadcast(met @ L) @ E) are computed once per list.
+// A sum of a uniform integer value (a list's count: validity, mean) is the list's length times it:
+// no accumulator.
 //
-// Order of combination (fixed by the offsets alone: the same bits every run, on any grid): a list
-// of a staged tile or of at most 32 elements is combined serially in increasing j; a warp's list:
-// lane l combines j = lb + l, lb + l + 32, ... in order, then the warp tree (jf_nest::warp_reduce);
-// a block's list: thread t combines lb + t, lb + t + 256, ... in order, then
-// jf_nest::group_allreduce's tree.
+// Order of combination (fixed by the offsets alone: the same bits every run, on any grid): a list of
+// at most thread_max elements serially in increasing j; up to warp_max: lane l combines
+// j = lb + l, lb + l + 32, ... in order, then the warp tree (jf_nest::warp_reduce); longer: thread t
+// combines lb + t, lb + t + 256, ... in order, then jf_nest::group_allreduce's tree.
 #include <algorithm>
 
 #include "cuda/codegen/nest_emitter.hpp"
@@ -35,15 +40,31 @@ namespace jf::ir::nest {
 
 namespace {
 
-constexpr int tile_lists = 1024;        // lists per tile
-constexpr int block_threads = 256;      // threads per block: each owns tile_lists / block_threads lists
-constexpr int thread_max = 32;          // longest list combined by one thread in an unstaged tile
+constexpr int block_threads = 256;  // threads per block: 8 warps
+constexpr int block_warps = block_threads / 32;
+constexpr int default_thread_max = 16;  // longest list combined by its lane
 constexpr int warp_max = 4096;          // longest list combined by one warp (longer: the block)
-constexpr int stage_bytes = 24 * 1024;  // shared memory for the staged loads of a tile
-constexpr int max_cap = 4096;           // staged elements per tile at most
+constexpr int waves = 4;                // grid: tiles over at most this many waves of resident blocks
 
+// The reduce's operand when it is a uniform value (a constant, param or extent, or a broadcast of
+// one) summed without a guard in an integer dtype: its sum over a list is the list's length times
+// it (wrapping as the sum does), no accumulator needed.
+node_id uniform_summand(const emitter& e, node_id r) {
+  const node& n = e.g.at(r);
+  if (e.mono(r) != monoid::sum || n.nargs != 1) return no_node;
+  const dtype t = e.value_type(r);
+  if (t != dtype::int32 && t != dtype::int64) return no_node;
+  node_id x = n.args[0];
+  if (e.g.at(x).code == op::broadcast) x = e.g.at(x).args[0];
+  return e.f.uniform[static_cast<std::size_t>(x)] ? x : no_node;
+}
 
 }  // namespace
+
+list_schedule& list_schedule_override() {
+  static list_schedule s;
+  return s;
+}
 
 void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   const graph& g = e.g;
@@ -59,17 +80,21 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   e.add_operand_axis(g.outputs.size() + offsets, a);
   e.max_threads = block_threads;
 
-  // Values of L read in E (through broadcasts): computed per list, kept in shared memory.
+  // Values of L read in E (through broadcasts), before or after the reductions.
   std::vector<char> list_val;
-  std::vector<node_id> before, after;  // before / after the reductions
+  std::vector<node_id> before, after;
   for (node_id x : list_values_read_in(e, E, list_val))
     (e.f.after_reduce[static_cast<std::size_t>(x)] ? after : before).push_back(x);
-  std::vector<node_id> kept_values = before;
-  kept_values.insert(kept_values.end(), after.begin(), after.end());
   const std::vector<char> none(g.nodes.size(), 0);
-  std::vector<node_id> reduce_args;
-  for (node_id r : reduces)
+  // Reductions that combine per element (the others: a uniform summand, its length times it).
+  std::vector<node_id> looped, reduce_args;
+  std::vector<node_id> summand(g.nodes.size(), no_node);
+  for (node_id r : reduces) {
+    summand[static_cast<std::size_t>(r)] = uniform_summand(e, r);
+    if (summand[static_cast<std::size_t>(r)] != no_node) continue;
+    looped.push_back(r);
     for (int k = 0; k < g.at(r).nargs; ++k) reduce_args.push_back(g.at(r).args[static_cast<std::size_t>(k)]);
+  }
   const std::vector<char> need0 = cone(g, before, none);
   const std::vector<char> need1 = cone(g, reduce_args, list_val);
   std::vector<node_id> list_targets = e.f.outputs_in(L);
@@ -78,42 +103,48 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   const std::vector<node_id> element_outputs = E >= 0 ? e.f.outputs_in(E) : std::vector<node_id>{};
   const std::vector<char> need3 = cone(g, element_outputs, list_val);
   if (!element_outputs.empty()) li.map_axes = {b};  // (describe_list: a map over the elements)
-
-  // Staged loads: the inputs of E the reductions read (one copy per element of the tile).
-  std::vector<node_id> staged;
-  std::vector<char> staged_set(g.nodes.size(), 0);
-  std::size_t bytes_per_element = 0;
+  const bool element_work = !looped.empty() || !element_outputs.empty();
+  // Contents (contiguous inputs of E: stride 0 along the lists, 1 along the elements, by the
+  // contract) are read at the element index alone.
+  std::vector<std::string> content(g.nodes.size());
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     const node& n = g.nodes[k];
-    if (!need1[k] || n.code != op::input || n.domain != E) continue;
-    const operand_desc& in = g.inputs[static_cast<std::size_t>(n.index)];
-    if (in.lay == layout::scalar || in.gen != generator::none) continue;  // nothing to load per element
-    staged.push_back(static_cast<node_id>(k));
-    staged_set[k] = 1;
-    bytes_per_element += static_cast<std::size_t>(size_of(n.type));
+    if (n.code == op::input && n.domain == E && g.inputs[static_cast<std::size_t>(n.index)].lay == layout::contiguous &&
+        g.inputs[static_cast<std::size_t>(n.index)].gen == generator::none)
+      content[k] = cat("in", n.index);
   }
-  int cap = 0;
-  if (!reduces.empty()) {
-    cap = bytes_per_element == 0 ? max_cap : static_cast<int>(stage_bytes / bytes_per_element);
-    cap = std::min(max_cap, cap / block_threads * block_threads);
-  }
-  li.list_stage_items = cap;
-  // The per-list results of the unstaged path share the staging memory (one path runs per tile).
-  std::size_t result_bytes = 0;
-  for (node_id r : reduces)
-    result_bytes += align16(tile_lists * (size_of(e.value_type(r)) + (is_arg_monoid(e.mono(r)) ? 8 : 0)));
-  std::size_t staged_total = 0;
-  for (node_id x : staged) staged_total += align16(static_cast<std::size_t>(cap) * size_of(g.at(x).type));
-  const std::size_t raw_bytes = std::max<std::size_t>(16, std::max(staged_total, result_bytes + 16 * reduces.size()));
 
-  std::string plan = cat("Tiles of ", tile_lists) + cat(" lists of D", L) + cat(" per ", block_threads) +
-                     "-thread block (grid-stride over tiles), offsets in shared memory.";
-  if (!reduces.empty())
-    plan += cat("\nReductions: tiles of at most ", cap) +
-            " elements staged (their loads, coalesced) in shared memory and combined by each list's thread;" +
-            cat("\nlarger tiles: lists of at most ", thread_max) + cat(" elements by their thread, up to ", warp_max) +
-            " by a warp, longer by the block.";
-  if (!element_outputs.empty()) plan += cat("\nThe map over D", E) + ": the tile's elements, coalesced.";
+  // Lists per lane: K independent loads per lock step, against the registers each list keeps
+  // (accumulators, values of L) across the kernel's paths. 4 for a light kernel (reductions of the
+  // contents themselves, at most 4 bytes per list: sum, max + validity, count), 2 up to 8 bytes, else
+  // 1 (bench_lists' schedule rows measure the choices; docs/design.md, "List kernels").
+  std::size_t per_list_bytes = 0;
+  for (node_id r : looped) per_list_bytes += is_arg_monoid(e.mono(r)) ? 16 : static_cast<std::size_t>(size_of(e.value_type(r)));
+  for (node_id x : before) per_list_bytes += static_cast<std::size_t>(size_of(g.at(x).type));
+  for (node_id x : after) per_list_bytes += static_cast<std::size_t>(size_of(g.at(x).type));
+  bool light = element_outputs.empty();
+  for (std::size_t k = 0; k < g.nodes.size(); ++k)
+    if (need1[k] && g.nodes[k].domain == E && g.nodes[k].code != op::input && g.nodes[k].code != op::broadcast &&
+        g.nodes[k].code != op::cast)
+      light = false;
+  const list_schedule forced = list_schedule_override();
+  const int K = forced.lists_per_lane > 0 ? forced.lists_per_lane
+                : light && per_list_bytes <= 4 ? 4
+                : per_list_bytes <= 8      ? 2
+                                           : 1;
+  const int thread_max = forced.thread_max > 0 ? forced.thread_max : default_thread_max;
+  const int warp_lists = 32 * K, tile_lists = block_warps * warp_lists;
+  if (forced.min_blocks > 0) e.min_blocks = forced.min_blocks;
+  li.list_lists_per_lane = K;
+  li.list_thread_max = thread_max;
+  li.list_warp_max = warp_max;
+
+  std::string plan = cat("Warp tiles: ", tile_lists) + cat(" lists of D", L) + cat(" per ", block_threads) +
+                     cat("-thread block (grid-stride over tiles), ", warp_lists) + cat(" per warp, ", K) +
+                     " per lane (lists l, l + 32, ...).";
+  plan += cat("\nA list of at most ", thread_max) + " elements by its lane (the warp's lanes in lock step), up to " +
+          std::to_string(warp_max) + " by its warp, longer by the block (tiles of more than " + std::to_string(warp_max) +
+          " elements only).";
   e.header(p, plan);
   e.args_struct();
   e.open_kernel(cat("// Launch: ", block_threads) +
@@ -122,266 +153,253 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   s << "  const long long* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << L << "\n";
   s << "  const long long jf_st_off = a.st_in" << offsets << "[" << a << "];\n";
   s << "  const long long jf_nl = e" << a << ";  // lists\n";
-  // Whether a loop over the tile's elements needs each element's list (a binary search): values of
-  // L, index(a), or an operand that varies with the list (a per-list value read in E; a content
-  // has stride 0 along the lists).
-  auto need_list = [&](const std::vector<char>& need, bool outputs) {
-    std::string v = "false";
-    std::vector<char> seen(g.inputs.size(), 0);
-    for (std::size_t k = 0; k < g.nodes.size(); ++k) {
-      const node& n = g.nodes[k];
-      if (!need[k] || n.domain != E) continue;
-      if (n.code == op::index && n.attr[0] == a) v = "true";
-      if (n.code == op::broadcast && list_val[static_cast<std::size_t>(n.args[0])]) v = "true";
-      if (n.code != op::input) continue;
-      const auto in = static_cast<std::size_t>(n.index);
-      if (seen[in] || g.inputs[in].lay == layout::scalar) continue;
-      seen[in] = 1;
-      v += cat(" || a.st_in", n.index) + cat("[", a) + "] != 0";
-    }
-    if (outputs)
-      for (std::size_t k = 0; k < g.outputs.size(); ++k)
-        if (g.outputs[k].domain == E) v += cat(" || a.st_out", static_cast<long long>(k)) + cat("[", a) + "] != 0";
-    return v;
-  };
-  if (!staged.empty()) {
-    std::vector<char> loads(g.nodes.size(), 0);
-    for (node_id x : staged) loads[static_cast<std::size_t>(x)] = 1;
-    s << "  const bool jf_stage_list = " << need_list(loads, false) << ";  // the staged loads need their list\n";
-  }
-  if (!element_outputs.empty())
-    s << "  const bool jf_map_list = " << need_list(need3, true) << ";  // the map needs its list\n";
-  s << "  __shared__ long long s_off[" << tile_lists + 1 << "];\n";
-  for (node_id x : kept_values)
-    s << "  __shared__ " << e.T(g.at(x).type) << " s_lv" << x << "[" << tile_lists << "];  // %" << x << " per list\n";
-  if (!reduces.empty()) {
-    s << "  // Staged loads (a staged tile) or per-list results (a tile of long lists): one buffer.\n";
-    s << "  __shared__ alignas(16) unsigned char s_raw[" << raw_bytes << "];\n";
-    std::size_t at = 0;
-    for (node_id x : staged) {
-      s << "  " << e.T(g.at(x).type) << "* const s_in" << x << " = reinterpret_cast<" << e.T(g.at(x).type)
-        << "*>(s_raw + " << at << ");  // %" << x << " per element of a staged tile\n";
-      at += align16(static_cast<std::size_t>(cap) * size_of(g.at(x).type));
-    }
-    at = 0;
-    for (node_id r : reduces) {
-      const std::string t = e.T(e.value_type(r));
-      s << "  " << t << "* const s_res" << r << " = reinterpret_cast<" << t << "*>(s_raw + " << at << ");  // %" << r
-        << " per list of an unstaged tile\n";
-      at += align16(tile_lists * static_cast<std::size_t>(size_of(e.value_type(r))));
-      if (is_arg_monoid(e.mono(r))) {
-        s << "  long long* const s_pos" << r << " = reinterpret_cast<long long*>(s_raw + " << at << ");\n";
-        at += align16(tile_lists * 8);
-      }
-    }
-  }
-  s << "  const long long ntiles = (jf_nl + " << tile_lists - 1 << ") / " << tile_lists << ";\n";
-  s << "  const int me = static_cast<int>(threadIdx.x), lane = me & 31;\n";
+  s << "  const int me = static_cast<int>(threadIdx.x), lane = me & 31, wp = me >> 5;\n";
   s << "  (void)lane;\n";
+  s << "  // The lists of a tile longer than " << warp_max << " elements (tile positions), for the whole block.\n";
+  s << "  __shared__ int s_big[" << tile_lists << "];\n";
+  s << "  __shared__ int s_nbig;\n";
+  s << "  const long long ntiles = (jf_nl + " << tile_lists - 1 << ") / " << tile_lists << ";\n";
   s << "  for (long long tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {\n";
-  const std::string in = "    ";
-  s << in << "const long long i0 = tile * " << tile_lists << ";\n";
-  s << in << "const int nl = static_cast<int>(jf_nl - i0 < " << tile_lists << " ? jf_nl - i0 : " << tile_lists
-    << ");\n";
-  s << in << "__syncthreads();  // the previous tile is done with the shared arrays\n";
-  s << in << "for (int t = me; t <= nl; t += blockDim.x) s_off[t] = jf_off[(i0 + t) * jf_st_off];\n";
-  s << in << "__syncthreads();\n";
-  s << in << "const long long base = s_off[0], count = s_off[nl] - base;  // the tile's elements\n";
+  const std::string in = "    ", in2 = in + "  ", in3 = in2 + "  ";
+  s << in << "const long long i0 = tile * " << tile_lists << ", iw = i0 + wp * " << warp_lists << ";\n";
+  auto ks = [](int k) { return cat("_", k); };
+  // Offsets: list iw + lane + 32 k starts at jb_k and ends at je_k (empty past the last list); the
+  // tile's first and last offsets. All loaded before the first use (and before the heavy tile's
+  // barrier, which no load may cross): one memory latency per tile.
+  for (int k = 0; k < K; ++k)
+    s << in << "const long long jf_i" << k << " = iw + lane + " << 32 * k << ", jb" << ks(k) << " = jf_off[(jf_i" << k
+      << " < jf_nl ? jf_i" << k << " : jf_nl) * jf_st_off];\n";
+  s << in << "const long long jf_wend = jf_off[(iw + " << warp_lists << " < jf_nl ? iw + " << warp_lists
+    << " : jf_nl) * jf_st_off];\n";
+  s << in << "const long long jf_tb = jf_off[i0 * jf_st_off], jf_te = jf_off[(i0 + " << tile_lists << " < jf_nl ? i0 + "
+    << tile_lists << " : jf_nl) * jf_st_off];\n";
+  s << in << "// More than " << warp_max << " elements in the tile (block-uniform): a list may need the block.\n";
+  s << in << "const bool jf_heavy = jf_te - jf_tb > " << warp_max << ";\n";
+  s << in << "if (jf_heavy) {\n";
+  s << in2 << "__syncthreads();  // the previous tile is done with s_big\n";
+  s << in2 << "if (me == 0) s_nbig = 0;\n";
+  s << in2 << "__syncthreads();\n";
+  s << in << "}\n";
+  // (Every lane runs every shuffle: a shuffle some lanes skip would wait for them forever.)
+  for (int k = 0; k < K; ++k) {
+    s << in << "const long long jf_down" << k << " = __shfl_down_sync(jf_nest::full_mask, jb" << ks(k) << ", 1);\n";
+    if (k + 1 < K)
+      s << in << "const long long jf_next" << k << " = __shfl_sync(jf_nest::full_mask, jb" << ks(k + 1) << ", 0);\n";
+    s << in << "const long long je" << ks(k) << " = lane == 31 ? " << (k + 1 < K ? cat("jf_next", k) : std::string("jf_wend"))
+      << " : jf_down" << k << ";\n";
+  }
+  s << in << "const long long jf_wb = __shfl_sync(jf_nest::full_mask, jb_0, 0);  // an element of the warp's lists (if any)\n";
+  for (int k = 0; k < K; ++k) {
+    s << in << "const I il" << ks(k) << " = static_cast<I>(jf_i" << k << " < jf_nl ? jf_i" << k << " : jf_nl - 1);\n";
+    s << in << "const bool jf_mine" << ks(k) << " = jf_i" << k << " < jf_nl && je" << ks(k) << " - jb" << ks(k)
+      << " <= " << thread_max << ";  // combined by this lane\n";
+    s << in << "const int jn" << ks(k) << " = jf_mine" << ks(k) << " ? static_cast<int>(je" << ks(k) << " - jb" << ks(k)
+      << ") : 0;\n";
+    s << in << "const unsigned jf_warp" << ks(k) << " = __ballot_sync(jf_nest::full_mask, jf_i" << k << " < jf_nl && je"
+      << ks(k) << " - jb" << ks(k) << " > " << thread_max << " && je" << ks(k) << " - jb" << ks(k) << " <= " << warp_max
+      << ");  // lists " << 32 * k << " + l for the warp\n";
+  }
+  s << in << "if (jf_heavy) {  // queue the lists longer than " << warp_max << "\n";
+  for (int k = 0; k < K; ++k)
+    s << in2 << "if (jf_i" << k << " < jf_nl && je" << ks(k) << " - jb" << ks(k) << " > " << warp_max
+      << ") s_big[atomicAdd(&s_nbig, 1)] = static_cast<int>(jf_i" << k << " - i0);\n";
+  s << in << "}\n";
+  if (element_work) {
+    s << in << "int jf_steps = jn_0;\n";
+    for (int k = 1; k < K; ++k) s << in << "jf_steps = max(jf_steps, jn" << ks(k) << ");\n";
+    s << "#if __CUDA_ARCH__ >= 800\n";
+    s << in << "jf_steps = __reduce_max_sync(jf_nest::full_mask, jf_steps);  // lock-step trips of the warp\n";
+    s << "#else\n";
+    s << in << "for (int d = 16; d > 0; d >>= 1) jf_steps = max(jf_steps, __shfl_xor_sync(jf_nest::full_mask, jf_steps, d));\n";
+    s << "#endif\n";
+  }
 
-  const auto saved = e.vname;
-  auto restore = [&] {
-    e.vname = saved;
+  const std::vector<std::string> saved = e.vname;
+  auto reset_axes = [&] {
     std::fill(e.axis.begin(), e.axis.end(), std::string());
-    std::fill(e.kept.begin(), e.kept.end(), std::string());
+    e.kept = content;
     e.flat_index.clear();
   };
-  auto name_list_values = [&](const std::vector<node_id>& xs, const std::string& t) {
-    for (node_id x : xs) e.vname[static_cast<std::size_t>(x)] = cat("s_lv", x) + "[" + t + "]";
+  // Per lane list k: the values of L read in E before the reductions (names kept in vk[k]).
+  std::vector<std::vector<std::string>> vk(static_cast<std::size_t>(K));
+  for (int k = 0; k < K; ++k) {
+    e.vname = saved;
+    reset_axes();
+    e.axis[static_cast<std::size_t>(a)] = "il" + ks(k);
+    e.emit_nodes(need0, in, ks(k), emitter::which::all);
+    vk[static_cast<std::size_t>(k)] = e.vname;
+  }
+  // A lock-step loop over m < jf_steps: element jb_k + m of each lane list k (a valid element when
+  // m >= jn_k), the loads of every k first; body(k) runs for the lists with m < jn_k.
+  auto lockstep = [&](const std::vector<char>& need, const std::function<void(int, const std::string&)>& body,
+                      bool guarded) {
+    s << in << "for (int m = 0; m < jf_steps; ++m) {\n";
+    std::vector<std::vector<std::string>> names(static_cast<std::size_t>(K));
+    for (int k = 0; k < K; ++k) {
+      e.vname = vk[static_cast<std::size_t>(k)];
+      reset_axes();
+      s << in2 << "const long long jj" << ks(k) << " = m < jn" << ks(k) << " ? jb" << ks(k) << " + m : jf_wb;\n";
+      e.axis[static_cast<std::size_t>(a)] = "il" + ks(k);
+      e.axis[static_cast<std::size_t>(b)] = "jj" + ks(k);
+      e.flat_index = "jj" + ks(k);
+      e.emit_nodes(need, in2, ks(k), emitter::which::loads);
+      names[static_cast<std::size_t>(k)] = e.vname;
+    }
+    for (int k = 0; k < K; ++k) {
+      e.vname = names[static_cast<std::size_t>(k)];
+      e.axis[static_cast<std::size_t>(a)] = "il" + ks(k);
+      e.axis[static_cast<std::size_t>(b)] = "jj" + ks(k);
+      e.flat_index = "jj" + ks(k);
+      e.emit_nodes(need, in2, ks(k), emitter::which::compute);
+      if (!guarded) {
+        body(k, in2);
+        continue;
+      }
+      s << in2 << "if (m < jn" << ks(k) << ") {\n";
+      body(k, in3);
+      s << in2 << "}\n";
+    }
+    s << in << "}\n";
   };
-  // A loop over the tile's elements q = start, start + step, ... < count: element j = base + q and
-  // (when `flag` says so) its list lt<sfx>, found in the shared offsets.
-  auto tile_prelude = [&](const std::vector<node_id>& kept, const std::string& flag) {
-    return [&, kept, flag](const std::string& ind, const std::string& flat, const std::string& sfx) {
-      s << ind << "const long long jj" << sfx << " = base + " << flat << ";\n";
-      s << ind << "const int lt" << sfx << " = " << flag << " ? jf_nest::list_in_tile(s_off, nl, jj" << sfx
-        << ") : 0;\n";
-      s << ind << "const I il" << sfx << "_l = static_cast<I>(i0 + lt" << sfx << ");\n";
-      e.axis[static_cast<std::size_t>(a)] = "il" + sfx + "_l";
-      e.axis[static_cast<std::size_t>(b)] = "jj" + sfx;
-      name_list_values(kept, "lt" + sfx);
-    };
-  };
-  // A loop over one list's elements j = start, start + step, ... < end (list index `list`, slot `t`).
-  auto list_prelude = [&](const std::string& list, const std::string& t) {
-    return [&, list, t](const std::string& ind, const std::string& flat, const std::string& sfx) {
-      s << ind << "const long long jj" << sfx << " = " << flat << ";\n";
-      e.axis[static_cast<std::size_t>(a)] = list;
-      e.axis[static_cast<std::size_t>(b)] = "jj" + sfx;
-      name_list_values(before, t);
-    };
-  };
-  // Per list t (index il): its results (accumulator expressions), L's nodes and outputs, the values
-  // of L the map reads.
-  auto finish_list = [&](const std::string& ind, const std::vector<std::string>& accs) {
-    e.axis[static_cast<std::size_t>(a)] = "il";
-    for (std::size_t k = 0; k < reduces.size(); ++k) {
-      const node_id r = reduces[k];
-      const std::string v = cat("v", r);
-      s << ind << "const " << e.T(g.at(r).type) << " " << v << " = " << e.result(r, accs[k]) << ";\n";
+  // A list's results from its accumulators acc<r><sfx> and its length `len` (uniform summands).
+  auto results = [&](const std::string& ind, const std::string& prefix, const std::string& sfx, const std::string& len) {
+    for (node_id r : reduces) {
+      const std::string v = cat("v", r) + sfx;
+      const node_id u = summand[static_cast<std::size_t>(r)];
+      const std::string t = e.T(g.at(r).type);
+      if (u != no_node)
+        s << ind << "const " << t << " " << v << " = jf::ops::jf_multiply(static_cast<" << e.T(e.value_type(r))
+          << ">(" << len << "), " << e.vname[static_cast<std::size_t>(u)] << ");  // a sum of a uniform value\n";
+      else
+        s << ind << "const " << t << " " << v << " = " << e.result(r, prefix + std::to_string(r) + sfx) << ";\n";
       e.vname[static_cast<std::size_t>(r)] = v;
     }
-    e.emit_nodes(need2, ind, "", emitter::which::all);
-    e.store_outputs(ind, L);
-    for (node_id x : after) s << ind << "s_lv" << x << "[t] = " << e.vname[static_cast<std::size_t>(x)] << ";\n";
-    restore();
   };
-  const std::string in2 = in + "  ", in3 = in2 + "  ";
 
-  // 0. Values of L read by E before the reductions.
-  if (!before.empty()) {
-    s << in << "for (int t = me; t < nl; t += blockDim.x) {  // values of the lists that their elements read\n";
-    s << in2 << "const I il = static_cast<I>(i0 + t);\n";
-    e.axis[static_cast<std::size_t>(a)] = "il";
-    e.emit_nodes(need0, in2, "", emitter::which::all);
-    for (node_id x : before) s << in2 << "s_lv" << x << "[t] = " << e.vname[static_cast<std::size_t>(x)] << ";\n";
-    s << in << "}\n";
-    s << in << "__syncthreads();\n";
-    restore();
-  }
-
-  // 1. Reductions (then 2 per list).
-  if (!reduces.empty()) {
-    std::vector<std::string> accs;
-    for (node_id r : reduces) accs.push_back(cat("acc", r));
-    auto serial = [&](const std::string& ind, bool from_stage) {
-      for (node_id r : reduces) s << ind << e.acc_type(r) << " acc" << r << " = " << e.identity(r) << ";\n";
-      s << ind << "for (long long j = jb; j < je; ++j) {\n";
-      e.axis[static_cast<std::size_t>(a)] = std::string("il");
-      e.axis[static_cast<std::size_t>(b)] = std::string("j");
-      if (from_stage) {
-        for (node_id x : staged) e.kept[static_cast<std::size_t>(x)] = cat("s_in", x);
-        e.flat_index = "(j - base)";
-      }
-      name_list_values(before, "t");
-      e.emit_nodes(need1, ind + "  ", "", emitter::which::all);
-      for (node_id r : reduces) e.accumulate(ind + "  ", r, cat("acc", r), "j - jb");
-      s << ind << "}\n";
-      restore();
-    };
-    s << in << "if (count <= " << cap << ") {\n";
-    if (!staged.empty()) {
-      s << in2 << "// Staged: the tile's loads, coalesced, into shared memory.\n";
-      std::vector<char> loads(g.nodes.size(), 0);
-      for (node_id x : staged) loads[static_cast<std::size_t>(x)] = 1;
-      e.laned_loop(
-          in2, "q", "me", "static_cast<long long>(blockDim.x)", "count", {b}, e.unroll(), loads,
-          [&](const std::string& ind, const std::string& flat) {
-            for (node_id x : staged)
-              s << ind << "s_in" << x << "[" << flat << "] = " << e.vname[static_cast<std::size_t>(x)] << ";\n";
-          },
-          tile_prelude({}, "jf_stage_list"));
-      restore();
-      s << in2 << "__syncthreads();\n";
-    }
-    s << in2 << "for (int t = me; t < nl; t += blockDim.x) {  // each thread its lists, serially in increasing j\n";
-    s << in3 << "const I il = static_cast<I>(i0 + t);\n";
-    s << in3 << "const long long jb = s_off[t], je = s_off[t + 1];\n";
-    serial(in3, true);
-    finish_list(in3, accs);
-    s << in2 << "}\n";
-    s << in << "} else {\n";
-    s << in2 << "// Unstaged (long lists in the tile): by length, a thread, a warp or the block per list; the\n";
-    s << in2 << "// results meet in shared memory.\n";
-    auto store_result = [&](const std::string& ind, const std::string& slot, const std::string& prefix) {
-      for (node_id r : reduces) {
+  // Reductions by the lanes. A step combines every list's value, or a neutral one past the list's end
+  // (or where the guard is false): no branch, so the compiler issues the loads of several steps
+  // ahead (a branch per list made the loads wait on the comparisons). Neutral: the identity, -0.0
+  // for float sums (x + -0.0 is x, -0.0 included). argmin/argmax have none: a branch.
+  if (!looped.empty()) {
+    for (int k = 0; k < K; ++k)
+      for (node_id r : looped) s << in << e.acc_type(r) << " acc" << r << ks(k) << " = " << e.identity(r) << ";\n";
+    lockstep(need1, [&](int k, const std::string& ind) {
+      for (node_id r : looped) {
+        const node& n = g.at(r);
+        const std::string acc = cat("acc", r) + ks(k);
+        std::string cond = "m < jn" + ks(k);
+        if (n.nargs == 2) cond += " && " + e.vname[static_cast<std::size_t>(n.args[1])];
+        const std::string& x = e.vname[static_cast<std::size_t>(n.args[0])];
         if (is_arg_monoid(e.mono(r))) {
-          s << ind << "s_res" << r << "[" << slot << "] = " << prefix << r << ".value;\n";
-          s << ind << "s_pos" << r << "[" << slot << "] = " << prefix << r << ".index;\n";
-        } else {
-          s << ind << "s_res" << r << "[" << slot << "] = " << prefix << r << ";\n";
+          s << ind << "if (" << cond << ") " << acc << " = " << e.combine_fn(r) << "(" << acc << ", " << e.acc_type(r) << "{"
+            << x << ", static_cast<long long>(m)});\n";
+          continue;
         }
+        const dtype t = e.value_type(r);
+        const std::string neutral = e.mono(r) == monoid::sum && (t == dtype::float32 || t == dtype::float64)
+                                        ? "static_cast<" + e.T(t) + ">(-0.0)"
+                                        : e.identity(r);
+        s << ind << acc << " = " << e.combine_fn(r) << "(" << acc << ", " << cond << " ? " << x << " : " << neutral << ");\n";
       }
-    };
-    s << in2 << "for (int t = me; t < nl; t += blockDim.x) {\n";
-    s << in3 << "const I il = static_cast<I>(i0 + t);\n";
-    s << in3 << "const long long jb = s_off[t], je = s_off[t + 1];\n";
-    s << in3 << "if (je - jb > " << thread_max << ") continue;\n";
-    serial(in3, false);
-    store_result(in3, "t", "acc");
-    s << in2 << "}\n";
-    auto acc_lanes = [&](const std::string& prefix, const std::string& lb) {
-      return [&, prefix, lb](const std::string& ind, const std::string& flat) {
-        for (node_id r : reduces) e.accumulate(ind, r, prefix + std::to_string(r), flat + " - " + lb);
-      };
-    };
-    s << in2 << "for (int t0 = me; t0 - lane < nl; t0 += blockDim.x) {  // a warp per list of medium length\n";
-    s << in3 << "unsigned todo = __ballot_sync(jf_nest::full_mask, t0 < nl && s_off[t0 + 1] - s_off[t0] > "
-      << thread_max << " && s_off[t0 + 1] - s_off[t0] <= " << warp_max << ");\n";
-    s << in3 << "while (todo) {\n";
-    const std::string in4 = in3 + "  ";
-    s << in4 << "const int wt = t0 - lane + __ffs(todo) - 1;\n";
-    s << in4 << "todo &= todo - 1;\n";
-    s << in4 << "const long long lb = s_off[wt], le = s_off[wt + 1];\n";
-    s << in4 << "const I ilw = static_cast<I>(i0 + wt);\n";
-    for (node_id r : reduces) s << in4 << e.acc_type(r) << " accw" << r << " = " << e.identity(r) << ";\n";
-    e.laned_loop(in4, "j", "lb + lane", "32LL", "le", {b}, e.unroll(), need1, acc_lanes("accw", "lb"),
-                 list_prelude("ilw", "wt"));
-    restore();
-    for (node_id r : reduces)
-      s << in4 << "accw" << r << " = jf_nest::warp_reduce(accw" << r << ", " << e.combine_lambda(r) << ");\n";
-    s << in4 << "if (lane == 0) {\n";
-    store_result(in4 + "  ", "wt", "accw");
-    s << in4 << "}\n";
-    s << in3 << "}\n";
-    s << in2 << "}\n";
-    s << in2 << "for (int t = 0; t < nl; ++t) {  // long lists: the whole block (a block-uniform loop)\n";
-    s << in3 << "const long long lb = s_off[t], le = s_off[t + 1];\n";
-    s << in3 << "if (le - lb <= " << warp_max << ") continue;\n";
-    s << in3 << "const I ilb = static_cast<I>(i0 + t);\n";
-    for (node_id r : reduces) s << in3 << e.acc_type(r) << " accb" << r << " = " << e.identity(r) << ";\n";
-    e.laned_loop(in3, "j", "lb + me", "static_cast<long long>(blockDim.x)", "le", {b}, e.unroll(), need1,
-                 acc_lanes("accb", "lb"), list_prelude("ilb", "t"));
-    restore();
-    for (node_id r : reduces)
-      s << in3 << "accb" << r << " = jf_nest::group_allreduce(accb" << r << ", " << e.combine_lambda(r) << ", "
-        << e.identity(r) << ");\n";
-    s << in3 << "if (me == 0) {\n";
-    store_result(in3 + "  ", "t", "accb");
-    s << in3 << "}\n";
-    s << in2 << "}\n";
-    s << in2 << "__syncthreads();\n";
-    s << in2 << "for (int t = me; t < nl; t += blockDim.x) {  // each list's results\n";
-    s << in3 << "const I il = static_cast<I>(i0 + t);\n";
-    std::vector<std::string> loaded;
-    for (node_id r : reduces) {
-      const std::string v = is_arg_monoid(e.mono(r)) ? e.acc_type(r) + cat("{s_res", r) + cat("[t], s_pos", r) + "[t]}"
-                                                     : cat("s_res", r) + "[t]";
-      loaded.push_back(v);
+    }, false);
+  }
+  // Per lane list: results, L's nodes and outputs, the values of L the map reads.
+  for (int k = 0; k < K; ++k) {
+    e.vname = vk[static_cast<std::size_t>(k)];
+    reset_axes();
+    e.axis[static_cast<std::size_t>(a)] = "il" + ks(k);
+    results(in, "acc", ks(k), "jn" + ks(k));  // (stored only for the lane's own lists: jn is their length)
+    e.emit_nodes(need2, in, ks(k), emitter::which::all);
+    if (!e.f.outputs_in(L).empty()) {
+      s << in << "if (jf_mine" << ks(k) << ") {\n";
+      e.store_outputs(in2, L);
+      s << in << "}\n";
     }
-    finish_list(in3, loaded);
-    s << in2 << "}\n";
-    s << in << "}\n";
-  } else if (!list_targets.empty()) {
-    s << in << "for (int t = me; t < nl; t += blockDim.x) {  // each list's outputs\n";
-    s << in2 << "const I il = static_cast<I>(i0 + t);\n";
-    finish_list(in2, {});
-    s << in << "}\n";
+    vk[static_cast<std::size_t>(k)] = e.vname;
   }
+  // The map over E, lane lists.
+  if (!element_outputs.empty()) lockstep(need3, [&](int, const std::string& ind) { e.store_outputs(ind, E); }, true);
 
-  // 3. The map over E.
-  if (!element_outputs.empty()) {
-    if (!after.empty()) s << in << "__syncthreads();  // the lists' values are in shared memory\n";
-    e.laned_loop(
-        in, "q", "me", "static_cast<long long>(blockDim.x)", "count", {b}, 4, need3,
-        [&](const std::string& ind, const std::string&) { e.store_outputs(ind, E); },
-        tile_prelude(kept_values, "jf_map_list"));
-    restore();
+  // One list by a group of threads (the warp or the block): `lo`, `hi` its elements, `il` its index,
+  // `start`/`step` the group's lanes, `combine(acc)` the group's tree (the result in every thread),
+  // `first` the thread that stores L's outputs.
+  auto group_list = [&](const std::string& ind, const std::string& il, const std::string& lo, const std::string& hi,
+                        const std::string& start, const std::string& step, int lanes, const std::string& pre,
+                        const std::function<std::string(node_id, const std::string&)>& tree, const std::string& first) {
+    e.vname = saved;
+    reset_axes();
+    e.axis[static_cast<std::size_t>(a)] = il;
+    e.emit_nodes(need0, ind, pre, emitter::which::all);
+    const std::vector<std::string> vlist = e.vname;
+    auto prelude = [&](const std::string& pind, const std::string& flat, const std::string& sfx) {
+      s << pind << "const long long jj" << sfx << " = " << flat << ";\n";
+      e.axis[static_cast<std::size_t>(a)] = il;
+      e.axis[static_cast<std::size_t>(b)] = "jj" + sfx;
+    };
+    if (!looped.empty()) {
+      for (node_id r : looped) s << ind << e.acc_type(r) << " " << pre << r << " = " << e.identity(r) << ";\n";
+      e.laned_loop(
+          ind, "j", start, step, hi, {b}, lanes, need1,
+          [&](const std::string& lind, const std::string& flat) {
+            for (node_id r : looped) e.accumulate(lind, r, pre + std::to_string(r), flat + " - " + lo);
+          },
+          prelude);
+      e.vname = vlist;
+      reset_axes();
+      for (node_id r : looped) s << ind << pre << r << " = " << tree(r, pre + std::to_string(r)) << ";\n";
+    }
+    e.axis[static_cast<std::size_t>(a)] = il;
+    results(ind, pre, "", hi + " - " + lo);
+    e.emit_nodes(need2, ind, pre, emitter::which::all);
+    if (!e.f.outputs_in(L).empty()) {
+      s << ind << "if (" << first << ") {\n";
+      e.store_outputs(ind + "  ", L);
+      s << ind << "}\n";
+    }
+    if (!element_outputs.empty()) {
+      const std::vector<std::string> vmap = e.vname;
+      e.laned_loop(
+          ind, "jm", start, step, hi, {b}, 4, need3, [&](const std::string& lind, const std::string&) { e.store_outputs(lind, E); },
+          prelude);
+      e.vname = vmap;
+    }
+  };
+
+  // Lists of thread_max + 1 .. warp_max elements: the warp, one after the other.
+  for (int k = 0; k < K; ++k) {
+    s << in << "for (unsigned todo = jf_warp" << ks(k) << "; todo; todo &= todo - 1) {  // the warp's lists " << 32 * k
+      << " + l of medium length\n";
+    s << in2 << "const long long iw1 = iw + " << 32 * k << " + __ffs(todo) - 1;\n";
+    s << in2 << "const long long lb = jf_off[iw1 * jf_st_off], le = jf_off[(iw1 + 1) * jf_st_off];\n";
+    s << in2 << "const I ilw = static_cast<I>(iw1);\n";
+    group_list(in2, "ilw", "lb", "le", "lb + lane", "32LL", std::max(2, e.unroll() / 2), "accw",
+               [&](node_id r, const std::string& acc) {
+                 return "jf_nest::shfl_first(jf_nest::warp_reduce(" + acc + ", " + e.combine_lambda(r) + "))";
+               },
+               "lane == 0");
+    s << in << "}\n";
   }
+  // Lists longer than warp_max (heavy tiles only): the block, one after the other.
+  s << in << "if (jf_heavy) {\n";
+  s << in2 << "__syncthreads();  // s_big is complete\n";
+  s << in2 << "const int nbig = s_nbig;\n";
+  s << in2 << "for (int q = 0; q < nbig; ++q) {  // a block-uniform loop\n";
+  s << in3 << "const long long ib = i0 + s_big[q];\n";
+  s << in3 << "const long long lb = jf_off[ib * jf_st_off], le = jf_off[(ib + 1) * jf_st_off];\n";
+  s << in3 << "const I ilb = static_cast<I>(ib);\n";
+  group_list(in3, "ilb", "lb", "le", "lb + me", "static_cast<long long>(blockDim.x)", e.unroll(), "accb",
+             [&](node_id r, const std::string& acc) {
+               return "jf_nest::group_allreduce(" + acc + ", " + e.combine_lambda(r) + ", " + e.identity(r) + ")";
+             },
+             "me == 0");
+  s << in2 << "}\n";
+  s << in << "}\n";
+  e.vname = saved;
+  reset_axes();
   s << "  }\n";
-  li.static_shared_bytes = static_cast<int>(8 * (tile_lists + 1) + (reduces.empty() ? 0 : raw_bytes));
-  for (node_id x : kept_values) li.static_shared_bytes += size_of(g.at(x).type) * tile_lists;
+  li.static_shared_bytes = 4 * tile_lists + 16;
   // group_allreduce's static slots: 33 accumulators per reduction (jf_arg: 16 bytes).
-  for (node_id r : reduces) {
+  for (node_id r : looped) {
     const std::size_t acc = is_arg_monoid(e.mono(r)) ? 16 : static_cast<std::size_t>(size_of(e.value_type(r)));
     li.static_shared_bytes += static_cast<int>((33 * acc + 15) / 16 * 16);
   }
@@ -391,8 +409,9 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
 launch_config configure_list(const launch_info& li, const std::int64_t* ext, const device_limits& dev) {
   launch_config c;
   const std::int64_t lists = ext[li.outer_axes[0]];
-  const std::int64_t tiles = (lists + tile_lists - 1) / tile_lists;
-  // Tiles grid-strided over at most 4 waves of resident blocks (fewer when shared memory limits them).
+  const std::int64_t tile = static_cast<std::int64_t>(block_warps) * 32 * std::max(1, li.list_lists_per_lane);
+  const std::int64_t tiles = (lists + tile - 1) / tile;
+  // Tiles grid-strided over at most `waves` waves of resident blocks (fewer when shared memory limits them).
   std::int64_t resident = resident_blocks(dev, block_threads);
   if (dev.shared_per_sm > 0 && li.static_shared_bytes > 0)
     resident = std::min<std::int64_t>(
@@ -400,22 +419,19 @@ launch_config configure_list(const launch_info& li, const std::int64_t* ext, con
                       std::max<std::int64_t>(
                           1, static_cast<std::int64_t>(dev.shared_per_sm) /
                                  (li.static_shared_bytes + static_cast<std::int64_t>(dev.shared_reserved_per_block))));
-  c.grid[0] = static_cast<unsigned>(std::min<std::int64_t>(tiles, resident * 4));
+  c.grid[0] = static_cast<unsigned>(std::min<std::int64_t>(tiles, resident * waves));
   c.block[0] = block_threads;
   return c;
 }
 
 std::string describe_list(const launch_info& li, const launch_config* c) {
-  std::string s = cat("list kernel: tiles of ", tile_lists) + cat(" lists per ", block_threads) +
-                  "-thread block (grid-stride), offsets in shared memory";
-  if (!li.reduced_axes.empty() && li.list_stage_items > 0)
-    s += cat("; per-list reductions: a tile of at most ", li.list_stage_items) +
-         " elements staged in shared memory (their loads, coalesced) and combined by each list's thread, a larger tile "
-         "per list by length "
-         "(a thread up to 32 elements, a warp up to 4096, else the block)";
-  else if (!li.partial_bytes.empty())  // (one entry per reduction, or two for argmin/argmax)
-    s += "; per-list reductions by length (a thread up to 32 elements, a warp up to 4096, else the block)";
-  if (!li.map_axes.empty()) s += "; maps over the elements coalesced over the tile";
+  const int K = std::max(1, li.list_lists_per_lane);
+  std::string s = cat("list kernel: warp tiles of ", 32 * K) + cat(" lists (", K) + " per lane), " +
+                  cat("", block_warps * 32 * K) + cat(" lists per ", block_threads) + "-thread block (grid-stride)";
+  if (!li.reduced_axes.empty())
+    s += cat("; each list by its lane up to ", li.list_thread_max) + " elements (the warp's lanes in lock step), by its " +
+         cat("warp up to ", li.list_warp_max) + ", else by the block";
+  if (!li.map_axes.empty()) s += "; maps over the elements by the same lanes";
   if (c && c->grid[0] > 0) s += cat(" (", c->grid[0]) + " blocks)";
   return s;
 }

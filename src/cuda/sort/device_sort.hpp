@@ -89,4 +89,16 @@ int unique_scatter(dtype t, const void* keys, const i64* perm, const i64* runs, 
 // counts[u] = starts[u + 1] - starts[u] (the last: n - starts[u]).
 int counts_from_starts(const i64* starts, i64 distinct, i64 n, i64* counts, void* stream);
 
+// ---- per-list sorts of jagged arrays (list_passes.cu) -----------------------------------------
+// Canonical keys (encode_keys) re-keyed in place for Awkward's list order: NaN first in either
+// direction (a key equal to nan_key, when has_nan, becomes the lowest key), descending as the
+// bitwise complement of the others.
+int list_keys(bool wide, void* keys, i64 n, bool ascending, bool has_nan, i64 nan_key, void* stream);
+// out[i] = offsets[i] - offsets[0] for i in [0, lists] (offsets: a view of lists + 1 int64).
+int rebase_offsets(const view& offsets, i64* out, i64 lists, void* stream);
+// out[i] = element perm[i] of `in` (elements of `bytes` bytes; out contiguous).
+int take_positions(int bytes, const view& in, const i64* perm, void* out, i64 n, void* stream);
+// local[i] = perm[i] - offsets[s] where list s (rebased offsets, lists + 1 of them) holds i.
+int local_positions(const i64* perm, const i64* offsets, i64 lists, i64* local, i64 n, void* stream);
+
 }  // namespace jf::cuda_sort

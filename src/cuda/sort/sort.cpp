@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/offsets_registry.hpp"
 #include "core/sort_backends.hpp"
 #include "cuda/context.hpp"
 #include "cuda/runtime.hpp"
@@ -194,6 +195,54 @@ void cuda_argsort_rows(const array_base& in, const array_base& out) {
           "cub::DeviceSegmentedSort::StableSortPairs");
   }
   if (result) check(cuda_sort::scatter(sizeof(i64), dst, vout, total, stream), "writing the sorted positions");
+}
+
+void cuda_sort_lists(const array_base& offsets, const array_base& content, const array_base& out, bool ascending,
+                     bool local_indices) {
+  cuda_rt::context::enter();
+  void* stream = cuda_rt::current_stream();
+  const dtype t = content.dtype();
+  const i64 lists = offsets.size() - 1, total = out.size();
+  if (total == 0) return;
+  if (total > INT_MAX || lists > INT_MAX)
+    throw value_error("jetfuse: a per-list sort on jf::cuda of more than 2^31 - 1 elements or lists (CUB's segmented "
+                      "sort counts in int)");
+  // The sorted range of the content, content[offsets[0]:offsets[lists]], and offsets into it.
+  const device_temp rebased(bytes_of(lists + 1, sizeof(i64)));
+  check(cuda_sort::rebase_offsets(view_of(offsets), rebased.get<i64>(), lists, stream), "rebasing the offsets");
+  const i64 first = offsets_bounds(offsets).first;  // remembered when the jagged array was made
+  view range = view_of(content);
+  range.data = static_cast<char*>(range.data) + first * content.strides()[0] * size_of(t);
+  range.shape[0] = total;
+
+  const bool wide = cuda_sort::wide_keys(t);
+  const std::size_t kb = key_bytes(t);
+  const device_temp keys(bytes_of(total, kb)), sorted(bytes_of(total, kb)), positions(bytes_of(total, sizeof(i64))),
+      perm(bytes_of(total, sizeof(i64)));
+  check(cuda_sort::encode_keys(t, key_mode::canonical, range, keys.get(), positions.get<i64>(), total, total, stream),
+        "encoding keys");
+  const i64 nan_key = t == dtype::float32 ? 0x7FC00000LL : 0x7FF8000000000000LL;
+  check(cuda_sort::list_keys(wide, keys.get(), total, ascending, is_floating(t), nan_key, stream),
+        "ordering keys as Awkward does");
+  std::size_t temp_bytes = 0;
+  check(cuda_sort::segmented_stable_sort_pairs(wide, nullptr, temp_bytes, keys.get(), sorted.get(),
+                                               positions.get<i64>(), perm.get<i64>(), total, lists, rebased.get<i64>(),
+                                               stream),
+        "cub::DeviceSegmentedSort::StableSortPairs");
+  {
+    const device_temp temp(temp_bytes);
+    check(cuda_sort::segmented_stable_sort_pairs(wide, temp.get(), temp_bytes, keys.get(), sorted.get(),
+                                                 positions.get<i64>(), perm.get<i64>(), total, lists,
+                                                 rebased.get<i64>(), stream),
+          "cub::DeviceSegmentedSort::StableSortPairs");
+  }
+  if (local_indices)
+    check(cuda_sort::local_positions(perm.get<i64>(), rebased.get<i64>(), lists, static_cast<i64*>(out.raw_data()),
+                                     total, stream),
+          "writing local indices");
+  else
+    check(cuda_sort::take_positions(size_of(t), range, perm.get<i64>(), out.raw_data(), total, stream),
+          "writing the sorted values");
 }
 
 unique_parts cuda_unique(const array_base& in, bool equal_nan, bool want_indices, bool want_inverse, bool want_counts) {

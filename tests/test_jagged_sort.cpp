@@ -1,0 +1,184 @@
+// ak.sort / ak.argsort of jagged arrays (jetfuse/jagged_sorting.hpp): the CPU and jf::cuda against
+// Awkward's own results (tests/data/jagged_sort_table.txt from gen_jagged_sort_table.py: NaN first
+// in either direction, -0.0 and +0.0 in their order, integer extremes, empty lists, offsets not
+// starting at 0, poison before them), the GPU against the CPU on random lists (sizes 0 to 10^5, a
+// 70000-element list, sliced offsets, strided content), and Awkward's axis errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <jetfuse/jetfuse.hpp>
+
+#include "test_support.hpp"
+
+namespace {
+
+using i64 = std::int64_t;
+
+struct sort_case {
+  std::string dtype, dataset, op;
+  std::vector<std::string> offsets, content, result;
+};
+
+std::vector<sort_case> table() {
+  std::vector<sort_case> out;
+  for (const test_support::table_case& t : test_support::read_table(JF_TEST_DATA_DIR "/jagged_sort_table.txt", 3))
+    out.push_back(sort_case{t.header.at(0), t.header.at(1), t.header.at(2), test_support::values_of(t.lines[0]),
+                            test_support::values_of(t.lines[1]), test_support::values_of(t.lines[2])});
+  return out;
+}
+
+// Equal as Awkward's answer means: the same bits for numbers (so -0.0 is not +0.0), any NaN for NaN.
+template <class T> bool same(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+  } else {
+    return a == b;
+  }
+}
+
+template <class T> std::vector<T> parse(const std::vector<std::string>& words) {
+  std::vector<T> v;
+  for (const std::string& w : words) {
+    if constexpr (std::is_floating_point_v<T>)
+      v.push_back(static_cast<T>(std::strtod(w.c_str(), nullptr)));
+    else
+      v.push_back(static_cast<T>(std::strtoll(w.c_str(), nullptr, 10)));
+  }
+  return v;
+}
+
+template <class T> void check_case(const sort_case& c, jf::device dev) {
+  const std::vector<i64> off = parse<i64>(c.offsets);
+  std::vector<T> content(static_cast<std::size_t>(off.front()), T(1));  // poison before the lists
+  if constexpr (std::is_floating_point_v<T>)
+    std::fill(content.begin(), content.end(), std::numeric_limits<T>::quiet_NaN());
+  for (T v : parse<T>(c.content)) content.push_back(v);
+  const jf::jagged<T> x(jf::array<i64>(off, dev), jf::array<T>(content, dev));
+  const bool ascending = c.op.ends_with("_asc");
+  const jf::sort_order order = ascending ? jf::sort_order::ascending : jf::sort_order::descending;
+  const std::string where = c.dtype + " " + c.dataset + " " + c.op + " on " + jf::to_string(dev);
+
+  jf::array<i64> offsets;
+  std::vector<std::string> got_words;
+  if (c.op.starts_with("sort")) {
+    const jf::jagged<T> r = jf::sort(x, -1, order);
+    offsets = r.offsets();
+    const std::vector<T> got = r.content().to_vector(), want = parse<T>(c.result);
+    ASSERT_EQ(got.size(), want.size()) << where;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      EXPECT_TRUE(same(got[i], want[i])) << where << ": element " << i << " is " << +got[i] << ", Awkward "
+                                         << c.result[i];
+  } else {
+    const jf::jagged<i64> r = jf::argsort(x, -1, order);
+    offsets = r.offsets();
+    EXPECT_EQ(r.content().to_vector(), parse<i64>(c.result)) << where;
+  }
+  std::vector<i64> rebased = off;
+  for (auto& o : rebased) o -= off.front();
+  EXPECT_EQ(offsets.to_vector(), rebased) << where;
+}
+
+void run_table(jf::device dev) {
+  const std::vector<sort_case> cases = table();
+  ASSERT_EQ(cases.size(), 100u);
+  for (const sort_case& c : cases) {
+    if (c.dtype == "float64") check_case<double>(c, dev);
+    else if (c.dtype == "float32") check_case<float>(c, dev);
+    else if (c.dtype == "int32") check_case<std::int32_t>(c, dev);
+    else if (c.dtype == "int64") check_case<i64>(c, dev);
+    else if (c.dtype == "bool") check_case<bool>(c, dev);
+    else ADD_FAILURE() << "unknown dtype " << c.dtype;
+  }
+}
+
+TEST(JaggedSort, MatchesAwkwardCpu) { run_table(jf::cpu); }
+TEST(JaggedSort, MatchesAwkwardCuda) {
+  if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: GPU tests skipped";
+  run_table(jf::cuda);
+}
+
+TEST(JaggedSort, SharesOffsetsStartingAtZero) {
+  const jf::jagged<float> x(std::vector<std::vector<float>>{{3, 1, 2}, {}, {5, 4}});
+  const jf::jagged<float> s = jf::sort(x);
+  EXPECT_EQ(static_cast<const void*>(s.offsets().data()), static_cast<const void*>(x.offsets().data()));
+  EXPECT_EQ(s.to_vector(), (std::vector<std::vector<float>>{{1, 2, 3}, {}, {4, 5}}));
+  // The result's lists are x's: they broadcast with x (x - sort(x) is element-wise).
+  const jf::jagged<float> d = x - s;
+  EXPECT_EQ(d.to_vector(), (std::vector<std::vector<float>>{{2, -1, -1}, {}, {1, -1}}));
+  const jf::jagged<float> tail = x(jf::range(2, jf::range::none));
+  const jf::jagged<std::int64_t> a = jf::argsort(tail, -1, jf::sort_order::descending);
+  EXPECT_EQ(a.to_vector(), (std::vector<std::vector<std::int64_t>>{{0, 1}}));
+  EXPECT_EQ(a.offsets().to_vector(), (std::vector<std::int64_t>{0, 2}));
+}
+
+TEST(JaggedSort, AxisErrors) {
+  const jf::jagged<double> x(std::vector<std::vector<double>>{{1, 2}, {3}});
+  EXPECT_EQ(test_support::message_of<jf::axis_error>([&] { (void)jf::sort(x, 2); }),
+            "axis=2 exceeds the depth of the nested list structure (which is 2)");
+  EXPECT_EQ(test_support::message_of<jf::axis_error>([&] { (void)jf::argsort(x, -3); }),
+            "axis=-3 exceeds the depth of the nested list structure (which is 2)");
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::sort(x, 0); }).find("across lists"),
+            std::string::npos);
+  EXPECT_EQ(jf::sort(x, 1).to_vector(), x.to_vector());  // axis=1 is axis=-1 at depth 2
+}
+
+// Random lists with Poisson lengths, empty lists, one long list; values with ties, NaN and signed
+// zeros; the GPU's result bit-for-bit the CPU's (stable sorts: one answer).
+template <class T> jf::jagged<T> random_lists(i64 lists, i64 long_list, jf::device dev, bool strided) {
+  std::vector<i64> off{0};
+  for (i64 i = 0; i < lists; ++i) {
+    i64 n = i == long_list ? 70000 : std::poisson_distribution<i64>(3)(test_support::rng());
+    if (i % 11 == 5) n = 0;
+    off.push_back(off.back() + n);
+  }
+  std::vector<T> v(static_cast<std::size_t>(off.back()) * (strided ? 2 : 1));
+  for (auto& e : v) {
+    const i64 r = test_support::rand_int(-40, 40);
+    if constexpr (std::is_floating_point_v<T>)
+      e = r == 40 ? std::numeric_limits<T>::quiet_NaN() : r == 39 ? T(-0.0) : static_cast<T>(r) / 4;
+    else
+      e = static_cast<T>(r);
+  }
+  jf::array<T> content(v, dev);
+  if (strided) content = content(jf::range(0, jf::range::none, 2));
+  return jf::jagged<T>(jf::array<i64>(off, dev), content);
+}
+
+template <class T> void gpu_matches_cpu() {
+  for (i64 lists : {0, 1, 7, 1000, 100003})
+    for (bool strided : {false, true}) {
+      const jf::jagged<T> g = random_lists<T>(lists, lists > 1000 ? lists / 2 : -1, jf::cuda, strided);
+      const jf::jagged<T> c = jf::to_backend(g, jf::cpu);
+      for (bool sliced : {false, true})
+        for (jf::sort_order o : {jf::sort_order::ascending, jf::sort_order::descending}) {
+          const jf::range r = sliced ? jf::range(lists / 3, jf::range::none) : jf::range();
+          const std::string where = std::to_string(lists) + " lists" + (strided ? " strided" : "") +
+                                    (sliced ? " sliced" : "") +
+                                    (o == jf::sort_order::ascending ? " ascending" : " descending");
+          const std::vector<T> gs = jf::sort(g(r), -1, o).content().to_vector(),
+                               cs = jf::sort(c(r), -1, o).content().to_vector();
+          ASSERT_EQ(gs.size(), cs.size()) << where;
+          for (std::size_t i = 0; i < gs.size(); ++i) ASSERT_TRUE(same(gs[i], cs[i])) << where << " at " << i;
+          EXPECT_EQ(jf::argsort(g(r), -1, o).content().to_vector(), jf::argsort(c(r), -1, o).content().to_vector())
+              << where;
+        }
+    }
+}
+
+TEST(JaggedSortGpu, MatchesCpu) {
+  if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: GPU tests skipped";
+  (void)test_support::seed();
+  gpu_matches_cpu<float>();
+  gpu_matches_cpu<double>();
+  gpu_matches_cpu<std::int32_t>();
+  gpu_matches_cpu<i64>();
+}
+
+}  // namespace
