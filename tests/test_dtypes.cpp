@@ -248,6 +248,8 @@ TEST_P(Dtypes, JaggedContent) {
   EXPECT_EQ(m.values().to_vector()[0], 250);
   EXPECT_EQ(m.values().to_vector()[2], 255);
   EXPECT_EQ(jf::to_string(x), "[[250, 3, 4], [], [255, 1]]");
+  EXPECT_EQ(jf::to_string(jf::sort(x)), "[[3, 4, 250], [], [1, 255]]");  // ak.sort
+  EXPECT_EQ(jf::to_string(jf::argsort(x, -1, jf::sort_order::descending)), "[[0, 2, 1], [], [0, 1]]");
   const jf::jagged<std::int16_t> z(jf::array<i64>({0, 2, 3}, dev()), jf::array<std::int16_t>({-3, 7, 32767}, dev()));
   EXPECT_EQ(jf::eval(jf::sum(z * 2, -1)).to_vector(), (std::vector<i64>{8, -2}));  // 32767 * 2 wraps to -2 in int16
 }
