@@ -22,20 +22,10 @@ namespace {
 
 using test_support::message_of;
 using test_support::parse_words;
+using test_support::same;
 using test_support::values_of;
 using i64 = std::int64_t;
 
-template <class T>
-::testing::AssertionResult same(const std::vector<T>& got, const std::vector<T>& want) {
-  if (got.size() != want.size()) return ::testing::AssertionFailure() << got.size() << " values, want " << want.size();
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    bool ok = got[i] == want[i];
-    if constexpr (std::is_floating_point_v<T>)
-      ok = (std::isnan(got[i]) && std::isnan(want[i])) || (ok && std::signbit(got[i]) == std::signbit(want[i]));
-    if (!ok) return ::testing::AssertionFailure() << "element " << i << ": got " << +got[i] << ", want " << +want[i];
-  }
-  return ::testing::AssertionSuccess();
-}
 
 template <class T>
 std::vector<T> words_as(const std::vector<std::string>& w) {

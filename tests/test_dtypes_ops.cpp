@@ -19,20 +19,9 @@ namespace {
 
 using jf::op;
 using test_support::parse_words;
+using test_support::same;
 using test_support::values_of;
 
-// Equal values: integers exactly; floats equal or both NaN, and zeros of the same sign.
-template <class T>
-::testing::AssertionResult same(const std::vector<T>& got, const std::vector<T>& want) {
-  if (got.size() != want.size()) return ::testing::AssertionFailure() << got.size() << " values, want " << want.size();
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    bool ok = got[i] == want[i];
-    if constexpr (std::is_floating_point_v<T>)
-      ok = (std::isnan(got[i]) && std::isnan(want[i])) || (ok && std::signbit(got[i]) == std::signbit(want[i]));
-    if (!ok) return ::testing::AssertionFailure() << "element " << i << ": got " << +got[i] << ", want " << +want[i];
-  }
-  return ::testing::AssertionSuccess();
-}
 
 template <class T>
 jf::array<T> array_of(const std::vector<std::string>& words, jf::device dev) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -144,6 +145,19 @@ template <class F> void with_any_dtype(const std::string& name, F&& f) {
   else if (name == "uint32") f.template operator()<std::uint32_t>();
   else if (name == "uint64") f.template operator()<std::uint64_t>();
   else with_dtype(name, std::forward<F>(f));
+}
+
+// Equal values: integers exactly; floats equal or both NaN, and zeros of the same sign.
+template <class T>
+::testing::AssertionResult same(const std::vector<T>& got, const std::vector<T>& want) {
+  if (got.size() != want.size()) return ::testing::AssertionFailure() << got.size() << " values, want " << want.size();
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    bool ok = got[i] == want[i];
+    if constexpr (std::is_floating_point_v<T>)
+      ok = (std::isnan(got[i]) && std::isnan(want[i])) || (ok && std::signbit(got[i]) == std::signbit(want[i]));
+    if (!ok) return ::testing::AssertionFailure() << "element " << i << ": got " << +got[i] << ", want " << +want[i];
+  }
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace test_support
