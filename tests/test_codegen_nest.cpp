@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cuda/codegen/nest_emitter.hpp"
@@ -58,36 +60,56 @@ struct batch {
     if (seen.insert(k.name).second) kernels.push_back(std::move(k));
   }
 
+  // NVRTC compiles the kernels in translation units of `chunk` kernels, the units on a few threads at
+  // once (NVRTC is thread-safe; one unit at a time took minutes on the GPU machine's loaded ctest).
   void compile([[maybe_unused]] std::size_t chunk = 40) {
 #ifdef JF_HAVE_CUDA
-    const std::size_t prelude = jf::ir::scalar_ops_source().size();
-    for (std::size_t first = 0; first < kernels.size(); first += chunk) {
-      const std::size_t last = std::min(kernels.size(), first + chunk);
-      std::string tu(jf::ir::scalar_ops_source());
-      for (std::size_t k = first; k < last; ++k) tu += kernels[k].source.substr(prelude);
-      try {
-        const std::vector<char> cubin = jf::cuda_rt::nvrtc_compile(tu, "sm_90", {});
-        const std::string bytes(cubin.begin(), cubin.end());
-        for (std::size_t k = first; k < last; ++k)
-          EXPECT_NE(bytes.find(kernels[k].name), std::string::npos) << "kernel " << kernels[k].name << " missing from the cubin";
-      } catch (const jf::compile_error&) {
-        // Name the culprit: compile the chunk's kernels one by one.
-        for (std::size_t k = first; k < last; ++k) {
-          try {
-            jf::cuda_rt::nvrtc_compile(kernels[k].source, "sm_90", {});
-          } catch (const jf::compile_error& e) {
-            ADD_FAILURE() << "kernel " << kernels[k].name << " (" << jf::ir::name(kernels[k].launch.shape)
-                          << ") does not compile:\n" << e.what();
-            return;
-          }
-        }
-        ADD_FAILURE() << "the batch failed but every kernel compiles alone";
-      }
-    }
+    std::vector<std::size_t> firsts;
+    for (std::size_t first = 0; first < kernels.size(); first += chunk) firsts.push_back(first);
+    std::vector<std::string> failures(firsts.size());  // per unit: what went wrong, empty when fine
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+      for (std::size_t u; (u = next.fetch_add(1)) < firsts.size();) failures[u] = compile_unit(firsts[u], chunk);
+    };
+    const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    for (const std::string& f : failures)
+      if (!f.empty()) ADD_FAILURE() << f;
 #else
     GTEST_SKIP() << "built without the CUDA toolkit: NVRTC compilation not checked";
 #endif
   }
+
+#ifdef JF_HAVE_CUDA
+  std::string compile_unit(std::size_t first, std::size_t chunk) const {
+    const std::size_t prelude = jf::ir::scalar_ops_source().size();
+    const std::size_t last = std::min(kernels.size(), first + chunk);
+    std::string tu(jf::ir::scalar_ops_source());
+    for (std::size_t k = first; k < last; ++k) tu += kernels[k].source.substr(prelude);
+    try {
+      const std::vector<char> cubin = jf::cuda_rt::nvrtc_compile(tu, "sm_90", {});
+      const std::string bytes(cubin.begin(), cubin.end());
+      std::string missing;
+      for (std::size_t k = first; k < last; ++k)
+        if (bytes.find(kernels[k].name) == std::string::npos) missing += "kernel " + kernels[k].name + " missing from the cubin\n";
+      return missing;
+    } catch (const jf::compile_error&) {
+      // Name the culprit: compile the unit's kernels one by one.
+      for (std::size_t k = first; k < last; ++k) {
+        try {
+          jf::cuda_rt::nvrtc_compile(kernels[k].source, "sm_90", {});
+        } catch (const jf::compile_error& e) {
+          return "kernel " + kernels[k].name + " (" + std::string(jf::ir::name(kernels[k].launch.shape)) +
+                 ") does not compile:\n" + e.what();
+        }
+      }
+      return "the batch failed but every kernel compiles alone";
+    }
+  }
+#endif
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <jetfuse/jetfuse.hpp>
 #include <string>
 #include <tuple>
@@ -169,6 +170,42 @@ TEST_P(DtypeOps, WrapAround) {
   EXPECT_EQ(jf::array<std::uint8_t>(u * u).to_vector(), (std::vector<std::uint8_t>{0, 1}));
   const jf::array<std::uint16_t> w({65535}, dev());
   EXPECT_EQ(jf::array<std::uint16_t>(w * w).to_vector(), (std::vector<std::uint16_t>{1}));  // no int overflow
+}
+
+// Every value of int8 and int16 through a wrapping operation whose result a signed operation then
+// reads. NVRTC once narrowed -x to a 16-bit negation and read -(-32768) as +32768 afterwards
+// ((-x) >> 3 gave 4096 for numpy's -4096): scalar_ops.hpp's wrap_to. Expected values from plain
+// C++ on ints (conversion to a narrower signed type is modular since C++20).
+template <class T>
+void wrapped_results_feed_signed_uses(jf::device dev) {
+  SCOPED_TRACE(jf::name(jf::dtype_v<T>));
+  std::vector<T> v;
+  for (int k = std::numeric_limits<T>::min(); k <= std::numeric_limits<T>::max(); ++k) v.push_back(static_cast<T>(k));
+  const jf::array<T> x(v, dev);
+  auto expect = [&](const jf::array<T>& got, auto f, const char* what) {
+    const std::vector<T> g = got.to_vector();
+    ASSERT_EQ(g.size(), v.size()) << what;
+    for (std::size_t k = 0; k < v.size(); ++k)
+      ASSERT_EQ(static_cast<int>(g[k]), static_cast<int>(static_cast<T>(f(static_cast<int>(v[k]))))) << what << " of " << +v[k];
+  };
+  auto wrap = [](int r) { return static_cast<int>(static_cast<T>(r)); };
+  expect(jf::array<T>((-x) >> 3), [&](int a) { return wrap(-a) >> 3; }, "(-x) >> 3");
+  expect(jf::array<T>((0 - x) >> 3), [&](int a) { return wrap(-a) >> 3; }, "(0 - x) >> 3");
+  expect(jf::array<T>((x * -1) >> 3), [&](int a) { return wrap(-a) >> 3; }, "(x * -1) >> 3");
+  expect(jf::array<T>((x + x) >> 3), [&](int a) { return wrap(2 * a) >> 3; }, "(x + x) >> 3");
+  expect(jf::array<T>(jf::abs(x) >> 3), [&](int a) { return wrap(a < 0 ? -a : a) >> 3; }, "abs(x) >> 3");
+  expect(jf::array<T>(jf::floor_divide(-x, 7)), [&](int a) {
+    const int n = wrap(-a);
+    return n / 7 - (n % 7 != 0 && n < 0);
+  }, "floor_divide(-x, 7)");
+  expect(jf::array<T>(jf::where(-x < 0, T(1), T(0))), [&](int a) { return wrap(-a) < 0; }, "-x < 0");
+  const std::vector<std::int32_t> widened = jf::array<std::int32_t>(jf::astype<std::int32_t>(-x)).to_vector();
+  for (std::size_t k = 0; k < v.size(); ++k) ASSERT_EQ(widened[k], wrap(-static_cast<int>(v[k]))) << "astype<int32>(-x) of " << +v[k];
+}
+
+TEST_P(DtypeOps, WrappedResultsFeedSignedUses) {
+  wrapped_results_feed_signed_uses<std::int16_t>(dev());
+  wrapped_results_feed_signed_uses<std::int8_t>(dev());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, DtypeOps, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);

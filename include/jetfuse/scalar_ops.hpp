@@ -79,6 +79,18 @@ template <> struct int_limits<unsigned int> : uint_limits<unsigned int, 32> {};
 template <> struct int_limits<unsigned long> : uint_limits<unsigned long, 64> {};
 template <> struct int_limits<unsigned long long> : uint_limits<unsigned long long, 64> {};
 
+// The result of wrapping integer arithmetic done in uns<T>, converted back to T. Under NVRTC the
+// narrow signed types pass through an empty asm first: CUDA 13's NVRTC narrows `0 - a` to a 16-bit
+// `neg.s16` and then reads its 32-bit register as already sign-extended, so -(-32768) came out as
+// +32768 in every later signed use ((-x) >> 3 gave 4096, numpy -4096; probe on sm_90). The asm
+// keeps the arithmetic 32-bit and the truncation explicit. Unsigned and 32/64-bit types: a plain cast.
+template <class T, class U> JF_HD T wrap_to(U r) {
+#ifdef __CUDACC_RTC__
+  if constexpr (!traits<T>::is_unsigned && int_limits<T>::bits < 32) asm("" : "+r"(r));
+#endif
+  return static_cast<T>(r);
+}
+
 template <class T> JF_HD bool is_nan(T a) {
   if constexpr (traits<T>::is_float) return JF_M(isnan)(a);
   else return false;
@@ -114,7 +126,7 @@ template <class To, class From> JF_HD To jf_cast(From v) {
 // ---- unary ------------------------------------------------------------------------------------
 template <class T> JF_HD T jf_negative(T a) {
   if constexpr (traits<T>::is_float) return -a;
-  else return static_cast<T>(uns<T>(0) - static_cast<uns<T>>(a));
+  else return wrap_to<T>(uns<T>(0) - static_cast<uns<T>>(a));
 }
 template <class T> JF_HD T jf_absolute(T a) {
   if constexpr (traits<T>::is_float) return JF_M(fabs)(a);
@@ -150,7 +162,7 @@ JF_FLOAT_FN(rint, rint)
 template <class T> JF_HD T jf_multiply(T a, T b) {
   if constexpr (traits<T>::is_float) return a * b;
   else if constexpr (traits<T>::is_bool) return a && b;
-  else return static_cast<T>(static_cast<uns<T>>(a) * static_cast<uns<T>>(b));
+  else return wrap_to<T>(static_cast<uns<T>>(a) * static_cast<uns<T>>(b));
 }
 template <class T> JF_HD T jf_square(T a) { return jf_multiply(a, a); }
 // Integers: numpy computes 1.0 / a in double and converts: 1/0 is its conversion of inf (INT_MIN
@@ -193,11 +205,11 @@ template <class T> JF_HD T jf_invert(T a) {
 template <class T> JF_HD T jf_add(T a, T b) {
   if constexpr (traits<T>::is_float) return a + b;
   else if constexpr (traits<T>::is_bool) return a || b;
-  else return static_cast<T>(static_cast<uns<T>>(a) + static_cast<uns<T>>(b));
+  else return wrap_to<T>(static_cast<uns<T>>(a) + static_cast<uns<T>>(b));
 }
 template <class T> JF_HD T jf_subtract(T a, T b) {
   if constexpr (traits<T>::is_float) return a - b;
-  else return static_cast<T>(static_cast<uns<T>>(a) - static_cast<uns<T>>(b));
+  else return wrap_to<T>(static_cast<uns<T>>(a) - static_cast<uns<T>>(b));
 }
 template <class T> JF_HD T jf_true_divide(T a, T b) { return a / b; }
 
@@ -274,7 +286,7 @@ template <class T> JF_HD T jf_power(T a, T b) {
       if (e & 1) r *= x;
       x *= x;
     }
-    return static_cast<T>(r);
+    return wrap_to<T>(r);
   }
 }
 template <class T> JF_HD T jf_arctan2(T a, T b) { return JF_M(atan2)(a, b); }
