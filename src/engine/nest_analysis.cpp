@@ -154,7 +154,9 @@ struct parser {
   }
 
   // jf::take(x, indices, axis): the operands are x (an array leaf), the indices, the axis (a
-  // scalar leaf, normalised by the front end). Shape x[:axis] + indices + x[axis + 1:].
+  // scalar leaf, normalised by the front end). Shape x[:axis] + indices + x[axis + 1:]. With
+  // take_along_axis_flag added to the axis, numpy's take_along_axis: indices of x's rank, the shape
+  // x's and the indices' broadcast, the indices' own extent along the axis.
   shape_t gather(int region, const prog_entry& e) {
     if (pos >= size || program[pos].kind != prog_entry::array) throw error("jetfuse: internal: a gather without its array");
     ++pos;
@@ -168,39 +170,62 @@ struct parser {
     ++pos;
     std::int64_t axis = 0;
     std::memcpy(&axis, &scalars[si++].bits, sizeof axis);
+    const bool along = axis >= take_along_axis_flag;
+    if (along) axis -= take_along_axis_flag;
     if (axis < 0 || axis >= x.ndim()) throw error("jetfuse: internal: a gather's axis is not normalised");
     const int ax = static_cast<int>(axis), trailing = x.ndim() - ax - 1;
-    if (trailing > 0) {  // the indices' axes come before x's last ones
-      if (ri > first_reduction)
-        throw value_error("jf::take: indices computed by a reduction, along an axis other than the last: not "
-                          "supported yet; evaluate the indices first");
-      for (int k = first_leaf; k < ai; ++k) a.leaf_pad[static_cast<std::size_t>(k)] += trailing;
-    }
     shape_t result, view_shape;
     strides_t view_strides;
-    for (int k = 0; k < ax; ++k) {
-      result.push_back(x.shape()[k]);
-      view_shape.push_back(x.shape()[k]);
-      view_strides.push_back(x.strides()[k]);
+    if (along) {
+      along_axis_shapes(x, s, ax, result, view_shape, view_strides);
+    } else {
+      if (trailing > 0) {  // the indices' axes come before x's last ones
+        if (ri > first_reduction)
+          throw value_error("jf::take: indices computed by a reduction, along an axis other than the last: not "
+                            "supported yet; evaluate the indices first");
+        for (int k = first_leaf; k < ai; ++k) a.leaf_pad[static_cast<std::size_t>(k)] += trailing;
+      }
+      for (int k = 0; k < ax; ++k) {
+        result.push_back(x.shape()[k]);
+        view_shape.push_back(x.shape()[k]);
+        view_strides.push_back(x.strides()[k]);
+      }
+      for (int k = 0; k < s.size(); ++k) {
+        result.push_back(s[k]);
+        view_shape.push_back(1);
+        view_strides.push_back(0);
+      }
+      for (int k = ax + 1; k < x.ndim(); ++k) {
+        result.push_back(x.shape()[k]);
+        view_shape.push_back(x.shape()[k]);
+        view_strides.push_back(x.strides()[k]);
+      }
+      if (e.mode != search_program_mode && x.shape()[ax] == 0 && s.product() > 0)
+        throw index_error("cannot do a non-empty take from an empty axes.");
     }
-    for (int k = 0; k < s.size(); ++k) {
-      result.push_back(s[k]);
-      view_shape.push_back(1);
-      view_strides.push_back(0);
-    }
-    for (int k = ax + 1; k < x.ndim(); ++k) {
-      result.push_back(x.shape()[k]);
-      view_shape.push_back(x.shape()[k]);
-      view_strides.push_back(x.strides()[k]);
-    }
-    if (e.mode != search_program_mode && x.shape()[ax] == 0 && s.product() > 0)
-      throw index_error("cannot do a non-empty take from an empty axes.");
     const auto l = static_cast<std::size_t>(leaf);
     a.leaf_view[l] = array_base(x.buffer(), x.dtype(), view_shape, view_strides, x.offset());
     a.gather_axis[l] = ax;
     a.gather_size[l] = x.shape()[ax];
     a.gather_stride[l] = x.strides()[ax];
     return result;
+  }
+
+  // take_along_axis: numpy's checks (its messages), the result's shape and x's view (the gathered
+  // axis of extent 1 and stride 0; x's other axes as they are, broadcast by the region where 1).
+  static void along_axis_shapes(const array_base& x, const shape_t& s, int ax, shape_t& result, shape_t& view_shape,
+                                strides_t& view_strides) {
+    if (s.size() != x.ndim()) throw value_error("`indices` and `arr` must have the same number of dimensions");
+    for (int k = 0; k < x.ndim(); ++k) {
+      const std::int64_t n = x.shape()[k], m = s[k];
+      if (k != ax && n != m && n != 1 && m != 1)
+        throw shape_error("shape mismatch: jf::take_along_axis: indices of shape " + to_string(s) +
+                          " do not broadcast against an array of shape " + to_string(x.shape()) + " outside axis " +
+                          std::to_string(ax));
+      result.push_back(k == ax ? m : n == 1 ? m : n);
+      view_shape.push_back(k == ax ? 1 : n);
+      view_strides.push_back(k == ax ? 0 : x.strides()[k]);
+    }
   }
 };
 

@@ -83,6 +83,9 @@ ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::
 ir::node_id lower_search(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id value, bool right);
 // prog_entry::gather's mode for a search (not a gather_mode: it never raises, an empty array is fine).
 inline constexpr std::int8_t search_program_mode = 3;
+// Added to a gather's axis leaf for numpy's take_along_axis: the indices have x's rank and are
+// aligned with it (broadcast on the other axes) instead of replacing the axis.
+inline constexpr std::int64_t take_along_axis_flag = std::int64_t{1} << 32;
 
 // Lowers compaction r (x(mask), flatnonzero, nonzero: reduction r in prefix order, region r + 1
 // holding the mask and the values) to the count of the selected elements before each (a flattened

@@ -40,7 +40,8 @@ namespace detail {
 // numpy's normalize_axis_index.
 int take_axis(int axis, int ndim);
 
-template <ir::gather_mode M, class T, class I> auto make_take(const array<T>& x, I&& indices, int axis, bool flatten) {
+template <ir::gather_mode M, class T, class I>
+auto make_take(const array<T>& x, I&& indices, int axis, bool flatten, bool along = false) {
   static_assert(is_integer(type_of_v<capture_t<I>>.type) || type_of_v<capture_t<I>>.type == dtype::bool_,
                 "jf::take: the indices must be an integer array or expression");
   static_assert(type_of_v<capture_t<I>>.type != dtype::bool_,
@@ -49,7 +50,7 @@ template <ir::gather_mode M, class T, class I> auto make_take(const array<T>& x,
   if (x.is_null()) throw value_error("jf::take: the array is a null handle (default-constructed)");
   // numpy's take without an axis reads the flattened array (a view when x is contiguous).
   const array<T> from = flatten && x.ndim() != 1 ? x.reshape(shape_t{-1}) : x;
-  const auto ax = static_cast<std::int64_t>(take_axis(flatten ? 0 : axis, from.ndim()));
+  const auto ax = static_cast<std::int64_t>(take_axis(flatten ? 0 : axis, from.ndim())) + (along ? take_along_axis_flag : 0);
   using X = term<array<T>>;
   using A = term<std::int64_t>;
   using C = call_node<take_fn<M>, X, capture_t<I>, A>;
@@ -107,6 +108,15 @@ template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, int
 }
 template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, int axis, mode::clip_t) {
   return detail::make_take<ir::gather_mode::clip>(x, std::forward<I>(indices), axis, false);
+}
+
+// numpy.take_along_axis(x, indices, axis): indices of x's rank; along `axis` each is a position,
+// on the other axes indices and x broadcast against each other (extent 1 or equal). The result has
+// the broadcast shape. One gather node, fused like take: take_along_axis(x, jf::argmax(x, 1,
+// jf::keepdims), 1) reads each row's maximum in the kernel that finds it. Indices out of range
+// raise numpy's IndexError; numpy's ValueError for indices of another rank (jf::value_error).
+template <class T, lazy_operand I> auto take_along_axis(const array<T>& x, I&& indices, int axis) {
+  return detail::make_take<ir::gather_mode::raise>(x, std::forward<I>(indices), axis, false, true);
 }
 
 template <class T>
