@@ -52,7 +52,12 @@ int main() {
               "y[5] = %.6f (expected %.6f)\n",
               static_cast<long long>(n), s * 1e3, 24.0 * static_cast<double>(n) / s * 1e-9,
               static_cast<double>(out(5)), expect);
-  const bool ok = raised && static_cast<double>(out(5)) == expect;
+
+  // numpy's take_along_axis idiom: each row's maximum, found (argmax) and read in one evaluation.
+  const jf::array<double> m = jf::array<double>({3, 9, 1, 4, 4, 7, 8, 2, 6}, dev).reshape({3, 3});
+  const jf::array<double> row_max = jf::take_along_axis(m, jf::argmax(m, 1, jf::keepdims), 1);
+  std::printf("take_along_axis(m, argmax(m, 1, keepdims), 1) = %s\n", jf::detail::repr(row_max).c_str());
+  const bool ok = raised && static_cast<double>(out(5)) == expect && row_max.to_vector() == std::vector<double>{9, 7, 8};
   std::printf("%s\n", ok ? "ok" : "MISMATCH");
   return ok ? 0 : 1;
 }
