@@ -1,4 +1,5 @@
-// Buffers: 64-byte aligned host memory or pool memory on the GPU, and byte copies between them.
+// Buffers: 64-byte aligned host memory (large blocks kept for reuse: host_pool.hpp) or pool memory
+// on the GPU, and byte copies between them.
 #include "jetfuse/buffer.hpp"
 
 #include <cstdint>
@@ -6,30 +7,12 @@
 #include <new>
 #include <string>
 
+#include "core/host_pool.hpp"
 #include "cuda/runtime.hpp"
 #include "jetfuse/errors.hpp"
 
 namespace jf::detail {
 namespace {
-
-constexpr std::align_val_t host_alignment{64};
-
-// No host has more address space than this (x86-64 and AArch64 use at most 57 bits); larger
-// requests fail here, before the allocator (sanitizers abort on them instead of throwing).
-constexpr std::size_t max_host_bytes = std::size_t(1) << 57;
-
-void* host_allocate(std::size_t bytes) {
-  if (bytes > max_host_bytes)
-    throw out_of_memory("jetfuse: cannot allocate " + std::to_string(bytes) + " bytes on the host");
-  try {
-    // One byte at least, so a zero-size buffer still has a unique, freeable address.
-    return ::operator new(bytes == 0 ? 1 : bytes, host_alignment);
-  } catch (const std::bad_alloc&) {
-    throw out_of_memory("jetfuse: cannot allocate " + std::to_string(bytes) + " bytes on the host");
-  }
-}
-
-void host_release(void* p) { ::operator delete(p, host_alignment); }
 
 void check_device(device d) {
   if (d.kind == device_kind::cuda && d.ordinal != 0)
@@ -70,8 +53,8 @@ buffer_ptr allocate(device dev, std::size_t bytes) {
   b->bytes = bytes;
   b->dev = dev;
   if (dev.kind == device_kind::cpu) {
-    b->ptr = host_allocate(bytes);
-    b->release = host_release;
+    b->ptr = host_pool_allocate(bytes);
+    b->release = [bytes](void* p) { host_pool_release(p, bytes); };
   } else {
     b->ptr = cuda_rt::allocate(bytes);
     b->release = [](void* p) { cuda_rt::deallocate(p); };

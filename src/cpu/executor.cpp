@@ -43,6 +43,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/host_pool.hpp"
 #include "core/index_errors.hpp"
 #include "jetfuse/detail/user_functions.hpp"
 #include "cpu/executor_kernels.hpp"
@@ -117,28 +118,51 @@ struct xnode {
 };
 
 // n elements of a gather at positions pos (iterations f0, f0 + 1, ... of its group) into dst;
-// element e of the segment reads base + (e * inner + position * stride) elements.
-void gather_column(const gather_src& g, const char* base, std::int64_t inner, const std::int64_t* pos, char* dst, int elem,
-                   std::int64_t f0, std::int64_t n) {
+// element e of the segment reads base + (e * inner + position * stride) elements. The element size
+// and the mode are template arguments: a memcpy of a run-time size is a library call per element
+// (half the time of a random gather of 2^24 doubles).
+template <std::size_t Elem, ir::gather_mode Mode>
+void gather_elements(const gather_src& g, const char* base, std::int64_t inner, const std::int64_t* pos, char* dst,
+                     std::int64_t f0, std::int64_t n) {
+  const auto elem = static_cast<std::int64_t>(Elem);
   for (std::int64_t j = 0; j < n; ++j) {
     std::int64_t at = pos[j];
-    if (g.mode == ir::gather_mode::wrap) {
+    if constexpr (Mode == ir::gather_mode::wrap) {
       at %= g.size;
       if (at < 0) at += g.size;
-    } else if (g.mode == ir::gather_mode::clip) {
+    } else if constexpr (Mode == ir::gather_mode::clip) {
       at = at < 0 ? 0 : (at >= g.size ? g.size - 1 : at);
     } else {
       if (at < 0) at += g.size;
-      if (at < 0 || at >= g.size) {  // recorded; the engine raises jf::index_error afterwards
+      if (at < 0 || at >= g.size) [[unlikely]] {  // recorded; the engine raises jf::index_error afterwards
         static std::mutex report;
         std::lock_guard<std::mutex> lock(report);
         const std::uint64_t rank = ~static_cast<std::uint64_t>(f0 + j);
         if (rank > g.error->rank) *g.error = detail::index_error_record{rank, pos[j], g.size, g.axis, 0};
-        std::memset(dst + j * elem, 0, static_cast<std::size_t>(elem));
+        std::memset(dst + j * elem, 0, Elem);
         continue;
       }
     }
-    std::memcpy(dst + j * elem, base + (j * inner + at * g.stride) * elem, static_cast<std::size_t>(elem));
+    std::memcpy(dst + j * elem, base + (j * inner + at * g.stride) * elem, Elem);
+  }
+}
+template <std::size_t Elem>
+void gather_elements(const gather_src& g, const char* base, std::int64_t inner, const std::int64_t* pos, char* dst,
+                     std::int64_t f0, std::int64_t n) {
+  switch (g.mode) {
+  case ir::gather_mode::wrap: return gather_elements<Elem, ir::gather_mode::wrap>(g, base, inner, pos, dst, f0, n);
+  case ir::gather_mode::clip: return gather_elements<Elem, ir::gather_mode::clip>(g, base, inner, pos, dst, f0, n);
+  default: return gather_elements<Elem, ir::gather_mode::raise>(g, base, inner, pos, dst, f0, n);
+  }
+}
+void gather_column(const gather_src& g, const char* base, std::int64_t inner, const std::int64_t* pos, char* dst, int elem,
+                   std::int64_t f0, std::int64_t n) {
+  switch (elem) {
+  case 1: return gather_elements<1>(g, base, inner, pos, dst, f0, n);
+  case 2: return gather_elements<2>(g, base, inner, pos, dst, f0, n);
+  case 4: return gather_elements<4>(g, base, inner, pos, dst, f0, n);
+  case 8: return gather_elements<8>(g, base, inner, pos, dst, f0, n);
+  default: throw error("jf::cpu_exec: a gather of " + std::to_string(elem) + "-byte elements");
   }
 }
 
@@ -250,7 +274,7 @@ struct plan {
   std::vector<std::vector<std::int32_t>> chains;  // chain_axes of every domain
   std::vector<access> accesses;                   // inputs, then outputs, then buffers
   std::vector<xnode> nodes;
-  std::vector<std::unique_ptr<std::uint64_t[]>> buffers;
+  std::vector<detail::host_block> buffers;
   std::map<std::pair<int, domain_id>, group> groups;
 
   std::int64_t iterations(domain_id d) const {
@@ -271,9 +295,9 @@ struct plan {
   int new_buffer(dtype t, domain_id d) {
     const std::int64_t n = iterations(d);
     const std::size_t words = (static_cast<std::size_t>(n) * static_cast<std::size_t>(size_of(t)) + 7) / 8;
-    buffers.emplace_back(new std::uint64_t[std::max<std::size_t>(words, 1)]);
+    buffers.emplace_back(words * 8);
     access a;
-    a.base = reinterpret_cast<char*>(buffers.back().get());
+    a.base = static_cast<char*>(buffers.back().p);
     a.elem = size_of(t);
     a.strides.assign(extents.size(), 0);
     std::int64_t s = 1;
