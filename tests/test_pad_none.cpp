@@ -236,6 +236,125 @@ TEST_P(PadNone, MatchesAwkward) {
   }
 }
 
+// The pad-and-fill idiom is one fused kernel (one CPU evaluation, one launch); the input is untouched.
+TEST_P(PadNone, FillOfPadIsOneKernel) {
+  const jf::jagged<float> whole({{1, 2, 3}, {}, {4}, {5, 6}, {7, 8, 9, 10}}, dev());
+  const jf::jagged<float> x = whole(jf::range(1, jf::none));  // offsets from 3
+  (void)jf::array<float>(jf::fill_none(jf::pad_none(x, 3, true), 0));  // compiled once
+  jf::reset_stats();
+  const jf::array<float> f = jf::fill_none(jf::pad_none(x, 3, true), -1);
+  const jf::stats_t st = jf::stats();
+  EXPECT_EQ(dev() == jf::cpu ? st.cpu_evaluations : st.launches, 1u);
+  EXPECT_EQ(f.to_vector(), (std::vector<float>{-1, -1, -1, 4, -1, -1, 5, 6, -1, 7, 8, 9}));
+  EXPECT_EQ(jf::awkward_repr(f), "<Array [[-1, -1, -1], [4, -1, -1], ..., [7, 8, 9]] type='4 * 3 * float32'>");
+  EXPECT_EQ(x.to_vector(), (std::vector<std::vector<float>>{{}, {4}, {5, 6}, {7, 8, 9, 10}}));
+  // jf::padded prints as what it converts to, computed when printed.
+  EXPECT_EQ(jf::to_string(jf::pad_none(x, 1, true)), "[[None], [4], [5], [7]]");
+  EXPECT_EQ(jf::to_string(jf::pad_none(x, 1)), "[[None], [4], [5, 6], [7, 8, 9, 10]]");
+  std::ostringstream os;
+  os << jf::pad_none(x, 2);
+  EXPECT_EQ(os.str(), "[[None, None], [4, None], [5, 6], [7, 8, 9, 10]]");
+}
+
+TEST_P(PadNone, Errors) {
+  const jf::jagged<double> x({{1.5, 2}, {}, {3}}, dev());
+  const std::vector<std::vector<double>> before = x.to_vector();
+  for (int axis : {2, -3, 5})
+    EXPECT_EQ(message_of<jf::axis_error>([&] { (void)jf::pad_none(x, 2, true, axis); }),
+              "axis=" + std::to_string(axis) + " exceeds the depth of this array (2)");
+  EXPECT_THROW((void)jf::pad_none(x, 2, false, 0), jf::value_error);  // Awkward pads the number of lists
+  EXPECT_EQ(message_of<jf::value_error>([&] { (void)jf::pad_none(x, -1, true); }), "negative dimensions are not allowed");
+  // A negative target with clip=false pads nothing (Awkward's answer).
+  EXPECT_EQ(jf::jagged_option<double>(jf::pad_none(x, -1)).to_vector().size(), 3u);
+  // The conversion its clip does not give.
+  EXPECT_THROW((void)jf::jagged_option<double>(jf::pad_none(x, 2, true)), jf::value_error);
+  EXPECT_THROW((void)jf::option_array<double>(jf::pad_none(x, 2)), jf::value_error);
+  EXPECT_THROW((void)jf::array<double>(jf::fill_none(jf::pad_none(x, 2), 0)), jf::value_error);
+  EXPECT_THROW((void)jf::jagged<double>(jf::fill_none(jf::pad_none(x, 2, true), 0)), jf::value_error);
+  // keepdims: per list only; a per-list (n, 1) value reduced again is not done.
+  EXPECT_THROW((void)jf::array<double>(jf::sum(x, jf::keepdims)), jf::value_error);
+  EXPECT_THROW((void)jf::array<double>(jf::sum(jf::sum(x, -1, jf::keepdims), 0)), jf::value_error);
+  EXPECT_EQ(message_of<jf::axis_error>([&] { (void)jf::array<double>(jf::sum(x, 2, jf::keepdims)); }),
+            "axis=2 exceeds the depth of this array (2)");
+  // The option type's shapes.
+  EXPECT_THROW(jf::option_array<double>(jf::zeros<double>(jf::shape_t{2, 3}), jf::zeros<bool>(jf::shape_t{3, 2})),
+               jf::shape_error);
+  EXPECT_THROW(jf::jagged_option<double>(x, jf::zeros<bool>(jf::shape_t{2}, dev())), jf::shape_error);
+  EXPECT_EQ(x.to_vector(), before);
+}
+
+// keepdims in expressions: (n, 1) where the result is per list (Awkward's n * 1 * T, also after
+// arithmetic); inside an expression over the elements a
+// keepdims value broadcasts into each list as one without it (x - mean(x, -1, keepdims)).
+TEST_P(PadNone, KeepdimsInExpressions) {
+  const jf::jagged<double> x({{1, 2, 3}, {}, {4, 8}}, dev());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const jf::array<double> twice = jf::sum(x, -1, jf::keepdims) * 2 + jf::count_nonzero(x, -1, jf::keepdims);
+  EXPECT_EQ(twice.shape(), (jf::shape_t{3, 1}));
+  EXPECT_EQ(twice.to_vector(), (std::vector<double>{15, 0, 26}));
+  // (n, 1) beside (n,): Awkward gives (n, n) (numpy's broadcasting): refused.
+  EXPECT_THROW((void)jf::array<double>(jf::sum(x, -1, jf::keepdims) + jf::sum(x, -1)), jf::value_error);
+  EXPECT_THROW((void)jf::array<double>(jf::sum(x, -1, jf::keepdims) + jf::array<double>({1., 2., 3.}, dev())),
+               jf::value_error);
+  EXPECT_EQ(jf::awkward_type_string(twice), "3 * 1 * float64");
+  const jf::jagged<double> centred = x - jf::mean(x, -1, jf::keepdims);
+  EXPECT_EQ(centred.to_vector(), (std::vector<std::vector<double>>{{-1, 0, 1}, {}, {-2, 2}}));
+  const jf::array<double> spread = jf::sum(x - jf::mean(x, -1, jf::keepdims), -1);  // no keepdims outside
+  EXPECT_EQ(spread.shape(), (jf::shape_t{3}));
+  const jf::option_array<double> m = jf::max(x * 2, -1, jf::keepdims);
+  EXPECT_EQ(jf::to_string(m), "[[6], [None], [16]]");
+  EXPECT_EQ(jf::type_string(m), "3 * 1 * ?float64");
+  // Into a poisoned destination of shape (n, 1): every element written.
+  jf::array<double> out = jf::full<double>(jf::shape_t{3, 1}, nan, dev());
+  out = jf::mean(x, 1, jf::keepdims);
+  EXPECT_TRUE(test_support::same(out.to_vector(), std::vector<double>{2, nan, 6}));
+  jf::array<double> flat_out = jf::full<double>(jf::shape_t{3}, nan, dev());
+  EXPECT_THROW(flat_out = jf::mean(x, 1, jf::keepdims), jf::shape_error);
+}
+
+// The GPU against the CPU on fresh random lists (Poisson(3), a slice whose offsets start past 0):
+// pad_none both ways, fill_none, keepdims reductions into poisoned destinations.
+TEST(PadNoneLarge, GpuMatchesCpu) {
+  if (!jf::cuda_available() && !std::getenv("JF_TEST_LARGE_ON_CPU"))
+    GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
+  const jf::device other = jf::cuda_available() ? jf::cuda : jf::cpu;  // cpu: a check of the test itself
+  const i64 n = 300'000;
+  std::poisson_distribution<int> mult(3.0);
+  std::normal_distribution<float> val(0, 10);
+  std::vector<std::vector<float>> lists(static_cast<std::size_t>(n));
+  for (auto& l : lists)
+    for (int k = mult(test_support::rng()); k > 0; --k) l.push_back(val(test_support::rng()));
+  const jf::jagged<float> cpu = jf::jagged<float>(lists)(jf::range(1000, jf::none));
+  const jf::jagged<float> gpu = jf::to_backend(jf::jagged<float>(lists), other)(jf::range(1000, jf::none));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (i64 k : {0, 1, 3, 7}) {
+    SCOPED_TRACE("target " + std::to_string(k));
+    // Poison the allocator's memory: the results' buffers may come from it.
+    (void)jf::full<float>(jf::shape_t{4 * n * (k + 1)}, nan, other);
+    const jf::option_array<float> pg = jf::pad_none(gpu, k, true), pc = jf::pad_none(cpu, k, true);
+    EXPECT_EQ(pg.to_vector(), pc.to_vector());
+    const jf::jagged_option<float> qg = jf::pad_none(gpu, k), qc = jf::pad_none(cpu, k);
+    EXPECT_EQ(qg.offsets().to_vector(), qc.offsets().to_vector());
+    EXPECT_EQ(qg.to_vector(), qc.to_vector());
+    EXPECT_EQ(jf::array<float>(jf::fill_none(jf::pad_none(gpu, k, true), -1)).to_vector(),
+              jf::array<float>(jf::fill_none(jf::pad_none(cpu, k, true), -1)).to_vector());
+    EXPECT_EQ(jf::to_string(pg), jf::to_string(pc));
+    EXPECT_EQ(jf::to_string(qg), jf::to_string(qc));
+  }
+  const i64 m = cpu.size();
+  jf::array<float> sg = jf::full<float>(jf::shape_t{m, 1}, nan, other), sc = jf::full<float>(jf::shape_t{m, 1}, nan);
+  sg = jf::sum(gpu * gpu, -1, jf::keepdims);
+  sc = jf::sum(cpu * cpu, -1, jf::keepdims);
+  const std::vector<float> a = sg.to_vector(), b = sc.to_vector();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], 1e-4f * std::abs(b[i]) + 1e-6f) << "list " << i;
+  const jf::option_array<float> mg = jf::max(gpu, -1, jf::keepdims), mc = jf::max(cpu, -1, jf::keepdims);
+  EXPECT_EQ(mg.shape(), (jf::shape_t{m, 1}));
+  EXPECT_EQ(mg.to_vector(), mc.to_vector());
+  const jf::option_array<std::int64_t> ag = jf::argmin(gpu, -1, jf::keepdims), ac = jf::argmin(cpu, -1, jf::keepdims);
+  EXPECT_EQ(ag.to_vector(), ac.to_vector());
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, PadNone, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
 
 }  // namespace

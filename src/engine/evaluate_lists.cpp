@@ -155,7 +155,8 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   }
   // Domains, innermost regions first (a region's operand regions have larger numbers). keepdims
   // (Awkward's n * 1 * T) only shapes the result: a per-list value with it broadcasts into the
-  // lists' elements as one without; a region over the lists that holds one gives (n, 1).
+  // lists' elements as one without; a region over the lists that holds one gives (n, 1) (with no
+  // per-list value without it beside: Awkward's numpy broadcasting would give (n, n)).
   std::vector<char> kept(a.regions.size(), 0), keep(a.regions.size(), 0);
   for (int q = static_cast<int>(a.regions.size()) - 1; q >= 0; --q) {
     auto& Q = a.regions[static_cast<std::size_t>(q)];
@@ -167,8 +168,18 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     for (std::size_t k = 1; k < a.regions.size(); ++k)
       if (a.regions[k].parent == q) d = deeper(d, a.regions[k].result_domain);
     Q.domain = d;
-    for (std::size_t k = 1; k < a.regions.size(); ++k)
-      if (a.regions[k].parent == q && kept[k] && d == lists) keep[static_cast<std::size_t>(q)] = 1;
+    if (d == lists) {  // (n, 1) beside (n,): Awkward broadcasts them as numpy does, to (n, n)
+      bool with = false, without = false;
+      for (std::size_t k = 1; k < a.regions.size(); ++k)
+        if (a.regions[k].parent == q && a.regions[k].result_domain == lists) (kept[k] ? with : without) = true;
+      for (int i = 0; i < na; ++i)
+        if (a.leaf_region[static_cast<std::size_t>(i)] == q && c.role[static_cast<std::size_t>(i)] == leaf_role::per_list)
+          without = true;
+      if (with && without)
+        throw value_error("jetfuse: a per-list value with keepdims (n, 1) and one without (n,) in one operation: "
+                          "Awkward broadcasts them to (n, n), which is not supported; give both or neither keepdims");
+      keep[static_cast<std::size_t>(q)] = with ? 1 : 0;
+    }
     if (q == 0) break;
     reduce_spec& sp = a.specs[static_cast<std::size_t>(q - 1)];
     const std::string what = "jf::" + std::string(name(sp.kind));
