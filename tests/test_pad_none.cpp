@@ -239,7 +239,7 @@ TEST_P(PadNone, MatchesAwkward) {
 // The pad-and-fill idiom is one fused kernel (one CPU evaluation, one launch); the input is untouched.
 TEST_P(PadNone, FillOfPadIsOneKernel) {
   const jf::jagged<float> whole({{1, 2, 3}, {}, {4}, {5, 6}, {7, 8, 9, 10}}, dev());
-  const jf::jagged<float> x = whole(jf::range(1, jf::none));  // offsets from 3
+  const jf::jagged<float> x = whole(jf::range(1, jf::none));           // offsets from 3
   (void)jf::array<float>(jf::fill_none(jf::pad_none(x, 3, true), 0));  // compiled once
   jf::reset_stats();
   const jf::array<float> f = jf::fill_none(jf::pad_none(x, 3, true), -1);
@@ -263,7 +263,8 @@ TEST_P(PadNone, Errors) {
     EXPECT_EQ(message_of<jf::axis_error>([&] { (void)jf::pad_none(x, 2, true, axis); }),
               "axis=" + std::to_string(axis) + " exceeds the depth of this array (2)");
   EXPECT_THROW((void)jf::pad_none(x, 2, false, 0), jf::value_error);  // Awkward pads the number of lists
-  EXPECT_EQ(message_of<jf::value_error>([&] { (void)jf::pad_none(x, -1, true); }), "negative dimensions are not allowed");
+  EXPECT_EQ(message_of<jf::value_error>([&] { (void)jf::pad_none(x, -1, true); }),
+            "negative dimensions are not allowed");
   // A negative target with clip=false pads nothing (Awkward's answer).
   EXPECT_EQ(jf::jagged_option<double>(jf::pad_none(x, -1)).to_vector().size(), 3u);
   // The conversion its clip does not give.

@@ -173,11 +173,13 @@ void analyse(const eval_request& r, device dev, list_call& c) {
       for (std::size_t k = 1; k < a.regions.size(); ++k)
         if (a.regions[k].parent == q && a.regions[k].result_domain == lists) (kept[k] ? with : without) = true;
       for (int i = 0; i < na; ++i)
-        if (a.leaf_region[static_cast<std::size_t>(i)] == q && c.role[static_cast<std::size_t>(i)] == leaf_role::per_list)
+        if (a.leaf_region[static_cast<std::size_t>(i)] == q &&
+            c.role[static_cast<std::size_t>(i)] == leaf_role::per_list)
           without = true;
       if (with && without)
-        throw value_error("jetfuse: a per-list value with keepdims (n, 1) and one without (n,) in one operation: "
-                          "Awkward broadcasts them to (n, n), which is not supported; give both or neither keepdims");
+        throw value_error(
+            "jetfuse: a per-list value with keepdims (n, 1) and one without (n,) in one operation: "
+            "Awkward broadcasts them to (n, n), which is not supported; give both or neither keepdims");
       keep[static_cast<std::size_t>(q)] = with ? 1 : 0;
     }
     if (q == 0) break;
