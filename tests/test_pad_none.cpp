@@ -18,6 +18,10 @@
 #include <vector>
 
 #include "test_support.hpp"
+#ifdef JF_HAVE_CUDA
+#include "cuda/runtime.hpp"
+#include "jetfuse/ir/codegen.hpp"
+#endif
 
 namespace {
 
@@ -354,6 +358,38 @@ TEST(PadNoneLarge, GpuMatchesCpu) {
   EXPECT_EQ(mg.to_vector(), mc.to_vector());
   const jf::option_array<std::int64_t> ag = jf::argmin(gpu, -1, jf::keepdims), ac = jf::argmin(cpu, -1, jf::keepdims);
   EXPECT_EQ(ag.to_vector(), ac.to_vector());
+}
+
+// The kernels jf::cuda runs for pad_none (jf::explain_cuda: no GPU needed): one each, and each
+// compiles with NVRTC for sm_90 where the CUDA toolkit is (the expressions pad_none.hpp builds).
+TEST(PadNoneCuda, OneKernelEachCompilingWithNvrtc) {
+  const jf::jagged<float> x({{1, 2, 3}, {}, {4}, {5, 6}}, jf::cpu);
+  const jf::detail::rectangle r = jf::detail::rectangle_of(x.offsets(), 3);
+  const jf::array<i64> j = jf::arange<i64>(0, 9, 1);
+  const jf::array<i64> off({0, 3, 6, 9, 12});
+  const jf::detail::padded_lists p{jf::detail::starts_of(x.offsets()), jf::num(x), off,
+                                   jf::array<i64>(jf::detail::list_of_elements(off, j)), j};
+  const std::string plans[] = {
+      jf::explain_cuda(jf::detail::rectangle_values(x.content(), r, -1.f)),  // fill_none(pad_none(x, 3, true))
+      jf::explain_cuda(jf::detail::rectangle_values(x.content(), r, 0.f), jf::detail::inside(r)),    // clip
+      jf::explain_cuda(jf::detail::padded_list_values(x.content(), p, 0.f), jf::detail::inside(p)),  // no clip
+  };
+  for (const std::string& e : plans) {
+    SCOPED_TRACE(e);
+    std::size_t kernels = 0;
+    for (std::size_t at = 0; (at = e.find("--- kernel ", at)) != std::string::npos; ++at) ++kernels;
+    EXPECT_EQ(kernels, 1u);
+    const std::string mark = "--- CUDA source (prelude jetfuse/scalar_ops.hpp omitted) ---\n";
+    const std::size_t at = e.find(mark);
+    ASSERT_NE(at, std::string::npos);
+#ifdef JF_HAVE_CUDA
+    const std::string source = std::string(jf::ir::scalar_ops_source()) + e.substr(at + mark.size());
+    EXPECT_FALSE(jf::cuda_rt::nvrtc_compile(source, "sm_90", {}).empty());
+#endif
+  }
+#ifndef JF_HAVE_CUDA
+  GTEST_SKIP() << "built without the CUDA toolkit: NVRTC compilation not checked";
+#endif
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, PadNone, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);

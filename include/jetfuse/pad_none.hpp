@@ -28,11 +28,36 @@ void check_pad_none(std::int64_t target, bool clip, int axis);
 // jf::padded converted to the type its clip does not give.
 [[noreturn]] void throw_padded_kind(bool clip);
 
-// The columns 0 .. k-1 on dev: k int64 values copied from the host (no kernel).
-inline array<std::int64_t> columns(std::int64_t k, device dev) {
+// The operands of the clip=true kernel over (n, k): each list's start and stop as (n, 1) views of
+// the offsets, and the columns 0 .. k-1 (k int64 values copied from the host: no kernel).
+struct rectangle {
+  array<std::int64_t> starts, stops, columns;
+};
+inline rectangle rectangle_of(const array<std::int64_t>& offsets, std::int64_t k) {
+  const std::int64_t n = offsets.size() - 1;
   std::vector<std::int64_t> c(static_cast<std::size_t>(k));
   for (std::int64_t i = 0; i < k; ++i) c[static_cast<std::size_t>(i)] = i;
-  return array<std::int64_t>(c, dev);
+  return {offsets(range(none, -1)).reshape(shape_t{n, 1}), offsets(range(1, none)).reshape(shape_t{n, 1}),
+          array<std::int64_t>(c, offsets.device())};
+}
+// Where column c of list i holds an element: c < its length.
+inline auto inside(const rectangle& r) { return r.columns < r.stops - r.starts; }
+// Element c of list i where it exists, else `fill`: a gather clipped into the content (the
+// positions past a list's end are read nowhere else).
+template <class T, class F>
+auto rectangle_values(const array<T>& content, const rectangle& r, F fill) {
+  return where(inside(r), take(content, r.starts + r.columns, mode::clip), fill);
+}
+
+// The clip=false kernel: output element j lies in list l (of the new offsets `off`) at position
+// j - off[l]; it exists where that is below the list's old length.
+struct padded_lists {
+  array<std::int64_t> starts, counts, off, l, j;
+};
+inline auto inside(const padded_lists& p) { return p.j - take(p.off, p.l) < take(p.counts, p.l); }
+template <class T, class F>
+auto padded_list_values(const array<T>& content, const padded_lists& p, F fill) {
+  return where(inside(p), take(content, take(p.starts, p.l) + (p.j - take(p.off, p.l)), mode::clip), fill);
 }
 }  // namespace detail
 
@@ -53,11 +78,8 @@ class padded {
     const shape_t s{x_.size(), target_};
     if (x_.size() == 0 || target_ == 0 || x_.content().size() == 0)  // nothing to read: all None
       return option_array<T>(zeros<T>(s, dev), zeros<bool>(s, dev));
-    const array<std::int64_t> col = detail::columns(target_, dev);
-    const array<std::int64_t> starts = x_.offsets()(range(none, -1)).reshape(shape_t{x_.size(), 1});
-    const array<std::int64_t> stops = x_.offsets()(range(1, none)).reshape(shape_t{x_.size(), 1});
-    const auto inside = col < stops - starts;
-    auto [values, valid] = eval(where(inside, take(x_.content(), starts + col, mode::clip), T{}), inside);
+    const detail::rectangle r = detail::rectangle_of(x_.offsets(), target_);
+    auto [values, valid] = eval(detail::rectangle_values(x_.content(), r, T{}), detail::inside(r));
     return option_array<T>(array<T>(std::move(values)), std::move(valid));
   }
 
@@ -72,11 +94,9 @@ class padded {
       return jagged_option<T>(detail::jagged_access::make(off, zeros<T>(shape_t{total}, dev)),
                               zeros<bool>(shape_t{total}, dev));
     const array<std::int64_t> j = arange<std::int64_t>(0, total, 1, dev);
-    const array<std::int64_t> l(detail::list_of_elements(off, j));
-    const auto pos = j - take(off, l);
-    const auto inside = pos < take(counts, l);
-    auto [values, valid] = eval(
-        where(inside, take(x_.content(), take(detail::starts_of(x_.offsets()), l) + pos, mode::clip), T{}), inside);
+    const detail::padded_lists p{detail::starts_of(x_.offsets()), counts, off,
+                                 array<std::int64_t>(detail::list_of_elements(off, j)), j};
+    auto [values, valid] = eval(detail::padded_list_values(x_.content(), p, T{}), detail::inside(p));
     return jagged_option<T>(detail::jagged_access::make(std::move(off), array<T>(std::move(values))), std::move(valid));
   }
 
@@ -108,10 +128,8 @@ class padded_filled {
     const device dev = x.backend();
     const std::int64_t n = x.size(), k = p_.target();
     if (n == 0 || k == 0 || x.content().size() == 0) return full<T>(shape_t{n, k}, value_, dev);
-    const array<std::int64_t> col = detail::columns(k, dev);
-    const array<std::int64_t> starts = x.offsets()(range(none, -1)).reshape(shape_t{n, 1});
-    const array<std::int64_t> stops = x.offsets()(range(1, none)).reshape(shape_t{n, 1});
-    return array<T>(where(col < stops - starts, take(x.content(), starts + col, mode::clip), value_));
+    const detail::rectangle r = detail::rectangle_of(x.offsets(), k);
+    return array<T>(detail::rectangle_values(x.content(), r, value_));
   }
   // clip=false: the padded lists with the value for None (pad_none's kernels, then one where).
   operator jagged<T>() const {  // NOLINT(google-explicit-constructor)
