@@ -360,6 +360,30 @@ TEST(PadNoneLarge, GpuMatchesCpu) {
   EXPECT_EQ(ag.to_vector(), ac.to_vector());
 }
 
+// Array.show(type=True) as Awkward 2.14 writes it (its text pasted here), and a strided content
+// view and reversed offsets' view as operands.
+TEST_P(PadNone, ShowAndViews) {
+  const jf::array<double> wide({1.5, -1, 2, -1, 3, -1, 4, -1, 5, -1, 6, -1}, dev());
+  const jf::jagged<double> x(jf::array<i64>({0, 3, 3, 4, 6}, dev()),
+                             jf::array<double>(wide(jf::range(0, jf::none, 2))));
+  jf::detail::show_options t;
+  t.type = true;
+  EXPECT_EQ(jf::show(jf::pad_none(x, 2, true), t),
+            "type: 4 * 2 * ?float64\n[[1.5, 2],\n [None, None],\n [4, None],\n [5, 6]]");
+  EXPECT_EQ(jf::show(jf::pad_none(x, 2), t),
+            "type: 4 * var * ?float64\n[[1.5, 2, 3],\n [None, None],\n [4, None],\n [5, 6]]");
+  EXPECT_EQ(jf::show(jf::array<double>(jf::sum(x, -1, jf::keepdims)), t),
+            "type: 4 * 1 * float64\n[[6.5],\n [0],\n [4],\n [11]]");
+  EXPECT_EQ(jf::show(jf::array<double>(jf::fill_none(jf::pad_none(x, 2, true), 0)), t),
+            "type: 4 * 2 * float64\n[[1.5, 2],\n [0, 0],\n [4, 0],\n [5, 6]]");
+  // Offsets as a strided view (every other entry of a longer array).
+  const jf::array<i64> off_wide({0, 9, 3, 9, 3, 9, 4, 9, 6}, dev());
+  const jf::jagged<double> y(jf::array<i64>(off_wide(jf::range(0, jf::none, 2))), x.content());
+  EXPECT_EQ(jf::array<double>(jf::fill_none(jf::pad_none(y, 3, true), -1)).to_vector(),
+            (std::vector<double>{1.5, 2, 3, -1, -1, -1, 4, -1, -1, 5, 6, -1}));
+  EXPECT_EQ(jf::to_string(jf::pad_none(y, 3)), "[[1.5, 2, 3], [None, None, None], [4, None, None], [5, 6, None]]");
+}
+
 // The kernels jf::cuda runs for pad_none (jf::explain_cuda: no GPU needed): one each, and each
 // compiles with NVRTC for sm_90 where the CUDA toolkit is (the expressions pad_none.hpp builds).
 TEST(PadNoneCuda, OneKernelEachCompilingWithNvrtc) {

@@ -70,6 +70,7 @@ class padded {
   const jagged<T>& source() const { return x_; }
   std::int64_t target() const { return target_; }
   bool clip() const { return clip_; }
+  device backend() const { return x_.backend(); }
 
   // clip=true: (n, target) values and validity, one fused kernel with two outputs.
   operator option_array<T>() const {  // NOLINT(google-explicit-constructor)
