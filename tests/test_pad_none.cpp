@@ -285,6 +285,15 @@ TEST_P(PadNone, Errors) {
   EXPECT_THROW(jf::option_array<double>(jf::zeros<double>(jf::shape_t{2, 3}), jf::zeros<bool>(jf::shape_t{3, 2})),
                jf::shape_error);
   EXPECT_THROW(jf::jagged_option<double>(x, jf::zeros<bool>(jf::shape_t{2}, dev())), jf::shape_error);
+  if (dev() != jf::cpu) {  // mixed backends
+    const jf::jagged<double> h = jf::to_backend(x, jf::cpu);
+    EXPECT_THROW(jf::jagged_option<double>(x, jf::zeros<bool>(jf::shape_t{3})), jf::backend_mismatch);
+    EXPECT_THROW(
+        jf::option_array<double>(jf::zeros<double>(jf::shape_t{3, 1}, dev()), jf::zeros<bool>(jf::shape_t{3, 1})),
+        jf::backend_mismatch);
+    EXPECT_THROW((void)jf::array<double>(jf::sum(x, -1, jf::keepdims) + jf::sum(h, -1, jf::keepdims)),
+                 jf::backend_mismatch);
+  }
   EXPECT_EQ(x.to_vector(), before);
 }
 
