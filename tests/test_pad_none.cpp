@@ -369,6 +369,20 @@ TEST(PadNoneLarge, GpuMatchesCpu) {
   EXPECT_EQ(ag.to_vector(), ac.to_vector());
 }
 
+// Arithmetic with None propagating (Awkward's p * 2 + 1, p + q) is written on the values, the
+// validity carried (and AND-ed for two option arrays): one fused kernel each.
+TEST_P(PadNone, ArithmeticOnValuesWithValidity) {
+  const jf::jagged<float> x({{}, {4}, {5, 6}, {7, 8, 9, 10}}, dev());
+  const jf::jagged<float> y({{7, 8, 9, 10}, {5, 6}, {4}, {}}, dev());
+  const jf::option_array<float> p = jf::pad_none(x, 2, true), q = jf::pad_none(y, 2, true);
+  const jf::option_array<float> affine(jf::array<float>(p.values() * 2 + 1), p.valid());
+  EXPECT_EQ(jf::to_string(affine), "[[None, None], [9, None], [11, 13], [15, 17]]");  // Awkward's text
+  auto [sum_values, both] = jf::eval(p.values() + q.values(), p.valid() && q.valid());
+  const jf::option_array<float> added(sum_values, both);
+  EXPECT_EQ(jf::to_string(added), "[[None, None], [9, None], [9, None], [None, None]]");
+  EXPECT_EQ(jf::type_string(added), "4 * 2 * ?float32");
+}
+
 // Array.show(type=True) as Awkward 2.14 writes it (its text pasted here), and a strided content
 // view and reversed offsets' view as operands.
 TEST_P(PadNone, ShowAndViews) {
