@@ -21,7 +21,7 @@
 namespace jf {
 
 namespace detail {
-// Untyped checks (src/core/jagged_structure.cpp): Awkward's AxisError for an axis beyond depth 2,
+// Untyped checks (src/core/pad_none.cpp): Awkward's AxisError for an axis beyond depth 2,
 // jetfuse's value_error for axis 0 (Awkward pads the number of lists: not done), Awkward's
 // "negative dimensions are not allowed" for a negative target with clip.
 void check_pad_none(std::int64_t target, bool clip, int axis);
@@ -42,8 +42,8 @@ inline rectangle rectangle_of(const array<std::int64_t>& offsets, std::int64_t k
 }
 // Where column c of list i holds an element: c < its length.
 inline auto inside(const rectangle& r) { return r.columns < r.stops - r.starts; }
-// Element c of list i where it exists, else `fill`: a gather clipped into the content (the
-// positions past a list's end are read nowhere else).
+// Element c of list i where it exists, else `fill`: a gather clipped into the content (a position
+// past a list's end reads some element in bounds, which the where discards; no error record).
 template <class T, class F>
 auto rectangle_values(const array<T>& content, const rectangle& r, F fill) {
   return where(inside(r), take(content, r.starts + r.columns, mode::clip), fill);
