@@ -1,8 +1,9 @@
 // Printing as Awkward Array 2.14 prints: str(ak.Array) (jf::to_string, operator<<), repr
 // (jf::awkward_repr: "<Array [...] type='...'>"), Array.show (jf::show) and the Jupyter view
-// (jf::display), for jf::jagged<T>, jf::option_array<T>, jf::jagged_record and 1-d dense arrays
-// seen as Awkward arrays (jf::awkward_str / awkward_repr / show / display; a dense array's own
-// operator<< stays numpy's repr).
+// (jf::display), for jf::jagged<T>, jf::option_array<T> (1-d or regular n-d), jf::jagged_option<T>,
+// jf::padded<T> (as what it converts to), jf::jagged_record and dense arrays seen as Awkward arrays
+// (jf::awkward_str / awkward_repr / show / display; a dense array's own operator<< stays numpy's
+// repr; an n-d one is Awkward's regular `n * k * T`).
 //
 // Only the shown window travels: the printer looks at no more than the first and last
 // detail::print_edge lists and, inside each, the first and last print_edge elements. The window's
@@ -21,7 +22,9 @@
 #include "jetfuse/detail/awkward_print.hpp"
 #include "jetfuse/expr/take.hpp"
 #include "jetfuse/jagged.hpp"
+#include "jetfuse/jagged_option.hpp"
 #include "jetfuse/option_array.hpp"
+#include "jetfuse/pad_none.hpp"
 #include "jetfuse/record.hpp"
 
 namespace jf {
@@ -113,22 +116,74 @@ inline pp_item window_of(const jagged_record& x) {
   return w.tree(std::move(records));
 }
 
+// The window of a regular (dense n-d) array: the shown elements' flat positions in C order, and
+// the tree built from one item per position (Awkward's RegularArray prints as lists).
+struct regular_window {
+  shape_t shape;
+  std::vector<std::int64_t> positions;
+
+  explicit regular_window(shape_t s) : shape(std::move(s)) {
+    if (shape.size() == 0) throw value_error("jetfuse: Awkward's printing of a 0-d array");
+    collect(0, 0);
+  }
+  pp_item tree(std::vector<pp_item> items) const {
+    std::size_t at = 0;
+    return build(0, items, at);
+  }
+
+ private:
+  std::int64_t stride(int d) const {
+    std::int64_t s = 1;
+    for (int e = d + 1; e < shape.size(); ++e) s *= shape[e];
+    return s;
+  }
+  void collect(int d, std::int64_t base) {
+    for (std::int64_t i : window_positions(shape[d])) {
+      if (d + 1 == shape.size())
+        positions.push_back(base + i);
+      else
+        collect(d + 1, base + i * stride(d));
+    }
+  }
+  pp_item build(int d, std::vector<pp_item>& items, std::size_t& at) const {
+    std::vector<pp_item> v;
+    for (std::size_t k = window_positions(shape[d]).size(); k > 0; --k)
+      v.push_back(d + 1 == shape.size() ? std::move(items[at++]) : build(d + 1, items, at));
+    return window_list(shape[d], std::move(v));
+  }
+};
+
+// Items of values where valid holds, None elsewhere.
 template <class T>
-pp_item window_of(const option_array<T>& x) {
-  const std::vector<std::int64_t> at = window_positions(x.size());
-  const std::vector<T> v = gather_to_host(x.values(), at);
-  const std::vector<bool> ok = gather_to_host(x.valid(), at);
+std::vector<pp_item> optional_items(const std::vector<T>& v, const std::vector<bool>& ok) {
   std::vector<pp_item> items;
   for (std::size_t i = 0; i < v.size(); ++i) items.push_back(pp_item::scalar(ok[i] ? awkward_number(v[i]) : "None"));
-  return window_list(x.size(), std::move(items));
+  return items;
+}
+
+template <class T>
+pp_item window_of(const option_array<T>& x) {
+  const regular_window w(x.shape());
+  return w.tree(optional_items(gather_to_host(x.values(), w.positions), gather_to_host(x.valid(), w.positions)));
+}
+
+template <class T>
+pp_item window_of(const jagged_option<T>& x) {
+  const jagged_window w(x.offsets());
+  return w.tree(
+      optional_items(gather_to_host(x.values().content(), w.positions), gather_to_host(x.valid(), w.positions)));
 }
 
 template <class T>
 pp_item window_of(const array<T>& x) {
-  if (x.ndim() != 1)
-    throw value_error("jetfuse: Awkward's printing of a dense array is for 1-d arrays, not of shape " +
-                      to_string(x.shape()));
-  return window_list(x.size(), formatted(gather_to_host(x, window_positions(x.size()))));
+  const regular_window w(x.shape());
+  return w.tree(formatted(gather_to_host(x, w.positions)));
+}
+
+// A jf::padded prints as what it converts to.
+template <class T>
+pp_item window_of(const padded<T>& x) {
+  return x.clip() ? window_of(option_array<T>(x)) : window_of(jagged_option<T>(x));
 }
 
 // Awkward's type, compact (str(x.type)) or as Type.show() writes it (records one field a line).
@@ -136,13 +191,28 @@ template <class T>
 std::string type_of(const jagged<T>& x, bool) {
   return type_string(x);
 }
+// "3 * 2 * " of a regular shape (3, 2).
+inline std::string regular_dims(const shape_t& s) {
+  std::string t;
+  for (std::int64_t e : s) t += std::to_string(e) + " * ";
+  return t;
+}
 template <class T>
 std::string type_of(const option_array<T>& x, bool) {
-  return std::to_string(x.size()) + " * ?" + std::string(name(dtype_v<T>));
+  return regular_dims(x.shape()) + "?" + std::string(name(dtype_v<T>));
+}
+template <class T>
+std::string type_of(const jagged_option<T>& x, bool) {
+  return std::to_string(x.size()) + " * var * ?" + std::string(name(dtype_v<T>));
+}
+template <class T>
+std::string type_of(const padded<T>& x, bool) {  // known without computing it
+  const std::string n = std::to_string(x.source().size()) + " * ";
+  return n + (x.clip() ? std::to_string(x.target()) : std::string("var")) + " * ?" + std::string(name(dtype_v<T>));
 }
 template <class T>
 std::string type_of(const array<T>& x, bool) {
-  return std::to_string(x.size()) + " * " + std::string(name(dtype_v<T>));
+  return regular_dims(x.shape()) + std::string(name(dtype_v<T>));
 }
 inline std::string type_of(const jagged_record& x, bool compact) {
   std::vector<std::pair<std::string, std::string>> f;
@@ -159,6 +229,16 @@ std::int64_t nbytes(const jagged<T>& x) {
 template <class T>
 std::int64_t nbytes(const option_array<T>& x) {
   return nbytes_of(x.values()) + nbytes_of(x.valid());
+}
+template <class T>
+std::int64_t nbytes(const jagged_option<T>& x) {
+  return nbytes_of(x.offsets()) + nbytes_of(x.values().content()) + nbytes_of(x.valid());
+}
+// jetfuse's buffers (Awkward's pad_none result is an IndexedOptionArray over the original content:
+// its nbytes differ).
+template <class T>
+std::int64_t nbytes(const padded<T>& x) {
+  return x.clip() ? nbytes(option_array<T>(x)) : nbytes(jagged_option<T>(x));
 }
 template <class T>
 std::int64_t nbytes(const array<T>& x) {
@@ -212,7 +292,23 @@ template <class T>
 std::string to_string(const option_array<T>& x) {
   return awkward_str(x);
 }
+template <class T>
+std::string to_string(const jagged_option<T>& x) {
+  return awkward_str(x);
+}
+template <class T>
+std::string to_string(const padded<T>& x) {
+  return awkward_str(x);
+}
 inline std::string to_string(const jagged_record& x) { return awkward_str(x); }
+template <class T>
+std::ostream& operator<<(std::ostream& os, const jagged_option<T>& x) {
+  return os << awkward_str(x);
+}
+template <class T>
+std::ostream& operator<<(std::ostream& os, const padded<T>& x) {
+  return os << awkward_str(x);
+}
 template <class T>
 std::ostream& operator<<(std::ostream& os, const jagged<T>& x) {
   return os << awkward_str(x);
@@ -223,9 +319,23 @@ std::ostream& operator<<(std::ostream& os, const option_array<T>& x) {
 }
 inline std::ostream& operator<<(std::ostream& os, const jagged_record& x) { return os << awkward_str(x); }
 
-// Awkward's type strings of the option and record types ("3 * ?float32").
+// Awkward's type strings of the option and record types ("3 * ?float32", "3 * 2 * ?float64",
+// "3 * var * ?int32").
 template <class T>
 std::string type_string(const option_array<T>& x) {
+  return detail::type_of(x, true);
+}
+template <class T>
+std::string type_string(const jagged_option<T>& x) {
+  return detail::type_of(x, true);
+}
+template <class T>
+std::string type_string(const padded<T>& x) {
+  return detail::type_of(x, true);
+}
+// A dense array seen as an Awkward array: "3 * 1 * float64" (a regular array, as keepdims gives).
+template <class T>
+std::string awkward_type_string(const array<T>& x) {
   return detail::type_of(x, true);
 }
 

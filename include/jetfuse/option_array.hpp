@@ -1,7 +1,9 @@
-// jf::option_array<T>: Awkward's option type over a 1-d array (`n * ?float32`): values and a
-// validity mask of the same length, both ordinary jetfuse arrays on one backend. Element i is
-// None where valid[i] is false (its value is then unspecified: the reduction's identity, say).
-// What per-list min, max, mean, argmin and argmax of a jagged array return (None for empty lists).
+// jf::option_array<T>: Awkward's option type over a dense array, `n * ?float32` (1-d) or
+// `n * k * ?float32` (n-d: a regular array of options): values and a validity mask of the same
+// shape, both ordinary jetfuse arrays on one backend. An element is None where its validity is
+// false (its value is then unspecified: the reduction's identity, say). What per-list min, max,
+// argmin and argmax of a jagged array return (None for empty lists; (n, 1) with jf::keepdims), and
+// jf::pad_none(x, k, true) (n lists of k, None past each list's end).
 #pragma once
 
 #include <cstdint>
@@ -24,11 +26,11 @@ class option_array {
   using value_type = T;
 
   option_array() = default;
-  // Shares both arrays (no copy): 1-d, one length, one backend.
+  // Shares both arrays (no copy): at least 1-d, one shape, one backend.
   option_array(array<T> values, array<bool> valid) : values_(std::move(values)), valid_(std::move(valid)) {
     if (values_.is_null() || valid_.is_null()) throw value_error("jetfuse: jf::option_array of a null array handle");
-    if (values_.ndim() != 1 || valid_.ndim() != 1 || values_.size() != valid_.size())
-      throw shape_error("jetfuse: jf::option_array needs 1-d values and validity of one length, not " +
+    if (values_.ndim() < 1 || !(values_.shape() == valid_.shape()))
+      throw shape_error("jetfuse: jf::option_array needs values and validity of one shape (at least 1-d), not " +
                         to_string(values_.shape()) + " and " + to_string(valid_.shape()));
     if (!(values_.device() == valid_.device()))
       throw backend_mismatch("jetfuse: jf::option_array's values and validity are on different backends");
@@ -41,10 +43,12 @@ class option_array {
 
   const array<T>& values() const { return values_; }
   const array<bool>& valid() const { return valid_; }
-  std::int64_t size() const { return values_.size(); }
+  std::int64_t size() const { return values_.size(); }  // every element (numpy's size)
+  int ndim() const { return values_.ndim(); }
+  const shape_t& shape() const { return values_.shape(); }
   device backend() const { return values_.device(); }
 
-  // std::nullopt where the element is None.
+  // The elements in C order, std::nullopt where one is None.
   std::vector<std::optional<T>> to_vector() const {
     const std::vector<T> v = values_.to_vector();
     const std::vector<bool> ok = valid_.to_vector();

@@ -50,6 +50,7 @@ struct list_call {
   std::int64_t nlists = 0, first = 0, last = 0;
   ir::domain_id out_domain = root;
   bool option = false;  // a second output: each list's validity (an option result)
+  bool keep = false;    // the result per list came from a keepdims reduction: shape (n, 1), Awkward's n * 1 * T
   bool index32 = true;
   std::vector<std::int32_t> key;
 };
@@ -152,7 +153,11 @@ void analyse(const eval_request& r, device dev, list_call& c) {
                       std::to_string(c.nlists) + " lists: a per-list value needs shape (" + std::to_string(c.nlists) +
                       ",) (or one element)");
   }
-  // Domains, innermost regions first (a region's operand regions have larger numbers).
+  // Domains, innermost regions first (a region's operand regions have larger numbers). keepdims
+  // (Awkward's n * 1 * T) only shapes the result: a per-list value with it broadcasts into the
+  // lists' elements as one without; a region over the lists that holds one gives (n, 1) (with no
+  // per-list value without it beside: Awkward's numpy broadcasting would give (n, n)).
+  std::vector<char> kept(a.regions.size(), 0), keep(a.regions.size(), 0);
   for (int q = static_cast<int>(a.regions.size()) - 1; q >= 0; --q) {
     auto& Q = a.regions[static_cast<std::size_t>(q)];
     const char h = w.has_jagged[static_cast<std::size_t>(q)];
@@ -163,12 +168,25 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     for (std::size_t k = 1; k < a.regions.size(); ++k)
       if (a.regions[k].parent == q) d = deeper(d, a.regions[k].result_domain);
     Q.domain = d;
+    if (d == lists) {  // (n, 1) beside (n,): Awkward broadcasts them as numpy does, to (n, n)
+      bool with = false, without = false;
+      for (std::size_t k = 1; k < a.regions.size(); ++k)
+        if (a.regions[k].parent == q && a.regions[k].result_domain == lists) (kept[k] ? with : without) = true;
+      for (int i = 0; i < na; ++i)
+        if (a.leaf_region[static_cast<std::size_t>(i)] == q &&
+            c.role[static_cast<std::size_t>(i)] == leaf_role::per_list)
+          without = true;
+      if (with && without)
+        throw value_error(
+            "jetfuse: a per-list value with keepdims (n, 1) and one without (n,) in one operation: "
+            "Awkward broadcasts them to (n, n), which is not supported; give both or neither keepdims");
+      keep[static_cast<std::size_t>(q)] = with ? 1 : 0;
+    }
     if (q == 0) break;
     reduce_spec& sp = a.specs[static_cast<std::size_t>(q - 1)];
     const std::string what = "jf::" + std::string(name(sp.kind));
     if (sp.kind == reducer::histogram || sp.kind == reducer::bincount || is_scan(sp.kind) || sp.kind == reducer::compact)
       throw value_error("jetfuse: " + what + " of a jagged array is not supported yet");
-    if (sp.keepdims) throw value_error("jetfuse: " + what + " of a jagged array with keepdims is not supported yet");
     const int depth = d == elements || d == pairs ? 2 : d == lists ? 1 : 0;
     if (depth == 0)
       throw value_error("jetfuse: " + what + " of a value that is the same for every list (reduce a jagged array)");
@@ -187,6 +205,16 @@ void analyse(const eval_request& r, device dev, list_call& c) {
       Q.result_domain = depth == 2 ? lists : root;
       sp.axes[0] = ax;
     }
+    if (keep[static_cast<std::size_t>(q)])
+      throw value_error("jetfuse: " + what +
+                        " of a per-list value of shape (n, 1) (from jf::keepdims) is not supported yet");
+    if (sp.keepdims) {
+      if (Q.result_domain != lists)
+        throw value_error("jetfuse: " + what +
+                          " with keepdims of a jagged array: only per list (axis=-1 or 1) in this version");
+      kept[static_cast<std::size_t>(q)] = 1;
+      sp.keepdims = false;  // the kernels are those without it
+    }
   }
   // An option result (None for empty lists): a reduction that may be None reaches the result's lists.
   c.out_domain = a.regions[0].domain;
@@ -194,6 +222,7 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     throw value_error("jetfuse: this evaluation gives every combination of each list: assign the expression alone to a "
                       "jf::jagged (the pairs are materialised then), or reduce them per list (jf::max(m, -1))");
   c.option = r.result_valid != nullptr;
+  c.keep = keep[0] != 0 && c.out_domain == lists;
   // Global axes and domains.
   a.extents = {std::max<std::int64_t>(c.nlists, 0), c.last - c.first};
   a.domains = {ir::domain{}, ir::domain{ir::domain_kind::list, 0, {list_axis}, -1, 0},
@@ -374,7 +403,7 @@ shape_t shape_over(const list_call& c, ir::domain_id d) {
 }
 
 void prepare_outputs_lists(const eval_request& r, device dev, const list_call& c) {
-  const shape_t shape = shape_over(c, c.out_domain);
+  const shape_t shape = c.keep ? shape_t{c.nlists, 1} : shape_over(c, c.out_domain);
   auto prepare = [&](array_base& out, dtype t) {
     if (out.is_null()) {
       out = make_array(dev, t, shape);
@@ -429,7 +458,7 @@ void run(const eval_request& r, device dev, list_call& c) {
     const auto so = static_cast<std::size_t>(o);
     const array_base& x = staged[so].is_null() ? outs[so] : staged[so];
     std::vector<std::int64_t> s = strides_over(c, c.out_domain);
-    for (auto& v_ : s) v_ *= x.ndim() == 1 ? x.strides()[0] : 0;
+    for (auto& v_ : s) v_ *= x.ndim() >= 1 ? x.strides()[0] : 0;  // (n,) or (n, 1) from keepdims
     void* p = x.raw_data();
     if (c.out_domain == elements) p = shifted(p, -c.first * (x.strides()[0]), x.dtype());
     return operand_binding{p, s};
