@@ -732,7 +732,7 @@ TEST(CodegenNestLists, RefusesWhatItDoesNotRun) {
       EXPECT_NE(std::string(err.what()).find("a pairs domain has"), std::string::npos) << err.what();
     }
   }
-  // product domains (cartesian): not yet.
+  // A product domain without its slot axes and second offsets: refused by the graph's validation.
   {
     domain_id l, e;
     graph g = list_graph(false, l, e);

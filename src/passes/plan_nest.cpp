@@ -98,7 +98,7 @@ struct nest_planner {
       if (n.code != op::reduce) return step::descend;
       const domain_id from = g.at(n.args[0]).domain;
       // Each list's elements (or pairs) into the list: the list kernel combines a list and then runs its map.
-      if ((g.dom(from).kind == domain_kind::elements || g.dom(from).kind == domain_kind::pairs) &&
+      if ((g.dom(from).kind == domain_kind::elements || is_tuple_domain(g.dom(from).kind)) &&
           n.domain == g.dom(from).parent)
         return step::skip;
       const auto chain = g.chain_axes(from);
