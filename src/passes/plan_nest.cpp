@@ -288,9 +288,10 @@ struct nest_planner {
       }
     }
     compact_domains(k);
-    // A list domain's offsets: an input of the step (read by no node), renumbered like the others.
+    // A list domain's offsets (a product domain's second offsets): an input of the step (read by no
+    // node), renumbered like the others.
     for (domain& dm : k.domains) {
-      if (dm.kind != domain_kind::list) continue;
+      if (dm.kind != domain_kind::list && dm.kind != domain_kind::product) continue;
       auto [it, fresh] = orig_inputs.emplace(dm.source, -1);
       if (fresh) {
         it->second = static_cast<node_id>(k.inputs.size());
