@@ -198,6 +198,28 @@ TEST_P(Cartesian, OneLoopOverTheProduct) {
   EXPECT_NE(text.find("product("), std::string::npos) << text;
 }
 
+// The engine's graphs for jf::cuda, planned and generated on any machine (jf::explain_cuda): the
+// mass of every pair, masked, with a per-list value and its argmax is ONE pairs kernel in its
+// product form; a sum over every pair is that kernel and the lists' full reduction.
+TEST(CartesianCudaPlan, OneKernelPerListReduction) {
+  const jf::jagged<float> a(std::vector<std::vector<float>>{{3, 1}, {2}, {}}, jf::cpu);
+  const jf::jagged<std::int32_t> qa(std::vector<std::vector<std::int32_t>>{{1, -1}, {1}, {}}, jf::cpu);
+  const jf::jagged<float> b(std::vector<std::vector<float>>{{2}, {7, 1}, {4}}, jf::cpu);
+  const jf::jagged<std::int32_t> qb(std::vector<std::vector<std::int32_t>>{{1}, {-1, -1}, {1}}, jf::cpu);
+  auto [p, q] = jf::unzip(jf::cartesian(jf::zip({{"pt", a}, {"q", qa}}), jf::zip({{"pt", b}, {"q", qb}})));
+  const jf::array<float> met(std::vector<float>{1, 2, 3}, jf::cpu);
+  const auto m = jf::sqrt(p.field<float>("pt") * q.field<float>("pt") + met);
+  const auto os = p.field<std::int32_t>("q") != q.field<std::int32_t>("q");
+  for (const std::string& text :
+       {jf::explain_cuda(jf::max(m(os), -1)), jf::explain_cuda(jf::argmax(m, -1)), jf::explain_cuda(jf::sum(m, -1))}) {
+    EXPECT_NE(text.find("plan: 1 kernel(s), 0 temporaries"), std::string::npos) << text;
+    EXPECT_NE(text.find("pairs kernel (a cartesian product of two lists)"), std::string::npos) << text;
+  }
+  const std::string all = jf::explain_cuda(jf::sum(m));
+  EXPECT_NE(all.find("plan: 2 kernel(s)"), std::string::npos) << all;
+  EXPECT_NE(all.find("cartesian product"), std::string::npos) << all;
+}
+
 TEST_P(Cartesian, Errors) {
   const jf::jagged<float> a(std::vector<std::vector<float>>{{1, 2, 3}, {4}}, dev());
   const jf::jagged<float> b(std::vector<std::vector<float>>{{1, 2}, {4, 5}, {6}}, dev());
