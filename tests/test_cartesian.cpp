@@ -302,7 +302,8 @@ TEST(CartesianGpu, MatchesCpu) {
                       {"charge", jf::jagged<std::int32_t>(offsets, jf::array<std::int32_t>(std::get<3>(f), dev))}});
     };
     auto run = [&](jf::device dev) {
-      auto [p, q] = jf::unzip(jf::cartesian(record(oa, fa, dev), record(ob, fb, dev)));
+      const jf::jagged_record mu = record(oa, fa, dev), el = record(ob, fb, dev);
+      auto [p, q] = jf::unzip(jf::cartesian(mu, el));
       const auto m = mass(p, q);
       const auto q1 = p.field<std::int32_t>("charge");
       const auto q2 = q.field<std::int32_t>("charge");
@@ -322,7 +323,11 @@ TEST(CartesianGpu, MatchesCpu) {
       return std::make_tuple(option_of(jf::max(m, -1), std::numeric_limits<float>::quiet_NaN()),
                              option_of(jf::max(m(q1 != q2), -1), std::numeric_limits<float>::quiet_NaN()),
                              option_of(jf::argmax(m, -1), i64{-777}), count.to_vector(),
-                             option_of(jf::min(pt1 * pt2, -1), std::numeric_limits<float>::quiet_NaN()));
+                             option_of(jf::min(pt1 * pt2, -1), std::numeric_limits<float>::quiet_NaN()),
+                             // Materialised: every pair's product, the opposite-charge ones, the local indices.
+                             jf::flatten(jf::jagged<float>(pt1 * pt2)).to_vector(),
+                             jf::num(jf::jagged<float>((pt1 - pt2)(q1 != q2))).to_vector(),
+                             jf::flatten(std::get<1>(jf::argcartesian(mu, el))).to_vector());
     };
     const auto cpu = run(jf::cpu);
     const auto gpu = run(jf::cuda);
@@ -359,6 +364,9 @@ TEST(CartesianGpu, MatchesCpu) {
     EXPECT_LE(differ, am.size() / 10000) << "argmax differs in " << differ << " events";
     EXPECT_EQ(std::get<3>(cpu), std::get<3>(gpu));
     EXPECT_EQ(std::get<4>(cpu), std::get<4>(gpu));  // products of floats: exact, min in any order
+    EXPECT_EQ(std::get<5>(cpu), std::get<5>(gpu));
+    EXPECT_EQ(std::get<6>(cpu), std::get<6>(gpu));
+    EXPECT_EQ(std::get<7>(cpu), std::get<7>(gpu));
   }
 }
 
