@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "jetfuse/combinations.hpp"
@@ -90,6 +91,10 @@ void check_cartesian_operands(const array_base& offsets_a, const array_base& off
 
 }  // namespace detail
 
+// What jf::cartesian takes: a jf::jagged<T> or a jf::jagged_record.
+template <class X>
+concept cartesian_operand = is_jagged_v<X> || std::is_same_v<std::remove_cvref_t<X>, jagged_record>;
+
 // The pairs of each list of a and the same list of b (jf::jagged<T> or jf::jagged_record each).
 template <class A, class B>
 class cartesian_of {
@@ -121,7 +126,7 @@ class cartesian_slot {
   array<std::int64_t> other_;
 };
 
-template <class A, class B>
+template <cartesian_operand A, cartesian_operand B>
 cartesian_of<A, B> cartesian(const A& a, const B& b) {
   return {a, b};
 }

@@ -126,7 +126,7 @@ inline std::tuple<jagged<std::int64_t>, jagged<std::int64_t>> argcartesian_of(co
 
 // ak.argcartesian([a, b], axis=1), unzipped: for each pair of each list the local index of its
 // element of a and of its element of b (int64), lists of len_a * len_b in Awkward's order.
-template <class A, class B>
+template <cartesian_operand A, cartesian_operand B>
 std::tuple<jagged<std::int64_t>, jagged<std::int64_t>> argcartesian(const A& a, const B& b) {
   return detail::argcartesian_of(a.offsets(), b.offsets());
 }
