@@ -387,17 +387,20 @@ inline graph list_full(monoid m, dtype t, bool guard, bool of_lists, bool i32 = 
 // (< j_2). Input #0: the offsets. A field read at slot k is an input of P whose strides are 1 along
 // axis 2 + k and 0 elsewhere (the tests bind one content buffer to several slots' inputs).
 
-// L = list(offsets #0, axis 0), E = elements(L, axis 1), P = pairs(L, arity, axes 2..).
-inline graph pairs_graph(int arity, bool i32, domain_id& list, domain_id& pairs) {
+// L = list(offsets #0, axis 0), E = elements(L, axis 1), P = pairs(L, arity, axes 2..). With
+// `product` (arity 2): P = product(L, offsets_b #1, axes 2, 3), a cartesian product whose slot 1
+// walks the second offsets (docs/design.md, "Product domains (contract)"); the fields follow #1.
+inline graph pairs_graph(int arity, bool i32, domain_id& list, domain_id& pairs, bool product = false) {
   graph g;
   g.ndim = 2 + arity;
   g.index32 = i32;
   g.loop_nest = true;
   g.domains.resize(1);
   g.inputs.push_back({dtype::int64, layout::strided});  // the offsets
+  if (product) g.inputs.push_back({dtype::int64, layout::strided});  // slot 1's offsets
   list = g.add_list(0, 0);
   g.add_elements(list, 1);
-  pairs = g.add_pairs(list, arity, 2);
+  pairs = product ? g.add_product(list, 1, 2) : g.add_pairs(list, arity, 2);
   return g;
 }
 
@@ -427,9 +430,10 @@ inline node_id pairs_body(graph& g, dtype t, int arity, domain_id p, bool promis
 }
 
 // reduce(m, body [if guard]) per list over its combinations of `arity`: out0 over L.
-inline graph pairs_reduce(monoid m, dtype t, int arity, bool guard, bool i32 = false, bool promised = true) {
+inline graph pairs_reduce(monoid m, dtype t, int arity, bool guard, bool i32 = false, bool promised = true,
+                          bool product = false) {
   domain_id l, p;
-  graph g = pairs_graph(arity, i32, l, p);
+  graph g = pairs_graph(arity, i32, l, p, product);
   const node_id v = pairs_body(g, t, arity, p, promised);
   const node_id gd = guard ? in_domain(g, guard_of(g, v, t), p) : jf::ir::no_node;
   output_at(g, g.add_reduce(m, v, gd, l), l);
@@ -443,9 +447,9 @@ inline graph pairs_reduce(monoid m, dtype t, int arity, bool guard, bool i32 = f
 //   out2 = out1 > 0 (the validity), and with `argmax` out3 = argmax(mass [if ...]) per list.
 // Without `count`, out1 is the validity (the engine's graph: the count stays in the kernel).
 inline graph pairs_dielectron(bool charge, bool argmax = false, bool i32 = false, bool promised = true,
-                              bool count_output = true) {
+                              bool count_output = true, bool product = false) {
   domain_id l, p;
-  graph g = pairs_graph(2, i32, l, p);
+  graph g = pairs_graph(2, i32, l, p, product);
   const dtype f = dtype::float32;
   const node_id pt0 = slot_input_at(g, f, p, 0, promised), eta0 = slot_input_at(g, f, p, 0, promised),
                 phi0 = slot_input_at(g, f, p, 0, promised);
@@ -475,9 +479,9 @@ inline graph pairs_dielectron(bool charge, bool argmax = false, bool i32 = false
 // fields (#1, #2) with met (#3, one per list, broadcast from L) and w (#4, read in P: with
 // `promised`, a value per list (the engine's other way of reading one), else whatever its strides
 // say); out0, out1 over L, and out2 = out0 * met (work on the result).
-inline graph pairs_with_list_values(int arity, bool i32 = false, bool promised = true) {
+inline graph pairs_with_list_values(int arity, bool i32 = false, bool promised = true, bool product = false) {
   domain_id l, p;
-  graph g = pairs_graph(arity, i32, l, p);
+  graph g = pairs_graph(arity, i32, l, p, product);
   const dtype t = dtype::float64;
   const node_id x0 = slot_input_at(g, t, p, 0, promised), x1 = slot_input_at(g, t, p, 1, promised);
   const node_id met_l = input_at(g, t, layout::strided, l);

@@ -732,7 +732,7 @@ TEST(CodegenNestLists, RefusesWhatItDoesNotRun) {
       EXPECT_NE(std::string(err.what()).find("a pairs domain has"), std::string::npos) << err.what();
     }
   }
-  // product domains (cartesian): not yet.
+  // A product domain without its slot axes and second offsets: refused by the graph's validation.
   {
     domain_id l, e;
     graph g = list_graph(false, l, e);
@@ -1006,6 +1006,53 @@ TEST(CodegenNestPairs, PlannerKeepsTheDielectronQueryOneStep) {
   const jf::ir::plan p = jf::ir::make_nest_plan(pairs_with_list_values(3), jf::ir::fusion_mode::fused);
   ASSERT_EQ(p.steps.size(), 1u);
   EXPECT_EQ(generate_cuda(p.steps[0].kernel).launch.shape, kernel_shape::pairs);
+}
+
+// ---- cartesian products: the pairs kernel's product form ---------------------------------------
+
+TEST(CodegenNestPairs, ProductDomainsAreThePairsShape) {
+  EXPECT_EQ(shape_of(pairs_reduce(monoid::max, dtype::float32, 2, false, false, true, true)), kernel_shape::pairs);
+  EXPECT_EQ(shape_of(pairs_with_list_values(2, false, true, true)), kernel_shape::pairs);
+  const kernel_source k = generate_cuda(pairs_dielectron(true, true, false, true, true, true));
+  EXPECT_TRUE(k.launch.pairs_product);
+  EXPECT_EQ(k.launch.pairs_min_heavy, 257);  // na * nb > 16384 needs na + nb >= 257
+  EXPECT_NE(k.source.find("jf_pairs::unrank_product"), std::string::npos);
+  EXPECT_NE(k.source.find("s_offb"), std::string::npos);
+  EXPECT_EQ(k.source.find("jf_pairs::unrank2"), std::string::npos);
+  // Both offsets inputs are addressed along the list axis.
+  ASSERT_GE(k.launch.operand_axes.size(), 5u);
+  const std::size_t outs = 4;
+  EXPECT_EQ(k.launch.operand_axes[outs + 0], std::vector<std::int32_t>{0});
+  EXPECT_EQ(k.launch.operand_axes[outs + 1], std::vector<std::int32_t>{0});
+  const std::string d = describe_launch(k);
+  EXPECT_NE(d.find("cartesian product"), std::string::npos) << d;
+  // The queue and chunks are sized from both sides' elements: scratch grows with either.
+  std::int64_t ext_a[4] = {1000, 5000, 5000, 10}, ext_b[4] = {1000, 10, 10, 5000};
+  EXPECT_EQ(configure_launch(k, ext_a, 4, h100).scratch_bytes, configure_launch(k, ext_b, 4, h100).scratch_bytes);
+  // Operands whose slot is not promised are refused (the engine always promises them).
+  try {
+    generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 2, false, false, false, true));
+    ADD_FAILURE() << "a product kernel without promised slots was accepted";
+  } catch (const jf::error& err) {
+    EXPECT_NE(std::string(err.what()).find("promised"), std::string::npos) << err.what();
+  }
+}
+
+TEST(CodegenNestNvrtc, ProductKernelsOfEveryMonoidAndDtype) {
+  batch b;
+  // (One float and one integer dtype: the product form changes the walk, not the combines, which
+  // the pairs kernels' test compiles for every dtype.)
+  for (monoid m : all_monoids)
+    for (dtype t : {dtype::float32, dtype::int64}) {
+      if (!monoid_accepts(m, t)) continue;
+      for (bool guard : {false, true}) b.add(pairs_reduce(m, t, 2, guard, guard, true, true));
+    }
+  for (bool i32 : {false, true}) {
+    for (bool charge : {false, true}) b.add(pairs_dielectron(charge, true, i32, true, true, true));
+    b.add(pairs_with_list_values(2, i32, true, true));
+  }
+  EXPECT_GT(b.kernels.size(), 20u);
+  b.compile(20);
 }
 
 TEST(CodegenNestNvrtc, PairsKernelsOfEveryMonoidAndDtype) {

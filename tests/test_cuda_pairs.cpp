@@ -6,7 +6,9 @@
 // 5000 elements), offsets not starting at 0, more lists than a tile, strided contents, slots read
 // from one buffer (staged once) or from several. Every kernel runs twice and on forced grids of 1
 // and 7 blocks: the same bits. Outputs are bound with stride 2 and poisoned: the elements between
-// must stay untouched. Skips (saying why) without a GPU.
+// must stay untouched. Cartesian products (product domains, the same kernel): light and heavy lists
+// by either side or by their pairs, lists empty on one side, one buffer read through both slots.
+// Skips (saying why) without a GPU.
 #include <gtest/gtest.h>
 
 #ifdef JF_HAVE_CUDA
@@ -410,6 +412,103 @@ TEST(CudaPairs, PerListReductionsOfPairsEveryMonoidAndDtype) {
   // Slots found from the strides at run time (no operand_desc::slot promise).
   for (monoid m : {monoid::sum, monoid::max, monoid::argmax})
     for (dtype t : {dtype::int64, dtype::float32}) check_reduce(m, t, 2, true, layouts, false);
+}
+
+namespace {
+
+// Cartesian products (pairs_reduce over a product domain): list i of a x list i of b, Awkward's
+// order. Each layout is a's and b's lists (the same number): light and heavy lists by either side's
+// length or by na * nb (128 x 128 = 16384 pairs is light, 129 x 128 heavy), lists empty on one
+// side, offsets not at 0; in the even layouts slot 1 reads slot 0's buffer with b = a (cartesian(x,
+// x): one buffer, two slots at different positions).
+struct product_layout {
+  lists a, b;
+};
+std::vector<product_layout> product_layouts() {
+  std::vector<product_layout> out;
+  auto add = [&](lists a, lists b) { out.push_back({std::move(a), std::move(b)}); };
+  add(make_lists(0, 1.5, 0, {}, "0 lists"), make_lists(0, 1.5, 0, {}, ""));
+  add(make_lists(1, 0, 0, {{0, 5}}, "1 list of 5 x 3"), make_lists(1, 0, 2, {{0, 3}}, ""));
+  const lists same = make_lists(2000, 1.5, 4, {}, "2000 Poisson(1.5) lists x themselves");
+  add(same, same);
+  add(make_lists(300, 0, 3, {}, "300 empty lists x Poisson(2)"), make_lists(300, 2, 0, {}, ""));
+  const lists heavy_self = make_lists(700, 3, 0, {{5, 129}, {6, 128}, {300, 5000}}, "700 Poisson(3) x themselves, 129, 128, 5000");
+  add(heavy_self, heavy_self);
+  add(make_lists(5000, 1.5, 7, {{10, 128}, {11, 129}, {12, 5000}, {13, 1}, {14, 0}, {4000, 300}},
+                 "5000 Poisson(1.5) x Poisson(2) from offsets 7 and 3: 128 x 128, 129 x 128, 5000 x 1, 1 x 5000, 0 x 5000, 300 x 250"),
+      make_lists(5000, 2, 3, {{10, 128}, {11, 128}, {12, 1}, {13, 5000}, {14, 5000}, {4000, 250}}, ""));
+  return out;
+}
+
+void check_product(monoid m, dtype t, bool guard) {
+  with_type(t, [&](auto tag) {
+    using T = decltype(tag);
+    const graph g = pairs_reduce(m, t, 2, guard, guard, true, true);
+    const kernel_source k = jf::ir::generate_cuda(g);
+    ASSERT_EQ(k.launch.shape, jf::ir::kernel_shape::pairs);
+    const std::vector<product_layout> layouts = product_layouts();
+    for (std::size_t li = 0; li < layouts.size(); ++li) {
+      const lists &la = layouts[li].a, &lb = layouts[li].b;
+      const std::string w = what(m, t, 2, guard, la.text) + " (a cartesian product)";
+      const bool shared = li % 2 == 0 && la.off == lb.off;
+      std::vector<std::int64_t> st_off{1, 0, 0, 0};
+      std::vector<operand> in{{bytes_of(la.off), st_off}, {bytes_of(lb.off), st_off}};
+      const std::vector<elem<T>> fa = field<T>(static_cast<std::size_t>(la.off.back() + 1), m);
+      const std::vector<elem<T>> fb = shared ? fa : field<T>(static_cast<std::size_t>(lb.off.back() + 1), m);
+      in.push_back({bytes_of(fa), {0, 0, 1, 0}});
+      if (shared)
+        in.push_back({{}, {0, 0, 0, 1}, 2});
+      else
+        in.push_back({bytes_of(fb), {0, 0, 0, 1}});
+      const std::size_t n = static_cast<std::size_t>(la.n());
+      const std::size_t oe = jf::is_arg_monoid(m) ? 8 : sizeof(elem<T>);
+      const results r = run_both(g, k, {la.n(), la.total(), la.total(), lb.total()}, in, {{oe, n}}, w);
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < n && bad < 5; ++i) {
+        const long long na = la.off[i + 1] - la.off[i], nb = lb.off[i + 1] - lb.off[i];
+        bool ok;
+        if (jf::is_arg_monoid(m)) {
+          ok = at<long long>(r.gpu[0], i) == at<long long>(r.cpu[0], i);
+          if (!ok)
+            ADD_FAILURE() << w << ", list " << i << ": rank " << at<long long>(r.gpu[0], i) << ", want "
+                          << at<long long>(r.cpu[0], i);
+        } else {
+          double mag = 1;  // each of a's elements is in nb pairs, each of b's in na
+          if constexpr (std::is_floating_point_v<T>) {
+            for (long long j = la.off[i]; j < la.off[i + 1]; ++j)
+              if (std::isfinite(fa[static_cast<std::size_t>(j)])) mag += std::abs(double(fa[static_cast<std::size_t>(j)])) * double(nb);
+            for (long long j = lb.off[i]; j < lb.off[i + 1]; ++j)
+              if (std::isfinite(fb[static_cast<std::size_t>(j)])) mag += std::abs(double(fb[static_cast<std::size_t>(j)])) * double(na);
+          }
+          const double eps = std::is_same_v<T, float> ? 0x1p-23 : 0x1p-52;
+          const double tol = m == monoid::sum && std::is_floating_point_v<T> ? eps * double(na * nb + 1) * mag : 0;
+          ok = matches<T>(at<T>(r.gpu[0], i), at<T>(r.cpu[0], i), tol);
+          if (!ok)
+            ADD_FAILURE() << w << ", list " << i << " (" << na << " x " << nb << "): got " << +at<T>(r.gpu[0], i)
+                          << ", want " << +at<T>(r.cpu[0], i);
+        }
+        bad += !ok;
+      }
+    }
+  });
+}
+
+}  // namespace
+
+TEST(CudaPairs, PerListReductionsOfCartesianProducts) {
+  REQUIRE_GPU();
+  test_support::seed();
+  const std::vector<monoid> monoids{monoid::sum, monoid::prod, monoid::max, monoid::min, monoid::argmin, monoid::argmax};
+  std::vector<graph> graphs;
+  for (monoid m : monoids)
+    for (dtype t : {dtype::int32, dtype::float32, dtype::float64})
+      for (bool guard : {false, true}) graphs.push_back(pairs_reduce(m, t, 2, guard, guard, true, true));
+  for (monoid m : {monoid::any, monoid::all}) graphs.push_back(pairs_reduce(m, dtype::bool_, 2, true, true, true, true));
+  precompile(graphs);
+  for (monoid m : monoids)
+    for (dtype t : {dtype::int32, dtype::float32, dtype::float64})
+      for (bool guard : {false, true}) check_product(m, t, guard);
+  for (monoid m : {monoid::any, monoid::all}) check_product(m, dtype::bool_, true);
 }
 
 TEST(CudaPairs, PerListReductionsOfTriples) {

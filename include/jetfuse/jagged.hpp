@@ -30,6 +30,9 @@ template <class T, class E> jagged<T> materialise_selection(const E& e);
 // An expression of combination fields outside every reduction, materialised (combinations_materialised.hpp).
 template <class E> struct pairs_at_root : std::false_type {};
 template <class T, class E> jagged<T> materialise_combinations(const E& e);
+// An expression of cartesian fields outside every reduction, materialised (cartesian_materialised.hpp).
+template <class E> struct cartesian_at_root : std::false_type {};
+template <class T, class E> jagged<T> materialise_cartesian(const E& e);
 }
 
 template <class T>
@@ -66,6 +69,9 @@ class jagged {
   jagged(const E& e) {  // NOLINT(google-explicit-constructor): jf::jagged<float> y = x * 2;
     if constexpr (detail::is_selection<typename node_of<std::remove_cvref_t<E>>::type>::value) {
       *this = detail::materialise_selection<T>(e);  // y = x(x > 20): the selected elements
+      return;
+    } else if constexpr (detail::cartesian_at_root<typename node_of<std::remove_cvref_t<E>>::type>::value) {
+      *this = detail::materialise_cartesian<T>(e);  // every pair's value
       return;
     } else if constexpr (detail::pairs_at_root<typename node_of<std::remove_cvref_t<E>>::type>::value) {
       *this = detail::materialise_combinations<T>(e);  // every pair's value

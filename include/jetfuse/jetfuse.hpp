@@ -10,6 +10,7 @@
 #include "jetfuse/einsum.hpp"
 #include "jetfuse/eval.hpp"
 #include "jetfuse/combinations.hpp"
+#include "jetfuse/cartesian.hpp"
 #include "jetfuse/expr/closeness.hpp"
 #include "jetfuse/expr/compaction.hpp"
 #include "jetfuse/expr/expr.hpp"

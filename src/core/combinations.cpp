@@ -1,7 +1,8 @@
-// The untyped checks of jf::combinations and jf::unzip (combinations.hpp).
+// The untyped checks of jf::combinations, jf::cartesian and jf::unzip (combinations.hpp, cartesian.hpp).
 #include <cstddef>
 #include <string>
 
+#include "jetfuse/cartesian.hpp"
 #include "jetfuse/combinations.hpp"
 
 namespace jf::detail {
@@ -21,6 +22,16 @@ void check_materialised_arity(int n) {
 void throw_unzip_arity(int n, std::size_t wanted) {
   throw value_error("jf::unzip<" + std::to_string(wanted) + ">: the combinations have " + std::to_string(n) +
                     " slots; use jf::unzip<" + std::to_string(n) + ">");
+}
+
+void check_cartesian_operands(const array_base& offsets_a, const array_base& offsets_b) {
+  if (!(offsets_a.device() == offsets_b.device()))
+    throw backend_mismatch("jf::cartesian: the first array is on " + to_string(offsets_a.device()) + ", the second on " +
+                           to_string(offsets_b.device()) + ": one backend for both");
+  if (offsets_a.size() != offsets_b.size())
+    throw value_error("cannot broadcast nested list (jf::cartesian: arrays of " + std::to_string(offsets_a.size() - 1) +
+                      " and " + std::to_string(offsets_b.size() - 1) +
+                      " lists; ak.cartesian with axis=1 needs the same number of lists)");
 }
 
 }  // namespace jf::detail

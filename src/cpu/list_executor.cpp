@@ -1,12 +1,14 @@
-// The CPU executor of jf::ir graphs with list domains (root, list, elements, pairs: docs/design.md
-// "List domains (contract)", "Pairs domains (contract)"), the reference of jagged evaluations.
+// The CPU executor of jf::ir graphs with list domains (root, list, elements, pairs or product:
+// docs/design.md "List domains (contract)", "Pairs domains (contract)", "Product domains
+// (contract)"), the reference of jagged evaluations. A product domain is run as a pairs domain of
+// arity 2 whose slot 1 walks the second offsets (list i: every (j_a, j_b), j_a slowest).
 //
 // Schedule. The lists are cut into chunks by a rule of the offsets alone (consecutive lists until
 // a chunk holds chunk_len elements, chunk_len combinations or chunk_len lists; a chunk holds at
 // least one list), which the thread pool shares out. In a chunk every node needed is evaluated
 // into a column: one value per list of the chunk (list domain), per element of its lists
 // (elements domain, in increasing j), per combination of its lists (pairs domain, Awkward's
-// lexicographic order), or one value (the root). A reduction into the root needs every chunk, so the nodes are ordered
+// lexicographic order; product domain: Awkward's cartesian order), or one value (the root). A reduction into the root needs every chunk, so the nodes are ordered
 // in phases: a node's phase counts the root reductions on its longest path from the inputs; phase
 // p runs over all chunks, storing the outputs of phase p and one partial per chunk of each root
 // reduction whose operand is of phase p; the partials are then combined in chunk order.
@@ -70,9 +72,11 @@ struct program {
   ir::domain_id lists = -1, elements = -1, pairs = -1;
   std::int32_t list_axis = 0, element_axis = 1;
   int arity = 0;                   // pairs: the combinations' size
+  bool product = false;            // the pairs domain is a cartesian product (slot 1 walks offb)
   std::int32_t pair_axes[3] = {};  // pairs: the slots' global axes
   std::vector<std::int64_t> off;   // the offsets, on the host
-  std::vector<std::int64_t> poff;  // pairs: combinations before list i (poff[0] = 0)
+  std::vector<std::int64_t> offb;  // product: the second lists' offsets, on the host
+  std::vector<std::int64_t> poff;  // pairs: combinations (product: pairs) before list i (poff[0] = 0)
   std::vector<chunk> chunks;
   std::vector<int> phase;
   std::vector<char> is_root_reduce;
@@ -207,8 +211,15 @@ const std::byte* evaluate(const program& p, const chunk& c, columns& w, node_id 
       for (int k = 0; k < p.arity; ++k) sk[k] = ob.strides[static_cast<std::size_t>(p.pair_axes[k])];
       std::size_t at = 0;
       for (std::int64_t i = c.i0; i < c.i1; ++i) {
-        const std::int64_t s0 = p.off[static_cast<std::size_t>(i)];
-        for_each_combination(s0, p.off[static_cast<std::size_t>(i + 1)] - s0, p.arity, [&](const std::int64_t* j) {
+        const auto ii = static_cast<std::size_t>(i);
+        const std::int64_t s0 = p.off[ii];
+        if (p.product) {  // Awkward's cartesian order: j_a slowest
+          for (std::int64_t ja = s0; ja < p.off[ii + 1]; ++ja)
+            for (std::int64_t jb = p.offb[ii]; jb < p.offb[ii + 1]; ++jb)
+              std::memcpy(out.data() + at++ * elem, base + (i * sa + ja * sk[0] + jb * sk[1]) * e, elem);
+          continue;
+        }
+        for_each_combination(s0, p.off[ii + 1] - s0, p.arity, [&](const std::int64_t* j) {
           std::int64_t q = i * sa;
           for (int k = 0; k < p.arity; ++k) q += j[k] * sk[k];
           std::memcpy(out.data() + at++ * elem, base + q * e, elem);
@@ -350,13 +361,14 @@ void execute_lists(const ir::graph& g, const detail::step_bindings& b) {
     } else if (dm.kind == ir::domain_kind::elements && p.elements < 0) {
       p.elements = static_cast<ir::domain_id>(d);
       p.element_axis = dm.axes[0];
-    } else if (dm.kind == ir::domain_kind::pairs && p.pairs < 0 && dm.parent == p.lists) {
+    } else if (ir::is_tuple_domain(dm.kind) && p.pairs < 0 && dm.parent == p.lists) {
       p.pairs = static_cast<ir::domain_id>(d);
       p.arity = dm.arity;
+      p.product = dm.kind == ir::domain_kind::product;
       for (int k = 0; k < dm.arity; ++k) p.pair_axes[k] = dm.axes[static_cast<std::size_t>(k)];
     } else {
       throw error("jf::cpu_exec: a graph of list domains must hold one list domain under the root, one elements domain "
-                  "and at most one pairs domain under it");
+                  "and at most one pairs or product domain under it");
     }
   }
   if (p.lists < 0 || p.elements < 0 || g.dom(p.elements).parent != p.lists)
@@ -386,13 +398,19 @@ void execute_lists(const ir::graph& g, const detail::step_bindings& b) {
   p.off.resize(static_cast<std::size_t>(nl + 1));
   gather(p.off.data(), ob.ptr, ob.strides[static_cast<std::size_t>(p.list_axis)], nl + 1, 8);
   for (const ir::output_desc& o : g.outputs)
-    if (p.pairs >= 0 && o.domain == p.pairs) throw error("jf::cpu_exec: an output over a pairs domain (combinations are not materialised)");
+    if (p.pairs >= 0 && o.domain == p.pairs) throw error("jf::cpu_exec: an output over a pairs or product domain (its tuples are not materialised)");
   // The combinations before each list.
+  if (p.product) {
+    const detail::operand_binding& obb = b.inputs[static_cast<std::size_t>(g.dom(p.pairs).source)];
+    p.offb.resize(static_cast<std::size_t>(nl + 1));
+    gather(p.offb.data(), obb.ptr, obb.strides[static_cast<std::size_t>(p.list_axis)], nl + 1, 8);
+  }
   p.poff.assign(static_cast<std::size_t>(nl + 1), 0);
   if (p.pairs >= 0)
     for (std::int64_t i = 0; i < nl; ++i) {
       const auto ii = static_cast<std::size_t>(i);
-      p.poff[ii + 1] = p.poff[ii] + combinations_of(p.off[ii + 1] - p.off[ii], p.arity);
+      const std::int64_t m = p.off[ii + 1] - p.off[ii];
+      p.poff[ii + 1] = p.poff[ii] + (p.product ? m * (p.offb[ii + 1] - p.offb[ii]) : combinations_of(m, p.arity));
     }
   // Chunks of lists: a rule of the offsets alone.
   for (std::int64_t i = 0; i < nl;) {

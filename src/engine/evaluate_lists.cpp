@@ -31,23 +31,28 @@ namespace {
 
 constexpr std::int32_t list_axis = 0, element_axis = 1;        // global axes; then the pairs' slots
 constexpr std::int32_t first_slot_axis = 2;
-constexpr ir::domain_id root = 0, lists = 1, elements = 2, pairs = 3;  // the domain tree
+// The domain tree; domain 3 is the combinations' pairs domain or the cartesian product domain.
+constexpr ir::domain_id root = 0, lists = 1, elements = 2, pairs = 3;
 constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
 
-enum class leaf_role : std::uint8_t { uniform, per_list, content, offsets };
+// offsets_b: the second operand's offsets of a cartesian product (the product domain walks them).
+enum class leaf_role : std::uint8_t { uniform, per_list, content, offsets, offsets_b };
 
 struct list_call {
   nest_analysis a;  // what the lowering reads: regions' domains, the reductions' specs, domains
   std::vector<leaf_role> role;
   std::vector<std::int8_t> leaf_slot;                   // contents read at a combination's slot, or -1
   int arity = 0;                                        // the combinations' n (0: no pairs domain)
+  bool product = false;                                 // domain 3 is a cartesian product (arity 2)
+  std::vector<std::int32_t> own_offsets;                // per content leaf: the leaf of its own offsets
   std::vector<std::vector<std::int64_t>> leaf_strides;  // per array leaf, over the global axes
   std::vector<std::int64_t> leaf_shift;                 // contents: elements from the first leaf's positions
   std::vector<std::int32_t> leaf_input, input_leaf;
   std::vector<ir::layout> input_layout;
   std::vector<bool> specialised;
-  int first_offsets_leaf = -1;  // the offsets the list domain walks
-  std::int64_t nlists = 0, first = 0, last = 0;
+  int first_offsets_leaf = -1;    // the offsets the list domain walks
+  int first_offsets_b_leaf = -1;  // the offsets the product domain walks (slot 1's lists)
+  std::int64_t nlists = 0, first = 0, last = 0, first_b = 0, last_b = 0;
   ir::domain_id out_domain = root;
   bool option = false;  // a second output: each list's validity (an option result)
   bool keep = false;    // the result per list came from a keepdims reduction: shape (n, 1), Awkward's n * 1 * T
@@ -71,28 +76,49 @@ struct program_walk {
       c.a.leaf_region.push_back(reg);
       c.role.push_back(leaf_role::uniform);
       c.leaf_slot.push_back(-1);
+      c.own_offsets.push_back(-1);
       ++ai;
       break;
     case prog_entry::scalar: break;
     case prog_entry::jagged: {
+      const bool product = e.nargs == product_leaf;  // a cartesian slot: content, a's and b's offsets
+      const int leaf = ai;
       c.a.leaf_region.push_back(reg);
       c.a.leaf_region.push_back(reg);
       c.role.push_back(leaf_role::content);
       c.role.push_back(leaf_role::offsets);
-      c.leaf_slot.push_back(e.nargs > 0 ? e.mode : -1);  // a combination's slot (combinations.hpp)
+      c.leaf_slot.push_back(e.nargs > 0 || product ? e.mode : -1);  // a combination's (cartesian) slot
       c.leaf_slot.push_back(-1);
+      c.own_offsets.push_back(product && e.mode == 1 ? leaf + 2 : leaf + 1);
+      c.own_offsets.push_back(-1);
       ai += 2;
-      if (e.nargs > 0) {
+      if (product) {
+        c.a.leaf_region.push_back(reg);
+        c.role.push_back(leaf_role::offsets_b);
+        c.leaf_slot.push_back(-1);
+        c.own_offsets.push_back(-1);
+        ++ai;
+        if (c.arity != 0 && !c.product)
+          throw value_error("cannot broadcast nested list (jetfuse: combinations and a cartesian product in one "
+                            "expression)");
+        c.product = true;
+        c.arity = 2;
+      } else if (e.nargs > 0) {
+        if (c.product)
+          throw value_error("cannot broadcast nested list (jetfuse: combinations and a cartesian product in one "
+                            "expression)");
         if (c.arity != 0 && c.arity != e.nargs)
           throw value_error("cannot broadcast nested list (jetfuse: combinations of " + std::to_string(c.arity) + " and of " +
                             std::to_string(e.nargs) + " elements in one expression)");
         c.arity = e.nargs;
       }
       char& h = has_jagged[static_cast<std::size_t>(reg)];
-      const char kind = e.nargs > 0 ? 2 : 1;
+      const char kind = e.nargs > 0 || product ? 2 : 1;
       if (h != 0 && h != kind)
-        throw value_error("cannot broadcast nested list (jetfuse: a list's combinations and its elements in one "
-                          "element-wise operation; reduce the combinations per list first)");
+        throw value_error(c.product ? "cannot broadcast nested list (jetfuse: a cartesian product's pairs and a list's "
+                                      "elements in one element-wise operation; reduce the pairs per list first)"
+                                    : "cannot broadcast nested list (jetfuse: a list's combinations and its elements "
+                                      "in one element-wise operation; reduce the combinations per list first)");
       h = kind;
       break;
     }
@@ -119,7 +145,10 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   a.regions.assign(static_cast<std::size_t>(r.nspecs + 1), nest_analysis::region{});
   a.specs.assign(r.specs, r.specs + r.nspecs);
   c.leaf_slot.clear();
+  c.own_offsets.clear();
   c.arity = 0;
+  c.product = false;
+  c.first_offsets_leaf = c.first_offsets_b_leaf = -1;
   program_walk w{r, c, 0, 0, 0, {}};
   w.has_jagged.assign(a.regions.size(), 0);
   while (w.pos < r.program_size) w.region(0);
@@ -130,15 +159,33 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   const array_base& off0 = *r.arrays[c.first_offsets_leaf];
   c.nlists = off0.size() - 1;
   std::tie(c.first, c.last) = offsets_bounds(off0);
-  c.leaf_shift.assign(static_cast<std::size_t>(na), 0);
+  // A cartesian product's second lists: the first offsets_b leaf's; the other slot-1 leaves match them.
+  for (int i = 0; i < na && c.first_offsets_b_leaf < 0; ++i)
+    if (c.role[static_cast<std::size_t>(i)] == leaf_role::offsets_b) c.first_offsets_b_leaf = i;
+  if (c.first_offsets_b_leaf >= 0) {
+    const array_base& offb = *r.arrays[c.first_offsets_b_leaf];
+    if (offb.size() != off0.size())
+      throw value_error("cannot broadcast nested list (jf::cartesian: arrays of " + std::to_string(c.nlists) + " and " +
+                        std::to_string(offb.size() - 1) + " lists)");
+    std::tie(c.first_b, c.last_b) = offsets_bounds(offb);
+  }
   for (int i = 0; i < na; ++i) {
-    if (c.role[static_cast<std::size_t>(i)] != leaf_role::offsets) continue;
+    const leaf_role ro = c.role[static_cast<std::size_t>(i)];
+    if (ro != leaf_role::offsets && ro != leaf_role::offsets_b) continue;
     const array_base& off = *r.arrays[i];
-    if (!same_list_lengths(off0, off))
-      throw value_error("cannot broadcast nested list (jetfuse: jagged operands of " + std::to_string(c.nlists) +
+    const array_base& want = ro == leaf_role::offsets ? off0 : *r.arrays[c.first_offsets_b_leaf];
+    if (!same_list_lengths(want, off))
+      throw value_error("cannot broadcast nested list (jetfuse: jagged operands of " + std::to_string(want.size() - 1) +
                         " and " + std::to_string(off.size() - 1) +
                         " lists, or lists of different lengths; Awkward's ValueError)");
-    c.leaf_shift[static_cast<std::size_t>(i - 1)] = offsets_bounds(off).first - c.first;
+  }
+  // Contents: read at the walked offsets' positions, shifted by their own offsets' difference.
+  c.leaf_shift.assign(static_cast<std::size_t>(na), 0);
+  for (int i = 0; i < na; ++i) {
+    if (c.role[static_cast<std::size_t>(i)] != leaf_role::content) continue;
+    const int own = c.own_offsets[static_cast<std::size_t>(i)];
+    const bool side_b = c.role[static_cast<std::size_t>(own)] == leaf_role::offsets_b;
+    c.leaf_shift[static_cast<std::size_t>(i)] = offsets_bounds(*r.arrays[own]).first - (side_b ? c.first_b : c.first);
   }
   // Dense leaves: one element (uniform) or one per list.
   for (int i = 0; i < na; ++i) {
@@ -219,19 +266,21 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   // An option result (None for empty lists): a reduction that may be None reaches the result's lists.
   c.out_domain = a.regions[0].domain;
   if (c.out_domain == pairs)
-    throw value_error("jetfuse: this evaluation gives every combination of each list: assign the expression alone to a "
-                      "jf::jagged (the pairs are materialised then), or reduce them per list (jf::max(m, -1))");
+    throw value_error(std::string("jetfuse: this evaluation gives every ") +
+                      (c.product ? "pair of the cartesian product" : "combination") +
+                      " of each list: assign the expression alone to a jf::jagged (the pairs are materialised then), "
+                      "or reduce them per list (jf::max(m, -1))");
   c.option = r.result_valid != nullptr;
   c.keep = keep[0] != 0 && c.out_domain == lists;
   // Global axes and domains.
   a.extents = {std::max<std::int64_t>(c.nlists, 0), c.last - c.first};
   a.domains = {ir::domain{}, ir::domain{ir::domain_kind::list, 0, {list_axis}, -1, 0},
                ir::domain{ir::domain_kind::elements, lists, {element_axis}, -1, 0}};
-  if (c.arity > 0) {  // the combinations: one global axis per slot
-    ir::domain P{ir::domain_kind::pairs, lists, {}, -1, c.arity};
+  if (c.arity > 0) {  // the combinations (or the product): one global axis per slot
+    ir::domain P{c.product ? ir::domain_kind::product : ir::domain_kind::pairs, lists, {}, -1, c.arity};
     for (int k = 0; k < c.arity; ++k) {
       P.axes.push_back(first_slot_axis + k);
-      a.extents.push_back(c.last - c.first);
+      a.extents.push_back(c.product && k == 1 ? c.last_b - c.first_b : c.last - c.first);
     }
     a.domains.push_back(P);
   }
@@ -246,6 +295,7 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     case leaf_role::uniform: break;
     case leaf_role::per_list: s[list_axis] = st; break;
     case leaf_role::offsets: s[list_axis] = st; break;
+    case leaf_role::offsets_b: s[list_axis] = st; break;
     case leaf_role::content: {
       const int slot = c.leaf_slot[static_cast<std::size_t>(i)];
       s[static_cast<std::size_t>(slot >= 0 ? first_slot_axis + slot : element_axis)] = st;
@@ -253,7 +303,8 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     }
     }
     const std::int64_t reach = (c.nlists + 1) * (s[list_axis] < 0 ? -s[list_axis] : s[list_axis]) +
-                               (c.last + 1 + std::abs(c.leaf_shift[static_cast<std::size_t>(i)])) * (st < 0 ? -st : st);
+                               (std::max(c.last, c.last_b) + 1 + std::abs(c.leaf_shift[static_cast<std::size_t>(i)])) *
+                                   (st < 0 ? -st : st);
     if (reach >= int32_limit) c.index32 = false;
   }
   // Kernel inputs: the same elements read in one role once; the offsets the list domain walks.
@@ -265,8 +316,8 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     if (x.buffer()->source != buffer_source::memory)
       throw value_error("jetfuse: random leaves in expressions over jagged arrays are not supported yet");
     const auto ii = static_cast<std::size_t>(i);
-    const bool walked = i == c.first_offsets_leaf;
-    if (c.role[ii] == leaf_role::offsets && !walked) continue;  // read by no node
+    const bool walked = i == c.first_offsets_leaf || i == c.first_offsets_b_leaf;
+    if ((c.role[ii] == leaf_role::offsets || c.role[ii] == leaf_role::offsets_b) && !walked) continue;  // read by no node
     for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {
       const int j = c.input_leaf[k];
       const auto jj = static_cast<std::size_t>(j);
@@ -290,6 +341,7 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   for (int i = 0; i < na; ++i)  // other offsets leaves: the walked one's input (never read)
     if (c.leaf_input[static_cast<std::size_t>(i)] < 0) c.leaf_input[static_cast<std::size_t>(i)] = c.leaf_input[static_cast<std::size_t>(c.first_offsets_leaf)];
   a.domains[lists].source = c.leaf_input[static_cast<std::size_t>(c.first_offsets_leaf)];
+  if (c.product) a.domains[pairs].source = c.leaf_input[static_cast<std::size_t>(c.first_offsets_b_leaf)];
   // The variant key.
   auto& key = c.key;
   key.clear();
@@ -303,7 +355,7 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   }
   for (const auto& sp : a.specs) key.push_back(sp.ddof);
   for (int o = 0; o < r.nout; ++o) key.push_back(static_cast<std::int32_t>(r.out_types[o]));
-  key.push_back(c.arity);
+  key.push_back(c.arity * 2 + (c.product ? 1 : 0));
   for (int i = 0; i < na; ++i) key.push_back(c.leaf_input[static_cast<std::size_t>(i)] * 4 + c.leaf_slot[static_cast<std::size_t>(i)] + 1);
   for (auto l : c.input_layout) key.push_back(static_cast<std::int32_t>(l));
   for (int k : c.input_leaf) key.push_back(static_cast<std::int32_t>(c.role[static_cast<std::size_t>(k)]));
@@ -468,8 +520,8 @@ void run(const eval_request& r, device dev, list_call& c) {
     const array_base& x = *r.arrays[leaf];
     const auto& s = c.leaf_strides[static_cast<std::size_t>(leaf)];
     void* p = const_cast<void*>(static_cast<const void*>(x.raw_data()));
-    if (c.role[static_cast<std::size_t>(leaf)] == leaf_role::content)
-      p = shifted(p, c.leaf_shift[static_cast<std::size_t>(leaf)] * s[element_axis], x.dtype());
+    if (c.role[static_cast<std::size_t>(leaf)] == leaf_role::content)  // (any slot: the content's own stride)
+      p = shifted(p, c.leaf_shift[static_cast<std::size_t>(leaf)] * (x.ndim() == 1 ? x.strides()[0] : 0), x.dtype());
     return operand_binding{p, s};
   };
   step_bindings b;

@@ -48,7 +48,7 @@ struct reduction_builder {
     // Every combination of every list (axis=None over pairs): each list's first, then the lists
     // (the pairs kernel combines a list's combinations; the lists are then a box).
     const ir::domain_id parent = g.dom(inner).parent;
-    if (g.dom(inner).kind == ir::domain_kind::pairs && outer != parent && !is_arg_monoid(m)) {
+    if (ir::is_tuple_domain(g.dom(inner).kind) && outer != parent && !is_arg_monoid(m)) {
       const ir::node_id per_list = g.add_reduce(m, in_domain(v), guard == ir::no_node ? guard : in_domain(guard), parent);
       return g.add_reduce(m, per_list, ir::no_node, outer);
     }
@@ -59,7 +59,7 @@ struct reduction_builder {
     // A list's elements vary in number: count them (reduce a sum of ones, beside the other sums).
     if (mask != ir::no_node) return reduce(monoid::sum, lower_cast(g, mask, dtype::int64, inner));
     for (ir::domain_id d = inner; d != outer; d = g.dom(d).parent)
-      if (g.dom(d).kind == ir::domain_kind::elements || g.dom(d).kind == ir::domain_kind::pairs)
+      if (g.dom(d).kind == ir::domain_kind::elements || ir::is_tuple_domain(g.dom(d).kind))
         return g.add_reduce(monoid::sum, g.add_broadcast(constant(dtype::int64, 1), inner), ir::no_node, outer);
     ir::node_id n = ir::no_node;
     for (ir::domain_id d = inner; d != outer; d = g.dom(d).parent) {

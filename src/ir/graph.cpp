@@ -146,6 +146,13 @@ domain_id graph::add_pairs(domain_id list, std::int32_t arity, std::int32_t firs
   return static_cast<domain_id>(domains.size() - 1);
 }
 
+domain_id graph::add_product(domain_id list, std::int32_t offsets_b, std::int32_t first_axis) {
+  if (list <= 0 || static_cast<std::size_t>(list) >= domains.size() || dom(list).kind != domain_kind::list)
+    throw error("jf::ir::graph::add_product: D" + std::to_string(list) + " is not a list domain");
+  domains.push_back(domain{domain_kind::product, list, {first_axis, first_axis + 1}, offsets_b, 2});
+  return static_cast<domain_id>(domains.size() - 1);
+}
+
 node_id graph::add_reduce(monoid m, node_id x, node_id guard, domain_id into) {
   node n;
   n.code = op::reduce;
@@ -367,7 +374,7 @@ std::string graph::to_string() const {
       if (dm.kind != domain_kind::root) {
         s << "(";
         for (std::size_t a = 0; a < dm.axes.size(); ++a) s << (a ? ", " : "") << "axis " << dm.axes[a];
-        if (dm.kind == domain_kind::list) s << ", offsets #" << dm.source;
+        if (dm.kind == domain_kind::list || dm.kind == domain_kind::product) s << ", offsets #" << dm.source;
         s << ")";
       }
       s << " in " << domain_name(dm.parent) << "\n";
@@ -511,7 +518,11 @@ void graph::validate() const {
         ((dm.arity != 2 && dm.arity != 3) || dm.axes.size() != static_cast<std::size_t>(dm.arity) ||
          domains[static_cast<std::size_t>(dm.parent)].kind != domain_kind::list))
       throw error(named + ": a pairs domain has `arity` (2 or 3) axes, under a list domain");
-    if (dm.kind == domain_kind::product) throw error(named + ": product domains are not supported yet");
+    if (dm.kind == domain_kind::product &&
+        (dm.arity != 2 || dm.axes.size() != 2 || domains[static_cast<std::size_t>(dm.parent)].kind != domain_kind::list ||
+         dm.source < 0 || static_cast<std::size_t>(dm.source) >= inputs.size() ||
+         inputs[static_cast<std::size_t>(dm.source)].type != dtype::int64))
+      throw error(named + ": a product domain has two axes, under a list domain, and b's offsets as an int64 input");
   }
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const node& n = nodes[k];
@@ -637,8 +648,8 @@ void graph::validate() const {
       if (n.type != dtype::int64 || n.attr[0] <= 0 || static_cast<std::size_t>(n.attr[0]) >= domains.size())
         bad(*this, k, "must be int64 and count a domain other than the root");
       if (dom(static_cast<domain_id>(n.attr[0])).kind == domain_kind::elements ||
-          dom(static_cast<domain_id>(n.attr[0])).kind == domain_kind::pairs)
-        bad(*this, k, "counts an elements or pairs domain (a list's length varies: reduce a sum of ones instead)");
+          is_tuple_domain(dom(static_cast<domain_id>(n.attr[0])).kind))
+        bad(*this, k, "counts an elements, pairs or product domain (a list's length varies: reduce a sum of ones instead)");
       continue;
     case op::user: {
       const detail::user_function& f = detail::user_function_at(n.attr[0]);

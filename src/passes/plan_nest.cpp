@@ -98,7 +98,7 @@ struct nest_planner {
       if (n.code != op::reduce) return step::descend;
       const domain_id from = g.at(n.args[0]).domain;
       // Each list's elements (or pairs) into the list: the list kernel combines a list and then runs its map.
-      if ((g.dom(from).kind == domain_kind::elements || g.dom(from).kind == domain_kind::pairs) &&
+      if ((g.dom(from).kind == domain_kind::elements || is_tuple_domain(g.dom(from).kind)) &&
           n.domain == g.dom(from).parent)
         return step::skip;
       const auto chain = g.chain_axes(from);
@@ -288,9 +288,10 @@ struct nest_planner {
       }
     }
     compact_domains(k);
-    // A list domain's offsets: an input of the step (read by no node), renumbered like the others.
+    // A list domain's offsets (a product domain's second offsets): an input of the step (read by no
+    // node), renumbered like the others.
     for (domain& dm : k.domains) {
-      if (dm.kind != domain_kind::list) continue;
+      if (dm.kind != domain_kind::list && dm.kind != domain_kind::product) continue;
       auto [it, fresh] = orig_inputs.emplace(dm.source, -1);
       if (fresh) {
         it->second = static_cast<node_id>(k.inputs.size());

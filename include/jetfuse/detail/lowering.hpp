@@ -36,11 +36,14 @@ struct scalar_slot {
 // run-time shape analysis of expressions with reductions (src/engine/nest_analysis.cpp).
 struct prog_entry {
   // gather: jf::take(x, indices); its operands follow: the array x, then the indices.
-  // jagged: a jf::jagged leaf, two array leaves (its content, then its offsets).
+  // jagged: a jf::jagged leaf, two array leaves (its content, then its offsets); nargs 2 or 3: a
+  // combination's slot `mode`; nargs product_leaf: slot `mode` of a cartesian product, three array
+  // leaves (its content, a's offsets, b's offsets).
   enum kind_t : std::uint8_t { array, scalar, elementwise, reduction, gather, jagged } kind = array;
   std::int8_t nargs = 0;
   std::int8_t mode = 0;  // gather: ir::gather_mode
 };
+inline constexpr std::int8_t product_leaf = -2;
 
 // The run-time analysis of an expression with reductions: regions, global axes, domains.
 struct nest_analysis;

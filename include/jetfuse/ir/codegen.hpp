@@ -89,7 +89,10 @@ struct launch_info {
   int list_thread_max = 0;
   int list_warp_max = 0;
   // pairs: the arity (2 or 3), the lists per tile, and the shortest list the kernel may queue as heavy
-  // (sizes the queue in scratch: at most elements / pairs_min_heavy + 1 heavy lists).
+  // (sizes the queue in scratch: at most elements / pairs_min_heavy + 1 heavy lists). A product
+  // (cartesian) kernel counts the elements of both lists (a's and b's) wherever a pairs kernel
+  // counts the list's.
+  bool pairs_product = false;
   int pairs_arity = 0;
   int pairs_tile_lists = 0;
   int pairs_min_heavy = 0;

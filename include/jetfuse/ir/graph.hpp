@@ -25,14 +25,17 @@ enum class domain_kind : std::uint8_t {
   list,      // one iteration per list of a jagged array: axes {a} (the list number i), offsets input `source`
   elements,  // the elements of the parent list: axes {b} (the absolute content position j)
   pairs,     // `arity` elements j_0 < ... < j_{n-1} of the parent list: axes {b_0, ..., b_{n-1}}
-  product,   // (j_a, j_b) over two lists of the same parent iteration              [combinatorics]
+  product,   // (j_a, j_b): list i of the parent list domain's offsets and list i of `source`'s: axes {b_a, b_b}
 };
+// Domains whose iterations are tuples of a list's elements (pairs) or of two lists' (product): the
+// same rules (slots, ranks, reductions into the list) hold for both.
+inline bool is_tuple_domain(domain_kind k) { return k == domain_kind::pairs || k == domain_kind::product; }
 struct domain {
   domain_kind kind = domain_kind::root;
   domain_id parent = -1;
   std::vector<std::int32_t> axes;  // box: the global axes it adds, outer to inner
-  std::int32_t source = -1;        // list kinds: the input holding the offsets
-  std::int32_t arity = 0;          // pairs: n
+  std::int32_t source = -1;        // list kinds: the input holding the offsets; product: b's offsets
+  std::int32_t arity = 0;          // pairs: n; product: 2
   friend bool operator==(const domain&, const domain&) = default;
 };
 
@@ -201,6 +204,10 @@ struct graph {
   // content positions in the list, over global axes first_axis .. first_axis + arity - 1.
   // docs/design.md, "Pairs domains (contract)".
   domain_id add_pairs(domain_id list, std::int32_t arity, std::int32_t first_axis);
+  // The cartesian product of list i of `list` (slot 0, j_a) and list i of the offsets `offsets_b`
+  // (an int64 input, slot 1, j_b) for each list i (Awkward's ak.cartesian, j_a slowest), over
+  // global axes first_axis, first_axis + 1. docs/design.md, "Product domains (contract)".
+  domain_id add_product(domain_id list, std::int32_t offsets_b, std::int32_t first_axis);
   // reduce(m, x) into `into` (default: the parent of x's domain), a proper ancestor of x's domain:
   // combines x over every iteration of the domains below `into` down to x's. A guard (bool, in
   // x's domain) skips iterations.

@@ -378,11 +378,9 @@ shape_plan recognise_list(const facts& f) {
     } else if (k == domain_kind::elements) {
       if (elements >= 0) throw refuse("two elements domains in one kernel");
       elements = static_cast<domain_id>(d);
-    } else if (k == domain_kind::pairs) {
-      if (pairs >= 0) throw refuse("two pairs domains in one kernel");
+    } else if (is_tuple_domain(k)) {  // combinations or a cartesian product: the pairs kernel
+      if (pairs >= 0) throw refuse("two pairs or product domains in one kernel");
       pairs = static_cast<domain_id>(d);
-    } else if (k == domain_kind::product) {
-      throw refuse(cat("domain D", static_cast<long long>(d)) + " is a product domain (cartesian): no CUDA kernel yet");
     } else {
       throw refuse(cat("domain D", static_cast<long long>(d)) + " (a box) beside a list domain");
     }

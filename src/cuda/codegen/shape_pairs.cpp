@@ -35,6 +35,13 @@
 // strided share of chunks and the tree). argmin/argmax carry the combination's rank in the list (Awkward's order),
 // ties to the lowest rank whatever the order.
 //
+// A product domain (jf::cartesian: list i of a x list i of b, j_a slowest) runs in the same kernel:
+// a list holds len_a * len_b pairs, rank r = u0 * len_b + u1, slot 0's fields are staged from a's
+// run of lists and slot 1's from b's (b's offsets: the domain's source), and a list is heavy when
+// either side overflows the staging buffer or it has more than `heavy` pairs (every such list has
+// at least 257 elements on both sides together: the queue and the chunks are sized from both
+// sides' element counts).
+//
 // Operands read in the pairs domain: a field of slot s (stride 0 along the lists and along the
 // other slots: staged in shared memory, read at j_s), a value per list (stride 0 along every slot:
 // read once per list), or anything else (read in place at i s_a + sum_k j_k s_b_k), as
@@ -91,6 +98,21 @@ template <int K> __device__ __forceinline__ long long chunks(long long n) {
   const long long by_size = (n + chunk_elements - 1) / chunk_elements;
   const long long c = by_work < by_size ? by_work : by_size;
   return c > 0 ? c : 1;
+}
+// A cartesian product's list (na x nb pairs): heavy as a list of combinations, its chunks bounded
+// by both sides' elements, the pair of rank r.
+__device__ __forceinline__ bool heavy_product(long long na, long long nb, int cap) {
+  return na > cap || nb > cap || na * nb > heavy_combinations;
+}
+__device__ __forceinline__ long long chunks_product(long long na, long long nb) {
+  const long long by_work = (na * nb + chunk_combinations - 1) / chunk_combinations;
+  const long long by_size = (na + nb + chunk_elements - 1) / chunk_elements;
+  const long long c = by_work < by_size ? by_work : by_size;
+  return c > 0 ? c : 1;
+}
+__device__ __forceinline__ void unrank_product(long long nb, long long r, long long& u0, long long& u1) {
+  u0 = r / nb;
+  u1 = r - u0 * nb;
 }
 // The pair of rank r (0 <= r < C(n, 2)): rows before u0 hold F(u0) = u0 (2n - u0 - 1) / 2 pairs.
 __device__ __forceinline__ void unrank2(long long n, long long r, long long& u0, long long& u1) {
@@ -192,12 +214,30 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   const std::int32_t A = g.dom(L).axes[0];
   const std::vector<std::int32_t>& B = g.dom(P).axes;
   const std::size_t offsets = static_cast<std::size_t>(g.dom(L).source);
+  const bool X = g.dom(P).kind == domain_kind::product;  // a cartesian product: slot 1 walks b's offsets
+  const std::size_t offsets_b = X ? static_cast<std::size_t>(g.dom(P).source) : offsets;
   const std::vector<node_id>& reduces = e.f.reduces;
   li.block = block_threads;
   li.outer_axes = {A};
   li.reduced_axes = B;
   li.pairs_arity = K;
+  li.pairs_product = X;
   e.add_operand_axis(g.outputs.size() + offsets, A);
+  if (X) e.add_operand_axis(g.outputs.size() + offsets_b, A);
+  // Per list (device code): its pairs, whether it is heavy, its chunks; na (n) and nb its lengths.
+  const std::string Ks = std::to_string(K);
+  auto count_of = [&](const std::string& n, const std::string& nb) {
+    return X ? "(" + n + ") * (" + nb + ")" : "jf_pairs::comb<" + Ks + ">(" + n + ")";
+  };
+  auto heavy_of = [&](const std::string& n, const std::string& nb) {
+    return X ? "jf_pairs::heavy_product(" + n + ", " + nb + ", jf_cap)" : "jf_pairs::heavy<" + Ks + ">(" + n + ", jf_cap)";
+  };
+  // Slot k's first element: of a's list (qb, jb) or, in a product, slot 1's of b's (qb1, jb1).
+  auto base_of = [&](const char* stem, int k) {
+    std::string r(stem);
+    if (X && k == 1) r += '1';
+    return r;
+  };
   e.max_threads = block_threads;
 
   // Values of L that P reads (broadcasts, computed before the reductions: the recogniser's one pass).
@@ -237,7 +277,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
                    [](const field& x, const field& y) { return size_of(x.t) > size_of(y.t); });
 
   // Shared memory: lists per tile and staging bytes that fit in the static 48 KiB.
-  std::size_t per_list = 8 + 4, per_block = 32 * 4 + 64;
+  std::size_t per_list = (X ? 16 : 8) + 4, per_block = 32 * 4 + 64;
   for (node_id r : reduces) {
     const std::size_t v = static_cast<std::size_t>(size_of(e.value_type(r))) + (is_arg_monoid(e.mono(r)) ? 8 : 0);
     per_list += v;
@@ -274,11 +314,11 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
                 g.to_string());
   int n_heavy = K;  // the shortest list with more than heavy_combinations combinations
   while (combinations(n_heavy, K) <= heavy_combinations) ++n_heavy;
+  if (X) n_heavy = 257;  // na * nb > 16384 needs na + nb >= 257
   li.pairs_min_heavy = std::min(cap_min + 1, n_heavy);
   li.pairs_tile_lists = tile_lists;
   li.list_stage_items = cap_min;
 
-  const std::string Ks = std::to_string(K);
   std::string plan =
       cat("Tiles of ", tile_lists) + cat(" lists of D", L) +
       " taken from a device counter by 256-thread blocks; each run of" + "\nlists whose fields fit " +
@@ -295,15 +335,22 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
                                             static_cast<std::size_t>(by_size.empty() ? 16 : stage_bytes));
   bool runtime = false;  // operands classified at run time
   for (const field& fd : fields) runtime = runtime || fd.hint < 0;
+  if (X && runtime)
+    throw error("jf::ir codegen: a product kernel needs every operand's slot promised (operand_desc::slot)\n" +
+                g.to_string());
   // (Not with operands classified at run time: their selects need the registers; they spill else.)
   if (!runtime) e.min_blocks = std::clamp(233472 / (li.static_shared_bytes + 1024), 1, 5);
   e.open_kernel(
       "// Launch: 256-thread blocks (the kernel assumes it), grid fixed by configure_launch; scratch: counters,\n"
       "// the heavy-list queue and its chunks' partials (sized from the element count).\n");
   e.prologue("  ");
-  const std::string ne = cat("e", B[0]);
+  const std::string ne = X ? cat("e", B[0]) + cat(" + e", B[1]) : cat("e", B[0]);
   s << "  const long long* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << L << "\n";
   s << "  const long long jf_st_off = a.st_in" << offsets << "[" << A << "];\n";
+  if (X) {
+    s << "  const long long* __restrict__ jf_offb = a.in" << offsets_b << ";  // the offsets of slot 1's lists\n";
+    s << "  const long long jf_st_offb = a.st_in" << offsets_b << "[" << A << "];\n";
+  }
   s << "  const long long jf_nl = e" << A << ";  // lists\n";
   s << "  const long long jf_ne = " << ne << ";  // elements (sizes the queue)\n";
   s << "  const int me = static_cast<int>(threadIdx.x);\n";
@@ -354,7 +401,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   for (std::size_t i = 0; i < fields.size(); ++i)
     for (std::size_t j = 0; j < i; ++j) {
       const field &fx = fields[i], &fy = fields[j];
-      if (!staged(fx) || !staged(fy) || fx.t != fy.t) continue;
+      if (!staged(fx) || !staged(fy) || fx.t != fy.t || (X && fx.hint != fy.hint)) continue;
       const node_id x = fx.x, y = fy.x;
       s << "  if (" << nm("own", x) << " && " << nm("own", y) << " && a.in" << fx.k << " == a.in" << fy.k << " && "
         << nm("es", x) << " == " << nm("es", y) << ") {\n";
@@ -389,6 +436,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
 
   // ---- shared memory and scratch
   s << "  __shared__ long long s_off[" << tile_lists + 1 << "];\n";
+  if (X) s << "  __shared__ long long s_offb[" << tile_lists + 1 << "];  // slot 1's lists\n";
   s << "  __shared__ int s_pre[" << tile_lists + 1 << "];  // combinations before each list (light lists)\n";
   s << "  __shared__ int s_scan[32];\n";
   s << "  __shared__ long long s_tile, s_we, s_wc;\n";
@@ -526,7 +574,16 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   // hoisted values when a slower index moved.
   auto advance_by = [&](const std::string& ind, const std::string& stride_,
                         const std::function<std::string(const field&, int)>& read) {
-    if (K == 2) {
+    if (X) {  // a product's rank: u0 * nb + u1 (slot 0's values re-read only while u0 is in the list)
+      s << ind << "u1 += " << stride_ << ";\n";
+      s << ind << "if (u1 >= nb) {\n";
+      s << ind << "  u0 += u1 / nb;\n";
+      s << ind << "  u1 %= nb;\n";
+      s << ind << "  if (u0 < n) {\n";
+      hoist(ind + "    ", 0, read, false);
+      s << ind << "  }\n";
+      s << ind << "}\n";
+    } else if (K == 2) {
       s << ind << "u1 += " << stride_ << ";\n";
       s << ind << "if (u1 >= n) {\n";
       s << ind << "  while (u1 >= n && u0 < n - 2) {\n";
@@ -554,7 +611,14 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   };
   // The next combination in Awkward's order (u_{K-1} fastest), re-reading the hoisted values.
   auto advance = [&](const std::string& ind, const std::function<std::string(const field&, int)>& read) {
-    if (K == 2) {
+    if (X) {
+      s << ind << "if (++u1 == nb) {\n";
+      s << ind << "  u1 = 0;\n";
+      s << ind << "  if (++u0 < n) {\n";
+      hoist(ind + "    ", 0, read, false);
+      s << ind << "  }\n";
+      s << ind << "}\n";
+    } else if (K == 2) {
       s << ind << "if (++u1 == n) {\n";
       s << ind << "  ++u0;\n";
       s << ind << "  u1 = u0 + 1;\n";
@@ -574,8 +638,13 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   };
   auto name_axes = [&] {
     e.axis[static_cast<std::size_t>(A)] = "il";
-    for (int k = 0; k < K; ++k)
-      e.axis[static_cast<std::size_t>(B[static_cast<std::size_t>(k)])] = cat("(jb + u", k) + ")";
+    for (int k = 0; k < K; ++k) {
+      std::string v = "(";  // appended: g++ 12's -Wrestrict misfires on "(" + std::string
+      v += base_of("jb", k);
+      v += cat(" + u", k);
+      v += ")";
+      e.axis[static_cast<std::size_t>(B[static_cast<std::size_t>(k)])] = v;
+    }
   };
   auto name_list_values = [&](const std::string& t) {
     for (node_id x : before) e.vname[static_cast<std::size_t>(x)] = cat("s_lv", x) + "[" + t + "]";
@@ -595,6 +664,9 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in << "const int nl = static_cast<int>(jf_nl - i0 < " << tile_lists << " ? jf_nl - i0 : " << tile_lists
     << ");\n";
   s << in << "for (int t = me; t <= nl; t += " << block_threads << ") s_off[t] = jf_off[(i0 + t) * jf_st_off];\n";
+  if (X)
+    s << in << "for (int t = me; t <= nl; t += " << block_threads
+      << ") s_offb[t] = jf_offb[(i0 + t) * jf_st_offb];\n";
   s << in << "__syncthreads();\n";
   s << in << "// Per list: its combinations (0 for a heavy list, queued), identity results, values P reads.\n";
   s << in << "int jf_c[" << lists_per_thread << "];\n";
@@ -604,9 +676,11 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in2 << "int c = 0;\n";
   s << in2 << "if (t < nl) {\n";
   s << in3 << "const long long n = s_off[t + 1] - s_off[t];\n";
+  if (X) s << in3 << "const long long nb = s_offb[t + 1] - s_offb[t];\n";
   s << in3 << "const I il = static_cast<I>(i0 + t);\n";
-  s << in3 << "if (jf_pairs::heavy<" << K << ">(n, jf_cap)) {  // to the queue: phase 2 combines it\n";
-  s << in4 << "const long long m = jf_pairs::chunks<" << K << ">(n);\n";
+  s << in3 << "if (" << heavy_of("n", "nb") << ") {  // to the queue: phase 2 combines it\n";
+  s << in4 << "const long long m = " << (X ? std::string("jf_pairs::chunks_product(n, nb)") : "jf_pairs::chunks<" + Ks + ">(n)")
+    << ";\n";
   s << in4 << "const unsigned q = atomicAdd(jf_ctr + 2, 1u);\n";
   s << in4 << "jf_entries[q].list = static_cast<long long>(il);\n";
   s << in4
@@ -617,7 +691,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in4 << "__threadfence();  // the entry before its flag\n";
   s << in4 << "atomicExch(jf_ready + q, 1u);\n";
   s << in3 << "} else {\n";
-  s << in4 << "c = static_cast<int>(jf_pairs::comb<" << K << ">(n));\n";
+  s << in4 << "c = static_cast<int>(" << count_of("n", "nb") << ");\n";
   s << in3 << "}\n";
   for (node_id r : reduces) {
     s << in3 << "s_res" << r << "[t] = " << (is_arg_monoid(e.mono(r)) ? e.identity(r) + ".value" : e.identity(r))
@@ -651,7 +725,14 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   // Runs of lists whose elements fit the staging buffer.
   s << in << "for (int t0 = 0; t0 < nl;) {\n";
   s << in2 << "const long long lb = s_off[t0];\n";
-  s << in2 << "const int t1 = jf_pairs::last_fitting(s_off, t0, nl, lb + jf_cap);\n";
+  if (X) {  // both sides' elements fit
+    s << in2 << "const long long lb1 = s_offb[t0];\n";
+    s << in2 << "const int ta = jf_pairs::last_fitting(s_off, t0, nl, lb + jf_cap);\n";
+    s << in2 << "const int tb = jf_pairs::last_fitting(s_offb, t0, nl, lb1 + jf_cap);\n";
+    s << in2 << "const int t1 = ta < tb ? ta : tb;\n";
+  } else {
+    s << in2 << "const int t1 = jf_pairs::last_fitting(s_off, t0, nl, lb + jf_cap);\n";
+  }
   s << in2 << "if (t1 == t0) {  // a list longer than the buffer (heavy, queued)\n";
   s << in3 << "++t0;\n";
   s << in3 << "continue;\n";
@@ -664,20 +745,29 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   if (!by_size.empty()) {
     // A few loads in flight per thread (more would cost registers the body needs).
     const int lanes = std::clamp(8 / static_cast<int>(by_size.size()), 1, 4);
-    s << in2 << "const int cnt = static_cast<int>(s_off[t1] - lb);\n";
+    s << in2 << "const int cnt0 = static_cast<int>(s_off[t1] - lb);\n";
+    if (X) {
+      s << in2 << "const int cnt1 = static_cast<int>(s_offb[t1] - lb1);\n";
+      s << in2 << "const int cnt = cnt0 > cnt1 ? cnt0 : cnt1;\n";
+    } else {
+      s << in2 << "const int cnt = cnt0;\n";
+    }
+    // A field's own count and first element (slot 1 of a product: b's run).
+    auto cnt_of = [&](const field& fd) { return X && fd.hint == 1 ? std::string("cnt1") : std::string("cnt0"); };
+    auto lb_of = [&](const field& fd) { return X && fd.hint == 1 ? std::string("lb1") : std::string("lb"); };
     s << in2 << "// Staged: each field once, coalesced, " << lanes << " load(s) of each per thread per trip.\n";
     s << in2 << "for (int q = me; q < cnt; q += " << lanes * block_threads << ") {\n";
     for (int u = 0; u < lanes; ++u)
       for (const field& fd : by_size) {
         const std::string qq = u ? cat("q + ", u * block_threads) : std::string("q");
         s << in3 << e.T(fd.t) << " " << nm("l", fd.x) << "_" << u << "{};\n";
-        s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < cnt) " << nm("l", fd.x) << "_" << u << " = in"
-          << fd.k << "[(lb + " << qq << ") * " << nm("es", fd.x) << "];\n";
+        s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < " << cnt_of(fd) << ") " << nm("l", fd.x) << "_"
+          << u << " = in" << fd.k << "[(" << lb_of(fd) << " + " << qq << ") * " << nm("es", fd.x) << "];\n";
       }
     for (int u = 0; u < lanes; ++u)
       for (const field& fd : by_size) {
         const std::string qq = u ? cat("q + ", u * block_threads) : std::string("q");
-        s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < cnt) " << nm("W", fd.x) << "[" << qq
+        s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < " << cnt_of(fd) << ") " << nm("W", fd.x) << "[" << qq
           << "] = " << nm("l", fd.x) << "_" << u << ";\n";
       }
     s << in2 << "}\n";
@@ -690,19 +780,24 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   declare_accs(in2, "oacc");
   // One flat loop over the range: every lane runs the body in every trip (the ranges are equal to
   // one combination); moving to the next list is a short branch inside it.
-  auto staged_read = [&](const field& fd, int k) { return nm("W", fd.x) + cat("[qb + u", k) + "]"; };
+  auto staged_read = [&](const field& fd, int k) { return nm("W", fd.x) + "[" + base_of("qb", k) + cat(" + u", k) + "]"; };
   auto list_setup = [&](const std::string& ind) {
     s << ind << "pb = s_pre[t] - s_pre[t0];  // the list's combinations in the run: [pb, pe)\n";
     s << ind << "pe = s_pre[t + 1] - s_pre[t0];\n";
     s << ind << "n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
     s << ind << "qb = static_cast<int>(s_off[t] - lb);  // its first staged element\n";
     s << ind << "jb = s_off[t];\n";
+    if (X) {
+      s << ind << "nb = static_cast<int>(s_offb[t + 1] - s_offb[t]);\n";
+      s << ind << "qb1 = static_cast<int>(s_offb[t] - lb1);  // slot 1's first staged element\n";
+      s << ind << "jb1 = s_offb[t];\n";
+    }
     s << ind << "il = static_cast<I>(i0 + t);\n";
   };
   s << in2 << "if (lo < hi) {\n";
   s << in3 << "int t = jf_pairs::list_at(s_pre, t0, t1, s_pre[t0] + lo);\n";
-  s << in3 << "int pb, pe, n, qb;\n";
-  s << in3 << "long long jb;\n";
+  s << in3 << "int pb, pe, n, qb" << (X ? ", nb, qb1" : "") << ";\n";
+  s << in3 << "long long jb" << (X ? ", jb1" : "") << ";\n";
   s << in3 << "I il;\n";
   list_setup(in3);
   s << in3 << "int r = lo - pb;  // the combination's rank in its list\n";
@@ -713,7 +808,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in4 << "long long ";
   for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "w" << k;
   s << ";\n";
-  s << in4 << "jf_pairs::unrank" << K << "(n, r";
+  s << in4 << (X ? std::string("jf_pairs::unrank_product(nb, r") : "jf_pairs::unrank" + Ks + "(n, r");
   for (int k = 0; k < K; ++k) s << ", w" << k;
   s << ");\n";
   for (int k = 0; k < K; ++k) s << in4 << "u" << k << " = static_cast<int>(w" << k << ");\n";
@@ -742,7 +837,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in6 << "while (s_pre[t + 1] == s_pre[t]) ++t;\n";
   list_setup(in6);
   s << in6 << "r = 0;\n";
-  for (int k = 0; k < K; ++k) s << in6 << "u" << k << " = " << k << ";\n";
+  for (int k = 0; k < K; ++k) s << in6 << "u" << k << " = " << (X ? 0 : k) << ";\n";
   list_values(in6, false);
   hoist(in6, 0, staged_read, false);
   if (K == 3) hoist(in6, 1, staged_read, false);
@@ -776,7 +871,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in << "}\n";
   // Per list: results, L's nodes, outputs.
   s << in << "for (int t = me; t < nl; t += " << block_threads << ") {  // each light list's results and outputs\n";
-  s << in2 << "if (jf_pairs::heavy<" << K << ">(s_off[t + 1] - s_off[t], jf_cap)) continue;  // phase 2 writes it\n";
+  s << in2 << "if (" << heavy_of("s_off[t + 1] - s_off[t]", "s_offb[t + 1] - s_offb[t]")
+    << ") continue;  // phase 2 writes it\n";
   s << in2 << "const I il = static_cast<I>(i0 + t);\n";
   {
     std::vector<std::string> accs;
@@ -829,7 +925,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in << "const long long m = jf_nest::load_volatile(&jf_entries[we].chunks);\n";
   s << in << "const I il = static_cast<I>(il_l);\n";
   s << in << "const long long jb = jf_off[il_l * jf_st_off], n = jf_off[(il_l + 1) * jf_st_off] - jb;\n";
-  s << in << "const long long total = jf_pairs::comb<" << K << ">(n), size = (total + m - 1) / m;\n";
+  if (X) s << in << "const long long jb1 = jf_offb[il_l * jf_st_offb], nb = jf_offb[(il_l + 1) * jf_st_offb] - jb1;\n";
+  s << in << "const long long total = " << count_of("n", "nb") << ", size = (total + m - 1) / m;\n";
   s << in
     << "const long long x0 = wc * size < total ? wc * size : total, x1 = x0 + size < total ? x0 + size : total;\n";
   s << in << "// Thread me: the chunk's combinations x0 + me, x0 + me + " << block_threads
@@ -846,11 +943,11 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in2 << "long long ";
   for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "u" << k;
   s << ";\n";
-  s << in2 << "jf_pairs::unrank" << K << "(n, r";
+  s << in2 << (X ? std::string("jf_pairs::unrank_product(nb, r") : "jf_pairs::unrank" + Ks + "(n, r");
   for (int k = 0; k < K; ++k) s << ", u" << k;
   s << ");\n";
   auto direct_read = [&](const field& fd, int k) {
-    return "in" + std::to_string(fd.k) + cat("[(jb + u", k) + ") * " + nm("es", fd.x) + "]";
+    return "in" + std::to_string(fd.k) + "[(" + base_of("jb", k) + cat(" + u", k) + ") * " + nm("es", fd.x) + "]";
   };
   list_values(in2, true);
   hoist(in2, 0, direct_read, true);
@@ -916,7 +1013,8 @@ pairs_scratch scratch_of(const launch_info& li, std::int64_t elements) {
 launch_config configure_pairs(const launch_info& li, const std::int64_t* ext, const device_limits& dev) {
   launch_config c;
   const std::int64_t lists = ext[li.outer_axes[0]];
-  const std::int64_t elements = ext[li.reduced_axes[0]];
+  // (A product's queue and chunks are bounded by both sides' elements.)
+  const std::int64_t elements = ext[li.reduced_axes[0]] + (li.pairs_product ? ext[li.reduced_axes[1]] : 0);
   if (lists <= 0) {
     c.grid[0] = 0;
     return c;
@@ -942,7 +1040,9 @@ launch_config configure_pairs(const launch_info& li, const std::int64_t* ext, co
 
 std::string describe_pairs(const launch_info& li, const launch_config* c) {
   std::string s =
-      cat("pairs kernel (combinations of ", li.pairs_arity) + cat("): tiles of ", li.pairs_tile_lists) +
+      (li.pairs_product ? std::string("pairs kernel (a cartesian product of two lists)")
+                        : cat("pairs kernel (combinations of ", li.pairs_arity) + ")") +
+      cat(": tiles of ", li.pairs_tile_lists) +
       " lists taken from a device counter by 256-thread blocks, each run of lists staged in shared memory and "
       "its combinations spread evenly over the block's threads (partials combined in thread order); lists "
       "with more than " +
