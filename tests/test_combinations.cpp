@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "jetfuse/jetfuse.hpp"
+#include "pair_mass_check.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -267,38 +268,18 @@ TEST(CombinationsGpu, MatchesCpu) {
     };
     const auto cpu = run(jf::cpu);
     const auto gpu = run(jf::cuda);
-    // How far two float32 evaluations of an event's heaviest mass may be apart: cosh and cos of
-    // two math libraries differ by an ulp or two, and cosh(deta) - cos(dphi) cancels for nearby
-    // electrons, so each pair's mass may move by pt1 pt2 d / m with d = 1e-6 (cosh + |cos|)
-    // (computed in double here), plus 1e-5 of the value.
+    // How far two float32 evaluations of an event's heaviest mass may be apart: pair_mass_check.hpp.
     std::vector<double> band(static_cast<std::size_t>(n), 0);
     for (i64 i = 0; i < n; ++i)
       for (i64 a = off[static_cast<std::size_t>(i)]; a < off[static_cast<std::size_t>(i + 1)]; ++a)
         for (i64 b = a + 1; b < off[static_cast<std::size_t>(i + 1)]; ++b) {
           const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
-          const double ch = std::cosh(double(eta[ua]) - eta[ub]), co = std::cos(double(phi[ua]) - phi[ub]);
-          const double p2 = double(pt[ua]) * pt[ub], m = std::sqrt(std::max(2 * p2 * (ch - co), 0.0));
-          band[static_cast<std::size_t>(i)] =
-              std::max(band[static_cast<std::size_t>(i)], p2 * 1e-6 * (ch + std::abs(co)) / std::max(m, 1e-3));
+          band[static_cast<std::size_t>(i)] = std::max(
+              band[static_cast<std::size_t>(i)], test_support::pair_mass_band(pt[ua], eta[ua], phi[ua], pt[ub], eta[ub], phi[ub]));
         }
-    auto close = [&](const std::vector<std::optional<float>>& a, const std::vector<std::optional<float>>& b) {
-      ASSERT_EQ(a.size(), b.size());
-      for (std::size_t k = 0; k < a.size(); ++k) {
-        ASSERT_EQ(a[k].has_value(), b[k].has_value()) << "at " << k;
-        if (a[k]) {
-          EXPECT_NEAR(*a[k], *b[k], band[k] + 1e-5 * std::max(1.f, std::abs(*a[k]))) << "at " << k;
-        }
-      }
-    };
-    close(std::get<0>(cpu), std::get<0>(gpu));
-    close(std::get<1>(cpu), std::get<1>(gpu));
-    // argmax: the same pair, unless two masses are within the math libraries' difference.
-    const auto& am = std::get<2>(cpu);
-    const auto& ag = std::get<2>(gpu);
-    ASSERT_EQ(am.size(), ag.size());
-    std::size_t differ = 0;
-    for (std::size_t k = 0; k < am.size(); ++k) differ += am[k] != ag[k];
-    EXPECT_LE(differ, am.size() / 10000) << "argmax differs in " << differ << " events";
+    test_support::expect_masses_close(std::get<0>(cpu), std::get<0>(gpu), band);
+    test_support::expect_masses_close(std::get<1>(cpu), std::get<1>(gpu), band);
+    test_support::expect_argmax_mostly_equal(std::get<2>(cpu), std::get<2>(gpu));
     EXPECT_EQ(std::get<3>(cpu), std::get<3>(gpu));
   }
 }
