@@ -191,6 +191,10 @@ TEST_P(JaggedExpr, ArgOfSelected) {
   EXPECT_EQ(jf::option_array<i64>(jf::argmax(x(x > 1.5f), -1)).to_vector(), (opt{1, std::nullopt, std::nullopt, 1, 1}));
   EXPECT_EQ(jf::option_array<i64>(jf::argmin(x(x != 1.f), -1)).to_vector(), (opt{3, std::nullopt, std::nullopt, 1, 0}));
   EXPECT_EQ(jf::option_array<i64>(jf::argmax((x * -1)(x < 10.f), -1)).to_vector(), (opt{1, std::nullopt, 0, 0, 0}));
+  // keepdims: the materialised selection's (n, 1) result.
+  const jf::jagged<float> selected = x(x > 1.5f);
+  EXPECT_EQ(jf::eval(jf::argmax(x(x > 1.5f), -1, jf::keepdims)).to_vector(),
+            jf::eval(jf::argmax(selected, -1, jf::keepdims)).to_vector());
   EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::argmax(x(x > 1.5f) * 2, -1)); })
                 .find("apply the mask last"),
             std::string::npos);
