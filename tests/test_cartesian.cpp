@@ -132,6 +132,10 @@ void run_case(const cartesian_case& c, jf::device dev) {
   if (op == "sum_ptpt_os") return expect_dense(c, jf::eval(jf::sum((pt1 * pt2)(q1 != q2), -1)), sum_rel);
   if (op == "argmax_exact") return expect_values<i64>(c, jf::eval(jf::argmax(pt1 * pt2 - eta1, -1)).to_vector());
   if (op == "argmin_exact") return expect_values<i64>(c, jf::eval(jf::argmin(pt1 + pt2, -1)).to_vector());
+  // Positions among the selected pairs (the selection materialised, then the per-list argmax).
+  if (op == "argmax_exact_os") return expect_values<i64>(c, jf::eval(jf::argmax((pt1 * pt2 - eta1)(q1 != q2), -1)).to_vector());
+  if (op == "argmin_exact_os") return expect_values<i64>(c, jf::eval(jf::argmin((pt1 + pt2)(q1 != q2), -1)).to_vector());
+  if (op == "argmax_ptpt_ordered") return expect_values<i64>(c, jf::eval(jf::argmax((pt1 * pt2)(pt1 > pt2), -1)).to_vector());
   if (op == "count_pairs") return expect_dense(c, jf::eval(jf::count_nonzero(pt1 * pt2 == pt1 * pt2, -1)));
   if (op == "count_ordered") return expect_dense(c, jf::eval(jf::count_nonzero(pt1 > pt2, -1)));
   if (op == "any_same_charge") return expect_dense(c, jf::eval(jf::any(q1 == q2, -1)));
@@ -328,7 +332,10 @@ TEST(CartesianGpu, MatchesCpu) {
                              // Materialised: every pair's product, the opposite-charge ones, the local indices.
                              jf::flatten(jf::jagged<float>(pt1 * pt2)).to_vector(),
                              jf::num(jf::jagged<float>((pt1 - pt2)(q1 != q2))).to_vector(),
-                             jf::flatten(std::get<1>(jf::argcartesian(mu, el))).to_vector());
+                             jf::flatten(std::get<1>(jf::argcartesian(mu, el))).to_vector(),
+                             // Positions among the selected pairs (products of floats: exact).
+                             jf::option_array<i64>(jf::argmax((pt1 * pt2)(q1 != q2), -1)).to_vector(),
+                             jf::option_array<i64>(jf::argmin((pt1 - pt2)(pt1 > pt2), -1)).to_vector());
     };
     const auto cpu = run(jf::cpu);
     const auto gpu = run(jf::cuda);
@@ -350,6 +357,8 @@ TEST(CartesianGpu, MatchesCpu) {
     EXPECT_EQ(std::get<5>(cpu), std::get<5>(gpu));
     EXPECT_EQ(std::get<6>(cpu), std::get<6>(gpu));
     EXPECT_EQ(std::get<7>(cpu), std::get<7>(gpu));
+    EXPECT_EQ(std::get<8>(cpu), std::get<8>(gpu));
+    EXPECT_EQ(std::get<9>(cpu), std::get<9>(gpu));
   }
 }
 

@@ -131,6 +131,10 @@ void run_case(const combo_case& c, jf::device dev) {
   if (op == "sum_ptpt_os") return expect_dense(c, jf::eval(jf::sum((pt1 * pt2)(q1 != q2), -1)));
   if (op == "argmax_exact") return expect_values<i64>(c, jf::eval(jf::argmax(pt1 * pt2 - eta1, -1)).to_vector());
   if (op == "argmin_exact") return expect_values<i64>(c, jf::eval(jf::argmin(pt1 + pt2, -1)).to_vector());
+  // Positions among the selected pairs (the selection materialised, then the per-list argmax).
+  if (op == "argmax_exact_os") return expect_values<i64>(c, jf::eval(jf::argmax((pt1 * pt2 - eta1)(q1 != q2), -1)).to_vector());
+  if (op == "argmin_exact_os") return expect_values<i64>(c, jf::eval(jf::argmin((pt1 + pt2)(q1 != q2), -1)).to_vector());
+  if (op == "argmax_ptpt_ordered") return expect_values<i64>(c, jf::eval(jf::argmax((pt1 * pt2)(pt1 > pt2), -1)).to_vector());
   if (op == "count_ordered") return expect_dense(c, jf::eval(jf::count_nonzero(pt1 > pt2, -1)));
   if (op == "any_same_charge") return expect_dense(c, jf::eval(jf::any(q1 == q2, -1)));
   if (op == "min_dpt_met") return expect_values<float>(c, jf::eval(jf::min(pt1 - pt2 + e.met, -1)).to_vector());
@@ -210,8 +214,10 @@ TEST_P(Combinations, Errors) {
             std::string::npos);
   EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = x(x > 1.f) * 2; }).find("(x * 2)(mask)"),
             std::string::npos);
-  // argmax among the selected, two different masks.
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::argmax(a(a > b), -1)); }).find("argmax"),
+  // argmax of an expression of a masked value (jf::argmax((a * 2)(a > b), -1) is the supported form),
+  // two different masks.
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::argmax(a(a > b) * 2, -1)); })
+                .find("apply the mask last"),
             std::string::npos);
   EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::sum(a(a > b) + b(a < b), -1)); })
                 .find("different masks"),
@@ -264,7 +270,10 @@ TEST(CombinationsGpu, MatchesCpu) {
       return std::make_tuple(jf::option_array<float>(jf::max(m, -1)).to_vector(),
                              jf::option_array<float>(jf::max(m(q1 != q2), -1)).to_vector(),
                              jf::option_array<i64>(jf::argmax(m, -1)).to_vector(),
-                             jf::array<i64>(jf::count_nonzero((pt1 > pt2)(q1 == q2), -1)).to_vector());
+                             jf::array<i64>(jf::count_nonzero((pt1 > pt2)(q1 == q2), -1)).to_vector(),
+                             // Positions among the selected pairs (products of floats: exact).
+                             jf::option_array<i64>(jf::argmax((pt1 * pt2)(q1 != q2), -1)).to_vector(),
+                             jf::option_array<i64>(jf::argmin((pt1 - pt2)(pt1 > pt2), -1)).to_vector());
     };
     const auto cpu = run(jf::cpu);
     const auto gpu = run(jf::cuda);
@@ -281,6 +290,8 @@ TEST(CombinationsGpu, MatchesCpu) {
     test_support::expect_masses_close(std::get<1>(cpu), std::get<1>(gpu), band);
     test_support::expect_argmax_mostly_equal(std::get<2>(cpu), std::get<2>(gpu));
     EXPECT_EQ(std::get<3>(cpu), std::get<3>(gpu));
+    EXPECT_EQ(std::get<4>(cpu), std::get<4>(gpu));
+    EXPECT_EQ(std::get<5>(cpu), std::get<5>(gpu));
   }
 }
 

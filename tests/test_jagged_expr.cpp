@@ -108,6 +108,11 @@ template <class T> void run_case(const expr_case& c, jf::device dev) {
     if (op == "mean") return check_dense(c, jf::eval(jf::mean(x, -1)));
     if (op == "var") return check_dense(c, jf::eval(jf::var(x, -1)));
     if (op == "std") return check_dense(c, jf::eval(jf::std(x, -1)));
+    // Positions among the selected elements (None where none is selected).
+    if (op == "argmax_gt0") return check_option(c, jf::eval(jf::argmax(x(x > T(0)), -1)));
+    if (op == "argmin_gt0") return check_option(c, jf::eval(jf::argmin(x(x > T(0)), 1)));
+    if (op == "argmax_ne1") return check_option(c, jf::eval(jf::argmax(x(x != T(1)), -1)));
+    if (op == "argmin_ne1") return check_option(c, jf::eval(jf::argmin(x(x != T(1)), -1)));
   }
   if (op == "sum_all") return check_dense(c, jf::eval(jf::sum(x)));
   if (op == "sum") return check_dense(c, jf::eval(jf::sum(x, -1)));
@@ -177,6 +182,24 @@ TEST_P(JaggedExpr, AxisErrors) {
             "axis=2 exceeds the depth of this array (2)");
 }
 
+// argmin/argmax of x(m): the position among the selected elements, of an expression selected
+// ((x * 2)(m)) too; an expression of x(m) has no such position (the message says what to write).
+TEST_P(JaggedExpr, ArgOfSelected) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const jf::jagged<float> x({{5, 1, 7, 7, 2}, {}, {1, 1}, {3, nan, 9, nan}, {8, 30, 8}}, dev());
+  using opt = std::vector<std::optional<i64>>;
+  EXPECT_EQ(jf::option_array<i64>(jf::argmax(x(x > 1.5f), -1)).to_vector(), (opt{1, std::nullopt, std::nullopt, 1, 1}));
+  EXPECT_EQ(jf::option_array<i64>(jf::argmin(x(x != 1.f), -1)).to_vector(), (opt{3, std::nullopt, std::nullopt, 1, 0}));
+  EXPECT_EQ(jf::option_array<i64>(jf::argmax((x * -1)(x < 10.f), -1)).to_vector(), (opt{1, std::nullopt, 0, 0, 0}));
+  // keepdims: the materialised selection's (n, 1) result.
+  const jf::jagged<float> selected = x(x > 1.5f);
+  EXPECT_EQ(jf::eval(jf::argmax(x(x > 1.5f), -1, jf::keepdims)).to_vector(),
+            jf::eval(jf::argmax(selected, -1, jf::keepdims)).to_vector());
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::argmax(x(x > 1.5f) * 2, -1)); })
+                .find("apply the mask last"),
+            std::string::npos);
+}
+
 // jf::cuda against jf::cpu on fresh random lists: Poisson(2) lengths, empty lists, one long list,
 // lists on both sides of the list kernel's thresholds, a slice (offsets starting past 0), the
 // five-operation pipeline and every per-list reduction.
@@ -219,6 +242,10 @@ TEST(JaggedExprGpu, MatchesCpu) {
       same(jf::flatten(jf::eval(jf::sqrt(gx * gx * 2 + gmet) - 1)), jf::flatten(jf::eval(jf::sqrt(cx * cx * 2 + cmet) - 1)));
       same(jf::flatten(jf::eval(gx - jf::mean(gx, -1))), jf::flatten(jf::eval(cx - jf::mean(cx, -1))));
       same(jf::eval(jf::max(jf::sqrt(gx * gx * 2 + gmet) - 1, -1)), jf::eval(jf::max(jf::sqrt(cx * cx * 2 + cmet) - 1, -1)));
+      // Positions among the selected (the selection materialised, then the per-list argmin/argmax).
+      same(jf::eval(jf::argmax(gx(gx > 2), -1)), jf::eval(jf::argmax(cx(cx > 2), -1)));
+      same(jf::eval(jf::argmin(gx(gx > 2), -1)), jf::eval(jf::argmin(cx(cx > 2), -1)));
+      same(jf::eval(jf::argmax((gx * 2 - gmet)(gx != 0.25f), -1)), jf::eval(jf::argmax((cx * 2 - cmet)(cx != 0.25f), -1)));
     }
   }
 }

@@ -219,8 +219,10 @@ ir::node_id lower_reduction(ir::graph& g, const nest_analysis& a, int r, ir::nod
   if (guard != ir::no_node && (is_scan(sp.kind) || sp.kind == reducer::histogram || sp.kind == reducer::bincount))
     throw value_error("jetfuse: jf::" + std::string(name(sp.kind)) + " of a masked jagged value is not supported");
   if (guard != ir::no_node && (sp.kind == reducer::argmin || sp.kind == reducer::argmax))
-    throw value_error("jetfuse: jf::" + std::string(name(sp.kind)) + " of a masked jagged value (a position among the "
-                      "selected elements) is not supported yet; reduce jf::where(mask, x, lowest) instead");
+    // jf::argmax(x(m), -1) materialises x(m) first (jagged_mask.hpp); an expression of x(m) has no ranks
+    throw value_error("jetfuse: jf::" + std::string(name(sp.kind)) + " of an expression of a masked jagged value (a "
+                      "position among the selected elements) is not supported; apply the mask last: jf::" +
+                      std::string(name(sp.kind)) + "((x * 2)(m), -1)");
   if (is_scan(sp.kind)) return lower_scan(g, a, r, x);
   const nest_analysis::region& Q = a.regions[static_cast<std::size_t>(r + 1)];
   const nest_analysis::region& P = a.regions[static_cast<std::size_t>(Q.parent)];

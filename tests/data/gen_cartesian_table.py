@@ -82,6 +82,13 @@ OPS = {
     "pairs_os_flat": lambda a, b, met: ak.flatten((a.pt - b.pt)[a.charge != b.charge]),
     "pairs_os_counts": lambda a, b, met: ak.num((a.pt - b.pt)[a.charge != b.charge], axis=1),
 }
+# argmin/argmax of masked pairs: the position among the selected pairs (Awkward's order), None where
+# none is selected. Appended after every other case (they read no random numbers).
+MASKED = {
+    "argmax_exact_os": lambda a, b: ak.argmax((a.pt * b.pt - a.eta)[a.charge != b.charge], axis=-1),
+    "argmin_exact_os": lambda a, b: ak.argmin((a.pt + b.pt)[a.charge != b.charge], axis=-1),
+    "argmax_ptpt_ordered": lambda a, b: ak.argmax((a.pt * b.pt)[a.pt > b.pt], axis=-1),
+}
 MATERIALISED = {"pairs_flat", "pairs_os_flat", "argcartesian_0", "argcartesian_1"}
 
 
@@ -100,6 +107,7 @@ def result_text(r):
 
 def main():
     print(f"# awkward {ak.__version__} numpy {np.__version__} (gen_cartesian_table.py)")
+    masked = []
     for name, off_a, off_b in datasets():
         fa, fb = particles(off_a), particles(off_b)
         mu, el = records(off_a, fa), records(off_b, fb)
@@ -114,6 +122,10 @@ def main():
             if name == "long" and op in MATERIALISED:
                 continue  # 75000 values: the counts and the reductions check the long list
             emit(name, op, off_a, fa, off_b, fb, *result_text(r))
+        masked.append((name, off_a, fa, off_b, fb, a, b))
+    for name, off_a, fa, off_b, fb, a, b in masked:
+        for op, f in MASKED.items():
+            emit(name, op, off_a, fa, off_b, fb, *result_text(f(a, b)))
 
 
 def emit(name, op, off_a, fa, off_b, fb, vals, dtype):

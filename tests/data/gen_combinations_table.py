@@ -72,6 +72,15 @@ TRIPLES = {
 }
 
 
+# argmin/argmax of masked pairs: the position among the selected pairs (Awkward's order), None where
+# none is selected. Appended after every other case (they read no random numbers).
+MASKED = {
+    "argmax_exact_os": lambda a, b: ak.argmax((a.pt * b.pt - a.eta)[a.charge != b.charge], axis=-1),
+    "argmin_exact_os": lambda a, b: ak.argmin((a.pt + b.pt)[a.charge != b.charge], axis=-1),
+    "argmax_ptpt_ordered": lambda a, b: ak.argmax((a.pt * b.pt)[a.pt > b.pt], axis=-1),
+}
+
+
 def result_text(r):
     if isinstance(r, ak.Array):
         vals = r.to_list()
@@ -87,6 +96,7 @@ def result_text(r):
 
 def main():
     print(f"# awkward {ak.__version__} numpy {np.__version__} (gen_combinations_table.py)")
+    masked = []
     for name, off in datasets():
         pt, eta, phi, charge = events(off)
         n = len(off) - 1
@@ -109,6 +119,10 @@ def main():
         for op, f in TRIPLES.items():
             vals, dtype = result_text(f(*t))
             emit(name, op, off, pt, eta, phi, charge, vals, dtype)
+        masked.append((name, off, pt, eta, phi, charge, a, b))
+    for name, off, pt, eta, phi, charge, a, b in masked:
+        for op, f in MASKED.items():
+            emit(name, op, off, pt, eta, phi, charge, *result_text(f(a, b)))
 
 
 def emit(name, op, off, pt, eta, phi, charge, vals, dtype):

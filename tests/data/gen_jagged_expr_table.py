@@ -114,3 +114,54 @@ for name, offsets in datasets():
                 if name == "long":
                     continue
                 emit(name, dtype, op, offsets, content, met, f(x, met))
+
+
+# argmin/argmax of x[mask] (appended: the cases above keep their random stream): the position among
+# the selected elements, None where none is selected. Masks x > 0 and x != 1 (NaN != 1 selects NaN).
+# Values in a few steps, so ties are frequent (Awkward and numpy: the first best). With NaN,
+# numpy's rule (the first NaN; Awkward 2.14's argmax skips NaN): np.argmax of each selected list.
+MASKED = {
+    "argmax_gt0": (lambda x: x > 0, ak.argmax, np.argmax),
+    "argmin_gt0": (lambda x: x > 0, ak.argmin, np.argmin),
+    "argmax_ne1": (lambda x: x != 1, ak.argmax, np.argmax),
+    "argmin_ne1": (lambda x: x != 1, ak.argmin, np.argmin),
+}
+
+
+def masked_datasets():
+    counts = rng.poisson(3, 50)
+    counts[[3, 17]] = 0  # empty lists
+    yield "masked", np.concatenate([[0], np.cumsum(counts)]).astype(np.int64), False
+    yield "masked_shifted", np.concatenate([[0], np.cumsum(rng.poisson(4, 20))]).astype(np.int64) + 3, False
+    yield "masked_long", np.array([0, 2, 20002, 20002, 20005], np.int64), False
+    yield "masked_nan", np.concatenate([[0], np.cumsum(rng.poisson(4, 30))]).astype(np.int64), True
+
+
+def per_list_numpy(npf, off, content, mask):
+    out = []
+    for k in range(len(off) - 1):
+        seg = content[off[k]:off[k + 1]]
+        sel = seg[mask[off[k]:off[k + 1]]]
+        out.append(int(npf(sel)) if len(sel) else None)
+    return ak.Array(out) if out else ak.Array(np.zeros(0, np.int64))
+
+
+for name, offsets, with_nan in masked_datasets():
+    n = len(offsets) - 1
+    met = (np.arange(n) * 0.5 - 3).astype(np.float64)
+    for dtype in ["float64", "float32", "int64", "int32"]:
+        if (with_nan and not dtype.startswith("float")) or (name == "masked_long" and dtype != "float64"):
+            continue
+        size = int(offsets[-1])
+        content = (rng.integers(-3, 4, size) / 2).astype(dtype) if dtype.startswith("float") else rng.integers(-3, 4, size).astype(dtype)
+        if with_nan:
+            content[rng.random(size) < 0.15] = np.nan
+        x = ak.Array(ak.contents.ListOffsetArray(ak.index.Index64(offsets), ak.contents.NumpyArray(content)))
+        for op, (mask_of, akf, npf) in MASKED.items():
+            if name == "masked_long" and op not in ("argmax_gt0", "argmin_ne1"):  # keep the table small
+                continue
+            if with_nan:
+                result = per_list_numpy(npf, offsets, content, np.asarray(mask_of(content)))
+            else:
+                result = akf(x[mask_of(x)], axis=-1)
+            emit(name, dtype, op, offsets, content, met, result)

@@ -3,15 +3,16 @@
 // the per-list reduction consuming the value skips on (`jf::max(m(e1q != e2q), -1)` is one loop
 // with an `if`), carried up through element-wise operations (x(m) * 2 + 1). Differences from
 // Awkward, documented in docs/user-guide.md: x(m) + y with y unmasked is (x + y)(m) (Awkward
-// raises when m removes an element: the lists' lengths differ); argmin/argmax of masked values
-// (positions among the selected) are not supported yet. `jf::jagged<T> y = x(m)` materialises the
-// selected elements (materialise_selection: a few kernels).
+// raises when m removes an element: the lists' lengths differ). `jf::jagged<T> y = x(m)`
+// materialises the selected elements (materialise_selection: a few kernels); so does
+// jf::argmin/argmax(x(m), -1), whose answer is a position among the selected (below).
 #pragma once
 
 #include <type_traits>
 
 #include "jetfuse/expr/compaction.hpp"
 #include "jetfuse/expr/jagged_expr.hpp"
+#include "jetfuse/expr/reductions.hpp"
 #include "jetfuse/expr/value_kind.hpp"
 #include "jetfuse/jagged.hpp"
 
@@ -77,5 +78,30 @@ template <class X, class M>
 auto select_where(const X& x, const M& mask) {
   return detail::select_where(x, mask);
 }
+
+// argmin/argmax of x(m) (of elements, combinations or cartesian pairs): Awkward's position among
+// the selected, None where none is. A fused guarded reduction finds the best element's position in
+// the whole list, not its rank among the selected, so the selection is materialised first (the
+// selected values in order, cut into lists: materialise_selection) when jf::argmax is called, and
+// the unmasked argmax, with its ties and NaN rules, runs on that. Other reducers of x(m) stay fused.
+template <class X>
+concept selected_jagged = lazy_operand<X> && detail::is_selection<typename node_of<std::remove_cvref_t<X>>::type>::value;
+
+namespace detail {
+template <class X> auto selected_values(const X& x) {
+  return materialise_selection<value_type_t<capture_t<const X&>>>(x);
+}
+}  // namespace detail
+
+#define JF_SELECTED_ARG_FUNCTION(fname)                                                                          \
+  template <selected_jagged X> auto fname(X&& x) { return fname(detail::selected_values(x)); }                   \
+  template <selected_jagged X> auto fname(X&& x, int axis) { return fname(detail::selected_values(x), axis); }   \
+  template <selected_jagged X> auto fname(X&& x, keepdims_t k) { return fname(detail::selected_values(x), k); } \
+  template <selected_jagged X> auto fname(X&& x, int axis, keepdims_t k) {                                      \
+    return fname(detail::selected_values(x), axis, k);                                                          \
+  }
+JF_SELECTED_ARG_FUNCTION(argmin)
+JF_SELECTED_ARG_FUNCTION(argmax)
+#undef JF_SELECTED_ARG_FUNCTION
 
 }  // namespace jf
