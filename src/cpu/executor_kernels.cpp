@@ -218,6 +218,16 @@ struct reducer {
     A& a = *static_cast<A*>(acc);
     a = mo::combine(a, *static_cast<const A*>(piece));
   }
+  static void accumulate_rows(void* accv, const void* xv, const bool* g, std::int64_t n) {
+    A* acc = static_cast<A*>(accv);
+    const T* x = static_cast<const T*>(xv);
+    if (g) {
+      for (std::int64_t i = 0; i < n; ++i)
+        if (g[i]) acc[i] = mo::combine(acc[i], x[i]);
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) acc[i] = mo::combine(acc[i], x[i]);
+    }
+  }
   static void store(const void* acc, void* results, std::int64_t r) {
     const A& a = *static_cast<const A*>(acc);
     if constexpr (is_arg_monoid(M))
@@ -236,8 +246,10 @@ reduce_kernels pick_reduce(dtype t) {
                         std::string(name(t)));
     } else {
       using R = reducer<M, T>;
-      return {sizeof(typename R::A), sizeof(typename R::state), &R::identity, &R::begin, &R::accumulate, &R::end,
-              &R::combine, &R::store};
+      reduce_kernels k{sizeof(typename R::A), sizeof(typename R::state), &R::identity, &R::begin, &R::accumulate,
+                       &R::end, &R::combine, &R::store};
+      if constexpr (!is_arg_monoid(M)) k.accumulate_rows = &R::accumulate_rows;
+      return k;
     }
   });
 }

@@ -50,6 +50,9 @@ struct reduce_kernels {
   void (*end)(void* state, void* piece) = nullptr;                          // the piece's value
   void (*combine)(void* acc, const void* piece) = nullptr;                  // acc = combine(acc, piece)
   void (*store)(const void* acc, void* results, std::int64_t r) = nullptr;  // value, or the position
+  // acc[i] = combine(acc[i], x[i]) for i < n (acc: n accumulators; i where guard[i] is false is
+  // skipped): the rows of an outer-axis reduction, one result per column. Null for argmin/argmax.
+  void (*accumulate_rows)(void* acc, const void* x, const bool* guard, std::int64_t n) = nullptr;
 };
 // Throws jf::dtype_error where the monoid is not defined for t (any/all need bool).
 reduce_kernels find_reduce(monoid m, dtype t);
