@@ -203,6 +203,50 @@ TEST_P(JaggedExpr, ArgOfSelected) {
 // jf::cuda against jf::cpu on fresh random lists: Poisson(2) lengths, empty lists, one long list,
 // lists on both sides of the list kernel's thresholds, a slice (offsets starting past 0), the
 // five-operation pipeline and every per-list reduction.
+// Per-list reductions on the CPU of lists of every length class (empty, shorter than the 8 lanes,
+// one pairwise block, several, more than one piece of 16384): exact integer data against host
+// loops, float sums of multiples of 1/4 (exact), argmax's first position, offsets not from 0.
+TEST(JaggedExprCpu, PerListReductionsOfEveryLength) {
+  std::mt19937_64 r(2026);
+  std::uniform_int_distribution<i64> u(-50, 50);
+  const std::vector<i64> lengths = {0, 1, 2, 7, 8, 9, 0, 127, 128, 129, 1000, 16384, 16385, 40000, 3, 0, 5};
+  std::vector<i64> off = {4};  // content[0..4) belongs to no list
+  for (i64 m : lengths) off.push_back(off.back() + m);
+  std::vector<i64> content(static_cast<std::size_t>(off.back()));
+  for (auto& v : content) v = u(r);
+  const jf::jagged<i64> x{jf::array<i64>(off), jf::array<i64>(content)};
+  std::vector<double> fc(content.begin(), content.end());
+  for (auto& v : fc) v /= 4;
+  const jf::jagged<double> f{jf::array<i64>(off), jf::array<double>(fc)};
+  const auto sums = jf::array<i64>(jf::sum(x * 3 - 1, -1)).to_vector();
+  const auto maxs = jf::option_array<i64>(jf::max(x * 2, -1)).to_vector();
+  const auto argmaxs = jf::option_array<i64>(jf::argmax(x, -1)).to_vector();
+  const auto fsums = jf::array<double>(jf::sum(f, -1)).to_vector();
+  ASSERT_EQ(sums.size(), lengths.size());
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    SCOPED_TRACE("list " + std::to_string(i) + " of " + std::to_string(lengths[i]) + " elements");
+    i64 s = 0, best = 0, at = -1;
+    double fs = 0;
+    for (i64 j = off[i]; j < off[i + 1]; ++j) {
+      const i64 v = content[static_cast<std::size_t>(j)];
+      s += v * 3 - 1;
+      fs += fc[static_cast<std::size_t>(j)];
+      if (at < 0 || v > best) {
+        best = v;
+        at = j - off[i];
+      }
+    }
+    EXPECT_EQ(sums[i], s);
+    EXPECT_EQ(fsums[i], fs);
+    EXPECT_EQ(maxs[i].has_value(), lengths[i] > 0);
+    EXPECT_EQ(argmaxs[i].has_value(), lengths[i] > 0);
+    if (lengths[i] > 0) {
+      EXPECT_EQ(*maxs[i], best * 2);
+      EXPECT_EQ(*argmaxs[i], at);
+    }
+  }
+}
+
 TEST(JaggedExprGpu, MatchesCpu) {
   if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
   auto& rng = test_support::rng();

@@ -3,6 +3,7 @@
 // independent references.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -245,6 +246,69 @@ TEST(Reductions, DotAndVdotAreNumpys) {
   }
   EXPECT_THROW((void)jf::dot(m, m), jf::value_error);  // a matrix product
   EXPECT_THROW((void)jf::vdot(m, m.transpose()), jf::shape_error);
+}
+
+// Outer-axis reductions (the reduced axes outer in memory: a column sum) are combined row by row
+// in increasing reduced index (numpy's order): exact integer data against host loops for odd
+// shapes, extents 0 and 1, views, several tiles of results; floats bit for bit against the
+// sequential loop; min/max/any and a 3-D middle axis.
+TEST(Reductions, OuterAxisReductionsAgainstHostLoops) {
+  std::mt19937_64 r(seed() + 6);
+  std::uniform_int_distribution<std::int64_t> u(-1000000, 1000000);
+  const std::vector<std::array<std::int64_t, 2>> shapes = {{1, 64},  {2, 64},  {3, 100}, {0, 100}, {100, 0},
+                                                           {5, 1},   {64, 63}, {7, 65},  {300, 1025},
+                                                           {33, 3000}, {1000, 2049}};
+  for (const auto& [m, n] : shapes) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+    std::vector<std::int64_t> xv(static_cast<std::size_t>(m * n));
+    for (auto& v : xv) v = u(r);
+    jf::array<std::int64_t> x(xv, {m, n});
+    auto at = [&](std::int64_t i, std::int64_t j) { return xv[static_cast<std::size_t>(i * n + j)]; };
+    const auto s = jf::array<std::int64_t>(jf::sum(x * 3 + 1, 0)).to_vector();
+    const auto rs = jf::array<std::int64_t>(jf::sum(x(jf::range(jf::none, jf::none, -1), jf::all), 0)).to_vector();
+    ASSERT_EQ(static_cast<std::int64_t>(s.size()), n);
+    for (std::int64_t j = 0; j < n; ++j) {
+      std::int64_t want = 0;
+      for (std::int64_t i = 0; i < m; ++i) want += at(i, j) * 3 + 1;
+      EXPECT_EQ(s[static_cast<std::size_t>(j)], want) << j;
+      want = 0;
+      for (std::int64_t i = 0; i < m; ++i) want += at(i, j);
+      EXPECT_EQ(rs[static_cast<std::size_t>(j)], want) << j;
+    }
+    if (m == 0) continue;  // max of an empty axis raises
+    const auto mx = jf::array<std::int64_t>(jf::max(x, 0)).to_vector();
+    const auto any = jf::array<bool>(jf::any(x > 990000, 0)).to_vector();
+    std::vector<double> fv(xv.begin(), xv.end());
+    for (auto& v : fv) v = v / 7.0 + 0.1;
+    jf::array<double> f(fv, {m, n});
+    const auto fs = jf::array<double>(jf::sum(f, 0)).to_vector();
+    for (std::int64_t j = 0; j < n; ++j) {
+      std::int64_t want = at(0, j);
+      bool some = false;
+      double fsum = 0;
+      for (std::int64_t i = 0; i < m; ++i) {
+        want = std::max(want, at(i, j));
+        some = some || at(i, j) > 990000;
+        fsum += fv[static_cast<std::size_t>(i * n + j)];
+      }
+      EXPECT_EQ(mx[static_cast<std::size_t>(j)], want) << j;
+      EXPECT_EQ(any[static_cast<std::size_t>(j)], some) << j;
+      if (n >= 64) EXPECT_EQ(fs[static_cast<std::size_t>(j)], fsum) << j;  // the documented order, bit for bit
+      else EXPECT_NEAR(fs[static_cast<std::size_t>(j)], fsum, 1e-9 * m * 1e6);
+    }
+  }
+  // The middle axis of a 3-D array: results over axes 0 and 2, rows along axis 1.
+  const std::int64_t a = 3, b = 50, c = 130;
+  std::vector<std::int32_t> yv(static_cast<std::size_t>(a * b * c));
+  for (auto& v : yv) v = static_cast<std::int32_t>(u(r) % 1000);
+  jf::array<std::int32_t> y(yv, {a, b, c});
+  const auto ys = jf::array<std::int64_t>(jf::sum(y, 1)).to_vector();
+  for (std::int64_t i = 0; i < a; ++i)
+    for (std::int64_t k = 0; k < c; ++k) {
+      std::int64_t want = 0;
+      for (std::int64_t j = 0; j < b; ++j) want += yv[static_cast<std::size_t>((i * b + j) * c + k)];
+      EXPECT_EQ(ys[static_cast<std::size_t>(i * c + k)], want);
+    }
 }
 
 TEST(Reductions, ExplainSaysHowItRuns) {

@@ -31,10 +31,17 @@
 //    from the identity; the piece is tree(lanes).
 // A result is the identity combined with pairwise(its pieces in increasing f) (the identity alone
 // when R = 0). A float sum's error so grows as log n, not with a lane's ~2048 sequential adds.
+// Exception, outer-axis reductions (see outer_rows_apply: every sink of the group a sum, product,
+// any, all or integer min/max keeping the same leading axes, at least 64 results and 2 reduced
+// iterations each, and the operands contiguous along the innermost kept axis and along no
+// reduced one, e.g. a column sum of a C-ordered matrix): a result is the identity combined
+// sequentially with its elements in increasing reduced (row-major) index, numpy's order for a
+// column sum. The order so depends on the operands' layout as well (as numpy's), never on threads.
 #include "cpu/executor.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -176,6 +183,10 @@ struct sink {
   int acc = -1;  // store: the access written
   // reduce: R iterations per result, `results` results into `result` (row-major over its domain).
   reduce_kernels rk{};
+  monoid m = monoid::sum;
+  // reduce: how many leading chain axes of the group's domain are the result's (its chain is a
+  // prefix of the argument's), or npos.
+  std::size_t kept = std::string::npos;
   char* result = nullptr;
   std::int64_t per_result = 0, results = 0;
   // The pieces of results that straddle a multiple of chunk_len: per chunk k, the piece of the
@@ -451,9 +462,13 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
         s.value = v;
         s.guard = gd;
         s.rk = find_reduce(m, p.nodes[static_cast<std::size_t>(v)].type);
+        s.m = m;
         s.results = p.iterations(n.domain);
         s.per_result = 1;
         const auto& outer = p.chains[static_cast<std::size_t>(n.domain)];
+        if (const auto& inner = p.chains[static_cast<std::size_t>(from)];
+            outer.size() <= inner.size() && std::equal(outer.begin(), outer.end(), inner.begin()))
+          s.kept = outer.size();
         for (std::int32_t a : p.chains[static_cast<std::size_t>(from)])
           if (std::find(outer.begin(), outer.end(), a) == outer.end())
             s.per_result *= p.extents[static_cast<std::size_t>(a)];
@@ -777,7 +792,8 @@ struct shape {
   std::size_t q() const { return ext.size(); }
 };
 
-shape shape_of(const plan& p, const group& gr) {
+// The group's iterations in the order of `order` (its domain's chain axes, permuted).
+shape shape_of(const plan& p, const group& gr, const std::vector<std::int32_t>& order) {
   shape sh;
   sh.local.assign(p.accesses.size(), -1);
   auto use = [&](int acc) {
@@ -791,12 +807,11 @@ shape shape_of(const plan& p, const group& gr) {
       use(p.nodes[static_cast<std::size_t>(id)].acc);
   for (const sink& s : gr.sinks)
     if (stores(s) || s.put) use(s.acc);
-  const auto& ch = p.chains[static_cast<std::size_t>(gr.dom)];
   const std::size_t na = sh.accs.size();
   std::vector<std::int64_t> ext;
   std::vector<std::vector<std::int64_t>> str(na);
   sh.n = p.iterations(gr.dom);
-  for (std::int32_t a : ch) {
+  for (std::int32_t a : order) {
     const std::int64_t e = p.extents[static_cast<std::size_t>(a)];
     if (e == 1) continue;
     bool merge = !ext.empty();
@@ -912,7 +927,8 @@ struct worker {
     return a.base + seg_off[static_cast<std::size_t>(local)] * a.elem;
   }
 
-  void block(std::int64_t f0, std::int64_t len) {
+  // Every node of the group over iterations f0 .. f0 + len - 1 into col.
+  void evaluate(std::int64_t f0, std::int64_t len) {
     segments(f0, len);
     const std::size_t na = sh.accs.size();
     std::fill(done.begin(), done.end(), 0);
@@ -982,6 +998,11 @@ struct worker {
         col[i] = out;
       }
     }
+  }
+
+  void block(std::int64_t f0, std::int64_t len) {
+    evaluate(f0, len);
+    const std::size_t na = sh.accs.size();
     for (std::size_t s = 0; s < gr.sinks.size(); ++s) {
       const sink& sk = gr.sinks[s];
       const void* v = col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(sk.value)])];
@@ -1061,22 +1082,30 @@ struct worker {
     const sink& sk = gr.sinks[s];
     std::vector<std::uint64_t>& c = counts[s];
     if (c.empty()) c.assign(static_cast<std::size_t>(sk.results), 0);
-    const bool wide = size_of(p.nodes[static_cast<std::size_t>(sk.value)].type) == 8;
+    if (size_of(p.nodes[static_cast<std::size_t>(sk.value)].type) == 8)
+      add_counts(c.data(), reinterpret_cast<const std::int64_t*>(v), index, guard, f0, len, sk.per_result, sk.bins);
+    else
+      add_counts(c.data(), reinterpret_cast<const std::int32_t*>(v), index, guard, f0, len, sk.per_result, sk.bins);
+  }
+  // counts[parent of f0 + j][index[j]] += v[j]: the parent iteration followed along the block (a
+  // division per element was most of a histogram's time here).
+  template <class V>
+  void add_counts(std::uint64_t* counts_of, const V* v, const std::int64_t* index, const bool* guard, std::int64_t f0,
+                  std::int64_t len, std::int64_t per_result, std::int64_t bins) {
+    std::int64_t next = (f0 / per_result + 1) * per_result;
+    std::uint64_t* c = counts_of + f0 / per_result * bins;
     for (std::int64_t j = 0; j < len; ++j) {
+      if (f0 + j == next) {
+        next += per_result;
+        c += bins;
+      }
       if (guard && !guard[j]) continue;
       const std::int64_t i = index[j];
-      if (i < 0 || i >= sk.bins) {  // the lowering's indices are in range by construction
+      if (i < 0 || i >= bins) {  // the lowering's indices are in range by construction
         oob = true;
         continue;
       }
-      std::int64_t x;
-      if (wide) std::memcpy(&x, v + 8 * j, 8);
-      else {
-        std::int32_t y;
-        std::memcpy(&y, v + 4 * j, 4);
-        x = y;
-      }
-      c[static_cast<std::size_t>((f0 + j) / sk.per_result * sk.bins + i)] += static_cast<std::uint64_t>(x);
+      c[i] += static_cast<std::uint64_t>(static_cast<std::int64_t>(v[j]));
     }
   }
   // Stores the block's selected values of scatter sink s at their positions (distinct: no race).
@@ -1273,8 +1302,103 @@ void run_scan(const plan& p, const scan_job& j) {
   cpu_eval::parallel_for(rows, std::max<std::int64_t>(1, (std::int64_t(1) << 16) / s.len), &run_scan_rows, &s);
 }
 
+// Outer-axis reductions (a column sum): where the group's sinks are all reductions keeping the
+// same leading chain axes, and its operands are contiguous along the kept axes but not along the
+// reduced ones, the iterations are visited with the reduced axes outer: every row of `rows`
+// reduced iterations is combined into a vector of `results` accumulators, one per result, in
+// increasing reduced index (numpy's order for a column sum), so memory is read contiguously.
+// Only for the monoids where that order is documented (sums and products) or exact (any, all,
+// integer minima and maxima), and nodes that do not depend on the flat iteration.
+struct rows_job {
+  const plan* p;
+  const group* gr;
+  const shape* sh;  // the iterations with the reduced axes outer
+  std::int64_t results = 0, rows = 0;
+};
+
+bool outer_rows_apply(const plan& p, const group& gr, std::int64_t& results, std::int64_t& rows) {
+  if (gr.sinks.empty() || !gr.scans.empty()) return false;
+  const auto& ch = p.chains[static_cast<std::size_t>(gr.dom)];
+  const std::size_t kept = gr.sinks[0].kept;
+  if (kept == 0 || kept >= ch.size()) return false;
+  for (const sink& s : gr.sinks) {
+    if (!s.reduce || s.kept != kept || !s.rk.accumulate_rows) return false;
+    const dtype t = p.nodes[static_cast<std::size_t>(s.value)].type;
+    const bool exact_any_order = s.m == monoid::any || s.m == monoid::all ||
+                                 ((s.m == monoid::min || s.m == monoid::max || s.m == monoid::nanmin ||
+                                   s.m == monoid::nanmax) &&
+                                  !is_floating(t));
+    if (s.m != monoid::sum && s.m != monoid::prod && !exact_any_order) return false;
+  }
+  for (int id : gr.nodes)
+    if (const kind k = p.nodes[static_cast<std::size_t>(id)].k; k != kind::load && k != kind::compute && k != kind::uniform)
+      return false;
+  results = rows = 1;
+  int inner_kept = -1, inner_reduced = -1;  // the innermost axes of extent > 1
+  for (std::size_t i = 0; i < ch.size(); ++i) {
+    const std::int64_t e = p.extents[static_cast<std::size_t>(ch[i])];
+    (i < kept ? results : rows) *= e;
+    if (e > 1) (i < kept ? inner_kept : inner_reduced) = ch[i];
+  }
+  if (results < 64 || rows < 2 || inner_kept < 0 || inner_reduced < 0) return false;
+  bool kept_contiguous = false;
+  for (int id : gr.nodes) {
+    const xnode& n = p.nodes[static_cast<std::size_t>(id)];
+    if (n.k != kind::load) continue;
+    const access& a = p.accesses[static_cast<std::size_t>(n.acc)];
+    if (a.gen != ir::generator::none) continue;
+    const auto unit = [&](int ax) { return std::abs(a.strides[static_cast<std::size_t>(ax)]) == 1; };
+    if (unit(inner_reduced)) return false;
+    kept_contiguous = kept_contiguous || unit(inner_kept);
+  }
+  return kept_contiguous;
+}
+
+void run_rows(void* ctx, std::int64_t t0, std::int64_t t1) {
+  const rows_job& j = *static_cast<const rows_job*>(ctx);
+  const auto& sinks = j.gr->sinks;
+  worker w(*j.p, *j.gr, *j.sh);
+  std::vector<std::vector<std::byte>> acc(sinks.size());
+  for (std::int64_t t = t0; t < t1; ++t) {
+    const std::int64_t c0 = t * block_len, n = std::min(block_len, j.results - c0);
+    for (std::size_t s = 0; s < sinks.size(); ++s) {
+      const std::size_t ab = sinks[s].rk.acc_bytes;
+      acc[s].resize(static_cast<std::size_t>(n) * ab);
+      for (std::int64_t i = 0; i < n; ++i) sinks[s].rk.identity(acc[s].data() + static_cast<std::size_t>(i) * ab);
+    }
+    for (std::int64_t r = 0; r < j.rows; ++r) {
+      w.evaluate(r * j.results + c0, n);
+      for (std::size_t s = 0; s < sinks.size(); ++s) {
+        const sink& sk = sinks[s];
+        const void* v = w.col[static_cast<std::size_t>(w.pos_of[static_cast<std::size_t>(sk.value)])];
+        const bool* guard =
+            sk.guard >= 0 ? static_cast<const bool*>(w.col[static_cast<std::size_t>(w.pos_of[static_cast<std::size_t>(sk.guard)])])
+                          : nullptr;
+        sk.rk.accumulate_rows(acc[s].data(), v, guard, n);
+      }
+    }
+    for (std::size_t s = 0; s < sinks.size(); ++s)
+      for (std::int64_t i = 0; i < n; ++i)
+        sinks[s].rk.store(acc[s].data() + static_cast<std::size_t>(i) * sinks[s].rk.acc_bytes, sinks[s].result, c0 + i);
+  }
+}
+
 void run_group(const plan& p, group& gr) {
-  const shape sh = shape_of(p, gr);
+  const auto& chain = p.chains[static_cast<std::size_t>(gr.dom)];
+  if (std::int64_t results = 0, rows = 0; outer_rows_apply(p, gr, results, rows)) {
+    const std::size_t kept = gr.sinks[0].kept;
+    std::vector<std::int32_t> order(chain.begin() + static_cast<std::ptrdiff_t>(kept), chain.end());
+    order.insert(order.end(), chain.begin(), chain.begin() + static_cast<std::ptrdiff_t>(kept));
+    const shape sh = shape_of(p, gr, order);
+    for (int acc : sh.accs)
+      if (!p.accesses[static_cast<std::size_t>(acc)].base && p.accesses[static_cast<std::size_t>(acc)].gen == ir::generator::none)
+        throw error("jf::cpu_exec: an operand has a null pointer");
+    rows_job j{&p, &gr, &sh, results, rows};
+    // Tiles of block_len results; a tile reads rows * block_len elements.
+    cpu_eval::parallel_for((results + block_len - 1) / block_len, 1, &run_rows, &j);
+    return;
+  }
+  const shape sh = shape_of(p, gr, chain);
   const std::int64_t chunks = (sh.n + chunk_len - 1) / chunk_len;
   for (sink& s : gr.sinks)
     if (s.reduce) {

@@ -8,6 +8,7 @@
 #include <new>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "jetfuse/errors.hpp"
 #include "jetfuse/scalar_ops.hpp"
@@ -218,6 +219,64 @@ struct reducer {
     A& a = *static_cast<A*>(acc);
     a = mo::combine(a, *static_cast<const A*>(piece));
   }
+  static void accumulate_rows(void* accv, const void* xv, const bool* g, std::int64_t n) {
+    A* acc = static_cast<A*>(accv);
+    const T* x = static_cast<const T*>(xv);
+    if (g) {
+      for (std::int64_t i = 0; i < n; ++i)
+        if (g[i]) acc[i] = mo::combine(acc[i], x[i]);
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) acc[i] = mo::combine(acc[i], x[i]);
+    }
+  }
+  // pairwise(p[0..n)) of the list executor (its `pairwise`): split at the largest power of two below n.
+  struct boxed {  // a piece (std::vector<bool> has no data())
+    A v;
+  };
+  static A pairwise_of(const boxed* p, std::size_t n) {
+    if (n == 1) return p[0].v;
+    std::size_t h = 1;
+    while (2 * h < n) h *= 2;
+    return mo::combine(pairwise_of(p, h), pairwise_of(p + h, n - h));
+  }
+  static void reduce_segments(const void* xv, const bool* g, const std::int64_t* start, std::int64_t first,
+                              std::int64_t nseg, void* results) {
+    const T* x = static_cast<const T*>(xv);
+    alignas(state) std::byte st[sizeof(state)];
+    std::vector<boxed> pieces;
+    for (std::int64_t s = 0; s < nseg; ++s) {
+      const std::int64_t a = start[s] - first, m = start[s + 1] - start[s];
+      A acc = mo::identity();
+      if (m > 0) {
+        A total;
+        if (m < pair_len) {  // one piece, one block: lane i % lanes from the identity, then tree
+          const A id = mo::identity();
+          A l[lanes];
+          for (A& v : l) v = id;
+          for (std::int64_t i = 0; i < m; ++i) {
+            A& v = l[i % lanes];
+            v = mo::combine(v, (g && !g[a + i]) ? id : value(x + a, i, 0));
+          }
+          total = tree(l);
+        } else if (m <= chunk_len) {
+          begin(st);
+          accumulate(st, x + a, g ? g + a : nullptr, m, 0, 0);
+          end(st, &total);
+        } else {
+          pieces.clear();
+          for (std::int64_t f = 0; f < m; f += chunk_len) {
+            begin(st);
+            accumulate(st, x + a + f, g ? g + a + f : nullptr, std::min(chunk_len, m - f), f, f);
+            end(st, &total);
+            pieces.push_back({total});
+          }
+          total = pairwise_of(pieces.data(), pieces.size());
+        }
+        acc = mo::combine(acc, total);
+      }
+      store(&acc, results, s);
+    }
+  }
   static void store(const void* acc, void* results, std::int64_t r) {
     const A& a = *static_cast<const A*>(acc);
     if constexpr (is_arg_monoid(M))
@@ -236,8 +295,11 @@ reduce_kernels pick_reduce(dtype t) {
                         std::string(name(t)));
     } else {
       using R = reducer<M, T>;
-      return {sizeof(typename R::A), sizeof(typename R::state), &R::identity, &R::begin, &R::accumulate, &R::end,
-              &R::combine, &R::store};
+      reduce_kernels k{sizeof(typename R::A), sizeof(typename R::state), &R::identity, &R::begin, &R::accumulate,
+                       &R::end, &R::combine, &R::store};
+      if constexpr (!is_arg_monoid(M)) k.accumulate_rows = &R::accumulate_rows;
+      k.reduce_segments = &R::reduce_segments;
+      return k;
     }
   });
 }

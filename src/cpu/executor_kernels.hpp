@@ -50,6 +50,15 @@ struct reduce_kernels {
   void (*end)(void* state, void* piece) = nullptr;                          // the piece's value
   void (*combine)(void* acc, const void* piece) = nullptr;                  // acc = combine(acc, piece)
   void (*store)(const void* acc, void* results, std::int64_t r) = nullptr;  // value, or the position
+  // acc[i] = combine(acc[i], x[i]) for i < n (acc: n accumulators; i where guard[i] is false is
+  // skipped): the rows of an outer-axis reduction, one result per column. Null for argmin/argmax.
+  void (*accumulate_rows)(void* acc, const void* x, const bool* guard, std::int64_t n) = nullptr;
+  // Per segment s < nseg, the elements [start[s] - first, start[s + 1] - first) of x (guard may be
+  // null): the identity combined with pairwise(its pieces, cut every chunk_len, each begin,
+  // accumulate from position 0, end), stored as result s: the list executor's per-list
+  // reduction, in one typed loop without a call or an allocation per list.
+  void (*reduce_segments)(const void* x, const bool* guard, const std::int64_t* start, std::int64_t first,
+                          std::int64_t nseg, void* results) = nullptr;
 };
 // Throws jf::dtype_error where the monoid is not defined for t (any/all need bool).
 reduce_kernels find_reduce(monoid m, dtype t);

@@ -261,13 +261,7 @@ const std::byte* evaluate(const program& p, const chunk& c, columns& w, node_id 
     const std::byte* xv = column_in(p, c, w, n.args[0], from, s0);
     const bool* guard = nullptr;
     if (n.nargs == 2) guard = reinterpret_cast<const bool*>(column_in(p, c, w, n.args[1], from, s1));
-    const std::size_t xe = size_of(x.type);
-    std::vector<std::byte> acc(rk.acc_bytes);
-    for (std::int64_t i = c.i0; i < c.i1; ++i) {
-      const std::int64_t a = start[static_cast<std::size_t>(i)] - first, m = start[static_cast<std::size_t>(i + 1)] - first - a;
-      accumulate_range(rk, xv + static_cast<std::size_t>(a) * xe, xe, guard ? guard + a : nullptr, m, 0, acc.data());
-      rk.store(acc.data(), out.data(), i - c.i0);
-    }
+    rk.reduce_segments(xv, guard, start.data() + c.i0, first, c.i1 - c.i0, out.data());
     break;
   }
   default: {
