@@ -225,6 +225,19 @@ TEST(CartesianCudaPlan, OneKernelPerListReduction) {
   EXPECT_NE(all.find("cartesian product"), std::string::npos) << all;
 }
 
+// One list: its per-list value has one element, which the engine reads as a uniform operand; the
+// product kernel still needs its slot promised (a value per list), else it refused the graph (seen
+// on the H200 in the Awkward table's min_dpt_met case with one event).
+TEST(CartesianCudaPlan, OneListWithAPerListValue) {
+  const jf::jagged<float> a(std::vector<std::vector<float>>{{3, 1}}, jf::cpu);
+  const jf::jagged<float> b(std::vector<std::vector<float>>{{2, 5}}, jf::cpu);
+  auto [x, y] = jf::unzip(jf::cartesian(a, b));
+  const jf::array<float> met(std::vector<float>{-2}, jf::cpu);
+  const std::string text = jf::explain_cuda(jf::min(x - y + met, -1));
+  EXPECT_NE(text.find("plan: 1 kernel(s), 0 temporaries"), std::string::npos) << text;
+  EXPECT_EQ(jf::eval(jf::min(x - y + met, -1)).to_vector(), (std::vector<std::optional<float>>{-6.0f}));
+}
+
 TEST_P(Cartesian, Errors) {
   const jf::jagged<float> a(std::vector<std::vector<float>>{{1, 2, 3}, {4}}, dev());
   const jf::jagged<float> b(std::vector<std::vector<float>>{{1, 2}, {4, 5}, {6}}, dev());

@@ -411,7 +411,9 @@ ir::graph lower_lists(const eval_request& r, const list_call& c) {
     // The strides promised to a pairs kernel (operand_desc::slot): a slot's field, or a value per list.
     const auto leaf = static_cast<std::size_t>(c.input_leaf[k]);
     if (c.role[leaf] == leaf_role::content && c.leaf_slot[leaf] >= 0) g.inputs.back().slot = c.leaf_slot[leaf];
-    if (c.role[leaf] == leaf_role::per_list && c.arity > 0) g.inputs.back().slot = static_cast<std::int8_t>(c.arity);
+    // A uniform leaf (one element: a per-list value of one list, say) is a value per list too.
+    if ((c.role[leaf] == leaf_role::per_list || c.role[leaf] == leaf_role::uniform) && c.arity > 0)
+      g.inputs.back().slot = static_cast<std::int8_t>(c.arity);
   }
   std::vector<unsigned char> spec(c.specialised.begin(), c.specialised.end());
   spec.push_back(0);
