@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "jetfuse/jetfuse.hpp"
+#include "awkward_values.hpp"
 #include "pair_mass_check.hpp"
 #include "test_support.hpp"
 
@@ -65,24 +66,7 @@ jf::jagged_record particles(const side_words& w, jf::device dev) {
   return jf::zip({{"pt", field(w.pt)}, {"eta", field(w.eta)}, {"phi", field(w.phi)}, {"charge", charge}});
 }
 
-// Awkward's value against ours: integers exactly; floats within `rel` of the value.
-template <class R>
-::testing::AssertionResult same_value(const std::string& word, std::optional<R> got, double rel) {
-  if (word == "None") {
-    if (!got) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "expected None, got " << +*got;
-  }
-  if (!got) return ::testing::AssertionFailure() << "expected " << word << ", got None";
-  if constexpr (std::is_floating_point_v<R>) {
-    const double want = std::strtod(word.c_str(), nullptr), have = static_cast<double>(*got);
-    if (std::abs(want - have) <= rel * std::max(1.0, std::abs(want))) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "expected " << want << ", got " << have;
-  } else {
-    const i64 want = std::strtoll(word.c_str(), nullptr, 10);
-    if (static_cast<i64>(*got) == want) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "expected " << word << ", got " << +*got;
-  }
-}
+using test_support::same_value;  // Awkward's value against ours (awkward_values.hpp)
 template <class R>
 void expect_values(const cartesian_case& c, const std::vector<std::optional<R>>& got, double rel = 0) {
   EXPECT_EQ(std::string(jf::name(jf::dtype_v<R>)), c.result_dtype.at(0));

@@ -1,0 +1,35 @@
+// A word of an Awkward table ("None" for a missing value) against an optional value of ours:
+// integers exactly, floats within `rel` of the value (tests/test_combinations.cpp, test_cartesian.cpp).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+namespace test_support {
+
+template <class R>
+::testing::AssertionResult same_value(const std::string& word, std::optional<R> got, double rel) {
+  if (word == "None") {
+    if (!got) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "expected None, got " << +*got;
+  }
+  if (!got) return ::testing::AssertionFailure() << "expected " << word << ", got None";
+  if constexpr (std::is_floating_point_v<R>) {
+    const double want = std::strtod(word.c_str(), nullptr), have = static_cast<double>(*got);
+    if (std::abs(want - have) <= rel * std::max(1.0, std::abs(want))) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "expected " << want << ", got " << have;
+  } else {
+    const std::int64_t want = std::strtoll(word.c_str(), nullptr, 10);
+    if (static_cast<std::int64_t>(*got) == want) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "expected " << word << ", got " << +*got;
+  }
+}
+
+}  // namespace test_support
