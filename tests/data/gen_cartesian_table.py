@@ -16,7 +16,7 @@ sqrt) are compared within a tolerance by the test.
 import awkward as ak
 import numpy as np
 
-from table_text import text
+from table_text import text, awkward_result_text
 
 rng = np.random.default_rng(20261128)
 
@@ -92,19 +92,6 @@ MASKED = {
 MATERIALISED = {"pairs_flat", "pairs_os_flat", "argcartesian_0", "argcartesian_1"}
 
 
-def result_text(r):
-    if isinstance(r, ak.Array):
-        vals = r.to_list()
-        dtype = str(ak.type(r).content).replace("?", "")
-        if not vals:
-            return "-", dtype
-        words = []
-        for v in vals:
-            words.append("None" if v is None else text(np.asarray(v, dtype=dtype)))
-        return " ".join(words), dtype
-    return text(np.asarray(r)), str(np.asarray(r).dtype)
-
-
 def main():
     print(f"# awkward {ak.__version__} numpy {np.__version__} (gen_cartesian_table.py)")
     masked = []
@@ -121,11 +108,11 @@ def main():
         for op, r in results.items():
             if name == "long" and op in MATERIALISED:
                 continue  # 75000 values: the counts and the reductions check the long list
-            emit(name, op, off_a, fa, off_b, fb, *result_text(r))
+            emit(name, op, off_a, fa, off_b, fb, *awkward_result_text(r))
         masked.append((name, off_a, fa, off_b, fb, a, b))
     for name, off_a, fa, off_b, fb, a, b in masked:
         for op, f in MASKED.items():
-            emit(name, op, off_a, fa, off_b, fb, *result_text(f(a, b)))
+            emit(name, op, off_a, fa, off_b, fb, *awkward_result_text(f(a, b)))
 
 
 def emit(name, op, off_a, fa, off_b, fb, vals, dtype):

@@ -16,7 +16,7 @@ within a tolerance by the test.
 import awkward as ak
 import numpy as np
 
-from table_text import text
+from table_text import text, awkward_result_text
 
 rng = np.random.default_rng(20261125)
 
@@ -81,19 +81,6 @@ MASKED = {
 }
 
 
-def result_text(r):
-    if isinstance(r, ak.Array):
-        vals = r.to_list()
-        dtype = str(ak.type(r).content).replace("?", "")
-        if not vals:
-            return "-", dtype
-        words = []
-        for v in vals:
-            words.append("None" if v is None else text(np.asarray(v, dtype=dtype)))
-        return " ".join(words), dtype
-    return text(np.asarray(r)), str(np.asarray(r).dtype)
-
-
 def main():
     print(f"# awkward {ak.__version__} numpy {np.__version__} (gen_combinations_table.py)")
     masked = []
@@ -110,19 +97,19 @@ def main():
         ops = dict(OPS)
         ops["min_dpt_met"] = lambda a, b: ak.min(a.pt - b.pt + met, axis=-1)
         for op, f in ops.items():
-            vals, dtype = result_text(f(a, b))
+            vals, dtype = awkward_result_text(f(a, b))
             emit(name, op, off, pt, eta, phi, charge, vals, dtype)
         i, j = ak.unzip(ak.argcombinations(ev, 2))
-        emit(name, "argcombinations_0", off, pt, eta, phi, charge, *result_text(ak.flatten(i)))
-        emit(name, "argcombinations_1", off, pt, eta, phi, charge, *result_text(ak.flatten(j)))
+        emit(name, "argcombinations_0", off, pt, eta, phi, charge, *awkward_result_text(ak.flatten(i)))
+        emit(name, "argcombinations_1", off, pt, eta, phi, charge, *awkward_result_text(ak.flatten(j)))
         t = ak.unzip(ak.combinations(ev, 3))
         for op, f in TRIPLES.items():
-            vals, dtype = result_text(f(*t))
+            vals, dtype = awkward_result_text(f(*t))
             emit(name, op, off, pt, eta, phi, charge, vals, dtype)
         masked.append((name, off, pt, eta, phi, charge, a, b))
     for name, off, pt, eta, phi, charge, a, b in masked:
         for op, f in MASKED.items():
-            emit(name, op, off, pt, eta, phi, charge, *result_text(f(a, b)))
+            emit(name, op, off, pt, eta, phi, charge, *awkward_result_text(f(a, b)))
 
 
 def emit(name, op, off, pt, eta, phi, charge, vals, dtype):
