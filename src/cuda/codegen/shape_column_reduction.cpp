@@ -76,6 +76,7 @@ void emit_column_reduction(emitter& e, const shape_plan& p, launch_info& li) {
   s << "    if (active) {  // the column's splits, in order\n";
   for (node_id r : e.f.reduces) {
     s << "      acc" << r << " = " << e.identity(r) << ";\n";
+    s << "#pragma unroll 8  // the partials' loads in flight together\n";
     s << "      for (long long y = 0; y < splits; ++y) acc" << r << " = " << e.combine_fn(r) << "(acc" << r << ", "
       << e.load_partial(r, "y * n_cols + col") << ");\n";
   }
@@ -100,10 +101,12 @@ launch_config configure_column_reduction(const launch_info& li, const std::int64
   c.block[0] = static_cast<unsigned>(li.block);
   c.grid[0] = static_cast<unsigned>(tiles);  // 0 columns: nothing to launch
   if (tiles == 0) return c;
-  // Split the columns' rows until about two waves of blocks run, keeping 64 rows or more per split.
+  // Split the columns' rows until about two waves of blocks run, keeping 256 rows or more per split
+  // (measured on an H200, sum(A, 0) of a 10000 x 5000 float32 matrix: 64 rows a split, 106 splits,
+  // 70 us; 256 rows, 39 splits, 65 us; float64 119 -> 110 us: fewer partials to combine).
   const std::int64_t target = resident_blocks(dev, li.block) * 2;
   std::int64_t splits = tiles >= target ? 1 : (target + tiles - 1) / tiles;
-  splits = std::min(splits, std::max<std::int64_t>(1, len / 64));
+  splits = std::min(splits, std::max<std::int64_t>(1, len / 256));
   splits = std::clamp<std::int64_t>(splits, 1, dev.max_grid_y);
   c.grid[1] = static_cast<unsigned>(splits);
   if (splits > 1) c.scratch_bytes = scratch_bytes(li, tiles, splits * cols);
