@@ -63,7 +63,9 @@ def _add_err(*es):
 
 
 def _f64(v):
-    return ak.values_astype(v, np.float64)
+    if isinstance(v, ak.Array):
+        return ak.values_astype(v, np.float64)
+    return np.asarray(v, dtype=np.float64)
 
 
 class Node:
@@ -166,13 +168,13 @@ class Binary(Node):
         if ea is None and eb is None:
             return v, None, g
         if self.op in CMP:
-            d = abs(_f64(va - vb) if not isinstance(va - vb, (int, float)) else va - vb)
+            d = abs(_f64(va) - _f64(vb))
             ambiguous = d <= _add_err(ea, eb) * 1.0000001
-            return v, ak.where(ambiguous, np.inf, 0.0), g
+            return v, _where(ambiguous, np.inf, 0.0), g
         if self.op in LOGIC:
             return v, _add_err(ea, eb), g
         if self.dtype not in FLOATS:
-            return v, ak.where(_add_err(ea, eb) > 0, np.inf, 0.0), g
+            return v, _where(_add_err(ea, eb) > 0, np.inf, 0.0), g
         if self.op == "*":
             e = _add_err(None if eb is None else abs(va) * eb, None if ea is None else abs(vb) * ea,
                          None if ea is None or eb is None else ea * eb)
@@ -205,13 +207,13 @@ class Unary(Node):
         if ea is None:
             return v, None, g
         if self.dtype not in FLOATS:
-            return v, ak.where(ea > 0, np.inf, 0.0), g
+            return v, _where(ea > 0, np.inf, 0.0), g
         if self.op == "jf::sqrt":
             e = np.sqrt(ea)
         elif self.op == "jf::square":
             e = 2 * abs(va) * ea + ea * ea
         elif self.op in ("jf::floor", "jf::sign"):
-            e = ak.where(ea > 0, np.inf, 0.0)  # a step: decided by an inexact value
+            e = _where(ea > 0, np.inf, 0.0)  # a step: decided by an inexact value
         else:
             e = ea
         return v, e + 2 * eps(self.dtype) * abs(_f64(v)), g
@@ -237,7 +239,6 @@ class Select(Node):
         assert em is None, "masks are exact"
         if g is not None or gm is not None:
             m = np.logical_and(m, _merge_guard(g, gm))  # x(m1)(m2): m2 among x(m1)'s
-        env.setdefault("_guards", []).append(m)
         return v, e, m
 
 
@@ -300,13 +301,18 @@ class Reduce(Node):
         if red == "prod" and dt in FLOATS:
             p = ak.prod(_f64(v), axis=axis)
             fi = np.finfo(dt)
+            # some order of the partial products may overflow (then inf * 0 is NaN) or underflow:
+            # bounded by the products of the magnitudes clamped to >= 1, resp. <= 1
+            lg = np.log(abs(_f64(v)))
+            up = ak.sum(ak.where(lg > 0, lg, 0.0), axis=axis)
+            down = ak.sum(ak.where((lg < 0) & np.isfinite(lg), lg, 0.0), axis=axis)
             ap = abs(p)
-            risky = (ap > float(fi.max) / 1e3) | ((ap < float(fi.tiny) * 1e3) & (ap > 0))
+            risky = (up > np.log(float(fi.max)) - 7) | (down < np.log(float(fi.tiny)) + 7)
             if e is not None:
                 risky = risky | (ak.sum(e, axis=axis) > 0)
             val = _cast(p, dt)
             bound = 2 * k * eps(dt) * ap
-            return val, ak.where(risky, np.inf, bound), None
+            return val, _where(risky, np.inf, bound), None
         val = awk
         if e is None:
             return val, None, None
@@ -315,13 +321,19 @@ class Reduce(Node):
             return val, ak.max(e, axis=axis), None
         if red in ("count_nonzero", "any", "all"):
             amb = ak.any(abs(_f64(v)) <= e, axis=axis)
-            return val, ak.where(amb, np.inf, 0.0), None
+            return val, _where(amb, np.inf, 0.0), None
         if red in ("argmin", "argmax"):
             best = (ak.max if red == "argmax" else ak.min)(v, axis=axis, keepdims=True)
             eb = ak.max(e, axis=axis, keepdims=True)
             amb = ak.sum(abs(_f64(v) - _f64(best)) <= e + eb, axis=axis) > 1
-            return val, ak.where(ak.fill_none(amb, False), np.inf, 0.0), None
-        return val, ak.where(ak.sum(e, axis=axis) > 0, np.inf, 0.0), None  # sum/prod of int: exact unless fed
+            return val, _where(ak.fill_none(amb, False) if isinstance(amb, ak.Array) else amb, np.inf, 0.0), None
+        return val, _where(ak.sum(e, axis=axis) > 0, np.inf, 0.0), None  # sum/prod of int: exact unless fed
+
+
+def _where(cond, a, b):
+    if isinstance(cond, ak.Array):
+        return ak.where(cond, a, b)
+    return np.where(cond, a, b)
 
 
 def _dtype_of(x):
@@ -564,8 +576,26 @@ def gen_case(rng, seed, index):
     elif isinstance(root, Reduce) and root.option:
         c.kind = "option"
     else:
-        c.kind = "option" if any(isinstance(n, Reduce) and n.option for n in walk(root) if n.level == "L") else "dense"
+        c.kind = "option" if option_per_list(root) else "dense"
     return c
+
+
+def option_per_list(node):
+    """Whether a per-list value holds an option reduction (Awkward's None for empty lists)."""
+    if isinstance(node, Reduce):
+        return node.option
+    return any(option_per_list(ch) for ch in node.children())
+
+
+def known_difference(case):
+    """Trees showing a known jetfuse difference not yet fixed (counted, not generated)."""
+    for n in walk(case.root):
+        if n is not case.root and isinstance(n, Reduce) and n.red in ("argmin", "argmax") and isinstance(n.x, Select):
+            # argmin/argmax(x(m)) materialises x(m): lists of other lengths than the expression's other
+            # jagged operands, which jetfuse's list analysis refuses (Awkward broadcasts the per-list
+            # values): "cannot broadcast nested list"
+            return "argmin/argmax(x(m)) beside other jagged operands"
+    return ""
 
 
 def walk(node):
