@@ -88,6 +88,13 @@ def expected(case, variant):
     out["valid"] = ~np.ma.getmaskarray(arr)
     err = _err_like(v, e)
     out["err"] = err.reshape(arr.shape) if err.size == arr.size else np.broadcast_to(err.reshape(-1, *([1] * (arr.ndim - 1))) if arr.ndim else err, arr.shape)
+    if case.kind == "dense" and arr.ndim and not out["valid"].all():
+        # the None lists of an option value broadcast into empty lists (above), reduced: not compared
+        empty = (np.asarray(ak.num(env["a0"], axis=1)) == 0).reshape((-1,) + (1,) * (arr.ndim - 1))
+        none_empty = ~out["valid"] & empty
+        out["none_lists"] = int(none_empty.sum())
+        out["err"] = np.where(none_empty, np.inf, out["err"])
+        out["valid"] = out["valid"] | none_empty
     return out
 
 
