@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what jetfuse needs to build and test on Debian/Ubuntu, only when something is missing:
 # cmake (>= 3.25), ninja, g++, Eigen 3.4, Boost (YAP), GoogleTest, Google Benchmark, and for the
-# differential fuzzer (tests/fuzz) Python 3 with numpy in a virtual environment, build/venv.
+# differential fuzzers (tests/fuzz) Python 3 with numpy and awkward in a virtual environment, build/venv.
 # Idempotent: with everything present it runs no apt at all. Uses sudo only when not root.
 # The CUDA toolkit is optional and never installed here (without it jetfuse builds CPU only).
 set -euo pipefail
@@ -54,14 +54,21 @@ if [ "$(printf '%s\n' 3.25 "$cmake_version" | sort -V | head -n1)" != 3.25 ]; th
   exit 1
 fi
 
-# numpy for the differential fuzzer, from PyPI, in build/venv (CMake looks there first).
+# numpy for the differential fuzzer and awkward for the jagged fuzzer, from PyPI, in build/venv
+# (CMake looks there first).
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/build/venv"
 numpy_pin="numpy==2.4.6"
+awkward_pin="awkward==2.14.0"
 if ! "$venv/bin/python3" -c 'import numpy' >/dev/null 2>&1; then
   echo "deps.sh: creating $venv with $numpy_pin"
   rm -rf "$venv"
   python3 -m venv "$venv"
   "$venv/bin/python3" -m pip install -q --disable-pip-version-check "$numpy_pin"
   "$venv/bin/python3" -c 'import numpy; print("deps.sh: numpy", numpy.__version__, "in", "'"$venv"'")'
+fi
+if ! "$venv/bin/python3" -c 'import awkward' >/dev/null 2>&1; then
+  echo "deps.sh: installing $awkward_pin in $venv"
+  "$venv/bin/python3" -m pip install -q --disable-pip-version-check "$awkward_pin" "$numpy_pin"
+  "$venv/bin/python3" -c 'import awkward; print("deps.sh: awkward", awkward.__version__)'
 fi
