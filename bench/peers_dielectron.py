@@ -36,7 +36,10 @@ same rule as bench_dielectron's check).
 
 Wheels for the Awkward part (no network on the GPU machine; downloaded where PyPI is reachable):
     python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site274 .whl274/*.whl
-Prints one table (us per call, config x variant) and writes DIR/peers.json.
+Prints one table (us per call, config x variant) and writes DIR/peers.json; each row is also
+printed as a JFROW line (peers_common.py) for bench/run_all.py (workload Dielectron/CONFIG/{all,os};
+check_ok false where the result differs from numpy's). JF_PEERS_QUICK=1: fewer repetitions, and
+Awkward on D only.
 """
 import json
 import math
@@ -48,9 +51,11 @@ import time
 
 import numpy as np
 
+import peers_common as common
+
 CONFIGS = "ABCD"
 AWKWARD_SITE = os.environ.get("JF_AWKWARD_SITE", "/tmp/site274")
-AWKWARD_A_LIMIT_S = 20.0  # run A only when D's time scaled to A's events is below this
+AWKWARD_A_LIMIT_S = 0.0 if common.quick() else 20.0  # run A only when D's time scaled to A's events is below this
 AWKWARD_BUDGET_S = 120.0  # no further Awkward variant starts after this
 AWKWARD_TIMEOUT_S = 280.0
 # JF_PEERS_DEADLINE (seconds since the epoch): the Awkward part starts nothing it cannot finish by then.
@@ -446,6 +451,19 @@ def run_awkward(data_dir):
 
 
 # ---- main -----------------------------------------------------------------------------------
+def impl_of(variant):
+    """The column of bench/run_all.py's table: numba_f32_os -> numba, cupy_pairs_all -> cupy, ..."""
+    base = variant.rsplit("_", 1)[0]
+    return {"numba_f32": "numba", "cupy_pairs": "cupy"}.get(base, base)
+
+
+def emit(r, nbytes, copy):
+    """The JFROW line of one result row (us per call)."""
+    os_or_all = r["variant"].rsplit("_", 1)[1]
+    common.emit(f"Dielectron/{r['config']}/{os_or_all}", impl_of(r["variant"]), r["us"] * 1e-6, nbytes, copy,
+                label=r["variant"], check_ok=r["check"]["ok"])
+
+
 def main():
     data_dir = sys.argv[1] if len(sys.argv) > 1 else "/tmp/d"
     import cupy as cp
@@ -482,6 +500,7 @@ def main():
         rows.append({"config": config, "variant": variant, "us": us, "reps": reps, "check": c,
                      "events_per_s": d["events"] / us * 1e6, "pairs_per_s": d["pairs"] / us * 1e6,
                      "of_copy": bytes_read / us * 1e-3 / info["copy_gbps"]})
+        emit(rows[-1], bytes_read, info["copy_gbps"])
         print(f"  {config} {variant:<18} {us:10.1f} us  {describe(c)}", flush=True)
 
     for name in CONFIGS:
@@ -489,7 +508,7 @@ def main():
         print(f"{name}: {d['events']} events, {d['electrons']} electrons, {d['pairs']} pairs", flush=True)
         g = {k: cp.asarray(d[k]) for k in ("offsets", "pt", "eta", "phi", "charge")}
         n = d["events"]
-        reps = 5 if name == "B" else 20
+        reps = common.quick_reps(5 if name == "B" else 20)
         args = [cuda.as_cuda_array(g[k]) for k in ("offsets", "pt", "eta", "phi", "charge")]
         blocks = max(1, int(np.ceil(n / 1024)))
         for os_only, kernel in ((False, heaviest_all), (True, heaviest_os)):
@@ -532,7 +551,14 @@ def main():
         if "us" in r:
             d = {"events": info.get("data", {}).get("configs", {}).get(r["config"], {}).get("events", 0)}
             r.setdefault("events_per_s", d["events"] / r["us"] * 1e6 if d["events"] else None)
+            c = load(data_dir, r["config"])
+            emit(r, 8 * (c["events"] + 1) + 16 * c["electrons"] + 5 * c["events"], info["copy_gbps"])
+        else:
+            common.skip(impl_of(r["variant"]), r.get("skipped", "not run"),
+                        [f"Dielectron/{r['config']}/{r['variant'].rsplit('_', 1)[1]}"])
         rows.append(r)
+    if "error" in ak_out:
+        common.skip("awkward", ak_out["error"])
 
     variants = sorted({r["variant"] for r in rows}, key=lambda v: [r["variant"] for r in rows].index(v))
     print("\nus per call (median; * = check failed, - = not run)")

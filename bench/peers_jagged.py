@@ -10,42 +10,28 @@ synchronisation, best of 5, with the device copy measured in the same run.
 
 Needs awkward==2.14.0, awkward-cpp==57, cuda-cccl==1.2.1 (carried as wheels to the GPU machine) and
 CuPy. ak.combinations on cuda needs numba-cuda-mlir, which is not carried: combinations are left out.
+The data files are written before Awkward is imported: without Awkward (a JFSKIP line) bench_jagged
+still runs on them. Each row is also printed as a JFROW line (peers_common.py) for bench/run_all.py.
 """
 import os
 import sys
-import time
 
-import cupy as cp
 import numpy as np
-import awkward as ak
+
+import peers_common as common
 
 N = 10_000_000
 
 
 def timed(f, reps=5):
-    f()
-    cp.cuda.Device().synchronize()
-    best = None
-    for _ in range(5):
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            f()
-        cp.cuda.Device().synchronize()
-        t = (time.perf_counter() - t0) / reps
-        best = t if best is None else min(best, t)
-    return best
+    return common.timed(f, reps)
 
 
-def copy_roof():
-    src = cp.zeros(1 << 27, dtype=cp.float64)
-    dst = cp.empty_like(src)
-    t = timed(lambda: dst.__setitem__(Ellipsis, src), 20)
-    return 2 * src.nbytes / t * 1e-9
-
-
-def row(name, seconds, nbytes, roof):
+def row(name, seconds, nbytes, roof, workload=None, impl="awkward"):
     gbps = nbytes / seconds * 1e-9
     print("%-58s %10.1f us %8.1f GB/s %6.1f %% of copy" % (name, seconds * 1e6, gbps, 100 * gbps / roof), flush=True)
+    if workload:
+        common.emit(workload, impl, seconds, nbytes, roof, label=name)
 
 
 def data(tail, out_dir):
@@ -64,27 +50,40 @@ def data(tail, out_dir):
 def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else "/tmp/jagged"
     os.makedirs(out_dir, exist_ok=True)
-    roof = copy_roof()
+    sets = {tail: data(tail, out_dir) for tail in (False, True)}
+    print("wrote the lists to %s" % out_dir, flush=True)
+    try:
+        import cupy as cp
+        import awkward as ak
+    except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
+        common.skip("awkward", e)
+        return
+    roof = common.copy_gbps(8 << 27)
     print("device copy: %.1f GB/s (awkward %s)" % (roof, ak.__version__), flush=True)
     for tail in (False, True):
-        offsets, content = data(tail, out_dir)
+        offsets, content = sets[tail]
         label = "tail" if tail else "poisson"
         layout = ak.contents.ListOffsetArray(ak.index.Index64(offsets), ak.contents.NumpyArray(content))
         x = ak.to_backend(ak.Array(layout), "cuda")
         met = cp.arange(N, dtype=cp.float32) * cp.float32(0.001)
         nbytes = offsets.nbytes + content.nbytes + 4 * N
-        row("awkward eager ak.sum(x, -1) [%s]" % label, timed(lambda: ak.sum(x, axis=-1)), nbytes, roof)
-        row("awkward eager ak.max(x, -1) [%s]" % label, timed(lambda: ak.max(x, axis=-1)), nbytes + N, roof)
-        row("awkward eager ak.sum(x*2+1, -1) [%s]" % label, timed(lambda: ak.sum(x * 2 + 1, axis=-1)), nbytes, roof)
+        row("awkward eager ak.sum(x, -1) [%s]" % label, timed(lambda: ak.sum(x, axis=-1)), nbytes, roof, "ListSum/" + label)
+        row("awkward eager ak.max(x, -1) [%s]" % label, timed(lambda: ak.max(x, axis=-1)), nbytes + N, roof,
+            "ListMax/" + label)
+        row("awkward eager ak.sum(x*2+1, -1) [%s]" % label, timed(lambda: ak.sum(x * 2 + 1, axis=-1)), nbytes, roof,
+            "ListSumOfExpression/" + label)
         row("awkward eager ak.max(sqrt(x*x*2+met)-1, -1) [%s]" % label,
-            timed(lambda: ak.max(np.sqrt(x * x * 2 + met) - 1, axis=-1)), nbytes + 5 * N, roof)
+            timed(lambda: ak.max(np.sqrt(x * x * 2 + met) - 1, axis=-1)), nbytes + 5 * N, roof,
+            "FiveOperationPipeline/" + label)
         try:
             from awkward._connect import cuda as akcuda
             lz = akcuda.lazy(x)
-            row("awkward lazy (x*2+1).sum() [%s]" % label, timed(lambda: (lz * 2 + 1).sum().compute()), nbytes, roof)
-            row("awkward lazy x.max() [%s]" % label, timed(lambda: lz.max().compute()), nbytes + N, roof)
+            row("awkward lazy (x*2+1).sum() [%s]" % label, timed(lambda: (lz * 2 + 1).sum().compute()), nbytes, roof,
+                "ListSumOfExpression/" + label, "awkward_lazy")
+            row("awkward lazy x.max() [%s]" % label, timed(lambda: lz.max().compute()), nbytes + N, roof,
+                "ListMax/" + label, "awkward_lazy")
         except Exception as e:  # the prototype's API is internal
-            print("awkward lazy prototype: %s: %s" % (type(e).__name__, e), flush=True)
+            common.skip("awkward_lazy", e)
 
 
 if __name__ == "__main__":

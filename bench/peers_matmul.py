@@ -6,19 +6,21 @@ precision), each also as its einsum("ij,jk->k") (which sums i out of A first). S
 rate of reading A and B once as a fraction of a CuPy device copy of as many bytes (same run).
 
     cd bench && python3 peers_matmul.py
+
+Each row is also printed as a JFROW line (peers_common.py) for bench/run_all.py (GEMM rows: no
+bytes; seed rows: A and B read once).
 """
 import os
 
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # share the GPU with CuPy and torch
-import time
 
-import peers_reductions  # its timing loop (best of 5 batches, one synchronisation each)
+import peers_common as common
 
 SEED_ELEMENTS = 10000 * 5000 + 5000 * 7000
 
 
-def timed(f, reps=3):
-    return peers_reductions.timed(f, reps)
+def timed(f, reps=3, sync=common.cupy_sync):
+    return common.timed(f, reps, sync)
 
 
 def copy_gbps(dt):
@@ -30,9 +32,17 @@ def copy_gbps(dt):
     return 2 * src.nbytes / t * 1e-9  # read and written
 
 
-def seed_row(name, t, itemsize, copy):
+def seed_row(name, t, itemsize, copy, workload=None, impl=None):
     gbps = SEED_ELEMENTS * itemsize / t * 1e-9
-    print(f"{name}: {t * 1e3:.3f} ms, {gbps:.0f} GB/s reading A and B once = {100 * gbps / copy:.1f} % of copy")
+    print(f"{name}: {t * 1e3:.3f} ms, {gbps:.0f} GB/s reading A and B once = {100 * gbps / copy:.1f} % of copy",
+          flush=True)
+    if workload and impl:
+        common.emit(workload, impl, t, SEED_ELEMENTS * itemsize, copy, label=name)
+
+
+def gemm_row(name, t, n, dt, impl):
+    print(f"{name}: {t * 1e3:.2f} ms, {2 * n**3 / t * 1e-12:.1f} TFLOP/s", flush=True)
+    common.emit(f"Gemm{n}/{dt}", impl, t, label=name, tflops=2 * n**3 / t * 1e-12)
 
 
 def main():
@@ -46,12 +56,13 @@ def main():
         n = 8192
         a = cp.random.default_rng(1).random((n, n)).astype(dt)
         b = cp.random.default_rng(2).random((n, n)).astype(dt)
-        t = timed(lambda: a @ b)
-        print(f"cupy gemm 8192^3 {dt}: {t * 1e3:.2f} ms, {2 * n**3 / t * 1e-12:.1f} TFLOP/s")
+        gemm_row(f"cupy gemm 8192^3 {dt}", timed(lambda: a @ b), n, dt, "cupy")
         A = cp.random.default_rng(3).random((10000, 5000)).astype(dt)
         B = cp.random.default_rng(4).random((5000, 7000)).astype(dt)
-        seed_row(f"cupy seed matmul+sum {dt}", timed(lambda: cp.sum(A @ B, 0)), A.itemsize, copies[dt])
-        seed_row(f"cupy seed einsum {dt}", timed(lambda: cp.einsum("ij,jk->k", A, B), 10), A.itemsize, copies[dt])
+        seed_row(f"cupy seed matmul+sum {dt}", timed(lambda: cp.sum(A @ B, 0)), A.itemsize, copies[dt],
+                 f"SeedSumOfMatmul/{dt}", "cupy")
+        seed_row(f"cupy seed einsum {dt}", timed(lambda: cp.einsum("ij,jk->k", A, B), 10), A.itemsize,
+                 copies[dt], f"SeedEinsum/{dt}", "cupy")
         del a, b, A, B
         cp.get_default_memory_pool().free_all_blocks()
     try:
@@ -63,17 +74,17 @@ def main():
             n = 8192
             a = torch.rand((n, n), dtype=dt, device="cuda")
             b = torch.rand((n, n), dtype=dt, device="cuda")
-            t = timed(lambda: a @ b)
-            print(f"torch gemm 8192^3 {name}: {t * 1e3:.2f} ms, {2 * n**3 / t * 1e-12:.1f} TFLOP/s")
+            gemm_row(f"torch gemm 8192^3 {name}", timed(lambda: a @ b), n, name, "torch")
             A = torch.rand((10000, 5000), dtype=dt, device="cuda")
             B = torch.rand((5000, 7000), dtype=dt, device="cuda")
-            seed_row(f"torch seed (A @ B).sum(0) {name}", timed(lambda: (A @ B).sum(0)), A.element_size(), copies[name])
+            seed_row(f"torch seed (A @ B).sum(0) {name}", timed(lambda: (A @ B).sum(0)), A.element_size(), copies[name],
+                     f"SeedSumOfMatmul/{name}", "torch")
             seed_row(f"torch seed einsum {name}", timed(lambda: torch.einsum("ij,jk->k", A, B), 10), A.element_size(),
-                     copies[name])
+                     copies[name], f"SeedEinsum/{name}", "torch")
             del a, b, A, B
             torch.cuda.empty_cache()
-    except ImportError:
-        print("torch: not installed")
+    except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
+        common.skip("torch", e)
     try:
         import jax
 
@@ -86,26 +97,19 @@ def main():
         einsum = jax.jit(lambda A, B: jnp.einsum("ij,jk->k", A, B))
 
         def jax_timed(f, A, B, reps):
-            f(A, B).block_until_ready()
-            best = None
-            for _ in range(5):
-                t0 = time.perf_counter()
-                for _ in range(reps):
-                    r = f(A, B)
-                r.block_until_ready()
-                t = (time.perf_counter() - t0) / reps
-                best = t if best is None else min(best, t)
-            return best
+            return timed(lambda: f(A, B), reps, lambda r: r.block_until_ready())
 
         for dt in ("float32", "float64"):
             k1, k2 = jax.random.split(jax.random.PRNGKey(5))
             A = jax.random.uniform(k1, (10000, 5000), dtype=dt)
             B = jax.random.uniform(k2, (5000, 7000), dtype=dt)
-            seed_row(f"jax jit sum(A @ B, 0) {dt}", jax_timed(matmul_sum, A, B, 3), A.dtype.itemsize, copies[dt])
-            seed_row(f"jax jit einsum {dt}", jax_timed(einsum, A, B, 10), A.dtype.itemsize, copies[dt])
+            seed_row(f"jax jit sum(A @ B, 0) {dt}", jax_timed(matmul_sum, A, B, 3), A.dtype.itemsize, copies[dt],
+                     f"SeedSumOfMatmul/{dt}", "jax_jit")
+            seed_row(f"jax jit einsum {dt}", jax_timed(einsum, A, B, 10), A.dtype.itemsize, copies[dt],
+                     f"SeedEinsum/{dt}", "jax_jit")
             del A, B
-    except ImportError:
-        print("jax: not installed")
+    except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
+        common.skip("jax_jit", e)
 
 
 if __name__ == "__main__":

@@ -7,21 +7,25 @@ check the indices on the device). Bandwidth: 24 bytes per value (index, value, e
 also as a fraction of a device copy of 2^26 doubles timed here.
 
     cd bench && python3 peers_scatter.py
+
+Each row is also printed as a JFROW line (peers_common.py) for bench/run_all.py.
 """
 import numpy as np
 
-import peers_reductions  # its timing loop (best of 5 batches, one synchronisation each)
+import peers_common as common
 
 N = 1 << 26
 
 
 def timed(f, reps=10):
-    return peers_reductions.timed(f, reps)
+    return common.timed(f, reps)
 
 
-def report(name, t, copy_gbps):
+def report(name, t, copy_gbps, workload=None, impl=None):
     gbps = 24 * N / t * 1e-9
-    print(f"{name}: {t * 1e6:.0f} us, {gbps:.0f} GB/s, {gbps / copy_gbps:.2f} of copy")
+    print(f"{name}: {t * 1e6:.0f} us, {gbps:.0f} GB/s, {gbps / copy_gbps:.2f} of copy", flush=True)
+    if workload and impl:
+        common.emit(workload, impl, t, 24 * N, copy_gbps, label=name)
 
 
 def main():
@@ -39,9 +43,11 @@ def main():
     print(f"device copy: {t * 1e6:.0f} us, {copy_gbps:.0f} GB/s")
     for name, p in index.items():
         pc = cp.asarray(p)
-        report(f"cupy x[p] = v {name}", timed(lambda: x.__setitem__(pc, v)), copy_gbps)
-        report(f"cupy x[p] = v * 2 + 1 {name}", timed(lambda: x.__setitem__(pc, v * 2 + 1)), copy_gbps)
-        report(f"cupyx.scatter_add {name}", timed(lambda: cupyx.scatter_add(x, pc, v)), copy_gbps)
+        put, add = ("PutPerm", "AddAtPerm") if name == "perm" else ("PutDup", "AddAtDup")
+        report(f"cupy x[p] = v {name}", timed(lambda: x.__setitem__(pc, v)), copy_gbps, put, "cupy")
+        report(f"cupy x[p] = v * 2 + 1 {name}", timed(lambda: x.__setitem__(pc, v * 2 + 1)), copy_gbps,
+               "SetItemPermExpression" if name == "perm" else None, "cupy")
+        report(f"cupyx.scatter_add {name}", timed(lambda: cupyx.scatter_add(x, pc, v)), copy_gbps, add, "cupy")
     try:
         import torch
 
@@ -49,12 +55,13 @@ def main():
         vt = torch.arange(N, dtype=torch.float64, device="cuda")
         for name, p in index.items():
             pt = torch.from_numpy(p).cuda()
-            report(f"torch index_put_ {name}", timed(lambda: xt.index_put_((pt,), vt)), copy_gbps)
+            put, add = ("PutPerm", "AddAtPerm") if name == "perm" else ("PutDup", "AddAtDup")
+            report(f"torch index_put_ {name}", timed(lambda: xt.index_put_((pt,), vt)), copy_gbps, put, "torch")
             report(f"torch index_put_ accumulate {name}", timed(lambda: xt.index_put_((pt,), vt, accumulate=True)),
                    copy_gbps)
-            report(f"torch index_add_ {name}", timed(lambda: xt.index_add_(0, pt, vt)), copy_gbps)
+            report(f"torch index_add_ {name}", timed(lambda: xt.index_add_(0, pt, vt)), copy_gbps, add, "torch")
     except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
-        print("torch: skipped:", e)
+        common.skip("torch", e)
 
 
 if __name__ == "__main__":

@@ -7,21 +7,26 @@ torch.argsort with stable=True (torch.sort also returns the indices), torch.uniq
 bench_sort measures (a batch of calls, one synchronisation; the best of 5 batches).
 
     cd bench && python3 peers_sort.py
+
+Each row is also printed as a JFROW line (peers_common.py) for bench/run_all.py (no bytes: sorts
+are compared by time, as bench_sort does).
 """
 import numpy as np
 
-import peers_reductions  # its timing loop
+import peers_common as common
 
 N = 1 << 27
 ROWS, ROW = 1 << 17, 1024
 
 
 def timed(f, reps=10):
-    return peers_reductions.timed(f, reps)
+    return common.timed(f, reps)
 
 
-def line(name, seconds, n=N):
-    print(f"{name:<44} {seconds * 1e3:9.2f} ms {n / seconds * 1e-9:7.2f} Gkeys/s")
+def line(name, seconds, n=N, workload=None, impl=None):
+    print(f"{name:<44} {seconds * 1e3:9.2f} ms {n / seconds * 1e-9:7.2f} Gkeys/s", flush=True)
+    if workload and impl:
+        common.emit(workload, impl, seconds, label=name, gkeys_per_s=n / seconds * 1e-9)
 
 
 def main():
@@ -34,42 +39,35 @@ def main():
 
     x, xi = cp.asarray(f32), cp.asarray(i32)
     m = x.reshape(ROWS, ROW)
-    line("cupy.sort float32", timed(lambda: cp.sort(x)))
-    line("cupy.sort int32", timed(lambda: cp.sort(xi)))
-    line("cupy.argsort float32", timed(lambda: cp.argsort(x)))
-    line("cupy.sort rows float32 (2^17 x 1024)", timed(lambda: cp.sort(m, axis=-1)))
-    line("cupy.argsort rows float32 (2^17 x 1024)", timed(lambda: cp.argsort(m, axis=-1)))
-    line("cupy.unique int32", timed(lambda: cp.unique(xi), 5))
+    line("cupy.sort float32", timed(lambda: cp.sort(x)), N, "SortF32", "cupy")
+    line("cupy.sort int32", timed(lambda: cp.sort(xi)), N, "SortI32", "cupy")
+    line("cupy.argsort float32", timed(lambda: cp.argsort(x)), N, "ArgsortF32", "cupy")
+    line("cupy.sort rows float32 (2^17 x 1024)", timed(lambda: cp.sort(m, axis=-1)), N, "SortRowsF32", "cupy")
+    line("cupy.argsort rows float32 (2^17 x 1024)", timed(lambda: cp.argsort(m, axis=-1)), N, "ArgsortRowsF32", "cupy")
+    line("cupy.unique int32", timed(lambda: cp.unique(xi), 5), N, "UniqueI32", "cupy")
     del x, xi, m
     cp.get_default_memory_pool().free_all_blocks()
     try:
         import torch
 
         def sync_timed(f, reps=10):
-            import time
-
-            f()
-            torch.cuda.synchronize()
-            best = None
-            for _ in range(5):
-                t0 = time.perf_counter()
-                for _ in range(reps):
-                    f()
-                torch.cuda.synchronize()
-                t = (time.perf_counter() - t0) / reps
-                best = t if best is None else min(best, t)
-            return best
+            return common.timed(f, reps, lambda _: torch.cuda.synchronize())
 
         t, ti = torch.from_numpy(f32).cuda(), torch.from_numpy(i32).cuda()
         tm = t.reshape(ROWS, ROW)
-        line("torch.sort float32 (stable, values + indices)", sync_timed(lambda: torch.sort(t, stable=True)))
-        line("torch.sort int32 (stable, values + indices)", sync_timed(lambda: torch.sort(ti, stable=True)))
-        line("torch.argsort float32 (stable)", sync_timed(lambda: torch.argsort(t, stable=True)))
-        line("torch.sort rows float32 (stable)", sync_timed(lambda: torch.sort(tm, dim=-1, stable=True)))
-        line("torch.argsort rows float32 (stable)", sync_timed(lambda: torch.argsort(tm, dim=-1, stable=True)))
-        line("torch.unique int32", sync_timed(lambda: torch.unique(ti), 5))
+        line("torch.sort float32 (stable, values + indices)", sync_timed(lambda: torch.sort(t, stable=True)), N,
+             "SortF32", "torch")
+        line("torch.sort int32 (stable, values + indices)", sync_timed(lambda: torch.sort(ti, stable=True)), N,
+             "SortI32", "torch")
+        line("torch.argsort float32 (stable)", sync_timed(lambda: torch.argsort(t, stable=True)), N,
+             "ArgsortF32", "torch")
+        line("torch.sort rows float32 (stable)", sync_timed(lambda: torch.sort(tm, dim=-1, stable=True)), N,
+             "SortRowsF32", "torch")
+        line("torch.argsort rows float32 (stable)", sync_timed(lambda: torch.argsort(tm, dim=-1, stable=True)), N,
+             "ArgsortRowsF32", "torch")
+        line("torch.unique int32", sync_timed(lambda: torch.unique(ti), 5), N, "UniqueI32", "torch")
     except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
-        print("torch: skipped:", e)
+        common.skip("torch", e)
 
     # Awkward's ak.sort / ak.argsort per list on its cuda backend: 10M lists with Poisson(2)
     # lengths of random float32 (the distribution of bench_sort's jagged lists; other draws).
@@ -83,10 +81,12 @@ def main():
         layout = ak.contents.ListOffsetArray(ak.index.Index64(offsets), ak.contents.NumpyArray(content))
         x = ak.to_backend(ak.Array(layout), "cuda")
         n = len(content)
-        line(f"ak.sort lists float32 (awkward {ak.__version__}, cuda)", timed(lambda: ak.sort(x, axis=-1), 3), n)
-        line("ak.argsort lists float32 (cuda)", timed(lambda: ak.argsort(x, axis=-1), 3), n)
+        line(f"ak.sort lists float32 (awkward {ak.__version__}, cuda)", timed(lambda: ak.sort(x, axis=-1), 3), n,
+             "JaggedSortF32", "awkward")
+        line("ak.argsort lists float32 (cuda)", timed(lambda: ak.argsort(x, axis=-1), 3), n,
+             "JaggedArgsortF32", "awkward")
     except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
-        print("awkward: skipped:", e)
+        common.skip("awkward", e, ["JaggedSortF32", "JaggedArgsortF32"])
 
 
 if __name__ == "__main__":
