@@ -415,7 +415,7 @@ double list_bytes() {
 void BM_ListMax_jetfuse(benchmark::State& state) {
   const jf::jagged<float> x(jf::array<i64>(lists().offsets), jf::array<float>(lists().content));
   timed(state, [&] {
-    const jf::option_array<float> m = jf::max(x * 2, -1);
+    jf::option_array<float> m = jf::max(x * 2, -1);
     benchmark::DoNotOptimize(m);
   });
   report(state, list_bytes() + 5.0 * static_cast<double>(lists().offsets.size() - 1));
