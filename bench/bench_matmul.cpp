@@ -5,6 +5,8 @@
 // or `_fused` as a fused multiply-reduction), the same not rewritten (the product made an array
 // first: cuBLAS's GEMM, then a reduction), and jf::einsum("ij,jk->k", A, B). `of_copy`: A and B's
 // bytes read once at the rate of a device copy in the same run. TFLOP/s counts 2 m n k per product.
+// BM_GemmAlpha / BM_GemmPlusC: 1.5 * A @ B and A @ B + C (4096^2 float32), rewritten into cuBLAS's
+// alpha / beta against the element-wise pass after the gemm.
 //   ./build/cuda/bench/bench_matmul --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 
@@ -171,6 +173,36 @@ BENCHMARK(BM_GemmJetfuse<float>)->Name("BM_GemmJetfuse/float32")->Apply(gemm_siz
 BENCHMARK(BM_GemmCublas<double>)->Name("BM_GemmCublas/float64")->Apply(gemm_size);
 #endif
 BENCHMARK(BM_GemmJetfuse<double>)->Name("BM_GemmJetfuse/float64")->Apply(gemm_size);
+// alpha * A @ B and A @ B + C (4096^2 float32): range(0) 1 the rewritten form (one gemm with alpha /
+// beta; C copied into the result first), 0 the same element-wise after the gemm (the product made an
+// array, then one fused kernel), as numpy or CuPy run it. TFLOP/s counts 2 n^3.
+template <class T>
+void BM_GemmAlpha(benchmark::State& state) {
+  if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
+  const i64 n = 4096;
+  const jf::array<T> a = random_on_gpu<T>(n, n), b = random_on_gpu<T>(n, n);
+  if (state.range(0))
+    timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(1.5 * jf::matmul(a, b))); });
+  else
+    timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(1.5 * jf::array<T>(jf::matmul(a, b)))); });
+  state.counters["TFLOP/s"] = 2.0 * double(n) * double(n) * double(n) / jf_bench::mean_seconds * 1e-12;
+}
+template <class T>
+void BM_GemmPlusC(benchmark::State& state) {
+  if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
+  const i64 n = 4096;
+  const jf::array<T> a = random_on_gpu<T>(n, n), b = random_on_gpu<T>(n, n), c = random_on_gpu<T>(n, n);
+  if (state.range(0))
+    timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::matmul(a, b) + c)); });
+  else
+    timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::array<T>(jf::matmul(a, b)) + c)); });
+  state.counters["TFLOP/s"] = 2.0 * double(n) * double(n) * double(n) / jf_bench::mean_seconds * 1e-12;
+}
+BENCHMARK(BM_GemmAlpha<float>)->Name("BM_GemmAlpha/float32/elementwise")->Arg(0)->Apply(seed);
+BENCHMARK(BM_GemmAlpha<float>)->Name("BM_GemmAlpha/float32/rewritten")->Arg(1)->Apply(seed);
+BENCHMARK(BM_GemmPlusC<float>)->Name("BM_GemmPlusC/float32/elementwise")->Arg(0)->Apply(seed);
+BENCHMARK(BM_GemmPlusC<float>)->Name("BM_GemmPlusC/float32/rewritten")->Arg(1)->Apply(seed);
+
 #define JF_SEED_BENCHMARKS(T, name)                                                                             \
   BENCHMARK(BM_CopySeedBytes<T>)->Name("BM_CopySeedBytes/" name)->Apply(seed);                                  \
   BENCHMARK(BM_SeedMatmulThenSum<T>)->Name("BM_SeedMatmulThenSum/" name)->Apply(seed);                          \

@@ -5,6 +5,7 @@
 // reversed, broadcast) and expressions as operands; results poisoned before each product.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <jetfuse/jetfuse.hpp>
@@ -33,9 +34,9 @@ jf::shape_t read_shape(const std::vector<std::string>& h, std::size_t& at) {
   return s;
 }
 
-std::vector<matmul_case> table(bool errors) {
+std::vector<matmul_case> table(bool errors, const std::string& file = "matmul_table.txt") {
   std::vector<matmul_case> cases;
-  for (const test_support::table_case& t : test_support::read_table(JF_TEST_DATA_DIR "/matmul_table.txt", 3)) {
+  for (const test_support::table_case& t : test_support::read_table(JF_TEST_DATA_DIR "/" + file, 3)) {
     if ((t.header.at(0) == "error") != errors) continue;
     matmul_case c{t.header, t.lines[0], t.lines[1], t.lines[2], {}, {}, {}};
     std::size_t at = errors ? 1 : 3;
@@ -81,7 +82,7 @@ double max_abs(const std::vector<T>& v) {
 }
 
 template <class A, class B>
-void check(const matmul_case& c, jf::device dev) {
+void check(const matmul_case& c, jf::device dev, bool dot) {
   using R = jf::detail::matmul_result_t<jf::array<A>, jf::array<B>>;
   ASSERT_EQ(dtype_name<R>(), c.header.at(2)) << "numpy's result dtype";
   const std::vector<A> av = test_support::parse_words<A>(c.a);
@@ -89,9 +90,9 @@ void check(const matmul_case& c, jf::device dev) {
   const jf::array<A> a(av, c.sa, dev);
   const jf::array<B> b(bv, c.sb, dev);
   poison_pool<R>(c.sr.product(), dev);
-  const jf::array<R> r = jf::matmul(a, b);
-  const std::string what =
-      c.header.at(0) + " " + jf::to_string(c.sa) + " @ " + c.header.at(1) + " " + jf::to_string(c.sb);
+  const jf::array<R> r = dot ? jf::array<R>(jf::dot(a, b)) : jf::array<R>(jf::matmul(a, b));
+  const std::string what = std::string(dot ? "dot " : "") + c.header.at(0) + " " + jf::to_string(c.sa) + " @ " +
+                           c.header.at(1) + " " + jf::to_string(c.sb);
   ASSERT_EQ(r.shape(), c.sr) << what;
   ASSERT_EQ(r.device(), dev) << what;
   const double k = c.sa[c.sa.size() - 1];
@@ -101,43 +102,23 @@ void check(const matmul_case& c, jf::device dev) {
 }
 
 template <class A>
-void dispatch(const matmul_case& c, jf::device dev) {
+void dispatch(const matmul_case& c, jf::device dev, bool dot) {
   const std::string& t = c.header.at(1);
   if (t == "float64")
-    check<A, double>(c, dev);
+    check<A, double>(c, dev, dot);
   else if (t == "float32")
-    check<A, float>(c, dev);
+    check<A, float>(c, dev, dot);
   else if (t == "int64")
-    check<A, i64>(c, dev);
+    check<A, i64>(c, dev, dot);
   else if (t == "int32")
-    check<A, std::int32_t>(c, dev);
+    check<A, std::int32_t>(c, dev, dot);
   else if (t == "bool")
-    check<A, bool>(c, dev);
+    check<A, bool>(c, dev, dot);
   else
     FAIL() << "unknown dtype " << t;
 }
 
 class Matmul : public test_support::on_backends {};
-
-TEST_P(Matmul, MatchesNumpyTable) {
-  const std::vector<matmul_case> cases = table(false);
-  ASSERT_GT(cases.size(), 150u);
-  for (const matmul_case& c : cases) {
-    const std::string& t = c.header.at(0);
-    if (t == "float64")
-      dispatch<double>(c, dev());
-    else if (t == "float32")
-      dispatch<float>(c, dev());
-    else if (t == "int64")
-      dispatch<i64>(c, dev());
-    else if (t == "int32")
-      dispatch<std::int32_t>(c, dev());
-    else if (t == "bool")
-      dispatch<bool>(c, dev());
-    else
-      FAIL() << "unknown dtype " << t;
-  }
-}
 
 std::string joined(const std::vector<std::string>& words) {
   std::string s;
@@ -150,6 +131,51 @@ std::string squeezed(const std::string& text) {  // whitespace runs as one space
   std::vector<std::string> words;
   for (std::string w; in >> w;) words.push_back(w);
   return joined(words);
+}
+
+void table_products(const std::string& file, std::size_t at_least, jf::device dev, bool dot) {
+  const std::vector<matmul_case> cases = table(false, file);
+  ASSERT_GT(cases.size(), at_least);
+  for (const matmul_case& c : cases) {
+    const std::string& t = c.header.at(0);
+    if (t == "float64")
+      dispatch<double>(c, dev, dot);
+    else if (t == "float32")
+      dispatch<float>(c, dev, dot);
+    else if (t == "int64")
+      dispatch<i64>(c, dev, dot);
+    else if (t == "int32")
+      dispatch<std::int32_t>(c, dev, dot);
+    else if (t == "bool")
+      dispatch<bool>(c, dev, dot);
+    else
+      FAIL() << "unknown dtype " << t;
+  }
+}
+
+TEST_P(Matmul, MatchesNumpyTable) { table_products("matmul_table.txt", 150, dev(), false); }
+
+// numpy.dot (tests/data/dot_table.txt): 1-d . 1-d fused, 2-d = matmul, 2-d . 1-d, N-d by dot's rule,
+// empty; numpy's "not aligned" messages (jf::shape_error), 0-d operands refused (jf::value_error).
+TEST_P(Matmul, DotMatchesNumpyTable) {
+  table_products("dot_table.txt", 100, dev(), true);
+  const std::vector<matmul_case> errors = table(true, "dot_table.txt");
+  ASSERT_EQ(errors.size(), 5u);
+  for (const matmul_case& c : errors) {
+    try {
+      (void)jf::dot(jf::ones<double>(c.sa, dev()), jf::ones<double>(c.sb, dev()));
+      ADD_FAILURE() << "no error for dot " << jf::to_string(c.sa) << " " << jf::to_string(c.sb);
+    } catch (const jf::shape_error& e) {
+      EXPECT_EQ(squeezed(e.what()), joined(c.r));
+    }
+  }
+  EXPECT_THROW((void)jf::dot(jf::ones<double>({}, dev()), jf::ones<double>({3}, dev())), jf::value_error);
+  // Expressions and views as operands; a.dot's 1-d form is still one fused reduction.
+  const jf::array<double> m(std::vector<double>{1, 2, 3, 4, 5, 6}, {2, 3}, dev());
+  EXPECT_EQ(jf::eval(jf::dot(m * 2.0, m.transpose())).to_vector(), (std::vector<double>{28, 64, 64, 154}));
+  const std::string x = jf::explain(jf::dot(m(0, jf::all), m(1, jf::all)));
+  EXPECT_NE(x.find("one fused multiply-reduction"), std::string::npos) << x;
+  EXPECT_EQ(jf::dot(m(0, jf::all), m(1, jf::all)).item(), 32.0);
 }
 
 TEST_P(Matmul, NumpysErrors) {
@@ -583,5 +609,185 @@ INSTANTIATE_TEST_SUITE_P(Backends, MatmulSum, ::testing::Values(jf::cpu, jf::cud
 
 // >= 2^24 elements of a on the GPU (the CPU reference sums in double on the host).
 TEST_F(MatmulCuda, SumRoundingOnLargeOperands) { rounding_bound<float>(4099, 4097, 301, jf::cuda); }
+
+// ---- alpha and beta: scalar factors and an addend folded into the one gemm ----------------------
+
+// value = alpha * (a @ b) + beta * c on the host in double, from the dtype-rounded operands, and the
+// magnitude |alpha| (|a| @ |b|) + |beta c| the bound scales with. a: batch x n x k (batch 0: a 2-d
+// operand), b: k x m, c broadcast from c_shape's trailing axes (m or n x m).
+struct host_affine {
+  std::vector<double> value, mag;
+};
+template <class T>
+host_affine affine(const std::vector<T>& a, const std::vector<T>& b, const std::vector<T>& c, i64 batch, i64 n, i64 k,
+                   i64 m, double alpha, double beta, bool c_rows) {
+  host_affine h;
+  const i64 nb = batch ? batch : 1;
+  h.value.assign(static_cast<std::size_t>(nb * n * m), 0.0);
+  h.mag = h.value;
+  for (i64 q = 0; q < nb; ++q)
+    for (i64 i = 0; i < n; ++i)
+      for (i64 j = 0; j < m; ++j) {
+        double s = 0, t = 0;
+        for (i64 l = 0; l < k; ++l) {
+          const double x = double(a[static_cast<std::size_t>((q * n + i) * k + l)]);
+          const double y = double(b[static_cast<std::size_t>(l * m + j)]);
+          s += x * y;
+          t += std::abs(x * y);
+        }
+        const std::size_t o = static_cast<std::size_t>((q * n + i) * m + j);
+        const double cv = c.empty() ? 0.0 : double(c[static_cast<std::size_t>(c_rows ? i * m + j : j)]);
+        h.value[o] = alpha * s + beta * cv;
+        h.mag[o] = std::abs(alpha) * t + std::abs(beta * cv);
+      }
+  return h;
+}
+
+// The rewritten result within the documented bound: |got - value| <= (k + f + 2) eps (|alpha|
+// (|a| @ |b|) + |beta c|), f the number of scalar steps (design.md "Matrix products").
+template <class T>
+::testing::AssertionResult within_bound(const jf::array<T>& got, const host_affine& want, i64 k, int f) {
+  const std::vector<T> g = got.to_vector();
+  if (g.size() != want.value.size())
+    return ::testing::AssertionFailure() << g.size() << " vs " << want.value.size() << " elements";
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (std::size_t i = 0; i < g.size(); ++i)
+    if (!(std::abs(double(g[i]) - want.value[i]) <= double(k + f + 2) * eps * want.mag[i] + 1e-300))
+      return ::testing::AssertionFailure() << "element " << i << ": " << g[i] << " vs " << want.value[i]
+                                           << " (bound " << double(k + f + 2) * eps * want.mag[i] << ")";
+  return ::testing::AssertionSuccess();
+}
+
+template <class T>
+std::vector<T> random_values(i64 count) {
+  std::vector<T> v(static_cast<std::size_t>(count));
+  for (T& x : v) x = T(double(rand_int(-1'000'000, 1'000'000)) / 1'000'001.0);
+  return v;
+}
+
+// Kernels launched plus CPU executor evaluations: an element-wise pass after the gemm adds one.
+std::uint64_t passes() {
+  const jf::stats_t s = jf::stats();
+  return s.launches + s.cpu_evaluations;
+}
+
+template <class T>
+void alpha_beta_forms(i64 n, i64 k, i64 m, jf::device dev) {
+  const std::vector<T> av = random_values<T>(3 * n * k), bv = random_values<T>(k * m), cv = random_values<T>(n * m),
+                       rv = random_values<T>(m);
+  const std::vector<T> a2(av.begin(), av.begin() + n * k);
+  const jf::array<T> a(a2, {n, k}, dev), b(bv, {k, m}, dev), c(cv, {n, m}, dev), row(rv, {m}, dev);
+  const jf::array<T> stack(av, {3, n, k}, dev);
+  const auto p = jf::matmul(a, b);
+  static_assert(std::is_same_v<decltype(2 * p), jf::matmul_expr<T>>, "a factor is gemm's alpha");
+  static_assert(std::is_same_v<decltype(-(p / 3.0)), jf::matmul_expr<T>>, "factors chain");
+  static_assert(std::is_same_v<decltype(p + c), jf::matmul_plus_expr<T>>, "an addend is gemm's beta");
+  const std::string what = dtype_name<T>() + " " + std::to_string(n) + "x" + std::to_string(k) + "x" +
+                           std::to_string(m) + " on " + jf::to_string(dev);
+  const double t3 = double(T(3)), third = 1.0 / t3;
+  const std::vector<T> none;
+  const auto check_form = [&](const auto& e, double alpha, double beta, const std::vector<T>& cw, bool c_rows, int f,
+                              const std::string& form) {
+    poison_pool<T>(n * m, dev);
+    const jf::array<T> got = e;
+    ASSERT_EQ(got.shape(), (jf::shape_t{n, m})) << what << " " << form;
+    EXPECT_TRUE(within_bound(got, affine(a2, bv, cw, 0, n, k, m, alpha, beta, c_rows), k, f)) << what << " " << form;
+  };
+  check_form(2.5 * p, double(T(2.5)), 0, none, false, 1, "2.5 * p");
+  check_form(p * 3, 3, 0, none, false, 1, "p * 3");
+  check_form(p / 3, third, 0, none, false, 1, "p / 3");
+  check_form(-p, -1, 0, none, false, 1, "-p");
+  check_form(-(2 * p) / 4.0, -0.5, 0, none, false, 3, "-(2 * p) / 4");
+  check_form(p + c, 1, 1, cv, true, 0, "p + c");
+  check_form(c + p, 1, 1, cv, true, 0, "c + p");
+  check_form(p - c, 1, -1, cv, true, 0, "p - c");
+  check_form(c - p, -1, 1, cv, true, 1, "c - p");
+  check_form(0.5 * p + row, 0.5, 1, rv, false, 1, "0.5 * p + row (broadcast)");
+  check_form(p / 3 - c, third, -1, cv, true, 1, "p / 3 - c");
+  // Batched: one strided-batched gemm with alpha; c broadcast over the batch.
+  {
+    const jf::array<T> got = 2 * jf::matmul(stack, b) + c;
+    ASSERT_EQ(got.shape(), (jf::shape_t{3, n, m})) << what;
+    EXPECT_TRUE(within_bound(got, affine(av, bv, cv, 3, n, k, m, 2, 1, true), k, 1)) << what << " batched";
+  }
+  // The rewrite happened: no element-wise pass after the gemm, and jf::explain says so.
+  (void)jf::array<T>(p);  // warm caches (operand conversions, kernels) outside the counts
+  jf::reset_stats();
+  (void)jf::array<T>(2 * p + c);
+  const std::uint64_t rewritten = passes();
+  jf::reset_stats();
+  (void)jf::array<T>(jf::array<T>(p) * 2.0 + c);
+  const std::uint64_t elementwise = passes();
+  EXPECT_EQ(rewritten + 1, elementwise) << what << ": the rewritten form runs no element-wise pass";
+  const std::string x = jf::explain(2 * p + c);
+  EXPECT_NE(x.find("rewritten as one gemm: alpha = 2"), std::string::npos) << x;
+  EXPECT_NE(x.find("beta = 1"), std::string::npos) << x;
+  EXPECT_NE(x.find("no element-wise pass"), std::string::npos) << x;
+}
+
+class MatmulAlphaBeta : public test_support::on_backends {};
+
+TEST_P(MatmulAlphaBeta, FormsWithinTheDocumentedBound) {
+  for (const auto& s : std::vector<std::array<i64, 3>>{{1, 1, 1}, {1, 7, 5}, {37, 29, 41}, {130, 301, 67}}) {
+    alpha_beta_forms<float>(s[0], s[1], s[2], dev());
+    alpha_beta_forms<double>(s[0], s[1], s[2], dev());
+  }
+}
+
+// Where folding is not exact-safe the value is numpy's element-wise order (bit-exact on quarters):
+// zero and infinite factors, empty products and k = 0, an addend that enlarges the shape; sums.
+TEST_P(MatmulAlphaBeta, FallbacksAndSumsAreNumpys) {
+  const i64 n = 5, k = 4, m = 3;
+  std::vector<double> av = quarters(n * k);
+  const std::vector<double> bv = quarters(k * m);
+  av[0] = std::numeric_limits<double>::infinity();  // row 0 of the product is inf or nan
+  const jf::array<double> a(av, {n, k}, dev()), b(bv, {k, m}, dev());
+  const jf::array<double> want = jf::array<double>(jf::matmul(a, b));
+  const std::vector<double> w = want.to_vector();
+  const auto same_bits = [&](const jf::array<double>& got, const jf::array<double>& expect, const std::string& what) {
+    ASSERT_EQ(got.shape(), expect.shape()) << what;
+    const std::vector<double> g = got.to_vector(), e = expect.to_vector();
+    for (std::size_t i = 0; i < g.size(); ++i)
+      ASSERT_TRUE((std::isnan(g[i]) && std::isnan(e[i])) || g[i] == e[i]) << what << " element " << i << ": " << g[i]
+                                                                           << " vs " << e[i];
+  };
+  same_bits(0.0 * jf::matmul(a, b), jf::array<double>(want * 0.0), "0 * p");  // nan where p is inf
+  same_bits(jf::matmul(a, b) / 0.0, jf::array<double>(want / 0.0), "p / 0");
+  EXPECT_NE(jf::explain(0.0 * jf::matmul(a, b)).find("not rewritten into gemm's alpha / beta"), std::string::npos);
+  const jf::array<double> c3 = jf::ones<double>({2, 1, m}, dev());  // enlarges (5, 3) to (2, 5, 3)
+  same_bits(jf::matmul(a, b) + c3, jf::array<double>(want + c3), "p + c (enlarging)");
+  const jf::array<double> ek = jf::zeros<double>({n, 0}, dev()), e0 = jf::zeros<double>({0, m}, dev());
+  same_bits(2 * jf::matmul(ek, e0) - jf::full<double>({n, m}, -0.0, dev()),
+            jf::array<double>(jf::zeros<double>({n, m}, dev()) * 2.0 - jf::full<double>({n, m}, -0.0, dev())), "k = 0");
+  // A sum of a scaled product still rewrites (and the factor applies to its small result).
+  const jf::array<double> a1(quarters(n * k), {n, k}, dev());
+  const auto s = jf::sum(2 * jf::matmul(a1, b), 0);
+  static_assert(std::is_same_v<decltype(s), const jf::matmul_expr<double>>);
+  same_bits(s, jf::array<double>(jf::sum(jf::array<double>(jf::matmul(a1, b)), 0) * 2.0), "sum(2 * p, 0)");
+  const std::string x = jf::explain(s);
+  EXPECT_NE(x.find("rewritten as matmul(sum(a, axis=0), b)"), std::string::npos) << x;
+  EXPECT_NE(x.find("* 2"), std::string::npos) << x;
+  // A sum of p + c is an ordinary reduction of the rewritten value.
+  const jf::array<double> c(quarters(n * m), {n, m}, dev());
+  same_bits(jf::sum(jf::matmul(a1, b) + c, 1), jf::array<double>(jf::sum(jf::array<double>(jf::matmul(a1, b)) + c, 1)),
+            "sum(p + c, 1)");
+  // (2 * a @ b).T and 2-d dot take the factor too; integers and promoting addends stay element-wise.
+  same_bits(jf::transpose(2 * jf::matmul(a1, b)), jf::array<double>(jf::array<double>(jf::matmul(a1, b)).transpose() * 2.0),
+            "(2 * p).T");
+  same_bits(3 * jf::dot(a1, b) + c, jf::array<double>(jf::array<double>(jf::matmul(a1, b)) * 3.0 + c), "3 * dot + c");
+  const jf::array<std::int32_t> ia = jf::astype<std::int32_t>(a1 * 4.0), ib = jf::astype<std::int32_t>(b * 4.0);
+  static_assert(!std::is_same_v<decltype(2 * jf::matmul(ia, ib)), jf::matmul_expr<std::int32_t>>);
+  const jf::array<float> cf = jf::astype<float>(c);
+  static_assert(!std::is_same_v<decltype(jf::matmul(a1, b) + cf), jf::matmul_plus_expr<double>>);
+  same_bits(jf::matmul(a1, b) + cf, jf::array<double>(jf::array<double>(jf::matmul(a1, b)) + cf), "p + float32 c");
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, MatmulAlphaBeta, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
+
+// cuBLAS's alpha and beta on larger, odd sizes (jf::cuda only; the CPU case is above).
+TEST_F(MatmulCuda, AlphaBetaWithinTheDocumentedBound) {
+  alpha_beta_forms<float>(1031, 517, 1013, jf::cuda);
+  alpha_beta_forms<double>(257, 1100, 129, jf::cuda);
+}
 
 }  // namespace

@@ -208,9 +208,16 @@ template <class... C> std::string explain_captured(const eval_options& opt, cons
   std::string notes;  // what computed leaves (jf::matmul's values) would run first
   struct notes_scope {
     std::string* saved = explain_notes;
-    explicit notes_scope(std::string* n) { explain_notes = n; }
-    ~notes_scope() { explain_notes = saved; }
-  } scope(&notes);
+    bool saved_cuda = explain_notes_cuda;
+    notes_scope(std::string* n, bool cuda) {
+      explain_notes = n;
+      explain_notes_cuda = cuda;
+    }
+    ~notes_scope() {
+      explain_notes = saved;
+      explain_notes_cuda = saved_cuda;
+    }
+  } scope(&notes, opt.explain_cuda);
   gathered<C...> g(c...);
   std::array<array_base, sizeof...(C)> outs;
   const std::array<dtype, sizeof...(C)> types = {type_of_v<C>.type...};

@@ -1,6 +1,7 @@
 // numpy.matmul (matmul.hpp): numpy's checks and messages, 1-d operands promoted to matrices, the
 // batch axes broadcast and flattened into one uniformly strided batch (copied only where the
-// strides do not allow it), then a backend (core/matmul_backends.hpp) multiplies.
+// strides do not allow it), then a backend (core/matmul_backends.hpp) multiplies; with gemm terms
+// (matmul_node.cpp's alpha / beta rewrites) the addend is first copied (broadcast) into the result.
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -159,7 +160,9 @@ checked_product check_product(const array_base& a, const array_base& b) {
 
 shape_t matmul_shape(const array_base& a, const array_base& b) { return check_product(a, b).result; }
 
-array_base matmul(const array_base& a, const array_base& b) {
+array_base matmul(const array_base& a, const array_base& b) { return matmul(a, b, gemm_terms{}); }
+
+array_base matmul(const array_base& a, const array_base& b, const gemm_terms& t) {
   const checked_product c = check_product(a, b);
   const array_base &a2 = c.a2, &b2 = c.b2;
   const i64 n = c.n, k = c.k, m = c.m;
@@ -168,6 +171,9 @@ array_base matmul(const array_base& a, const array_base& b) {
 
   const shape_t full = with_core(batch, {n, m});
   const array_base out = make_array(a.device(), a.dtype(), full);
+  const bool terms = t.alpha != 1 || t.beta != 0;
+  if (terms && (!is_floating(a.dtype()) || out.size() == 0 || k == 0))
+    throw value_error("jetfuse: internal: gemm terms for an integer, empty or k = 0 product (matmul_node.cpp's folds)");
   if (out.size() == 0) return reshape(out, result);
   if (k == 0) {  // an empty sum: zeros (false for bool)
     const double zero[1] = {0.0};
@@ -185,6 +191,12 @@ array_base matmul(const array_base& a, const array_base& b) {
   p.a = flattened(av, blas);
   p.b = flattened(bv, blas);
   p.c = out.raw_data();
+  p.alpha = t.alpha;
+  p.beta = t.beta;
+  if (t.beta != 0) {  // beta's addend: broadcast into the result's buffer, which the gemm then reads
+    if (!t.c) throw value_error("jetfuse: internal: beta without its addend");
+    assign(reshape(out, t.shape), *t.c);
+  }
   if (on_gpu && (p.batch > INT_MAX || n > INT_MAX || m > INT_MAX || k > INT_MAX))
     throw value_error(
         "jf::matmul: jf::cuda multiplies matrices and batches of at most 2^31 - 1 rows, columns and "

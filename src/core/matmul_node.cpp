@@ -8,6 +8,7 @@
 #include "jetfuse/detail/matmul_node.hpp"
 
 #include <atomic>
+#include <cmath>
 #include <memory>
 #include <sstream>
 
@@ -65,6 +66,111 @@ std::string axes_text(const matmul_node& n) {
   return n.sum.keepdims ? s + ", keepdims" : s;
 }
 
+// numpy's shape in dot's messages: (2,3), (3,).
+std::string compact(const shape_t& s) {
+  std::string out = "(";
+  for (int i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::to_string(s[i]);
+  return out + (s.size() == 1 ? ",)" : ")");
+}
+
+// A value of dtype t as a double: numpy's weak scalar converted to the array's dtype.
+double rounded(dtype t, double v) { return t == dtype::float32 ? double(static_cast<float>(v)) : v; }
+
+// Whether v is finite, nonzero and normal in dtype t (a factor gemm can take as alpha exactly as
+// numpy's multiplication would apply it, up to rounding).
+bool normal_in(dtype t, double v) {
+  if (t == dtype::float32) return std::isnormal(static_cast<float>(v));
+  return std::isnormal(v);
+}
+
+// The steps' combined factor, each step rounded to the dtype as numpy rounds each operation's
+// result; NaN where a step or an intermediate is zero, infinite, NaN or subnormal.
+double combined_alpha(const matmul_node& n) {
+  const dtype t = n.a.dtype();
+  double alpha = 1;
+  for (const scale_step& s : n.steps) {
+    if (s.op == '-') {
+      alpha = -alpha;
+      continue;
+    }
+    if (!normal_in(t, s.value)) return std::nan("");
+    alpha = rounded(t, s.op == '/' ? alpha / s.value : alpha * s.value);
+    if (!normal_in(t, alpha)) return std::nan("");
+  }
+  return alpha;
+}
+
+// Whether c broadcasts to `to` without enlarging it (numpy's rules).
+bool broadcasts_into(const shape_t& c, const shape_t& to) {
+  if (c.size() > to.size()) return false;
+  for (int i = 0; i < c.size(); ++i) {
+    const std::int64_t e = c[c.size() - 1 - i], f = to[to.size() - 1 - i];
+    if (e != f && e != 1) return false;
+  }
+  return true;
+}
+
+// Why a node with steps or an addend is not one gemm ("" when it is).
+std::string fold_refusal(const matmul_node& n) {
+  if (n.steps.empty() && n.c.is_null()) return "";
+  if (!is_floating(n.a.dtype())) return "integer product";
+  if (n.summed) return "a sum of the product: the factors apply to its small result";
+  if (n.dot && n.a.ndim() == 1 && n.b.ndim() == 1) return "dot of two vectors (a fused reduction, not a gemm)";
+  const std::int64_t k = n.a.shape()[n.a.ndim() - 1];
+  if (n.product.product() == 0 || k == 0) return "an empty product or k = 0";
+  if (std::isnan(combined_alpha(n))) return "a factor or their product is zero, not finite or subnormal";
+  if (!n.c.is_null()) {
+    if (n.c.device() != n.a.device()) return "c is on another backend";
+    if (n.c.dtype() != n.a.dtype()) return "c has another dtype";
+    if (!broadcasts_into(n.c.shape(), n.product)) return "c does not broadcast to the product's shape";
+  }
+  return "";
+}
+
+std::string steps_text(const matmul_node& n) {
+  std::ostringstream os;
+  for (const scale_step& s : n.steps) {
+    if (s.op == '-')
+      os << " negated,";
+    else
+      os << " " << (s.op == '/' ? "/ " : "* ") << s.value << ",";
+  }
+  std::string t = os.str();
+  if (!t.empty()) t.pop_back();
+  return t;
+}
+
+// numpy.dot(a, b) for operands that are not two vectors, through the matmul backend.
+array_base dot_product(const matmul_node& n, const gemm_terms& t) {
+  const array_base &a = n.a, &b = n.b;
+  if (a.ndim() <= 2 && b.ndim() <= 2) return matmul(a, b, t);  // numpy.dot is numpy.matmul here
+  if (a.ndim() == 1 || b.ndim() == 1) return matmul(a, b, t);   // a vector against a stack: matmul's shape too
+  // dot(a, b)[i..., j..., m] = sum(a[i..., :] * b[j..., :, m]): a as (P, k), b with its k axis first
+  // as (k, Q * m): one 2-d product, reshaped (views where numpy's reshape would make them).
+  const std::int64_t k = a.shape()[a.ndim() - 1];
+  std::int64_t rows = 1, cols = 1;
+  for (int d = 0; d < a.ndim() - 1; ++d) rows *= a.shape()[d];
+  for (int d = 0; d < b.ndim(); ++d)
+    if (d != b.ndim() - 2) cols *= b.shape()[d];
+  const array_base a2 = reshape(a, shape_t{rows, k});
+  shape_t axes = shape_t::of_rank(b.ndim());
+  axes[0] = b.ndim() - 2;
+  for (int d = 0; d < b.ndim() - 2; ++d) axes[d + 1] = d;
+  axes[b.ndim() - 1] = b.ndim() - 1;
+  const array_base bt = transpose(b, axes);
+  const array_base b2 = reshape(bt, shape_t{k, cols});
+  gemm_terms t2 = t;
+  t2.shape = n.product;
+  return reshape(matmul(a2, b2, t2), n.product);
+}
+
+// The product's value (a @ b or dot(a, b)) with these terms.
+array_base product_value(const matmul_node& n, const gemm_terms& t) {
+  if (!n.dot) return matmul(n.a, n.b, t);
+  if (n.a.ndim() == 1 && n.b.ndim() == 1) return sum_of_products(n.a, n.b, 0, false);  // the fused form
+  return dot_product(n, t);
+}
+
 }  // namespace
 
 void set_product_route(product_route r) { route.store(r); }
@@ -78,6 +184,57 @@ matmul_node make_matmul_node(const array_base& a, const array_base& b) {
   n.b = b;
   n.shape = n.product;
   return n;
+}
+
+matmul_node make_dot_node(const array_base& a, const array_base& b) {
+  if (a.is_null() || b.is_null()) throw value_error("jetfuse: jf::dot of a null array handle");
+  if (a.ndim() == 0 || b.ndim() == 0)
+    throw value_error("jetfuse: jf::dot of a 0-d array of shape " + compact(a.ndim() == 0 ? a.shape() : b.shape()) +
+                      " (numpy multiplies element-wise: write a * b)");
+  const int da = a.ndim() - 1, db = b.ndim() == 1 ? 0 : b.ndim() - 2;
+  if (a.shape()[da] != b.shape()[db])
+    throw shape_error("shapes " + compact(a.shape()) + " and " + compact(b.shape()) + " not aligned: " +
+                      std::to_string(a.shape()[da]) + " (dim " + std::to_string(da) + ") != " +
+                      std::to_string(b.shape()[db]) + " (dim " + std::to_string(db) + ")");
+  if (a.device() != b.device())
+    throw backend_mismatch("jf::dot: the operands are on " + to_string(a.device()) + " and " + to_string(b.device()) +
+                           "; move one with jf::to_backend first");
+  matmul_node n;
+  n.a = a;
+  n.b = b;
+  n.dot = true;
+  n.product = shape_t{};  // a.shape[:-1] + b.shape[:-2] + b.shape[-1:]
+  for (int d = 0; d < da; ++d) n.product.push_back(a.shape()[d]);
+  for (int d = 0; d < b.ndim(); ++d)
+    if (d != db) n.product.push_back(b.shape()[d]);
+  n.shape = n.product;
+  return n;
+}
+
+matmul_node scaled(const matmul_node& n, char op, double s) {
+  if (op != '*' && op != '/' && op != '-') throw value_error("jetfuse: internal: scale step " + std::string(1, op));
+  matmul_node r = n;
+  r.steps.push_back(scale_step{op, op == '-' ? -1.0 : rounded(n.a.dtype(), s)});
+  return r;
+}
+
+matmul_node plus(const matmul_node& n, const array_base& c, bool subtract) {
+  if (c.is_null()) throw value_error("jetfuse: matmul(a, b) + c with c a null array handle");
+  if (!n.c.is_null()) throw value_error("jetfuse: internal: a second addend");
+  matmul_node r = n;
+  r.c = c;
+  r.c_subtracted = subtract;
+  return r;
+}
+
+bool folds(const matmul_node& n) { return fold_refusal(n).empty(); }
+
+matmul_node bare(const matmul_node& n) {
+  matmul_node r = n;
+  r.steps.clear();
+  r.c = array_base{};
+  r.c_subtracted = false;
+  return r;
 }
 
 matmul_node sum_of(const matmul_node& n, const reduce_spec& spec) {
@@ -125,13 +282,24 @@ matmul_node transposed(const matmul_node& n) {
     throw value_error(
         "jetfuse: jf::transpose of a batched or summed matmul is not supported yet; transpose the "
         "evaluated array (jf::array<T>(...).transpose(), a view)");
-  return make_matmul_node(transpose(n.b, shape_t{}), transpose(n.a, shape_t{}));
+  matmul_node t = make_matmul_node(transpose(n.b, shape_t{}), transpose(n.a, shape_t{}));
+  t.steps = n.steps;  // (s * a @ b).T = s * b.T @ a.T
+  return t;
 }
 
 array_base evaluate(const matmul_node& n) {
-  if (!n.summed) return matmul(n.a, n.b);
+  if (!n.steps.empty() || !n.c.is_null()) {
+    if (!folds(n)) throw value_error("jetfuse: internal: evaluate of a node whose steps do not fold (" + fold_refusal(n) + ")");
+    gemm_terms t;
+    t.alpha = combined_alpha(n);
+    t.c = n.c.is_null() ? nullptr : &n.c;
+    t.beta = n.c.is_null() ? 0.0 : (n.c_subtracted ? -1.0 : 1.0);
+    t.shape = n.product;
+    return product_value(n, t);
+  }
+  if (!n.summed) return product_value(n, gemm_terms{});
   if (!rewritten(n))  // batches: the product, then jetfuse's reduction of it (in the value's shape)
-    return reshape(sum_over(matmul(n.a, n.b), n.sum.axes, n.sum.naxes, false), n.shape);
+    return reshape(sum_over(product_value(n, gemm_terms{}), n.sum.axes, n.sum.naxes, false), n.shape);
   const array_base a = as_matrix(n.a, true), b = as_matrix(n.b, false);
   const i64 k = a.shape()[1];
   const int bits = product_axes(n);
@@ -157,10 +325,36 @@ array_base described(const matmul_node& n) {
   return array_base(buf, n.a.dtype(), n.shape, contiguous_strides(n.shape), 0);
 }
 
-std::string explain(const matmul_node& n) {
+std::string explain(const matmul_node& n, bool cuda_plan) {
   std::ostringstream os;
-  const std::string product = "matmul(a, b) of a " + shape_text(n.a.shape()) + " and b " + shape_text(n.b.shape()) +
-                              " " + std::string(name(n.a.dtype())) + " on " + to_string(n.a.device());
+  const std::string product = std::string(n.dot ? "dot" : "matmul") + "(a, b) of a " + shape_text(n.a.shape()) +
+                              " and b " + shape_text(n.b.shape()) + " " + std::string(name(n.a.dtype())) + " on " +
+                              to_string(n.a.device());
+  if (n.dot && n.a.ndim() == 1 && n.b.ndim() == 1 && !n.summed) {
+    os << "jetfuse: " << product << ": sum(a * b), one fused multiply-reduction\n";
+    if (!n.steps.empty()) os << "  then element-wise (numpy's order):" << steps_text(n) << "\n";
+    if (!n.c.is_null()) os << "  then " << (n.c_subtracted ? "- c" : "+ c") << " element-wise\n";
+    os << explain_sum_of_products(n.a, n.b, 0, false, cuda_plan);
+    return os.str();
+  }
+  if (!n.steps.empty() || !n.c.is_null()) {
+    const std::string why = fold_refusal(n);
+    const std::string c = n.c.is_null() ? "" : " c " + shape_text(n.c.shape());
+    if (why.empty()) {
+      os << "jetfuse: " << product << ", evaluated first into a new " << shape_text(n.shape) << " array\n"
+         << "  rewritten as one gemm: alpha = " << combined_alpha(n) << " (the scalar steps" << steps_text(n)
+         << " folded into the product)";
+      if (!n.c.is_null())
+        os << ", beta = " << (n.c_subtracted ? -1 : 1) << " (" << c.substr(1)
+           << " copied into the result's buffer, broadcast, then added by the gemm)";
+      os << "; no element-wise pass (exact in real arithmetic; rounding: docs/design.md \"Matrix products\")\n";
+      return os.str();
+    }
+    os << "jetfuse: the scalar steps / addend of " << product << " are not rewritten into gemm's alpha / beta (" << why
+       << "): the value below, then element-wise in numpy's order:"
+       << steps_text(n) << (n.c.is_null() ? "" : (n.c_subtracted ? ", -" : ", +") + c) << "\n";
+    return os.str() + explain(bare(n), cuda_plan);
+  }
   const std::string backend =
       n.a.device().kind == device_kind::cuda && is_floating(n.a.dtype())
           ? "cuBLAS gemm"
@@ -199,7 +393,8 @@ std::string explain(const matmul_node& n) {
           "reductions), then sum(s * t) (a fused multiply-reduction)";
   os << "; no " << shape_text(shape_t{a.shape()[0], b.shape()[1]}) << " product is formed (exact in real arithmetic; "
      << "rounding: docs/design.md \"Matrix products\")\n";
-  os << "--- step 1 ---\n" << (bits == 2 ? explain_sum_over(b, &one, 1, false) : explain_sum_over(a, &zero, 1, false));
+  os << "--- step 1 ---\n"
+     << (bits == 2 ? explain_sum_over(b, &one, 1, false, cuda_plan) : explain_sum_over(a, &zero, 1, false, cuda_plan));
   return os.str();
 }
 

@@ -99,9 +99,18 @@ array_base sum_of_products(const array_base& x, const array_base& y, int axis, b
   return out;
 }
 
-std::string explain_sum_over(const array_base& x, const int* axes, int naxes, bool keepdims) {
+std::string explain_sum_over(const array_base& x, const int* axes, int naxes, bool keepdims, bool cuda_plan) {
   array_base out;
   sum_request s(&x, nullptr, axes, naxes, keepdims, &out);
+  s.r.opt.explain_cuda = cuda_plan;
+  return explain_nest(s.r);
+}
+
+std::string explain_sum_of_products(const array_base& x, const array_base& y, int axis, bool keepdims,
+                                    bool cuda_plan) {
+  array_base out;
+  sum_request s(&x, &y, &axis, 1, keepdims, &out);
+  s.r.opt.explain_cuda = cuda_plan;
   return explain_nest(s.r);
 }
 

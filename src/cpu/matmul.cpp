@@ -2,7 +2,9 @@
 // loop on the thread pool. Each task owns a block of rows of one product and walks k and the
 // columns in tiles that stay in cache; the innermost loop runs along a row of b and of c (unit
 // stride when b is row-major: vectorised). Floats accumulate in their own type, in order of k
-// within a tile; integers wrap around as numpy's (unsigned arithmetic); bool is OR of ANDs.
+// within a tile; integers wrap around as numpy's (unsigned arithmetic); bool is OR of ANDs. Float
+// products with alpha / beta (matmul_node.cpp's rewrites) are summed in a scratch tile and
+// written once as alpha * sum + beta * c.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -65,6 +67,42 @@ void rows(const problem& p, i64 batch, i64 i0, i64 i1) {
   }
 }
 
+// alpha * (a @ b) + beta * c for floats: each (row block x column tile) is summed into a scratch
+// tile in the same order as rows(), then written once as alpha * sum (+ beta * c): the scaling
+// and the addend cost no pass of their own.
+template <class T, bool UnitB>
+void scaled_rows(const problem& p, i64 batch, i64 i0, i64 i1) {
+  const T* a = static_cast<const T*>(p.a.data) + batch * p.a.batch_stride;
+  const T* b = static_cast<const T*>(p.b.data) + batch * p.b.batch_stride;
+  T* c = static_cast<T*>(p.c) + batch * p.m * p.n;
+  const i64 bs = UnitB ? 1 : p.b.col_stride;
+  const T alpha = static_cast<T>(p.alpha), beta = static_cast<T>(p.beta);
+  T tile[row_block * col_tile];
+  for (i64 j0 = 0; j0 < p.n; j0 += col_tile) {
+    const i64 j1 = std::min(p.n, j0 + col_tile), w = j1 - j0;
+    std::fill(tile, tile + (i1 - i0) * w, T{});
+    for (i64 k0 = 0; k0 < p.k; k0 += k_tile) {
+      const i64 k1 = std::min(p.k, k0 + k_tile);
+      for (i64 i = i0; i < i1; ++i) {
+        T* trow = tile + (i - i0) * w - j0;
+        for (i64 q = k0; q < k1; ++q) {
+          const T aiq = a[i * p.a.row_stride + q * p.a.col_stride];
+          const T* brow = b + q * p.b.row_stride;
+          for (i64 j = j0; j < j1; ++j) trow[j] += aiq * brow[j * bs];
+        }
+      }
+    }
+    for (i64 i = i0; i < i1; ++i) {
+      const T* trow = tile + (i - i0) * w - j0;
+      T* crow = c + i * p.n;
+      if (p.beta == 0)
+        for (i64 j = j0; j < j1; ++j) crow[j] = alpha * trow[j];
+      else
+        for (i64 j = j0; j < j1; ++j) crow[j] = alpha * trow[j] + beta * crow[j];
+    }
+  }
+}
+
 template <class T>
 void gemm(const problem& p) {
   const i64 blocks = (p.m + row_block - 1) / row_block;
@@ -82,6 +120,15 @@ void gemm(const problem& p) {
         for (i64 t = begin; t < end; ++t) {
           const i64 batch = t / x.blocks, i0 = (t % x.blocks) * row_block;
           const i64 i1 = std::min(x.p->m, i0 + row_block);
+          if constexpr (std::is_floating_point_v<T>) {
+            if (x.p->alpha != 1 || x.p->beta != 0) {
+              if (x.p->b.col_stride == 1)
+                scaled_rows<T, true>(*x.p, batch, i0, i1);
+              else
+                scaled_rows<T, false>(*x.p, batch, i0, i1);
+              continue;
+            }
+          }
           if (x.p->b.col_stride == 1)
             rows<T, true>(*x.p, batch, i0, i1);
           else

@@ -153,11 +153,10 @@ JF_ARG_FUNCTION(argmin, argmin)
 JF_ARG_FUNCTION(argmax, argmax)
 #undef JF_ARG_FUNCTION
 
-// numpy.dot and numpy.vdot of two arrays, as one fused reduction: sum(a * b) in numpy's result
-// dtype (result_type(a, b): int32 stays int32, wrapping as numpy's; bool is "any(a and b)").
-// dot takes 1-d arrays of one length (matrix products are the cuBLAS issue: jf::value_error);
-// vdot any two arrays of one shape (numpy flattens both; arrays of equal size but different
-// shapes are not supported: jf::shape_error). Shapes are checked when called.
+// numpy.vdot of two arrays, as one fused reduction: sum(a * b) in numpy's result dtype
+// (result_type(a, b): int32 stays int32, wrapping as numpy's; bool is "any(a and b)"), for any two
+// arrays of one shape (numpy flattens both; arrays of equal size but different shapes are not
+// supported: jf::shape_error). Shapes are checked when called. numpy.dot is jf::dot (matmul.hpp).
 namespace detail {
 void check_dot_shapes(const array_base& a, const array_base& b, bool flatten);
 template <class T, class U> auto dot_expression(const array<T>& a, const array<U>& b) {
@@ -166,10 +165,6 @@ template <class T, class U> auto dot_expression(const array<T>& a, const array<U
   else return astype<cpp_type_t<r>>(sum(a * b));
 }
 }  // namespace detail
-template <class T, class U> auto dot(const array<T>& a, const array<U>& b) {
-  detail::check_dot_shapes(a, b, false);
-  return detail::dot_expression(a, b);
-}
 template <class T, class U> auto vdot(const array<T>& a, const array<U>& b) {
   detail::check_dot_shapes(a, b, true);
   return detail::dot_expression(a, b);

@@ -87,6 +87,7 @@ template <class E> struct tree;  // per-node walks
 // `explain_notes` is set: such leaves append their own account to it and are described, not run.
 template <class E> struct computed_leaf : std::false_type {};
 inline thread_local std::string* explain_notes = nullptr;
+inline thread_local bool explain_notes_cuda = false;  // under jf::explain_cuda: jf::cuda's plans in the notes
 
 template <class T> struct tree<term<array<T>>> {
   template <dtype Target>

@@ -5,7 +5,8 @@
 // read as its column-major transpose (op N), a column-major one (a transposed view) with op T: no copies. Each host
 // thread has its own handle (created on first use, never destroyed: the library is never closed) set to the thread's
 // stream, in CUBLAS_DEFAULT_MATH (full float32 precision, no TF32), with a 32 MiB workspace from the pool. int32, int64
-// and bool go to an exact, untuned kernel (exact_gemm.cu).
+// and bool go to an exact, untuned kernel (exact_gemm.cu). The problem's alpha and beta (jf::matmul's scalar and
+// addend rewrites) are cuBLAS's: c = alpha * op(a) op(b) + beta * c in one call.
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -131,7 +132,7 @@ blas_operand as_transposed(const operand& x) {
 template <class T>
 void blas_gemm(const cublas_api& a, gemm_fn<T> batched, gemm1_fn<T> single, const problem& p) {
   handle_t h = thread_handle(a);
-  const T one = 1, zero = 0;
+  const T alpha = static_cast<T>(p.alpha), beta = static_cast<T>(p.beta);  // beta 0: c is not read
   // c^T (n x m, ldc n) = b^T (n x k) * a^T (k x m).
   const blas_operand ob = as_transposed(p.b), oa = as_transposed(p.a);
   const T* b = static_cast<const T*>(p.b.data);
@@ -139,13 +140,13 @@ void blas_gemm(const cublas_api& a, gemm_fn<T> batched, gemm1_fn<T> single, cons
   T* c = static_cast<T*>(p.c);
   const bool f32 = p.t == dtype::float32;
   if (p.batch == 1) {  // the plain GEMM: cuBLAS's heuristics for it, as other libraries get
-    check(a, single(h, ob.op, oa.op, int(p.n), int(p.m), int(p.k), &one, b, ob.ld, av, oa.ld, &zero, c, int(p.n)),
+    check(a, single(h, ob.op, oa.op, int(p.n), int(p.m), int(p.k), &alpha, b, ob.ld, av, oa.ld, &beta, c, int(p.n)),
           f32 ? "cublasSgemm" : "cublasDgemm");
     return;
   }
   check(a,
-        batched(h, ob.op, oa.op, int(p.n), int(p.m), int(p.k), &one, b, ob.ld, p.b.batch_stride, av, oa.ld,
-                p.a.batch_stride, &zero, c, int(p.n), p.m * p.n, int(p.batch)),
+        batched(h, ob.op, oa.op, int(p.n), int(p.m), int(p.k), &alpha, b, ob.ld, p.b.batch_stride, av, oa.ld,
+                p.a.batch_stride, &beta, c, int(p.n), p.m * p.n, int(p.batch)),
         f32 ? "cublasSgemmStridedBatched" : "cublasDgemmStridedBatched");
 }
 
