@@ -212,7 +212,9 @@ void BM_FirstCallCompile(benchmark::State& state) {
     // A unique comment defeats both caches: this is a real NVRTC compile and module load.
     const std::string src = base + "\n// nonce " + std::to_string(nonce++) + " " +
                             std::to_string(clock_type::now().time_since_epoch().count()) + "\n";
-    const std::string name = src.substr(src.find("void ") + 5, src.find('(', src.find("void ")) - src.find("void ") - 5);
+    const std::string decl = "extern \"C\" __global__ void ";  // the kernel, not a device function
+    const std::size_t at = src.find(decl) + decl.size();
+    const std::string name = src.substr(at, src.find('(', at) - at);
     jf::cuda_rt::get_kernel(name, src, {});
     state.SetIterationTime(std::chrono::duration<double>(clock_type::now() - t0).count());
   }

@@ -398,11 +398,6 @@ TEST(CodegenNest, CompactionIsAScanWithStores) {
   const kernel_source k = generate_cuda(compaction(dtype::float64, 1));
   ASSERT_EQ(k.launch.shape, kernel_shape::scan);
   EXPECT_NE(k.source.find("out0[ix1_at * st_out0_1] = "), std::string::npos) << k.source;
-  // The mask's count scanned a warp row at a time with a ballot (its values are 0 or 1); a scan of
-  // other values keeps the shared-memory transpose.
-  EXPECT_NE(k.source.find("__ballot_sync(0xffffffffu, jf_v[j] != 0)"), std::string::npos) << k.source;
-  EXPECT_EQ(generate_cuda(scan_of(monoid::sum, dtype::int32, 1, 0)).source.find("__ballot_sync(0xffffffffu, jf_v[j]"),
-            std::string::npos);
   std::int64_t ext[2] = {std::int64_t(1) << 27, std::int64_t(1) << 26};  // the mask's length, the count
   const launch_config c = configure_launch(k, ext, 2, h100);
   EXPECT_EQ(c.grid[0], 16384u) << "tiles of the mask, not of the count";

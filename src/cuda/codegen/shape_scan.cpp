@@ -186,10 +186,6 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   const std::string combine = "[](" + T + " x, " + T + " y) { return jf::ops::jf_" + m + "_combine(x, y); }";
   const std::string identity = "jf::ops::jf_" + m + "_identity<" + T + ">()";
   const node_id arg = has_scan ? g.at(sc).args[0] : no_node;
-  // A sum of a bool cast to an integer (a compaction's count, cumsum of a mask): each element is 0
-  // or 1, so a warp scans a row of 32 with one ballot and a population count, in registers.
-  const bool counts_bools = has_scan && monoid_of_scan(g.at(sc)) == monoid::sum && is_integer(vt) &&
-                            g.at(arg).code == jf::op::cast && g.at(g.at(arg).args[0]).type == dtype::bool_;
   const std::vector<char> need_arg = e.f.closure({arg});
   std::vector<node_id> outs;
   for (const output_desc& o : g.outputs) outs.push_back(o.value);
@@ -276,23 +272,6 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     s << ind << "  const long long jf_i = " << seg << " + j * 32 + jf_lane;\n";
     load_element(ind + "  ", "jf_i", "jf_v[j]");
     s << ind << "}\n";
-    if (counts_bools) {
-      // Row j of the segment (elements j * 32 + lane): the lanes' bits in one ballot; element
-      // (j, lane) is the carry + the rows before + the set bits of lanes 0..lane. Exact (integers).
-      s << ind << "{\n";
-      s << ind << "  const unsigned jf_upto = 0xffffffffu >> (31u - jf_lane);  // lanes 0..lane\n";
-      s << ind << "  " << T << " jf_run = jf_has_carry ? jf_carry : " << identity << ";\n";
-      s << ind << "#pragma unroll\n";
-      s << ind << "  for (int j = 0; j < " << items << "; ++j) {\n";
-      s << ind << "    const unsigned jf_bits = __ballot_sync(0xffffffffu, jf_v[j] != 0);\n";
-      s << ind << "    jf_v[j] = jf_run + static_cast<" << T << ">(__popc(jf_bits & jf_upto));\n";
-      s << ind << "    jf_run += static_cast<" << T << ">(__popc(jf_bits));\n";
-      s << ind << "  }\n";
-      s << ind << "  jf_carry = jf_run;\n";
-      s << ind << "  jf_has_carry = true;\n";
-      s << ind << "}\n";
-      return;
-    }
     s << ind << "jf_scan::to_blocked(jf_v, jf_xpose[jf_wid]);\n";
     s << ind << "#pragma unroll\n";
     s << ind << "for (int j = 1; j < " << items << "; ++j) jf_v[j] = combine(jf_v[j - 1], jf_v[j]);\n";
