@@ -303,6 +303,11 @@ TEST_P(Combinations, PrintingComputesOnlyTheWindow) {
   const jf::jagged<float> small(std::vector<std::vector<float>>{{1.5f, 2, 3}, {}, {4}}, dev());
   EXPECT_EQ(jf::to_string(jf::combinations(small, 2)), "[[(1.5, 2), (1.5, 3), (2, 3)], [], []]");
   EXPECT_EQ(jf::to_string(jf::argcombinations(small, 3)), "[[(0, 1, 2)], [], []]");
+  jf::detail::show_options all;
+  all.type = all.nbytes = all.backend = true;
+  EXPECT_EQ(jf::show(jf::argcombinations(small, 2), all),
+            "type: 3 * var * (\n    int64,\n    int64\n)\nnbytes: 80 B\nbackend: " + jf::detail::awkward_backend_name(dev()) +
+                "\n[[(0, 1), (0, 2), (1, 2)],\n [],\n []]");
   EXPECT_EQ(jf::to_string(jf::cartesian(small, small)),
             "[[(1.5, 1.5), (1.5, 2), (1.5, 3), (...), ..., (3, 1.5), (3, 2), (3, 3)], ...]");
   EXPECT_EQ(jf::to_string(jf::combinations(small(jf::range(0, 0)), 2)), "[]");

@@ -40,9 +40,8 @@ template <class = void> combination_layout combinations_layout(const array<std::
   const array<i64> start = offsets(range(none, -1));
   const array<i64> n = offsets(range(1, none)) - start;
   array<i64> combo_offsets = zeros<i64>(shape_t{lists + 1}, dev);
-  if (lists > 0)
-    combo_offsets(range(1, none)) =
-        cumsum(k == 2 ? array<i64>(floor_divide(n * (n - 1), 2)) : array<i64>(floor_divide(n * (n - 1) * (n - 2), 6)));
+  if (lists > 0 && k == 2) combo_offsets(range(1, none)) = cumsum(floor_divide(n * (n - 1), 2));  // one fused scan
+  if (lists > 0 && k == 3) combo_offsets(range(1, none)) = cumsum(floor_divide(n * (n - 1) * (n - 2), 6));
   const i64 total = lists > 0 ? combo_offsets(range(lists, lists + 1)).to_vector()[0] : 0;
   const array<i64> p = arange<i64>(total, dev);
   const array<i64> list = searchsorted(combo_offsets, p, side::right) - 1;

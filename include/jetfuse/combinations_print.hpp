@@ -147,4 +147,13 @@ std::string type_string(const X& x) {
   return detail::tuples_type_of(x, true);
 }
 
+// A jf::jagged_tuple is materialised: Awkward's show() and the notebook view too (nbytes: the
+// offsets and every slot's content, as Awkward counts them).
+template <class T>
+std::string show(const jagged_tuple<T>& x, const detail::show_options& o = {}) {
+  std::int64_t nbytes = detail::nbytes_of(x.offsets());
+  for (const array<T>& c : x.contents()) nbytes += detail::nbytes_of(c);
+  return detail::awkward_show(detail::tuples_window_of(x), detail::tuples_type_of(x, false), nbytes, x.backend(), o);
+}
+
 }  // namespace jf
