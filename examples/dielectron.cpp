@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
   const jf::jagged_record ev = electrons(events, dev);
   std::printf(">>> electrons\n%s\n", jf::display(ev).c_str());
 
+  // print(ak.combinations(electrons, 2)): the first and last pairs, as Awkward prints them (only
+  // the shown pairs are gathered; the pairs are never materialised).
+  std::printf(">>> print(ak.combinations(electrons, 2))\n%s\n", jf::to_string(jf::combinations(ev, 2)).c_str());
   // e1, e2 = ak.unzip(ak.combinations(electrons, 2))
   auto [e1, e2] = jf::unzip(jf::combinations(ev, 2));
   const auto pt1 = e1.field<float>("pt");

@@ -2,7 +2,8 @@
 // src/engine/evaluate_lists.cpp, the CPU list executor and the CUDA pairs kernels' product form):
 // per-list reductions over ak.cartesian([a, b], axis=1) of two records — the mass of a muon and
 // an electron, its opposite-charge mask, argmin/argmax ranks in Awkward's order, sums, counts, a
-// per-list value, a sum over every pair — the pairs materialised and ak.argcartesian, against
+// per-list value, a sum over every pair — the pairs materialised and ak.argcartesian, printed
+// (str, repr and type of ak.cartesian / ak.argcartesian, combinations_print.hpp), against
 // Awkward's own answers (tests/data/cartesian_table.txt, written by
 // tests/data/gen_cartesian_table.py), the errors, and jf::cuda against jf::cpu on fresh random
 // events (printed seed) with empty lists on either side, a long list and offsets not at 0.
@@ -95,9 +96,36 @@ auto mass(const A& a, const B& b) {
   return jf::sqrt(2 * pt1 * pt2 * (jf::cosh(eta1 - eta2) - jf::cos(phi1 - phi2)));
 }
 
+// A print case: the text (str or repr) and the type Awkward wrote (words joined by one space).
+std::string joined(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
+}
+template <class X>
+void expect_printed(const cartesian_case& c, const X& x) {
+  const bool repr = c.op.rfind("repr_", 0) == 0;
+  EXPECT_EQ(repr ? jf::awkward_repr(x) : jf::to_string(x), joined(c.values));
+  EXPECT_EQ(jf::type_string(x), joined(c.result_dtype));
+}
+bool print_case(const cartesian_case& c, const jf::jagged_record& mu, const jf::jagged_record& el) {
+  const std::string& op = c.op;
+  if (op.rfind("print_", 0) != 0 && op.rfind("repr_", 0) != 0) return false;
+  if (op.find("argpairs") != std::string::npos)
+    expect_printed(c, jf::argcartesian(mu, el));
+  else if (op.find("records") != std::string::npos)
+    expect_printed(c, jf::cartesian(mu, el));
+  else if (op.find("mixed") != std::string::npos)
+    expect_printed(c, jf::cartesian(mu.field<std::int32_t>("charge"), el));
+  else
+    expect_printed(c, jf::cartesian(mu.field<float>("pt"), el.field<float>("pt")));
+  return true;
+}
+
 void run_case(const cartesian_case& c, jf::device dev) {
   SCOPED_TRACE(c.dataset + " " + c.op);
   const jf::jagged_record mu = particles(c.a, dev), el = particles(c.b, dev);
+  if (print_case(c, mu, el)) return;
   std::vector<float> met_host;
   for (i64 i = 0; i < mu.size(); ++i) met_host.push_back(static_cast<float>(i) / 4 - 2);
   const jf::array<float> met(met_host, dev);
@@ -130,8 +158,8 @@ void run_case(const cartesian_case& c, jf::device dev) {
   if (op == "pairs_counts") return expect_dense(c, jf::num(jf::jagged<float>(pt1)));
   if (op == "pairs_os_flat") return expect_dense(c, jf::flatten(jf::jagged<float>((pt1 - pt2)(q1 != q2))));
   if (op == "pairs_os_counts") return expect_dense(c, jf::num(jf::jagged<float>((pt1 - pt2)(q1 != q2))));
-  if (op == "argcartesian_0") return expect_dense(c, jf::flatten(std::get<0>(jf::argcartesian(mu, el))));
-  if (op == "argcartesian_1") return expect_dense(c, jf::flatten(std::get<1>(jf::argcartesian(mu, el))));
+  if (op == "argcartesian_0") return expect_dense(c, jf::flatten(jf::argcartesian(mu, el).slot(0)));
+  if (op == "argcartesian_1") return expect_dense(c, jf::flatten(std::get<1>(jf::unzip(jf::argcartesian(mu, el)))));
   ADD_FAILURE() << "unknown op " << op;
 }
 
@@ -139,7 +167,7 @@ class Cartesian : public test_support::on_backends {};
 
 TEST_P(Cartesian, MatchesAwkward) {
   const std::vector<cartesian_case> cases = table();
-  ASSERT_GT(cases.size(), 110u);
+  ASSERT_GT(cases.size(), 180u);
   for (const cartesian_case& c : cases) run_case(c, dev());
 }
 
@@ -165,7 +193,7 @@ TEST_P(Cartesian, PlainJaggedSlots) {
   EXPECT_EQ(jf::jagged<float>(x * 10 + y).to_vector(),
             (std::vector<std::vector<float>>{{32, 36, 31, 12, 16, 11}, {}, {}, {13, 43, 23}}));
   EXPECT_EQ(jf::jagged<float>((x - y)(x > y)).to_vector(), (std::vector<std::vector<float>>{{1, 2}, {}, {}, {1}}));
-  const auto [ia, ib] = jf::argcartesian(a, b);
+  const auto [ia, ib] = jf::unzip(jf::argcartesian(a, b));
   EXPECT_EQ(ia.to_vector(), (std::vector<std::vector<i64>>{{0, 0, 0, 1, 1, 1}, {}, {}, {0, 1, 2}}));
   EXPECT_EQ(ib.to_vector(), (std::vector<std::vector<i64>>{{0, 1, 2, 0, 1, 2}, {}, {}, {0, 0, 0}}));
   // A product of an array with itself is every ordered pair (both offsets the same).
@@ -329,7 +357,7 @@ TEST(CartesianGpu, MatchesCpu) {
                              // Materialised: every pair's product, the opposite-charge ones, the local indices.
                              jf::flatten(jf::jagged<float>(pt1 * pt2)).to_vector(),
                              jf::num(jf::jagged<float>((pt1 - pt2)(q1 != q2))).to_vector(),
-                             jf::flatten(std::get<1>(jf::argcartesian(mu, el))).to_vector(),
+                             jf::flatten(jf::argcartesian(mu, el).slot(1)).to_vector(),
                              // Positions among the selected pairs (products of floats: exact).
                              jf::option_array<i64>(jf::argmax((pt1 * pt2)(q1 != q2), -1)).to_vector(),
                              jf::option_array<i64>(jf::argmin((pt1 - pt2)(pt1 > pt2), -1)).to_vector());

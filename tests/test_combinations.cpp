@@ -2,16 +2,20 @@
 // src/engine/evaluate_lists.cpp, the CPU list executor and the CUDA pairs kernels): per-list
 // reductions over ak.combinations of records — the seeds' dielectron mass, its opposite-charge
 // mask, argmin/argmax ranks in Awkward's order, sums, counts, a per-list value, triples, a sum
-// over every pair — against Awkward's own answers (tests/data/combinations_table.txt, written by
-// tests/data/gen_combinations_table.py), the errors, and jf::cuda against jf::cpu on fresh random
-// events (printed seed) with empty lists, heavy tails, a long list and offsets not at 0.
+// over every pair, pairs and triples materialised (ak.argcombinations) and printed (str, repr and
+// type of ak.combinations / ak.argcombinations, combinations_print.hpp) — against Awkward's own
+// answers (tests/data/combinations_table.txt, written by tests/data/gen_combinations_table.py), the
+// errors, and jf::cuda against jf::cpu on fresh random events (printed seed) with empty lists,
+// heavy tails, a long list and offsets not at 0.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -84,10 +88,42 @@ template <class A, class B> auto mass(const A& a, const B& b) {
   return jf::sqrt(2 * pt1 * pt2 * (jf::cosh(eta1 - eta2) - jf::cos(phi1 - phi2)));
 }
 
+// A print case: the text (str or repr) and the type Awkward wrote (words joined by one space).
+std::string joined(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
+}
+template <class X> void expect_printed(const combo_case& c, const X& x) {
+  const bool repr = c.op.rfind("repr_", 0) == 0;
+  EXPECT_EQ(repr ? jf::awkward_repr(x) : jf::to_string(x), joined(c.values));
+  EXPECT_EQ(jf::type_string(x), joined(c.result_dtype));
+  if (!repr) {
+    std::ostringstream os;
+    os << x;
+    EXPECT_EQ(os.str(), joined(c.values));
+  }
+}
+bool print_case(const combo_case& c, const events& e) {
+  const std::string& op = c.op;
+  if (op.rfind("print_", 0) != 0 && op.rfind("repr_", 0) != 0) return false;
+  const int n = op.find("triples") != std::string::npos ? 3 : 2;
+  if (op.find("arg") != std::string::npos)
+    expect_printed(c, jf::argcombinations(e.ev, n));
+  else if (op.find("records") != std::string::npos)
+    expect_printed(c, jf::combinations(e.ev, n));
+  else
+    expect_printed(c, jf::combinations(e.ev.field<float>("pt"), n));
+  return true;
+}
+
 void run_case(const combo_case& c, jf::device dev) {
   SCOPED_TRACE(c.dataset + " " + c.op);
   const events e = events_of(c, dev);
   const std::string& op = c.op;
+  if (print_case(c, e)) return;
+  if (op.rfind("argcombinations3_", 0) == 0)
+    return expect_dense(c, jf::flatten(jf::argcombinations(e.ev, 3).slot(op.back() - '0')));
   if (op.find("triple") != std::string::npos) {
     auto [a, b, t] = jf::unzip<3>(jf::combinations(e.ev, 3));
     const auto pa = a.field<float>("pt");
@@ -101,6 +137,9 @@ void run_case(const combo_case& c, jf::device dev) {
       return expect_values<float>(c, std::vector<std::optional<float>>(v.begin(), v.end()), 1e-4);
     }
     if (op == "argmax_triple") return expect_values<i64>(c, jf::option_array<i64>(jf::argmax(pa - pb + pc, -1)).to_vector());
+    // Materialised on request (count -> scan -> fill), as pairs are.
+    if (op == "triples_flat") return expect_dense(c, jf::flatten(jf::jagged<float>(pa * pb - ec)));
+    if (op == "triples_counts") return expect_dense(c, jf::num(jf::jagged<float>(pa)));
   }
   auto [e1, e2] = jf::unzip(jf::combinations(e.ev, 2));
   const auto pt1 = e1.field<float>("pt");
@@ -128,8 +167,8 @@ void run_case(const combo_case& c, jf::device dev) {
   if (op == "pairs_counts") return expect_dense(c, jf::num(jf::jagged<float>(pt1)));
   if (op == "pairs_os_flat") return expect_dense(c, jf::flatten(jf::jagged<float>((pt1 - pt2)(q1 != q2))));
   if (op == "pairs_os_counts") return expect_dense(c, jf::num(jf::jagged<float>((pt1 - pt2)(q1 != q2))));
-  if (op == "argcombinations_0") return expect_dense(c, jf::flatten(std::get<0>(jf::argcombinations(e.ev, 2))));
-  if (op == "argcombinations_1") return expect_dense(c, jf::flatten(std::get<1>(jf::argcombinations(e.ev, 2))));
+  if (op == "argcombinations_0") return expect_dense(c, jf::flatten(jf::argcombinations(e.ev, 2).slot(0)));
+  if (op == "argcombinations_1") return expect_dense(c, jf::flatten(std::get<1>(jf::unzip(jf::argcombinations(e.ev, 2)))));
   ADD_FAILURE() << "unknown op " << op;
 }
 
@@ -137,7 +176,7 @@ class Combinations : public test_support::on_backends {};
 
 TEST_P(Combinations, MatchesAwkward) {
   const std::vector<combo_case> cases = table();
-  ASSERT_GT(cases.size(), 140u);
+  ASSERT_GT(cases.size(), 280u);
   for (const combo_case& c : cases) run_case(c, dev());
 }
 
@@ -192,10 +231,14 @@ TEST_P(Combinations, Errors) {
   auto [c, d] = jf::unzip(jf::combinations(y, 2));
   EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::sum(a * c, -1)); }).find("cannot broadcast"),
             std::string::npos);
-  // Triples are not materialised; a masked value inside a result.
+  // Fields of pairs and of triples of the same lists in one materialised value; unzip<2> of triples.
   auto [t1, t2, t3] = jf::unzip<3>(jf::combinations(x, 3));
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = t1 * t2 + t3; }).find("pairs only"),
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = t1 * a; }).find("cannot broadcast"),
             std::string::npos);
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::unzip(jf::argcombinations(x, 3)); }).find("unzip<3>"),
+            std::string::npos);
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::argcombinations(x, 4); }).find("n=4"), std::string::npos);
+  // A masked value inside a result.
   EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = x(x > 1.f) * 2; }).find("(x * 2)(mask)"),
             std::string::npos);
   // argmax of an expression of a masked value (jf::argmax((a * 2)(a > b), -1) is the supported form),
@@ -209,6 +252,65 @@ TEST_P(Combinations, Errors) {
   // Awkward's depth error.
   EXPECT_NE(test_support::message_of<jf::axis_error>([&] { (void)jf::eval(jf::sum(a * b, 2)); }).find("exceeds the depth"),
             std::string::npos);
+}
+
+// Triples materialised for lists up to 230 elements (2 million triples in the last), with empty
+// and short lists between and offsets not at 0: every triple's local indices and a value of its
+// fields against the host's enumeration in Awkward's order (the float root corrected exactly).
+TEST_P(Combinations, TriplesMaterialisedMatchEnumeration) {
+  const std::vector<i64> sizes{0, 3, 1, 2, 4, 0, 7, 57, 0, 120, 5, 230};
+  std::vector<i64> off{2};
+  for (i64 m : sizes) off.push_back(off.back() + m);
+  std::vector<std::int32_t> v(static_cast<std::size_t>(off.back()));
+  for (std::size_t j = 0; j < v.size(); ++j) v[j] = static_cast<std::int32_t>(j * 7 % 1000);
+  const jf::jagged<std::int32_t> x(jf::array<i64>(off, dev()), jf::array<std::int32_t>(v, dev()));
+  std::vector<i64> want_i, want_j, want_k, want_counts;
+  std::vector<std::int32_t> want_value;
+  for (std::size_t l = 0; l + 1 < off.size(); ++l) {
+    const i64 start = off[l], m = off[l + 1] - start;
+    want_counts.push_back(m * (m - 1) * (m - 2) / 6);
+    for (i64 i = 0; i < m; ++i)
+      for (i64 j = i + 1; j < m; ++j)
+        for (i64 k = j + 1; k < m; ++k) {
+          want_i.push_back(i), want_j.push_back(j), want_k.push_back(k);
+          const auto at = [&](i64 e) { return v[static_cast<std::size_t>(start + e)]; };
+          want_value.push_back(at(i) * 1000000 + at(j) * 1000 - at(k));
+        }
+  }
+  const auto [i, j, k] = jf::unzip<3>(jf::argcombinations(x, 3));
+  EXPECT_EQ(jf::num(i).to_vector(), want_counts);
+  EXPECT_EQ(jf::flatten(i).to_vector(), want_i);
+  EXPECT_EQ(jf::flatten(j).to_vector(), want_j);
+  EXPECT_EQ(jf::flatten(k).to_vector(), want_k);
+  auto [a, b, c] = jf::unzip<3>(jf::combinations(x, 3));
+  const jf::jagged<std::int32_t> value = a * 1000000 + b * 1000 - c;
+  EXPECT_EQ(jf::num(value).to_vector(), want_counts);
+  EXPECT_EQ(jf::flatten(value).to_vector(), want_value);
+}
+
+// Printing the combinations of a list of 3000 elements (4.5e9 triples, 4.5e6 pairs) gathers only
+// the shown window: nothing is materialised. The expected texts are Awkward 2.14's (the pairs' repr
+// and the small cases; Awkward cannot make the 4.5e9 triples: their first and last tuples).
+TEST_P(Combinations, PrintingComputesOnlyTheWindow) {
+  const jf::jagged<i64> x(jf::array<i64>(std::vector<i64>{0, 3000, 3000}, dev()), jf::arange<i64>(3000, dev()));
+  const std::string triples = jf::to_string(jf::combinations(x, 3));
+  EXPECT_EQ(triples.rfind("[[(0, 1, 2), (0, 1, 3), ", 0), 0u) << triples;
+  EXPECT_EQ(triples.substr(triples.size() - 46), ", (2996, 2998, 2999), (2997, 2998, 2999)], []]") << triples;
+  EXPECT_EQ(jf::type_string(jf::combinations(x, 3)), "2 * var * (int64, int64, int64)");
+  EXPECT_EQ(jf::awkward_repr(jf::combinations(x, 2)),
+            "<Array [[(0, 1), ..., (2998, 2999)], []] type='2 * var * (int64, int64)'>");
+  // Tuples of short, empty and no lists.
+  const jf::jagged<float> small(std::vector<std::vector<float>>{{1.5f, 2, 3}, {}, {4}}, dev());
+  EXPECT_EQ(jf::to_string(jf::combinations(small, 2)), "[[(1.5, 2), (1.5, 3), (2, 3)], [], []]");
+  EXPECT_EQ(jf::to_string(jf::argcombinations(small, 3)), "[[(0, 1, 2)], [], []]");
+  jf::detail::show_options all;
+  all.type = all.nbytes = all.backend = true;
+  EXPECT_EQ(jf::show(jf::argcombinations(small, 2), all),
+            "type: 3 * var * (\n    int64,\n    int64\n)\nnbytes: 80 B\nbackend: " + jf::detail::awkward_backend_name(dev()) +
+                "\n[[(0, 1), (0, 2), (1, 2)],\n [],\n []]");
+  EXPECT_EQ(jf::to_string(jf::cartesian(small, small)),
+            "[[(1.5, 1.5), (1.5, 2), (1.5, 3), (...), ..., (3, 1.5), (3, 2), (3, 3)], ...]");
+  EXPECT_EQ(jf::to_string(jf::combinations(small(jf::range(0, 0)), 2)), "[]");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Combinations, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
@@ -277,6 +379,36 @@ TEST(CombinationsGpu, MatchesCpu) {
     EXPECT_EQ(std::get<4>(cpu), std::get<4>(gpu));
     EXPECT_EQ(std::get<5>(cpu), std::get<5>(gpu));
   }
+}
+
+// The host's unranking (the printed window's tuples) against the ranking formula, for lists up to
+// 3 million elements (C(m, 3) = 4.5e18, near 2^62): rank(unrank(r)) == r at the edges of every first slot.
+TEST(CombinationsUnrank, ExactForLargeLists) {
+  const auto choose = [](i64 c, int k) {  // the division by 3 first: C(3e6, 3) fits, c (c - 1) (c - 2) / 2 does not
+    const i64 two = c * (c - 1) / 2;
+    return k == 2 ? two : two % 3 == 0 ? two / 3 * (c - 2) : two * ((c - 2) / 3);
+  };
+  for (const int k : {2, 3})
+    for (const i64 m : {i64{3}, i64{4}, i64{1000}, i64{123457}, i64{3000000}}) {
+      SCOPED_TRACE("k " + std::to_string(k) + " m " + std::to_string(m));
+      const i64 total = jf::detail::combinations_count(m, k);
+      ASSERT_EQ(total, choose(m, k));
+      for (const i64 r : {i64{0}, i64{1}, total / 3, total / 2 + 1, total - m, total - 2, total - 1}) {
+        if (r < 0 || r >= total) continue;
+        const std::array<i64, 3> j = jf::detail::unrank_combination(m, k, r);
+        ASSERT_LT(j[0], j[1]);
+        if (k == 3) {
+          ASSERT_LT(j[1], j[2]);
+        }
+        ASSERT_LT(j[static_cast<std::size_t>(k - 1)], m);
+        // The combinations before j in Awkward's order.
+        const i64 before = k == 2 ? total - choose(m - j[0], 2) + (j[1] - j[0] - 1)
+                                  : total - choose(m - j[0], 3) + choose(m - j[0] - 1, 2) - choose(m - j[1], 2) +
+                                        (j[2] - j[1] - 1);
+        EXPECT_EQ(before, r);
+      }
+    }
+  EXPECT_THROW((void)jf::detail::combinations_count(i64{1} << 32, 3), jf::value_error);
 }
 
 }  // namespace

@@ -105,15 +105,20 @@ inline std::vector<pp_item> items_at(const array_base& a, const std::vector<std:
   }
 }
 
-inline pp_item window_of(const jagged_record& x) {
-  const jagged_window w(x.offsets());
-  std::vector<pp_item> records(w.positions.size());
+// One record item per content position of a jagged record (one gather per field).
+inline std::vector<pp_item> records_at(const jagged_record& x, const std::vector<std::int64_t>& positions) {
+  std::vector<pp_item> records(positions.size());
   for (auto& r : records) r.k = pp_item::kind::record;
   for (const auto& [name, content] : x.contents()) {
-    std::vector<pp_item> v = items_at(content, w.positions);
+    std::vector<pp_item> v = items_at(content, positions);
     for (std::size_t i = 0; i < v.size(); ++i) records[i].fields.emplace_back(name, std::move(v[i]));
   }
-  return w.tree(std::move(records));
+  return records;
+}
+
+inline pp_item window_of(const jagged_record& x) {
+  const jagged_window w(x.offsets());
+  return w.tree(records_at(x, w.positions));
 }
 
 // The window of a regular (dense n-d) array: the shown elements' flat positions in C order, and

@@ -6,7 +6,7 @@
 // indices (p's rank r in the list: r // len_b, r % len_b). A per-list reduction of the product
 // never comes here: it is one fused loop (cartesian.hpp).
 //
-//   auto [ia, ib] = jf::argcartesian(a, b);   // local indices, Awkward's order (ia slowest)
+//   auto [ia, ib] = jf::unzip(jf::argcartesian(a, b));   // local indices, Awkward's order (ia slowest)
 //   jf::jagged<float> m = p.field<float>("pt") * q.field<float>("pt");   // every pair's value
 #pragma once
 
@@ -18,6 +18,7 @@
 #include "jetfuse/cartesian.hpp"
 #include "jetfuse/expr/searchsorted.hpp"
 #include "jetfuse/expr/take.hpp"
+#include "jetfuse/jagged_tuple.hpp"
 
 namespace jf {
 
@@ -116,18 +117,18 @@ jagged<T> materialise_cartesian(const E& e) {
   return jagged<T>(M::apply(e, fill));
 }
 
-inline std::tuple<jagged<std::int64_t>, jagged<std::int64_t>> argcartesian_of(const array<std::int64_t>& a,
-                                                                              const array<std::int64_t>& b) {
+inline jagged_tuple<std::int64_t> argcartesian_of(const array<std::int64_t>& a, const array<std::int64_t>& b) {
   const product_layout p = product_of(a, b);
-  return {jagged<std::int64_t>(p.offsets, p.local_a), jagged<std::int64_t>(p.offsets, p.local_b)};
+  return jagged_tuple<std::int64_t>(p.offsets, {p.local_a, p.local_b});
 }
 
 }  // namespace detail
 
-// ak.argcartesian([a, b], axis=1), unzipped: for each pair of each list the local index of its
-// element of a and of its element of b (int64), lists of len_a * len_b in Awkward's order.
+// ak.argcartesian([a, b], axis=1): for each pair of each list the local index of its element of a
+// and of its element of b (int64), lists of len_a * len_b tuples in Awkward's order;
+// auto [ia, ib] = jf::unzip(jf::argcartesian(a, b)) gives the two slots.
 template <cartesian_operand A, cartesian_operand B>
-std::tuple<jagged<std::int64_t>, jagged<std::int64_t>> argcartesian(const A& a, const B& b) {
+jagged_tuple<std::int64_t> argcartesian(const A& a, const B& b) {
   return detail::argcartesian_of(a.offsets(), b.offsets());
 }
 

@@ -25,13 +25,15 @@ std::int64_t len(const std::string& s) { return static_cast<std::int64_t>(s.size
 // Python's math.ceil(n / 2) for any sign.
 std::int64_t half(std::int64_t n) { return n >= 0 ? (n + 1) / 2 : -((-n) / 2); }
 
-// prettyprint.alternate(length): (forward, index) pairs, front and back in turn.
+// prettyprint.alternate(length): (forward, index) pairs, front and back in turn — the first
+// 2 * print_edge of them: the walks never look further (the window), and a list may count billions
+// of items (the triples of a long list, combinations_print.hpp).
 std::vector<std::pair<bool, std::int64_t>> alternate(std::int64_t length) {
   std::vector<std::pair<bool, std::int64_t>> out;
   const std::int64_t h = half(length);
   std::int64_t f = 0, b = length - 1;
   bool going_forward = true, going_backward = true;
-  while (going_forward || going_backward) {
+  while ((going_forward || going_backward) && static_cast<std::int64_t>(out.size()) < 2 * print_edge) {
     if (going_forward) {
       if (f < h)
         out.emplace_back(true, f++);
@@ -172,15 +174,16 @@ std::pair<std::int64_t, strs_t> valuestr_horiz(const pp_item& data, std::int64_t
     front.insert(front.end(), back.begin(), back.end());
     return {original_limit_cols - limit_cols, front};
   }
-  if (data.k == pp_item::kind::record) {
-    strs_t front{"{"};
+  if (data.k == pp_item::kind::record || data.k == pp_item::kind::tuple) {
+    const bool is_tuple = data.k == pp_item::kind::tuple;
+    strs_t front{is_tuple ? "(" : "{"};
     limit_cols -= 2;  // both brackets
     limit_cols -= 5;  // anticipate the ", ..."
     std::int64_t which = 0;
     const auto nfields = static_cast<std::int64_t>(data.fields.size());
     for (const auto& [key, value] : data.fields) {
       const std::int64_t for_comma = which == 0 ? 0 : 2;
-      const std::string ks = key_str(key);
+      const std::string ks = is_tuple ? std::string() : key_str(key);
       if (limit_cols - (for_comma + len(ks) + 3) >= 0) {
         if (which != 0) {
           front.push_back(", ");
@@ -214,7 +217,7 @@ std::pair<std::int64_t, strs_t> valuestr_horiz(const pp_item& data, std::int64_t
       }
     }
     limit_cols += 5;  // credit the ", ..."
-    front.push_back("}");
+    front.push_back(is_tuple ? ")" : "}");
     return {original_limit_cols - limit_cols, front};
   }
   return {len(data.text), {data.text}};
@@ -436,6 +439,18 @@ std::string record_type_string(const std::vector<std::pair<std::string, std::str
   }
   if (!compact && !fields.empty()) out += "\n" + indent;
   return out + "}";
+}
+
+std::string tuple_type_string(const std::vector<slot_type>& slots, bool compact, const std::string& indent) {
+  const std::string inner = indent + "    ";
+  std::string out = "(";
+  if (!compact && !slots.empty()) out += "\n" + inner;
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    out += slots[i].record ? record_type_string(slots[i].fields, compact, inner) : slots[i].dtype;
+    if (i + 1 < slots.size()) out += compact ? ", " : ",\n" + inner;
+  }
+  if (!compact && !slots.empty()) out += "\n" + indent;
+  return out + ")";
 }
 
 }  // namespace jf::detail

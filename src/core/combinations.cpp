@@ -13,10 +13,10 @@ void check_combinations_arity(int n) {
                       " is not supported (combinations of 2 or 3 elements of each list)");
 }
 
-void check_materialised_arity(int n) {
-  if (n != 2)
-    throw value_error("jetfuse: materialising combinations of " + std::to_string(n) +
-                      " elements is not supported yet (pairs only); reduce them per list instead");
+void check_same_arity(int arity, int field_arity) {
+  if (arity != field_arity)
+    throw value_error("cannot broadcast nested list (combinations of " + std::to_string(field_arity) + " and of " +
+                      std::to_string(arity) + " elements of the same lists)");
 }
 
 void throw_unzip_arity(int n, std::size_t wanted) {

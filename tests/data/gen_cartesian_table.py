@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes cartesian_table.txt: Awkward Array's answers for per-list reductions over
 ak.cartesian([a, b], axis=1) of two jagged records (muons and electrons, say), the pairs
-materialised and ak.argcartesian, for tests/test_cartesian.cpp.
+materialised and ak.argcartesian, and their printing (str, repr and type), for
+tests/test_cartesian.cpp.
 
     build/venv/bin/pip install awkward==2.14.0
     build/venv/bin/python3 tests/data/gen_cartesian_table.py > tests/data/cartesian_table.txt
@@ -11,7 +12,8 @@ not start at 0) and the fields pt, eta, phi (float32) and charge (int32) of the 
 offsets[0] on (the test puts poison before them), then the result's values ("None" for a missing
 value; floats with float.hex, exact) and the result's dtype. pt, eta and phi are multiples of 1/4,
 so products are exact in float32; sums of the long list's 75000 pairs and the mass (cosh, cos,
-sqrt) are compared within a tolerance by the test.
+sqrt) are compared within a tolerance by the test. A print case ("print_*", "repr_*") has the
+text Awkward writes and the type instead of the values and the dtype.
 """
 import awkward as ak
 import numpy as np
@@ -90,6 +92,17 @@ MASKED = {
     "argmax_ptpt_ordered": lambda a, b: ak.argmax((a.pt * b.pt)[a.pt > b.pt], axis=-1),
 }
 MATERIALISED = {"pairs_flat", "pairs_os_flat", "argcartesian_0", "argcartesian_1"}
+# Printing: str() and repr() of ak.cartesian / ak.argcartesian as Awkward 2.14 writes them, with the
+# type; appended after every other case (they read no random numbers). A print case's last two
+# lines are the text and the type (words separated by one space, as Awkward writes them on one line).
+PRINTS = {  # op: (the printed array, str or repr)
+    "print_pairs": (lambda mu, el: ak.cartesian([mu.pt, el.pt], axis=1), str),
+    "print_records": (lambda mu, el: ak.cartesian([mu, el], axis=1), str),
+    "print_mixed": (lambda mu, el: ak.cartesian([mu.charge, el], axis=1), str),
+    "print_argpairs": (lambda mu, el: ak.argcartesian([mu, el], axis=1), str),
+    "repr_records": (lambda mu, el: ak.cartesian([mu, el], axis=1), repr),
+    "repr_argpairs": (lambda mu, el: ak.argcartesian([mu, el], axis=1), repr),
+}
 
 
 def main():
@@ -109,10 +122,14 @@ def main():
             if name == "long" and op in MATERIALISED:
                 continue  # 75000 values: the counts and the reductions check the long list
             emit(name, op, off_a, fa, off_b, fb, *awkward_result_text(r))
-        masked.append((name, off_a, fa, off_b, fb, a, b))
-    for name, off_a, fa, off_b, fb, a, b in masked:
+        masked.append((name, off_a, fa, off_b, fb, a, b, mu, el))
+    for name, off_a, fa, off_b, fb, a, b, mu, el in masked:
         for op, f in MASKED.items():
             emit(name, op, off_a, fa, off_b, fb, *awkward_result_text(f(a, b)))
+    for name, off_a, fa, off_b, fb, a, b, mu, el in masked:
+        for op, (f, how) in PRINTS.items():
+            x = f(mu, el)
+            emit(name, op, off_a, fa, off_b, fb, how(x), str(x.type))
 
 
 def emit(name, op, off_a, fa, off_b, fb, vals, dtype):

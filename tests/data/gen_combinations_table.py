@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes combinations_table.txt: Awkward Array's answers for per-list reductions over
-ak.combinations of records (the seeds' dielectron query and relatives), for
+ak.combinations of records (the seeds' dielectron query and relatives), pairs and triples
+materialised (ak.argcombinations) and printed (str, repr and type), for
 tests/test_combinations.cpp.
 
     build/venv/bin/pip install awkward
@@ -11,7 +12,8 @@ fields pt, eta, phi (float32) and charge (int32) of the elements from offsets[0]
 poison before them), the result's values ("None" for a missing value;
 floats with float.hex, exact) and the result's dtype. pt, eta and phi are multiples of 1/4, so
 products and their sums are exact in float32 in any order; the mass (cosh, cos, sqrt) is compared
-within a tolerance by the test.
+within a tolerance by the test. A print case ("print_*", "repr_*") has the text Awkward writes and
+the type instead of the values and the dtype.
 """
 import awkward as ak
 import numpy as np
@@ -81,6 +83,30 @@ MASKED = {
 }
 
 
+# Materialised triples (flattened values, counts, ak.argcombinations(ev, 3)), and printing: str()
+# and repr() of ak.combinations / ak.argcombinations as Awkward 2.14 writes them, with the type.
+# Appended after every other case (they read no random numbers); a print case's last two lines are
+# the text and the type (words separated by one space, as Awkward writes them on one line).
+TRIPLES_MATERIALISED = {
+    "triples_flat": lambda ev, a, b, c: ak.flatten(a.pt * b.pt - c.eta),
+    "triples_counts": lambda ev, a, b, c: ak.num(a.pt, axis=1),
+    "argcombinations3_0": lambda ev, a, b, c: ak.flatten(ak.unzip(ak.argcombinations(ev, 3))[0]),
+    "argcombinations3_1": lambda ev, a, b, c: ak.flatten(ak.unzip(ak.argcombinations(ev, 3))[1]),
+    "argcombinations3_2": lambda ev, a, b, c: ak.flatten(ak.unzip(ak.argcombinations(ev, 3))[2]),
+}
+PRINTS = {  # op: (the printed array, str or repr)
+    "print_pairs": (lambda ev: ak.combinations(ev.pt, 2), str),
+    "print_pairs_records": (lambda ev: ak.combinations(ev, 2), str),
+    "print_triples": (lambda ev: ak.combinations(ev.pt, 3), str),
+    "print_triples_records": (lambda ev: ak.combinations(ev, 3), str),
+    "print_argpairs": (lambda ev: ak.argcombinations(ev, 2), str),
+    "print_argtriples": (lambda ev: ak.argcombinations(ev, 3), str),
+    "repr_pairs": (lambda ev: ak.combinations(ev.pt, 2), repr),
+    "repr_triples_records": (lambda ev: ak.combinations(ev, 3), repr),
+    "repr_argtriples": (lambda ev: ak.argcombinations(ev, 3), repr),
+}
+
+
 def main():
     print(f"# awkward {ak.__version__} numpy {np.__version__} (gen_combinations_table.py)")
     masked = []
@@ -106,10 +132,28 @@ def main():
         for op, f in TRIPLES.items():
             vals, dtype = awkward_result_text(f(*t))
             emit(name, op, off, pt, eta, phi, charge, vals, dtype)
-        masked.append((name, off, pt, eta, phi, charge, a, b))
-    for name, off, pt, eta, phi, charge, a, b in masked:
+        masked.append((name, off, pt, eta, phi, charge, a, b, ev))
+    for name, off, pt, eta, phi, charge, a, b, ev in masked:
         for op, f in MASKED.items():
             emit(name, op, off, pt, eta, phi, charge, *awkward_result_text(f(a, b)))
+    for name, off, pt, eta, phi, charge, a, b, ev in masked:
+        t = ak.unzip(ak.combinations(ev, 3))
+        for op, f in TRIPLES_MATERIALISED.items():
+            if name == "long" and op != "triples_counts":
+                continue  # 280840 triples: the counts and the print cases check the long list
+            emit(name, op, off, pt, eta, phi, charge, *awkward_result_text(f(ev, *t)))
+        for op, (f, how) in PRINTS.items():
+            x = f(ev)
+            emit(name, op, off, pt, eta, phi, charge, how(x), str(x.type))
+    # A list of 300 elements (4455100 triples) printed, its fields without random numbers.
+    off = np.array([0, 300, 300, 303], np.int64)
+    k = np.arange(303)
+    pt, eta, phi = ((k % 64 + 1) / 4).astype(np.float32), ((k % 21 - 10) / 4).astype(np.float32), ((k % 25 - 12) / 4).astype(np.float32)
+    charge = np.where(k % 3 == 0, -1, 1).astype(np.int32)
+    ev = ak.unflatten(ak.zip({"pt": pt, "eta": eta, "phi": phi, "charge": charge}), np.diff(off))
+    for op, (f, how) in PRINTS.items():
+        x = f(ev)
+        emit("wide", op, off, pt, eta, phi, charge, how(x), str(x.type))
 
 
 def emit(name, op, off, pt, eta, phi, charge, vals, dtype):

@@ -22,9 +22,10 @@ namespace jf::detail {
 inline constexpr std::int64_t print_edge = 48;
 
 // A value of the shown window: a formatted number or None, a list of which only the first
-// `front` and the last items.size() - front items are present, or a record's fields.
+// `front` and the last items.size() - front items are present, a record's fields, or a tuple's
+// (fields without names, printed "(a, b)": what ak.combinations gives).
 struct pp_item {
-  enum class kind { scalar, list, record };
+  enum class kind { scalar, list, record, tuple };
   kind k = kind::scalar;
   std::string text;                                     // scalar: "1.1", "None", "True"
   std::int64_t length = 0;                              // list: its true length
@@ -83,5 +84,15 @@ std::string awkward_backend_name(device dev);
 // identifier is written as a JSON string.
 std::string record_type_string(const std::vector<std::pair<std::string, std::string>>& fields, bool compact,
                                const std::string& indent = "");
+
+// One slot of a tuple type: a dtype's name, or a record's fields (name, dtype name).
+struct slot_type {
+  std::string dtype;
+  std::vector<std::pair<std::string, std::string>> fields;
+  bool record = false;
+};
+// Awkward's tuple type, compact ("(float64, {pt: float32})") or as Type.show() writes it (one slot
+// a line, indented by four more spaces than `indent`; a record slot's fields by eight).
+std::string tuple_type_string(const std::vector<slot_type>& slots, bool compact, const std::string& indent = "");
 
 }  // namespace jf::detail
