@@ -84,8 +84,14 @@ def cupy_impls(m):
                                           "x = (-b + sqrt(b * b - 4.0 * a * c)) / (2.0 * a)", "jf_peer_quadratic"),
         "Sin": cp.ElementwiseKernel("float32 x", "float32 y", "y = sinf(2.0f * x + 1.0f)", "jf_peer_sin"),
     }
-    fused = {"Quadratic": cp.fuse(lambda a, b, c: quadratic(a, b, c, cp.sqrt)),
-             "Sin": cp.fuse(lambda x: sin2x1(x, cp.sin))}
+    # Named functions: cupy.fuse names its kernel after the function ("<lambda>" does not compile).
+    def fused_quadratic(a, b, c):
+        return quadratic(a, b, c, cp.sqrt)
+
+    def fused_sin(x):
+        return sin2x1(x, cp.sin)
+
+    fused = {"Quadratic": cp.fuse(fused_quadratic), "Sin": cp.fuse(fused_sin)}
 
     def inputs(workload, n):
         g = cp.random.default_rng(2)
