@@ -33,6 +33,8 @@ template <class T, class E> jagged<T> materialise_combinations(const E& e);
 // An expression of cartesian fields outside every reduction, materialised (cartesian_materialised.hpp).
 template <class E> struct cartesian_at_root : std::false_type {};
 template <class T, class E> jagged<T> materialise_cartesian(const E& e);
+// A min, max, argmin or argmax with axis=0 across the lists (jagged_across.hpp).
+template <class T, class E> option_array<T> reduce_across_lists_option(const E& e);
 }
 
 template <class T>
@@ -137,6 +139,12 @@ template <class T>
 template <class E>
   requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::option)
 option_array<T>::option_array(const E& e) {
+  if constexpr (detail::reduction_of_lists<typename node_of<E>::type>::value) {
+    if (detail::across_lists(e)) {  // Awkward's axis=0
+      *this = detail::reduce_across_lists_option<T>(e);
+      return;
+    }
+  }
   array_base values, valid;
   detail::evaluate_lists_into<typename node_of<E>::type>(values, dtype_v<T>, nullptr, &valid, detail::eval_options{}, e);
   values_ = array<T>(values);
@@ -216,3 +224,4 @@ std::string type_string(const jagged<T>& x) {
 }  // namespace jf
 
 #include "jetfuse/jagged_structure.hpp"  // NOLINT: the members declared above
+#include "jetfuse/jagged_across.hpp"     // NOLINT: reductions across the lists (axis=0)

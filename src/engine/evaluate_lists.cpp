@@ -246,9 +246,11 @@ void analyse(const eval_request& r, device dev, list_call& c) {
       if (sp.naxes != 1) throw axis_error("jetfuse: " + what + " of a jagged array takes one axis");
       const int ax = sp.axes[0] < 0 ? sp.axes[0] + depth : sp.axes[0];
       if (ax < 0 || ax >= depth)
-        throw axis_error("axis=" + std::to_string(sp.axes[0]) + " exceeds the depth of this array (" + std::to_string(depth) + ")");
-      if (depth == 2 && ax == 0)
-        throw axis_error("jetfuse: " + what + " with axis=0 across the lists of a jagged array is not supported yet");
+        throw axis_error("axis=" + std::to_string(sp.axes[0]) + " exceeds the depth of the nested list structure (which is " +
+                         std::to_string(depth) + ")");  // Awkward 2.14's reducers
+      if (depth == 2 && ax == 0)  // the conversions run it at the root (jagged_across.hpp)
+        throw value_error("jetfuse: " + what + " with axis=0 across the lists of a jagged array inside an expression "
+                          "(or with keepdims) is not supported; evaluate it first (jf::eval(" + what + "(x, 0)))");
       Q.result_domain = depth == 2 ? lists : root;
       sp.axes[0] = ax;
     }
