@@ -16,6 +16,10 @@
 
 #include "jetfuse/jetfuse.hpp"
 #include "test_support.hpp"
+#ifdef JF_HAVE_CUDA
+#include "cuda/runtime.hpp"
+#endif
+#include "jetfuse/ir/codegen.hpp"
 
 namespace {
 
@@ -221,6 +225,80 @@ TEST_P(JaggedExpr, AxisErrors) {
             std::string::npos);
   EXPECT_EQ(jf::count(x).item(), 3);
   EXPECT_EQ(jf::count(x, -1).to_vector(), (std::vector<i64>{2, 0, 1}));
+}
+
+// int32 offsets (Awkward's Index32) are kept as given: the jagged array holds the user's buffer,
+// expressions read it as int32 (the variant key has the offsets' dtype: the same expression types
+// on int64 offsets first, then int32, then int64 again), results equal the int64 version's.
+TEST_P(JaggedExpr, Int32OffsetsWithoutACopy) {
+  const std::vector<std::int32_t> o32 = {2, 5, 5, 6, 10, 10, 11};  // from 2: a slice's
+  const std::vector<i64> o64(o32.begin(), o32.end());
+  const jf::array<float> values(std::vector<float>{9, 9, 1, -2, 3, 4, 5, 6, 7, 8, 9}, dev());
+  const jf::array<std::int32_t> off32(o32, dev());
+  const jf::jagged<float> x(off32, values);
+  const jf::jagged<float> w(jf::array<i64>(o64, dev()), values);
+  EXPECT_EQ(x.stored_offsets().buffer(), off32.buffer());
+  EXPECT_EQ(x.stored_offsets().dtype(), jf::dtype::int32);
+  const jf::array<float> met(std::vector<float>{1, 2, 3, 4, 5, 6}, dev());
+  auto same = [](const auto& a, const auto& b) { expect_same_values(a.to_vector(), b.to_vector()); };
+  for (const bool narrow : {false, true, false}) {
+    SCOPED_TRACE(narrow ? "int32" : "int64");
+    const jf::jagged<float>& v = narrow ? x : w;
+    same(jf::eval(jf::sum(v * 2 + met, -1)), jf::eval(jf::sum(w * 2 + met, -1)));
+    EXPECT_EQ(jf::eval(jf::max(v, -1)).to_vector(), (std::vector<std::optional<float>>{3, std::nullopt, 4, 8, std::nullopt, 9}));
+    same(jf::eval(jf::argmax(v(v > 2.f), -1)), jf::eval(jf::argmax(w(w > 2.f), -1)));
+    same(jf::eval(jf::mean(v, 1)), jf::eval(jf::mean(w, 1)));
+    EXPECT_EQ(jf::eval(jf::sum(v)).item(), 41.f);  // axis=None: every element
+    same(jf::eval(jf::sum(v, 0)), jf::eval(jf::sum(w, 0)));
+    same(jf::eval(jf::argmax(v, 0)), jf::eval(jf::argmax(w, 0)));
+    same(jf::flatten(jf::eval(v * 2 + met)), jf::flatten(jf::eval(w * 2 + met)));
+    auto [a, b] = jf::unzip(jf::combinations(v, 2));  // a pairs kernel over the int32 offsets
+    EXPECT_EQ(jf::eval(jf::max(a * b, -1)).to_vector(),
+              (std::vector<std::optional<float>>{3, std::nullopt, std::nullopt, 56, std::nullopt, std::nullopt}));
+  }
+  // With int64 operands of the same lengths (compared once), and sliced: still the user's buffer.
+  same(jf::flatten(jf::eval(x + w)), jf::flatten(jf::eval(w * 2)));
+  const jf::jagged<float> s = x(jf::range(1, jf::none));
+  EXPECT_EQ(s.stored_offsets().buffer(), off32.buffer());
+  EXPECT_EQ(jf::eval(jf::max(s, -1)).to_vector(), (std::vector<std::optional<float>>{std::nullopt, 4, 8, std::nullopt, 9}));
+  // Offsets from 0: an element-wise result shares them (int32 stays int32).
+  const jf::array<std::int32_t> from0(std::vector<std::int32_t>{0, 2, 2, 5}, dev());
+  const jf::jagged<float> z(from0, values(jf::range(0, 5)));
+  const jf::jagged<float> z2 = z * 2;
+  EXPECT_EQ(z2.stored_offsets().buffer(), from0.buffer());
+  EXPECT_EQ(z2.to_vector(), (std::vector<std::vector<float>>{{18, 18}, {}, {2, -4, 6}}));
+  // offsets() widens once, on the backend (what the structure functions read).
+  EXPECT_EQ(x.offsets().to_vector(), o64);
+  EXPECT_EQ(&x.offsets(), &x.offsets());
+  EXPECT_EQ(jf::num(x).to_vector(), jf::num(w).to_vector());
+  EXPECT_EQ(x.to_vector(), w.to_vector());
+  // Awkward's validity check on int32 offsets too.
+  EXPECT_THROW((void)jf::jagged<float>(jf::array<std::int32_t>(std::vector<std::int32_t>{0, 3, 2}, dev()), values),
+               jf::value_error);
+}
+
+// The CUDA kernels for int32 offsets (jf::explain_cuda: no GPU needed) read them as int32 and
+// compile with NVRTC: the list kernel, the full reduction over the elements, the pairs kernel.
+TEST(JaggedExprCuda, Int32OffsetsKernelsCompile) {
+  const jf::jagged<float> x(jf::array<std::int32_t>(std::vector<std::int32_t>{0, 2, 2, 5}),
+                            jf::array<float>(std::vector<float>{1, 2, 3, 4, 5}));
+  auto [a, b] = jf::unzip(jf::combinations(x, 2));
+  const std::string plans[] = {jf::explain_cuda(jf::max(x * 2, -1)), jf::explain_cuda(jf::sum(x * 2)),
+                               jf::explain_cuda(jf::sum(a * b, -1))};
+  for (const std::string& e : plans) {
+    SCOPED_TRACE(e);
+    EXPECT_NE(e.find("const int* __restrict__ jf_off = "), std::string::npos);
+    const std::string mark = "--- CUDA source (prelude jetfuse/scalar_ops.hpp omitted) ---\n";
+    const std::size_t at = e.find(mark);
+    ASSERT_NE(at, std::string::npos);
+#ifdef JF_HAVE_CUDA
+    const std::string source = std::string(jf::ir::scalar_ops_source()) + e.substr(at + mark.size());
+    EXPECT_FALSE(jf::cuda_rt::nvrtc_compile(source, "sm_90", {}).empty());
+#endif
+  }
+#ifndef JF_HAVE_CUDA
+  GTEST_SKIP() << "built without the CUDA toolkit: NVRTC compilation not checked";
+#endif
 }
 
 // argmin/argmax of x(m): the position among the selected elements, of an expression selected
