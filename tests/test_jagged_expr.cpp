@@ -16,6 +16,10 @@
 
 #include "jetfuse/jetfuse.hpp"
 #include "test_support.hpp"
+#ifdef JF_HAVE_CUDA
+#include "cuda/runtime.hpp"
+#endif
+#include "jetfuse/ir/codegen.hpp"
 
 namespace {
 
@@ -69,8 +73,9 @@ template <class R> std::vector<std::optional<R>> all_valid(const std::vector<R>&
 template <class R> void expect_dtype(const expr_case& c) {
   const std::string want = c.result_dtype.at(0);
   const std::string have(jf::name(jf::dtype_v<R>));
+  const std::string op = c.op.ends_with("_axis0") ? c.op.substr(0, c.op.size() - 6) : c.op;
   const bool awkward_float64 = c.dtype == "float32" && want == "float64" &&
-                               (c.op == "mean" || c.op == "var" || c.op == "std" || c.op == "centered");
+                               (op == "mean" || op == "var" || op == "std" || op == "centered");
   if (!awkward_float64) {
     EXPECT_EQ(have, want);
   }
@@ -89,6 +94,31 @@ template <class R> void check_dense(const expr_case& c, const jf::array<R>& y) {
 template <class R> void check_option(const expr_case& c, const jf::option_array<R>& y) {
   expect_dtype<R>(c);
   expect_values<R>(c, y.to_vector());
+}
+
+// Across the lists (axis=0 or -2): Awkward's column of every list longer than j.
+template <class T> void run_across_case(const expr_case& c, const jf::jagged<T>& x, const jf::array<double>& met) {
+  const std::string op = c.op.substr(0, c.op.rfind('_'));
+  if constexpr (!std::is_same_v<T, bool>) {
+    if (op == "prod") return check_dense(c, jf::eval(jf::prod(x, 0)));
+    if (op == "mean") return check_dense(c, jf::eval(jf::mean(x, 0)));
+    if (op == "var") return check_dense(c, jf::eval(jf::var(x, -2)));
+    if (op == "std") return check_dense(c, jf::eval(jf::std(x, 0)));
+    if (c.op == "sum_axism2") return check_dense(c, jf::eval(jf::sum(x, -2)));
+    if (op == "max_expr") return check_option(c, jf::eval(jf::max(x * 2 + met, 0)));
+    if (op == "sum_selected") return check_dense(c, jf::eval(jf::sum(x(x > T(0)), 0)));
+    if (op == "argmax_selected") return check_option(c, jf::eval(jf::argmax(x(x > T(0)), 0)));
+  }
+  if (op == "sum") return check_dense(c, jf::eval(jf::sum(x, 0)));
+  if (op == "min") return check_option(c, jf::eval(jf::min(x, 0)));
+  if (op == "max") return check_option(c, jf::eval(jf::max(x, -2)));
+  if (op == "argmin") return check_option(c, jf::eval(jf::argmin(x, 0)));
+  if (op == "argmax") return check_option(c, jf::eval(jf::argmax(x, -2)));
+  if (op == "count") return check_dense(c, jf::count(x, 0));
+  if (op == "count_nonzero") return check_dense(c, jf::eval(jf::count_nonzero(x, 0)));
+  if (op == "any") return check_dense(c, jf::eval(jf::any(x, 0)));
+  if (op == "all") return check_dense(c, jf::eval(jf::all(x, -2)));
+  ADD_FAILURE() << "unknown op " << c.op;
 }
 
 template <class T> void run_case(const expr_case& c, jf::device dev) {
@@ -114,6 +144,7 @@ template <class T> void run_case(const expr_case& c, jf::device dev) {
     if (op == "argmax_ne1") return check_option(c, jf::eval(jf::argmax(x(x != T(1)), -1)));
     if (op == "argmin_ne1") return check_option(c, jf::eval(jf::argmin(x(x != T(1)), -1)));
   }
+  if (op.ends_with("_axis0") || op == "sum_axism2") return run_across_case<T>(c, x, met);
   if (op == "sum_all") return check_dense(c, jf::eval(jf::sum(x)));
   if (op == "sum") return check_dense(c, jf::eval(jf::sum(x, -1)));
   if (op == "min") return check_option(c, jf::eval(jf::min(x, -1)));
@@ -175,11 +206,99 @@ TEST_P(JaggedExpr, AxisErrors) {
   const jf::jagged<float> x({{1, 2}, {}, {3}}, dev());
   EXPECT_THROW((void)jf::array<double>(jf::sum(x, 2)), jf::axis_error);
   EXPECT_THROW((void)jf::array<double>(jf::sum(x, -3)), jf::axis_error);
-  EXPECT_THROW((void)jf::array<double>(jf::sum(x, 0)), jf::axis_error);  // across lists: not yet
   EXPECT_THROW((void)jf::option_array<float>(jf::max(x)), jf::value_error);  // axis=None with None: flatten first
   EXPECT_EQ(jf::max(jf::flatten(x)).item(), 3.0f);
+  // Awkward 2.14's ValueError of its reducers (an AxisError in jetfuse).
   EXPECT_EQ(test_support::message_of<jf::axis_error>([&] { (void)jf::array<double>(jf::sum(x, 2)); }),
-            "axis=2 exceeds the depth of this array (2)");
+            "axis=2 exceeds the depth of the nested list structure (which is 2)");
+  EXPECT_EQ(test_support::message_of<jf::axis_error>([&] { (void)jf::option_array<float>(jf::max(x, -3)); }),
+            "axis=-3 exceeds the depth of the nested list structure (which is 2)");
+  EXPECT_EQ(test_support::message_of<jf::axis_error>([&] { (void)jf::count(x, 2); }),
+            "axis=2 exceeds the depth of the nested list structure (which is 2)");
+  // Across the lists: at the root of an expression (inside one, the result's length is not a list's).
+  EXPECT_EQ(jf::array<double>(jf::sum(x, 0)).to_vector(), (std::vector<double>{4, 2}));
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::array<double>(jf::sum(x, 0) * 2); })
+                .find("evaluate it first"),
+            std::string::npos);
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::array<double>(jf::sum(x, 0, jf::keepdims)); })
+                .find("keepdims"),
+            std::string::npos);
+  EXPECT_EQ(jf::count(x).item(), 3);
+  EXPECT_EQ(jf::count(x, -1).to_vector(), (std::vector<i64>{2, 0, 1}));
+}
+
+// int32 offsets (Awkward's Index32) are kept as given: the jagged array holds the user's buffer,
+// expressions read it as int32 (the variant key has the offsets' dtype: the same expression types
+// on int64 offsets first, then int32, then int64 again), results equal the int64 version's.
+TEST_P(JaggedExpr, Int32OffsetsWithoutACopy) {
+  const std::vector<std::int32_t> o32 = {2, 5, 5, 6, 10, 10, 11};  // from 2: a slice's
+  const std::vector<i64> o64(o32.begin(), o32.end());
+  const jf::array<float> values(std::vector<float>{9, 9, 1, -2, 3, 4, 5, 6, 7, 8, 9}, dev());
+  const jf::array<std::int32_t> off32(o32, dev());
+  const jf::jagged<float> x(off32, values);
+  const jf::jagged<float> w(jf::array<i64>(o64, dev()), values);
+  EXPECT_EQ(x.stored_offsets().buffer(), off32.buffer());
+  EXPECT_EQ(x.stored_offsets().dtype(), jf::dtype::int32);
+  const jf::array<float> met(std::vector<float>{1, 2, 3, 4, 5, 6}, dev());
+  auto same = [](const auto& a, const auto& b) { expect_same_values(a.to_vector(), b.to_vector()); };
+  for (const bool narrow : {false, true, false}) {
+    SCOPED_TRACE(narrow ? "int32" : "int64");
+    const jf::jagged<float>& v = narrow ? x : w;
+    same(jf::eval(jf::sum(v * 2 + met, -1)), jf::eval(jf::sum(w * 2 + met, -1)));
+    EXPECT_EQ(jf::eval(jf::max(v, -1)).to_vector(), (std::vector<std::optional<float>>{3, std::nullopt, 4, 8, std::nullopt, 9}));
+    same(jf::eval(jf::argmax(v(v > 2.f), -1)), jf::eval(jf::argmax(w(w > 2.f), -1)));
+    same(jf::eval(jf::mean(v, 1)), jf::eval(jf::mean(w, 1)));
+    EXPECT_EQ(jf::eval(jf::sum(v)).item(), 41.f);  // axis=None: every element
+    same(jf::eval(jf::sum(v, 0)), jf::eval(jf::sum(w, 0)));
+    same(jf::eval(jf::argmax(v, 0)), jf::eval(jf::argmax(w, 0)));
+    same(jf::flatten(jf::eval(v * 2 + met)), jf::flatten(jf::eval(w * 2 + met)));
+    auto [a, b] = jf::unzip(jf::combinations(v, 2));  // a pairs kernel over the int32 offsets
+    EXPECT_EQ(jf::eval(jf::max(a * b, -1)).to_vector(),
+              (std::vector<std::optional<float>>{3, std::nullopt, std::nullopt, 56, std::nullopt, std::nullopt}));
+  }
+  // With int64 operands of the same lengths (compared once), and sliced: still the user's buffer.
+  same(jf::flatten(jf::eval(x + w)), jf::flatten(jf::eval(w * 2)));
+  const jf::jagged<float> s = x(jf::range(1, jf::none));
+  EXPECT_EQ(s.stored_offsets().buffer(), off32.buffer());
+  EXPECT_EQ(jf::eval(jf::max(s, -1)).to_vector(), (std::vector<std::optional<float>>{std::nullopt, 4, 8, std::nullopt, 9}));
+  // Offsets from 0: an element-wise result shares them (int32 stays int32).
+  const jf::array<std::int32_t> from0(std::vector<std::int32_t>{0, 2, 2, 5}, dev());
+  const jf::jagged<float> z(from0, values(jf::range(0, 5)));
+  const jf::jagged<float> z2 = z * 2;
+  EXPECT_EQ(z2.stored_offsets().buffer(), from0.buffer());
+  EXPECT_EQ(z2.to_vector(), (std::vector<std::vector<float>>{{18, 18}, {}, {2, -4, 6}}));
+  // offsets() widens once, on the backend (what the structure functions read).
+  EXPECT_EQ(x.offsets().to_vector(), o64);
+  EXPECT_EQ(&x.offsets(), &x.offsets());
+  EXPECT_EQ(jf::num(x).to_vector(), jf::num(w).to_vector());
+  EXPECT_EQ(x.to_vector(), w.to_vector());
+  // Awkward's validity check on int32 offsets too.
+  EXPECT_THROW((void)jf::jagged<float>(jf::array<std::int32_t>(std::vector<std::int32_t>{0, 3, 2}, dev()), values),
+               jf::value_error);
+}
+
+// The CUDA kernels for int32 offsets (jf::explain_cuda: no GPU needed) read them as int32 and
+// compile with NVRTC: the list kernel, the full reduction over the elements, the pairs kernel.
+TEST(JaggedExprCuda, Int32OffsetsKernelsCompile) {
+  const jf::jagged<float> x(jf::array<std::int32_t>(std::vector<std::int32_t>{0, 2, 2, 5}),
+                            jf::array<float>(std::vector<float>{1, 2, 3, 4, 5}));
+  auto [a, b] = jf::unzip(jf::combinations(x, 2));
+  const std::string plans[] = {jf::explain_cuda(jf::max(x * 2, -1)), jf::explain_cuda(jf::sum(x * 2)),
+                               jf::explain_cuda(jf::sum(a * b, -1))};
+  for (const std::string& e : plans) {
+    SCOPED_TRACE(e);
+    EXPECT_NE(e.find("const int* __restrict__ jf_off = "), std::string::npos);
+    const std::string mark = "--- CUDA source (prelude jetfuse/scalar_ops.hpp omitted) ---\n";
+    const std::size_t at = e.find(mark);
+    ASSERT_NE(at, std::string::npos);
+#ifdef JF_HAVE_CUDA
+    const std::string source = std::string(jf::ir::scalar_ops_source()) + e.substr(at + mark.size());
+    EXPECT_FALSE(jf::cuda_rt::nvrtc_compile(source, "sm_90", {}).empty());
+#endif
+  }
+#ifndef JF_HAVE_CUDA
+  GTEST_SKIP() << "built without the CUDA toolkit: NVRTC compilation not checked";
+#endif
 }
 
 // argmin/argmax of x(m): the position among the selected elements, of an expression selected
@@ -290,8 +409,52 @@ TEST(JaggedExprGpu, MatchesCpu) {
       same(jf::eval(jf::argmax(gx(gx > 2), -1)), jf::eval(jf::argmax(cx(cx > 2), -1)));
       same(jf::eval(jf::argmin(gx(gx > 2), -1)), jf::eval(jf::argmin(cx(cx > 2), -1)));
       same(jf::eval(jf::argmax((gx * 2 - gmet)(gx != 0.25f), -1)), jf::eval(jf::argmax((cx * 2 - cmet)(cx != 0.25f), -1)));
+      // Across the lists (axis=0): the transposition's lists are as long as the number of lists
+      // (sums of multiples of 1/4 below 2**22: exact in any order, so the bits agree).
+      same(jf::eval(jf::sum(gx, 0)), jf::eval(jf::sum(cx, 0)));
+      same(jf::eval(jf::max(gx * 2 - gmet, 0)), jf::eval(jf::max(cx * 2 - cmet, 0)));
+      same(jf::eval(jf::argmin(gx, 0)), jf::eval(jf::argmin(cx, 0)));
+      same(jf::eval(jf::mean(gx, -2)), jf::eval(jf::mean(cx, -2)));
+      same(jf::count(gx, 0), jf::count(cx, 0));
+      same(jf::eval(jf::argmax(gx(gx > 2), 0)), jf::eval(jf::argmax(cx(cx > 2), 0)));
     }
   }
+}
+
+// Across the lists (axis=0) on the CPU against host loops: 20000 Poisson(3) lists, some empty, one
+// of 30000 elements (the result's length), offsets from 5; the transposition's first lists are
+// longer than a CPU piece (16384). Integers: exact; argmax/argmin: the first list holding the best.
+TEST(JaggedExprCpu, AcrossListsAgainstHostLoops) {
+  const std::uint64_t seed = test_support::seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 r(seed);
+  std::poisson_distribution<int> len(3.0);
+  std::uniform_int_distribution<i64> u(-9, 9);
+  std::vector<i64> off = {5};
+  for (int i = 0; i < 20000; ++i) off.push_back(off.back() + (i == 777 ? 30000 : len(r)));
+  std::vector<i64> content(static_cast<std::size_t>(off.back()));
+  for (auto& v : content) v = u(r);
+  const jf::jagged<i64> x{jf::array<i64>(off), jf::array<i64>(content)};
+  std::vector<i64> sum, cnt, best, at, worst, at_min;
+  for (std::size_t i = 0; i + 1 < off.size(); ++i)
+    for (i64 j = 0; j < off[i + 1] - off[i]; ++j) {
+      const auto jj = static_cast<std::size_t>(j);
+      const i64 v = content[static_cast<std::size_t>(off[i] + j)] * 3 - 1;
+      if (jj == sum.size()) {
+        sum.push_back(0), cnt.push_back(0), best.push_back(v), at.push_back(static_cast<i64>(i));
+        worst.push_back(v), at_min.push_back(static_cast<i64>(i));
+      }
+      sum[jj] += v;
+      ++cnt[jj];
+      if (v > best[jj]) best[jj] = v, at[jj] = static_cast<i64>(i);
+      if (v < worst[jj]) worst[jj] = v, at_min[jj] = static_cast<i64>(i);
+    }
+  EXPECT_EQ(jf::array<i64>(jf::sum(x * 3 - 1, 0)).to_vector(), sum);
+  EXPECT_EQ(jf::count(x, 0).to_vector(), cnt);
+  EXPECT_EQ(jf::eval(jf::max(x * 3 - 1, 0)).to_vector(), all_valid(best));
+  EXPECT_EQ(jf::eval(jf::argmax(x * 3 - 1, 0)).to_vector(), all_valid(at));
+  EXPECT_EQ(jf::eval(jf::argmin(x * 3 - 1, -2)).to_vector(), all_valid(at_min));
+  EXPECT_EQ(jf::eval(jf::min(x * 3 - 1, 0)).to_vector(), all_valid(worst));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, JaggedExpr, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);

@@ -280,7 +280,7 @@ TEST_P(PadNone, Errors) {
   EXPECT_THROW((void)jf::array<double>(jf::sum(x, jf::keepdims)), jf::value_error);
   EXPECT_THROW((void)jf::array<double>(jf::sum(jf::sum(x, -1, jf::keepdims), 0)), jf::value_error);
   EXPECT_EQ(message_of<jf::axis_error>([&] { (void)jf::array<double>(jf::sum(x, 2, jf::keepdims)); }),
-            "axis=2 exceeds the depth of this array (2)");
+            "axis=2 exceeds the depth of the nested list structure (which is 2)");
   // The option type's shapes.
   EXPECT_THROW(jf::option_array<double>(jf::zeros<double>(jf::shape_t{2, 3}), jf::zeros<bool>(jf::shape_t{3, 2})),
                jf::shape_error);

@@ -61,8 +61,10 @@ struct tree<term<cartesian_field<T, S>>> {
                      scalar_use) {
     const cartesian_field<T, S>& f = e.elements[hana::llong_c<0>];
     arrays[0] = &f.x.content();
-    arrays[1] = S == 0 ? &f.x.offsets() : &f.other_offsets;
-    arrays[2] = S == 0 ? &f.other_offsets : &f.x.offsets();
+    const array_base* own = &f.x.stored_offsets();  // int64 or int32, read as they are
+    const array_base* other = &f.other_offsets;
+    arrays[1] = S == 0 ? own : other;
+    arrays[2] = S == 0 ? other : own;
   }
 };
 template <class T, int S>

@@ -53,7 +53,7 @@ template <class T, int S, int A> struct tree<term<combination_field<T, S, A>>> {
                      scalar_use) {
     const jagged<T>& x = e.elements[hana::llong_c<0>].x;
     arrays[0] = &x.content();
-    arrays[1] = &x.offsets();
+    arrays[1] = &x.stored_offsets();  // int64 or int32, read as they are
   }
 };
 template <class T, int S, int A> struct lower_type<term<combination_field<T, S, A>>> {

@@ -146,6 +146,12 @@ array<T>::array(const E& e) {
       return;
     }
   }
+  if constexpr (detail::reduction_of_lists<N>::value) {
+    if (detail::across_lists(e)) {  // Awkward's axis=0: jagged_across.hpp
+      static_cast<array_base&>(*this) = detail::reduce_across_lists<T>(e);
+      return;
+    }
+  }
   const jf::dtype t = dtype_v<T>;
   detail::evaluate_into<N>(this, &t, detail::eval_options{}, e);
 }
@@ -157,6 +163,12 @@ array<T>& array<T>::operator=(const E& e) & {
   static_assert(detail::all_dense<E>, "jetfuse: this expression is over jagged arrays: assign it to a jf::jagged<T> "
                                       "(element-wise) or a jf::option_array<T> (a per-list min, max, mean, argmin or "
                                       "argmax), or use jf::eval");
+  if constexpr (detail::reduction_of_lists<typename node_of<E>::type>::value) {
+    if (detail::across_lists(e)) {  // Awkward's axis=0: jagged_across.hpp
+      static_cast<array_base&>(*this) = detail::reduce_across_lists<T>(e);
+      return *this;
+    }
+  }
   const jf::dtype t = dtype_v<T>;
   detail::evaluate_into<typename node_of<E>::type>(this, &t, detail::eval_options{}, e);
   return *this;

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +25,11 @@
 namespace jf {
 
 namespace detail {
+// int32 offsets widened to int64 once, when first asked for, shared by the copies of a jf::jagged.
+struct widened_offsets {
+  std::once_flag once;
+  array<std::int64_t> offsets;
+};
 struct jagged_access;  // builds jagged arrays whose offsets are valid by construction (jagged_access.hpp)
 // x(mask) of a jagged value, materialised (expr/jagged_mask.hpp).
 template <class E> struct is_selection : std::false_type {};
@@ -33,6 +40,8 @@ template <class T, class E> jagged<T> materialise_combinations(const E& e);
 // An expression of cartesian fields outside every reduction, materialised (cartesian_materialised.hpp).
 template <class E> struct cartesian_at_root : std::false_type {};
 template <class T, class E> jagged<T> materialise_cartesian(const E& e);
+// A min, max, argmin or argmax with axis=0 across the lists (jagged_across.hpp).
+template <class T, class E> option_array<T> reduce_across_lists_option(const E& e);
 }
 
 template <class T>
@@ -79,22 +88,35 @@ class jagged {
     }
     array_base content, offsets;
     detail::evaluate_lists_into<typename node_of<E>::type>(content, dtype_v<T>, &offsets, nullptr, detail::eval_options{}, e);
-    offsets_ = array<std::int64_t>(offsets);
+    set_offsets(std::move(offsets));  // the first operand's (int64 or int32), or new int64 ones
     content_ = array<T>(content);
   }
-  // int32 offsets (Awkward's Index32) are converted to int64 on their backend (one fused cast).
-  jagged(const array<std::int32_t>& offsets, array<T> content)
-      : jagged(offsets.is_null() ? array<std::int64_t>() : array<std::int64_t>(astype<std::int64_t>(offsets)),
-               std::move(content)) {}
+  // int32 offsets (Awkward's Index32) are shared without a copy, as int64 ones: expressions over
+  // the lists read them as they are (the kernels are compiled for int32 offsets); offsets() widens
+  // them to int64 on their backend once, when first asked for (structure functions, printing).
+  jagged(array<std::int32_t> offsets, array<T> content) : content_(std::move(content)) {
+    detail::check_jagged(offsets, content_);
+    set_offsets(std::move(offsets));
+  }
 
-  const array<std::int64_t>& offsets() const { return offsets_; }
+  // The offsets as int64 (int32 offsets: widened once, shared by the copies of this array).
+  const array<std::int64_t>& offsets() const {
+    if (narrow_.is_null()) return offsets_;
+    std::call_once(wide_->once, [this] {
+      wide_->offsets = array<std::int64_t>(astype<std::int64_t>(narrow_));
+      detail::remember_widened_offsets(wide_->offsets, narrow_);
+    });
+    return wide_->offsets;
+  }
+  // The offsets as stored: int64, or the int32 array they were given as (what kernels read).
+  const array_base& stored_offsets() const { return narrow_.is_null() ? static_cast<const array_base&>(offsets_) : narrow_; }
   const array<T>& content() const { return content_; }
-  std::int64_t size() const { return offsets_.size() - 1; }  // the number of lists
+  std::int64_t size() const { return stored_offsets().size() - 1; }  // the number of lists
   device backend() const { return content_.device(); }
 
   std::vector<std::vector<T>> to_vector() const {
-    const std::vector<std::int64_t> off = detail::host_offsets(offsets_);
-    const std::vector<T> flat = array<T>(detail::flatten_content(offsets_, content_)).to_vector();
+    const std::vector<std::int64_t> off = detail::host_offsets(stored_offsets());
+    const std::vector<T> flat = array<T>(detail::flatten_content(stored_offsets(), content_)).to_vector();
     std::vector<std::vector<T>> out;
     out.reserve(static_cast<std::size_t>(size()));
     for (std::size_t i = 0; i + 1 < off.size(); ++i)
@@ -105,7 +127,9 @@ class jagged {
   // Awkward's x[start:stop]: the lists in [start, stop) with Python's negative and clipped bounds,
   // zero copy (a view of the offsets; the content is shared). Only step 1.
   jagged operator()(range r) const {
-    return jagged(trusted{}, array<std::int64_t>(detail::slice_offsets(offsets_, r)), content_);
+    jagged out(trusted{}, array<std::int64_t>(), content_);
+    out.set_offsets(detail::slice_offsets(stored_offsets(), r));  // (int32 offsets stay int32)
+    return out;
   }
 
   // Structure (defined in jagged_structure.hpp): Awkward's x[:, k] (element k of every list, from
@@ -127,8 +151,19 @@ class jagged {
   struct trusted {};
   jagged(trusted, array<std::int64_t> offsets, array<T> content)
       : offsets_(std::move(offsets)), content_(std::move(content)) {}
+  void set_offsets(array_base offsets) {
+    if (offsets.dtype() == dtype::int32) {
+      offsets_ = array<std::int64_t>();
+      narrow_ = array<std::int32_t>(std::move(offsets));
+      wide_ = std::make_shared<detail::widened_offsets>();
+    } else {
+      offsets_ = array<std::int64_t>(std::move(offsets));
+    }
+  }
 
-  array<std::int64_t> offsets_;
+  array<std::int64_t> offsets_;                     // int64 offsets (null when given as int32)
+  array<std::int32_t> narrow_;                      // int32 offsets as given (Awkward's Index32), or null
+  std::shared_ptr<detail::widened_offsets> wide_;  // their int64 copy, made when first asked for
   array<T> content_;
 };
 
@@ -137,6 +172,12 @@ template <class T>
 template <class E>
   requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::option)
 option_array<T>::option_array(const E& e) {
+  if constexpr (detail::reduction_of_lists<typename node_of<E>::type>::value) {
+    if (detail::across_lists(e)) {  // Awkward's axis=0
+      *this = detail::reduce_across_lists_option<T>(e);
+      return;
+    }
+  }
   array_base values, valid;
   detail::evaluate_lists_into<typename node_of<E>::type>(values, dtype_v<T>, nullptr, &valid, detail::eval_options{}, e);
   values_ = array<T>(values);
@@ -164,6 +205,8 @@ device backend(const jagged<T>& x) {
 // Both arrays moved to dev (new contiguous arrays; the offsets keep their values).
 template <class T>
 jagged<T> to_backend(const jagged<T>& x, device dev) {
+  if (x.stored_offsets().dtype() == dtype::int32)
+    return jagged<T>(to_backend(array<std::int32_t>(x.stored_offsets()), dev), to_backend(x.content(), dev));
   return jagged<T>(to_backend(x.offsets(), dev), to_backend(x.content(), dev));
 }
 
@@ -216,3 +259,4 @@ std::string type_string(const jagged<T>& x) {
 }  // namespace jf
 
 #include "jetfuse/jagged_structure.hpp"  // NOLINT: the members declared above
+#include "jetfuse/jagged_across.hpp"     // NOLINT: reductions across the lists (axis=0)

@@ -67,8 +67,8 @@ array<T> jagged<T>::operator()(all_t, std::int64_t k) const {
   const array<std::int64_t> counts = num(*this, 1);
   const std::int64_t need = k >= 0 ? k + 1 : -k;
   if (min(counts).item() < need) detail::throw_list_index(size(), k);
-  if (k >= 0) return array<T>(take(content_, detail::starts_of(offsets_) + k));
-  return array<T>(take(content_, offsets_(range(1, none)) + k));
+  if (k >= 0) return array<T>(take(content_, detail::starts_of(offsets()) + k));
+  return array<T>(take(content_, offsets()(range(1, none)) + k));
 }
 
 // ak.local_index(x) (axis -1): the position of every element inside its list, int64 lists sharing
@@ -102,7 +102,7 @@ jagged<T> jagged<T>::operator()(const array<std::int64_t>& lists) const {
   if (total == 0) return detail::jagged_access::make(off, zeros<T>(shape_t{0}, dev));
   const array<std::int64_t> j = arange<std::int64_t>(0, total, 1, dev);
   const array<std::int64_t> l(detail::list_of_elements(off, j));
-  array<T> content(take(content_, take(detail::starts_of(offsets_), take(pos, l)) + (j - take(off, l))));
+  array<T> content(take(content_, take(detail::starts_of(offsets()), take(pos, l)) + (j - take(off, l))));
   return detail::jagged_access::make(std::move(off), std::move(content));
 }
 

@@ -17,13 +17,18 @@ void require_not_null(const array_base& a, const char* what) {
     throw value_error(std::string("jf::jagged: the ") + what + " are a null handle (default-constructed)");
 }
 
+}  // namespace
+
 std::int64_t read_offset(const array_base& offsets, std::int64_t i) {
+  if (offsets.dtype() == dtype::int32) {  // Awkward's Index32, kept as given
+    std::int32_t v = 0;
+    read_element(offsets, &i, 1, &v);
+    return v;
+  }
   std::int64_t v = 0;
   read_element(offsets, &i, 1, &v);
   return v;
 }
-
-}  // namespace
 
 void check_same_lists(const array_base& a, const array_base& b) {
   if (!same_list_lengths(a, b))
@@ -34,7 +39,7 @@ void check_same_lists(const array_base& a, const array_base& b) {
 void check_jagged(const array_base& offsets, const array_base& content) {
   require_not_null(offsets, "offsets");
   require_not_null(content, "content");
-  if (offsets.dtype() != dtype::int64)
+  if (offsets.dtype() != dtype::int64 && offsets.dtype() != dtype::int32)
     throw dtype_error("jf::jagged: offsets must be int64 or int32, not " + std::string(name(offsets.dtype())));
   if (offsets.ndim() != 1)
     throw value_error("jf::jagged: offsets must be 1-dimensional, not of shape " + to_string(offsets.shape()));
@@ -70,6 +75,12 @@ void check_jagged(const array_base& offsets, const array_base& content) {
   remember_offsets_bounds(offsets, off.front(), off.back());
 }
 
+void remember_widened_offsets(const array_base& wide, const array_base& narrow) {
+  const auto [first, last] = offsets_bounds(narrow);
+  remember_offsets_bounds(wide, first, last);
+  remember_same_list_lengths(wide, narrow);
+}
+
 array_base offsets_of_sizes(const std::vector<std::int64_t>& sizes, device dev) {
   std::vector<std::int64_t> off(sizes.size() + 1, 0);
   for (std::size_t i = 0; i < sizes.size(); ++i) off[i + 1] = off[i] + sizes[i];
@@ -80,7 +91,13 @@ array_base offsets_of_sizes(const std::vector<std::int64_t>& sizes, device dev) 
 
 std::vector<std::int64_t> host_offsets(const array_base& offsets) {
   std::vector<std::int64_t> off(static_cast<std::size_t>(offsets.size()));
-  offsets.read_into(off.data());
+  if (offsets.dtype() == dtype::int32) {
+    std::vector<std::int32_t> narrow(off.size());
+    offsets.read_into(narrow.data());
+    std::copy(narrow.begin(), narrow.end(), off.begin());
+  } else {
+    offsets.read_into(off.data());
+  }
   return off;
 }
 

@@ -9,6 +9,8 @@
 #include <mutex>
 #include <vector>
 
+#include "jetfuse/detail/jagged_layout.hpp"
+
 namespace jf::detail {
 namespace {
 
@@ -78,9 +80,8 @@ std::pair<std::int64_t, std::int64_t> offsets_bounds(const array_base& offsets) 
   std::int64_t first = 0, last = 0;
   const std::int64_t n = offsets.size();
   if (n > 0) {
-    const std::int64_t i0 = 0, i1 = n - 1;
-    read_element(offsets, &i0, 1, &first);
-    read_element(offsets, &i1, 1, &last);
+    first = read_offset(offsets, 0);  // (int64 or int32)
+    last = read_offset(offsets, n - 1);
   }
   remember_offsets_bounds(offsets, first, last);
   return {first, last};
@@ -102,9 +103,7 @@ bool same_list_lengths(const array_base& a, const array_base& b) {
     for (const auto& e : r.pairs)
       if ((e.a.is(a) && e.b.is(b)) || (e.a.is(b) && e.b.is(a))) return true;
   }
-  std::vector<std::int64_t> x(static_cast<std::size_t>(a.size())), y(x.size());
-  a.read_into(x.data());
-  b.read_into(y.data());
+  const std::vector<std::int64_t> x = host_offsets(a), y = host_offsets(b);  // (int64 or int32)
   for (std::size_t i = 0; i < x.size(); ++i)
     if (x[i] - x[0] != y[i] - y[0]) return false;
   remember_same_list_lengths(a, b);

@@ -386,19 +386,28 @@ void execute_lists(const ir::graph& g, const detail::step_bindings& b) {
         throw dtype_error("jf::cpu_exec: " + std::string(info(n.code).name) + " is not defined for " + std::string(name(at)));
     }
   }
-  // The offsets on the host.
+  // The offsets on the host, int64 (int32 offsets, Awkward's Index32, are read as given and widened).
   const std::int64_t nl = b.extents[static_cast<std::size_t>(p.list_axis)];
-  const detail::operand_binding& ob = b.inputs[static_cast<std::size_t>(g.dom(p.lists).source)];
-  p.off.resize(static_cast<std::size_t>(nl + 1));
-  gather(p.off.data(), ob.ptr, ob.strides[static_cast<std::size_t>(p.list_axis)], nl + 1, 8);
+  const auto host_offsets = [&](ir::domain_id d, std::vector<std::int64_t>& out) {
+    const auto k = static_cast<std::size_t>(g.dom(d).source);
+    const detail::operand_binding& ob = b.inputs[k];
+    const std::int64_t st = ob.strides[static_cast<std::size_t>(p.list_axis)];
+    out.resize(static_cast<std::size_t>(nl + 1));
+    if (g.inputs[k].type == dtype::int32) {
+      std::vector<std::int32_t> narrow(out.size());
+      gather(narrow.data(), ob.ptr, st, nl + 1, 4);
+      std::copy(narrow.begin(), narrow.end(), out.begin());
+    } else if (g.inputs[k].type == dtype::int64) {
+      gather(out.data(), ob.ptr, st, nl + 1, 8);
+    } else {
+      throw error("jf::cpu_exec: offsets of dtype " + std::string(name(g.inputs[k].type)) + " (int64 or int32 only)");
+    }
+  };
+  host_offsets(p.lists, p.off);
   for (const ir::output_desc& o : g.outputs)
     if (p.pairs >= 0 && o.domain == p.pairs) throw error("jf::cpu_exec: an output over a pairs or product domain (its tuples are not materialised)");
   // The combinations before each list.
-  if (p.product) {
-    const detail::operand_binding& obb = b.inputs[static_cast<std::size_t>(g.dom(p.pairs).source)];
-    p.offb.resize(static_cast<std::size_t>(nl + 1));
-    gather(p.offb.data(), obb.ptr, obb.strides[static_cast<std::size_t>(p.list_axis)], nl + 1, 8);
-  }
+  if (p.product) host_offsets(p.pairs, p.offb);
   p.poff.assign(static_cast<std::size_t>(nl + 1), 0);
   if (p.pairs >= 0)
     for (std::int64_t i = 0; i < nl; ++i) {

@@ -17,6 +17,7 @@
 #include "engine/nest_analysis.hpp"
 #include "engine/pipeline.hpp"
 #include "jetfuse/detail/engine.hpp"
+#include "jetfuse/detail/jagged_layout.hpp"
 #include "jetfuse/stats.hpp"
 
 namespace jf::detail {
@@ -246,9 +247,11 @@ void analyse(const eval_request& r, device dev, list_call& c) {
       if (sp.naxes != 1) throw axis_error("jetfuse: " + what + " of a jagged array takes one axis");
       const int ax = sp.axes[0] < 0 ? sp.axes[0] + depth : sp.axes[0];
       if (ax < 0 || ax >= depth)
-        throw axis_error("axis=" + std::to_string(sp.axes[0]) + " exceeds the depth of this array (" + std::to_string(depth) + ")");
-      if (depth == 2 && ax == 0)
-        throw axis_error("jetfuse: " + what + " with axis=0 across the lists of a jagged array is not supported yet");
+        throw axis_error("axis=" + std::to_string(sp.axes[0]) + " exceeds the depth of the nested list structure (which is " +
+                         std::to_string(depth) + ")");  // Awkward 2.14's reducers
+      if (depth == 2 && ax == 0)  // the conversions run it at the root (jagged_across.hpp)
+        throw value_error("jetfuse: " + what + " with axis=0 across the lists of a jagged array inside an expression "
+                          "(or with keepdims) is not supported; evaluate it first (jf::eval(" + what + "(x, 0)))");
       Q.result_domain = depth == 2 ? lists : root;
       sp.axes[0] = ax;
     }
@@ -359,6 +362,9 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   for (int i = 0; i < na; ++i) key.push_back(c.leaf_input[static_cast<std::size_t>(i)] * 4 + c.leaf_slot[static_cast<std::size_t>(i)] + 1);
   for (auto l : c.input_layout) key.push_back(static_cast<std::int32_t>(l));
   for (int k : c.input_leaf) key.push_back(static_cast<std::int32_t>(c.role[static_cast<std::size_t>(k)]));
+  // The inputs' dtypes: the offsets may be int64 or int32 (Awkward's Index32, read as given), which
+  // the expression's type does not say; kernels declare their pointers with them.
+  for (int k : c.input_leaf) key.push_back(static_cast<std::int32_t>(r.arrays[k]->dtype()));
   specialise_scalars(r.scalars, r.nscalars, c.specialised, key);
 }
 
@@ -480,8 +486,7 @@ void prepare_outputs_lists(const eval_request& r, device dev, const list_call& c
       *r.result_offsets = off0;  // shared: later operations see the same lists by identity
     } else {  // the new content starts at 0: offsets - first (one small copy), remembered as the same lengths
       const std::vector<std::int64_t> host = [&] {
-        std::vector<std::int64_t> v(static_cast<std::size_t>(off0.size()));
-        off0.read_into(v.data());
+        std::vector<std::int64_t> v = host_offsets(off0);  // (int64 or int32: the result's are int64)
         for (auto& x : v) x -= c.first;
         return v;
       }();

@@ -508,8 +508,9 @@ void graph::validate() const {
     if (dm.kind == domain_kind::list) {
       if (dm.parent != 0 || dm.axes.size() != 1) throw error(named + ": a list domain has one axis, under the root");
       if (dm.source < 0 || static_cast<std::size_t>(dm.source) >= inputs.size() ||
-          inputs[static_cast<std::size_t>(dm.source)].type != dtype::int64)
-        throw error(named + ": its offsets must be an int64 input");
+          (inputs[static_cast<std::size_t>(dm.source)].type != dtype::int64 &&
+           inputs[static_cast<std::size_t>(dm.source)].type != dtype::int32))
+        throw error(named + ": its offsets must be an int64 or int32 input");
     }
     if (dm.kind == domain_kind::elements &&
         (dm.axes.size() != 1 || domains[static_cast<std::size_t>(dm.parent)].kind != domain_kind::list))
@@ -521,8 +522,10 @@ void graph::validate() const {
     if (dm.kind == domain_kind::product &&
         (dm.arity != 2 || dm.axes.size() != 2 || domains[static_cast<std::size_t>(dm.parent)].kind != domain_kind::list ||
          dm.source < 0 || static_cast<std::size_t>(dm.source) >= inputs.size() ||
-         inputs[static_cast<std::size_t>(dm.source)].type != dtype::int64))
-      throw error(named + ": a product domain has two axes, under a list domain, and b's offsets as an int64 input");
+         (inputs[static_cast<std::size_t>(dm.source)].type != dtype::int64 &&
+          inputs[static_cast<std::size_t>(dm.source)].type != dtype::int32)))
+      throw error(named + ": a product domain has two axes, under a list domain, and b's offsets as an int64 or int32 "
+                          "input");
   }
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const node& n = nodes[k];

@@ -165,3 +165,49 @@ for name, offsets, with_nan in masked_datasets():
             else:
                 result = akf(x[mask_of(x)], axis=-1)
             emit(name, dtype, op, offsets, content, met, result)
+
+
+# Reductions across the lists (axis=0, and -2 for these two-level arrays), appended: the cases above
+# keep their random stream. Result j combines element j of every list longer than j; min, max,
+# argmin, argmax are ?T (never None: the result is as long as the longest list); argmin/argmax give
+# the list's position. Contents are ±2**k / 4 (k = 0..3) or small integers, so sums and products
+# are exact in any order (jetfuse's order differs from Awkward's sequential one; design.md).
+ACROSS = ["sum", "prod", "min", "max", "argmin", "argmax", "count", "count_nonzero", "any", "all", "mean", "var", "std"]
+ACROSS_BOOL = ["sum", "min", "max", "argmin", "argmax", "count", "count_nonzero", "any", "all"]
+
+
+def across_datasets():
+    def poisson(n, lam, first=0):
+        counts = rng.poisson(lam, n)
+        return np.concatenate([[0], np.cumsum(counts)]).astype(np.int64) + first
+    yield "across", poisson(40, 2.5)
+    yield "across_shifted", poisson(23, 3, first=4)  # offsets starting at 4 (a slice's)
+    wide = rng.poisson(1.5, 30)
+    wide[7] = 37  # one list longer than a GPU lane's 16 elements
+    yield "across_wide", np.concatenate([[0], np.cumsum(wide)]).astype(np.int64)
+    yield "across_all_empty", np.zeros(6, np.int64)
+    yield "across_one", np.array([0, 5], np.int64)
+    yield "across_none", np.array([0], np.int64)
+
+
+def across_content(dtype, n):
+    if dtype == "bool":
+        return rng.random(n) < 0.6
+    if dtype.startswith("float"):
+        return (rng.choice([-1, 1], n) * 2.0 ** rng.integers(0, 4, n) / 4).astype(dtype)
+    return rng.integers(-20, 21, n).astype(dtype)
+
+
+for name, offsets in across_datasets():
+    n = len(offsets) - 1
+    met = (np.arange(n) * 0.5 - 3).astype(np.float64)
+    for dtype in ["float64", "float32", "int64", "int32", "bool"]:
+        content = across_content(dtype, int(offsets[-1]))
+        x = ak.Array(ak.contents.ListOffsetArray(ak.index.Index64(offsets), ak.contents.NumpyArray(content)))
+        for op in ACROSS if dtype != "bool" else ACROSS_BOOL:
+            emit(name, dtype, op + "_axis0", offsets, content, met, getattr(ak, op)(x, axis=0))
+        if dtype != "bool":
+            emit(name, dtype, "sum_axism2", offsets, content, met, ak.sum(x, axis=-2))
+            emit(name, dtype, "max_expr_axis0", offsets, content, met, ak.max(x * 2 + met, axis=0))
+            emit(name, dtype, "sum_selected_axis0", offsets, content, met, ak.sum(x[x > 0], axis=0))
+            emit(name, dtype, "argmax_selected_axis0", offsets, content, met, ak.argmax(x[x > 0], axis=0))

@@ -20,8 +20,11 @@ void check_jagged(const array_base& offsets, const array_base& content);
 void check_same_lists(const array_base& a, const array_base& b);
 // The offsets of lists of the given sizes (0, then the running sums), on dev.
 array_base offsets_of_sizes(const std::vector<std::int64_t>& sizes, device dev);
-// The offsets as a host vector.
+// The offsets (int64 or int32) as a host vector of int64, and one of them.
 std::vector<std::int64_t> host_offsets(const array_base& offsets);
+std::int64_t read_offset(const array_base& offsets, std::int64_t i);
+// Remembers that `wide` (int64) holds the values of `narrow` (int32 offsets): bounds, lengths.
+void remember_widened_offsets(const array_base& wide, const array_base& narrow);
 // Lists [r.start, r.stop) of a jagged array with these offsets, Python's clipping of the bounds:
 // a view of offsets[start:stop + 1] (step 1 only).
 array_base slice_offsets(const array_base& offsets, const range& r);

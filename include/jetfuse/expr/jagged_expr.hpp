@@ -30,7 +30,7 @@ template <class T> struct tree<term<jagged<T>>> {
   static void gather(const term<jagged<T>>& e, const array_base** arrays, scalar_slot*, reduce_spec*, scalar_use) {
     const jagged<T>& x = e.elements[hana::llong_c<0>];
     arrays[0] = &x.content();
-    arrays[1] = &x.offsets();
+    arrays[1] = &x.stored_offsets();  // int64 or int32 (the kernels read them as they are)
   }
 };
 template <class T> struct lower_type<term<jagged<T>>> {

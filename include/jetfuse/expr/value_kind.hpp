@@ -33,6 +33,18 @@ template <reducer R, class X> struct value_kind_of<call_node<reduce_fn<R>, X>> {
                                       : none_for_empty(R)                          ? value_kind::option
                                                                                    : value_kind::dense;
 };
+// A reduction of a jagged operand at the root of an expression: with axis=0 (or -2) it reduces
+// across the lists (Awkward's axis=0), which the conversions run through reduce_across_lists
+// (jagged_across.hpp) instead of the engine's loop over the lists.
+template <class N> struct reduction_of_lists : std::false_type {};
+template <reducer R, class X>
+struct reduction_of_lists<call_node<reduce_fn<R>, X>> : std::bool_constant<value_kind_of<X>::value == value_kind::jagged> {};
+template <class E> bool across_lists(const E& e) {
+  const reduce_spec& sp = e.elements[hana::llong_c<0>].elements[hana::llong_c<0>].spec;
+  return !sp.all_axes && sp.naxes == 1 && (sp.axes[0] == 0 || sp.axes[0] == -2);
+}
+template <class T, class E> array<T> reduce_across_lists(const E& e);  // jagged_across.hpp
+
 template <class E> inline constexpr value_kind value_kind_v = value_kind_of<std::remove_cvref_t<capture_t<E>>>::value;
 template <class... E> inline constexpr bool all_dense = ((value_kind_v<E> == value_kind::dense) && ...);
 

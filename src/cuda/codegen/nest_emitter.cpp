@@ -191,7 +191,8 @@ __device__ __forceinline__ int list_in_tile(const long long* s, int n, long long
   }
   return lo;
 }
-__device__ __forceinline__ long long list_of(const long long* off, long long st, long long n, long long j) {
+template <class O>
+__device__ __forceinline__ long long list_of(const O* off, long long st, long long n, long long j) {
   long long lo = 0, hi = n;  // off[lo] <= j < off[hi]
   while (hi - lo > 1) {
     const long long mid = (lo + hi) >> 1;
@@ -955,6 +956,13 @@ std::int64_t product(const std::vector<std::int32_t>& axes, const std::int64_t* 
 
 std::int64_t resident_blocks(const device_limits& dev, int threads) {
   return static_cast<std::int64_t>(std::max(1, dev.sm_count)) * std::max(1, dev.max_threads_per_sm / threads);
+}
+
+std::string offsets_ctype(const graph& g, std::size_t input) {
+  const dtype t = g.inputs.at(input).type;
+  if (t == dtype::int64) return "long long";
+  if (t == dtype::int32) return "int";
+  throw error("jetfuse codegen: offsets of dtype " + std::string(name(t)) + " (int64 or int32 only)");
 }
 
 std::vector<char> cone(const graph& g, const std::vector<node_id>& targets, const std::vector<char>& stops) {

@@ -187,6 +187,9 @@ list_schedule& list_schedule_override();
 
 // The nodes `targets` are computed from, not crossing reduces (their loops compute them) nor the
 // nodes in `stops` (named before: values a kernel keeps); stops themselves are included.
+// The C type of a list (or product) domain's offsets input: "long long" (int64) or "int" (int32,
+// Awkward's Index32, read as the user gave it; widened to long long where loaded).
+std::string offsets_ctype(const graph& g, std::size_t input);
 std::vector<char> cone(const graph& g, const std::vector<node_id>& targets, const std::vector<char>& stops);
 // The values of a list domain that domain `inner` (its elements or combinations) reads through
 // broadcasts, each once, in node order; `read` marks them (one flag per node).

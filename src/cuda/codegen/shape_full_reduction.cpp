@@ -55,7 +55,7 @@ void emit_full_reduction(emitter& e, const shape_plan& p, launch_info& li) {
       if (n.code == op::input && n.domain == p.inner && g.inputs[static_cast<std::size_t>(n.index)].lay != layout::scalar)
         need += cat(" || a.st_in", n.index) + cat("[", la) + "] != 0";
     }
-    s << "  const long long* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << list << "\n";
+    s << "  const " << offsets_ctype(g, offsets) << "* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << list << "\n";
     s << "  const long long jf_st_off = a.st_in" << offsets << "[" << la << "];\n";
     s << "  const long long jf_off0 = jf_off[0];\n";
     s << "  const bool jf_need_list = " << need << ";  // elements look up their list\n";

@@ -150,7 +150,7 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   e.open_kernel(cat("// Launch: ", block_threads) +
                 "-thread blocks, grid fixed by configure_launch (tiles of lists, grid-stride).\n");
   e.prologue("  ");
-  s << "  const long long* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << L << "\n";
+  s << "  const " << offsets_ctype(g, offsets) << "* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << L << "\n";
   s << "  const long long jf_st_off = a.st_in" << offsets << "[" << a << "];\n";
   s << "  const long long jf_nl = e" << a << ";  // lists\n";
   s << "  const int me = static_cast<int>(threadIdx.x), lane = me & 31, wp = me >> 5;\n";

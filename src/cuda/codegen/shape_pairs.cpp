@@ -345,10 +345,10 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       "// the heavy-list queue and its chunks' partials (sized from the element count).\n");
   e.prologue("  ");
   const std::string ne = X ? cat("e", B[0]) + cat(" + e", B[1]) : cat("e", B[0]);
-  s << "  const long long* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << L << "\n";
+  s << "  const " << offsets_ctype(g, offsets) << "* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << L << "\n";
   s << "  const long long jf_st_off = a.st_in" << offsets << "[" << A << "];\n";
   if (X) {
-    s << "  const long long* __restrict__ jf_offb = a.in" << offsets_b << ";  // the offsets of slot 1's lists\n";
+    s << "  const " << offsets_ctype(g, offsets_b) << "* __restrict__ jf_offb = a.in" << offsets_b << ";  // the offsets of slot 1's lists\n";
     s << "  const long long jf_st_offb = a.st_in" << offsets_b << "[" << A << "];\n";
   }
   s << "  const long long jf_nl = e" << A << ";  // lists\n";
