@@ -4,6 +4,8 @@
 // jagged_fuzz.py to compare with Awkward's answer.
 #pragma once
 
+#include "harness_io.hpp"
+
 #include <cstdint>
 #include <jetfuse/jetfuse.hpp>
 #include <string>
@@ -53,16 +55,9 @@ class ctx {
   std::vector<std::int64_t> start_, stop_;
 };
 
-using case_fn = void (*)(ctx&);
-
-struct case_entry {
-  const char* name;  // jcase_<seed>_<index>
-  case_fn fn;
-  const char* code;  // the C++ body, to check the binary matches the generator
-};
-
-struct registrar {
-  registrar(const case_entry* entries, int n);
-};
+// A generated case ({name jcase_<seed>_<index>, function, its C++ body}) and what registers a
+// translation unit's cases at start-up.
+using case_entry = jf_fuzz_io::case_entry<ctx>;
+using registrar = jf_fuzz_io::registrar<ctx>;
 
 }  // namespace jf_jfuzz
