@@ -164,8 +164,10 @@ def report(items, results, modes, seed_of, build_dir, out=sys.stdout):
 
 
 def run_runner(exe, items, workdir, cpu_only=False):
-    return fuzz_common.run_runner("fuzz", exe, workdir, lambda path: compare.write_inputs(path, [(c, v) for c, v, _ in items]),
-                                  compare.read_results, ["--cpu-only"] if cpu_only else [])
+    def write_inputs(path):
+        compare.write_inputs(path, [(c, v) for c, v, _ in items])
+    return fuzz_common.run_runner("fuzz", exe, workdir, write_inputs, compare.read_results,
+                                  ["--cpu-only"] if cpu_only else [])
 
 
 def summary(gen, total_cases, runs, failures, modes):

@@ -105,11 +105,13 @@ class Adhoc:
     def build(self, seed, batch):
         """Builds the target; (whether it compiled, seconds). Prints the compiler's errors."""
         t0 = time.time()
-        b = subprocess.run(["cmake", "--build", self.build_dir, "--target", self.target], capture_output=True, text=True)
+        b = subprocess.run(["cmake", "--build", self.build_dir, "--target", self.target],
+                           capture_output=True, text=True)
         tb = time.time() - t0
         if b.returncode != 0:
             sys.stdout.write(b.stdout[-20000:] + b.stderr[-5000:])
-            print("%s: the generated code did not compile (seed %d, cases %d..%d)" % (self.tool, seed, batch[0], batch[-1]))
+            print("%s: the generated code did not compile (seed %d, cases %d..%d)" % (
+                self.tool, seed, batch[0], batch[-1]))
         return b.returncode == 0, tb
 
 

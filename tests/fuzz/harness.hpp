@@ -4,14 +4,14 @@
 // what came out (dtype, shape, bytes, and every input buffer afterwards) for fuzz.py to compare.
 #pragma once
 
-#include "harness_io.hpp"
-
 #include <cstdint>
 #include <jetfuse/jetfuse.hpp>
 #include <limits>
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include "harness_io.hpp"
 
 namespace jf_fuzz {
 

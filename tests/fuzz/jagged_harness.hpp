@@ -4,12 +4,12 @@
 // jagged_fuzz.py to compare with Awkward's answer.
 #pragma once
 
-#include "harness_io.hpp"
-
 #include <cstdint>
 #include <jetfuse/jetfuse.hpp>
 #include <string>
 #include <vector>
+
+#include "harness_io.hpp"
 
 namespace jf_jfuzz {
 
