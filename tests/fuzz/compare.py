@@ -7,6 +7,7 @@ hold afterwards exactly what numpy's leaves it with (the written view of the des
 """
 import numpy as np
 
+import fuzz_common
 from emit import fnv1a
 
 
@@ -45,39 +46,24 @@ def _parse_ok(mode, w):
     return Run(mode, True, dtype, tuple(int(x) for x in w[2:2 + nd]), w[2 + nd])
 
 
+def _parse_run(mode, w, follow):
+    """A run line's words after the mode, with its "second" and "base" lines."""
+    if w[0] != "ok":
+        return Run(mode, False, error=w[1], message=" ".join(w[2:]))
+    r = _parse_ok(mode, w[1:])
+    second = follow("second ")
+    if second is not None:
+        r.second = _parse_ok(mode, second.split(" ")[1:])
+    base = follow("base ")
+    while base is not None:
+        r.bases.append(base[5:])
+        base = follow("base ")
+    return r
+
+
 def read_results(path):
-    """{case name: {variant: [Run]}} and the modes the runner used."""
-    out, modes, cur = {}, [], None
-    with open(path) as fh:
-        lines = fh.read().split("\n")
-    i = 0
-    ended = False
-    while i < len(lines):
-        line = lines[i]
-        i += 1
-        if not line:
-            continue
-        w = line.split(" ")
-        if w[0] == "modes":
-            modes = w[1:]
-        elif w[0] == "case":
-            cur = out.setdefault(w[1], {})
-        elif w[0] == "run":
-            v, mode = int(w[1]), w[2]
-            if w[3] == "ok":
-                r = _parse_ok(mode, w[4:])
-                if i < len(lines) and lines[i].startswith("second "):
-                    r.second = _parse_ok(mode, lines[i].split(" ")[1:])
-                    i += 1
-                while i < len(lines) and lines[i].startswith("base "):
-                    r.bases.append(lines[i][5:])
-                    i += 1
-            else:
-                r = Run(mode, False, error=w[4], message=" ".join(w[5:]))
-            cur.setdefault(v, []).append(r)
-        elif w[0] == "end":
-            ended = True
-    return out, modes, ended
+    """{case name: {variant: [Run]}}, the modes the runner used and whether it finished."""
+    return fuzz_common.read_results(path, "modes", _parse_run)
 
 
 def decode(hexdata, dtype, shape):

@@ -13,9 +13,7 @@ unfused. The ctest test `fuzz_fixed` runs a fixed seed set through the subcomman
 
 Exit status: 0 when every run agrees with numpy, 1 otherwise.
 """
-import argparse
 import os
-import subprocess
 import sys
 import time
 
@@ -28,6 +26,7 @@ import numpy as np  # noqa: E402
 import compare  # noqa: E402
 import emit  # noqa: E402
 import exprgen  # noqa: E402
+import fuzz_common  # noqa: E402
 import npeval  # noqa: E402
 import optable  # noqa: E402
 from optable import OpTable  # noqa: E402
@@ -165,22 +164,10 @@ def report(items, results, modes, seed_of, build_dir, out=sys.stdout):
 
 
 def run_runner(exe, items, workdir, cpu_only=False):
-    os.makedirs(workdir, exist_ok=True)
-    inputs = os.path.join(workdir, "inputs.txt")
-    results = os.path.join(workdir, "results.txt")
-    compare.write_inputs(inputs, [(c, v) for c, v, _ in items])
-    cmd = [exe, inputs, results] + (["--cpu-only"] if cpu_only else [])
-    t0 = time.time()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    dt = time.time() - t0
-    if p.returncode != 0:
-        sys.stdout.write("fuzz: the runner failed (exit %d):\n%s%s\n" % (p.returncode, p.stdout, p.stderr[-4000:]))
-        return None, [], dt
-    res, modes, ended = compare.read_results(results)
-    if not ended:
-        sys.stdout.write("fuzz: the runner's results are incomplete\n")
-        return None, [], dt
-    return res, modes, dt
+    def write_inputs(path):
+        compare.write_inputs(path, [(c, v) for c, v, _ in items])
+    return fuzz_common.run_runner("fuzz", exe, workdir, write_inputs, compare.read_results,
+                                  ["--cpu-only"] if cpu_only else [])
 
 
 def summary(gen, total_cases, runs, failures, modes):
@@ -198,9 +185,7 @@ def cmd_generate(a):
     gen = Generator(a.variants, not a.no_exclusions)
     items = gen.cases(a.seed, range(a.count))
     emit.write_units([c for c, _, _ in items], a.out, a.prefix, a.units)
-    if a.stamp:
-        with open(a.stamp, "w") as fh:
-            fh.write("%d cases\n" % len(items))
+    fuzz_common.write_stamp(a.stamp, len(items))
     return 0
 
 
@@ -221,32 +206,21 @@ def cmd_check(a):
 
 def cmd_adhoc(a):
     """Generate, build with the build dir's `fuzz_adhoc` target, run, compare; batch by batch."""
-    build_dir = os.path.abspath(a.build_dir)
-    unit_dir = os.path.join(build_dir, "tests", "fuzz", "adhoc")
-    exe = os.path.join(build_dir, "tests", "fuzz", "fuzz_adhoc")
-    if not os.path.isdir(unit_dir):
-        raise SystemExit("fuzz: %s has no tests/fuzz/adhoc: configure it first (cmake --preset cpu) with "
-                         "Python and numpy found" % build_dir)
-    units = len([f for f in os.listdir(unit_dir) if f.startswith("adhoc_") and f.endswith(".cpp")])
+    adhoc = fuzz_common.Adhoc("fuzz", a.build_dir, "adhoc", "fuzz_adhoc",
+                              "first (cmake --preset cpu) with Python and numpy found")
     gen = Generator(a.variants, not a.no_exclusions)
-    indices = [a.case] if a.case is not None else list(range(a.first, a.first + a.count))
     total_runs = total_fail = ncases = 0
     modes = []
-    for start in range(0, len(indices), a.batch):
-        batch = indices[start:start + a.batch]
+    for batch in fuzz_common.batches(a):
         items = gen.cases(a.seed, batch)
         if a.case is not None:
             c = items[0][0]
             print("case %s\n  C++:   %s\n  numpy: %s" % (c.name, c.statement_cpp(), c.statement_np()))
-        emit.write_units([c for c, _, _ in items], unit_dir, "adhoc", units)
-        t0 = time.time()
-        b = subprocess.run(["cmake", "--build", build_dir, "--target", "fuzz_adhoc"], capture_output=True, text=True)
-        tb = time.time() - t0
-        if b.returncode != 0:
-            sys.stdout.write(b.stdout[-20000:] + b.stderr[-5000:])
-            print("fuzz: the generated code did not compile (seed %d, cases %d..%d)" % (a.seed, batch[0], batch[-1]))
+        emit.write_units([c for c, _, _ in items], adhoc.unit_dir, "adhoc", adhoc.units)
+        built, tb = adhoc.build(a.seed, batch)
+        if not built:
             return 1
-        res, modes, tr = run_runner(exe, items, os.path.join(build_dir, "tests", "fuzz", "adhoc-run"), a.cpu_only)
+        res, modes, tr = run_runner(adhoc.exe, items, adhoc.workdir, a.cpu_only)
         if res is None:
             return 1
         runs, failures = report(items, res, modes, a.seed, a.build_dir)
@@ -261,38 +235,14 @@ def cmd_adhoc(a):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--variants", type=int, default=VARIANTS, help="run-time variants per expression")
+    p = fuzz_common.parser(__doc__, VARIANTS, "run-time variants per expression", prefix="fixed", units=4,
+                           build_dir=os.path.join(ROOT, "build", "cpu"), count=200, batch=400)
     p.add_argument("--cpu-only", action="store_true", help="skip jf::cuda even when a GPU is present")
     p.add_argument("--no-exclusions", action="store_true",
                    help="do not exclude the known, not yet fixed differences (to see whether they are fixed)")
-    sub = p.add_subparsers(dest="cmd")
-    g = sub.add_parser("generate", help="write the C++ of a seed's cases (the build does this)")
-    g.add_argument("--seed", type=int, required=True)
-    g.add_argument("--count", type=int, required=True)
-    g.add_argument("--out", required=True)
-    g.add_argument("--prefix", default="fixed")
-    g.add_argument("--units", type=int, default=4)
-    g.add_argument("--stamp")
-    c = sub.add_parser("check", help="run a built runner on a seed's cases and compare (the ctest test)")
-    c.add_argument("--seed", type=int, required=True)
-    c.add_argument("--count", type=int, required=True)
-    c.add_argument("--exe", required=True)
-    c.add_argument("--workdir", required=True)
-    c.add_argument("--build-dir", default="build/dev")
-    p.add_argument("--build-dir", default=os.path.join(ROOT, "build", "cpu"))
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--count", type=int, default=200)
-    p.add_argument("--first", type=int, default=0, help="index of the first case")
-    p.add_argument("--case", type=int, help="run only this case index")
-    p.add_argument("--batch", type=int, default=400, help="cases compiled at a time")
     a = p.parse_args()
     np.seterr(all="ignore")
-    if a.cmd == "generate":
-        return cmd_generate(a)
-    if a.cmd == "check":
-        return cmd_check(a)
-    return cmd_adhoc(a)
+    return {"generate": cmd_generate, "check": cmd_check}.get(a.cmd, cmd_adhoc)(a)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@
 #include <tuple>
 #include <vector>
 
+#include "harness_io.hpp"
+
 namespace jf_fuzz {
 
 // One numpy basic-indexing argument of a leaf view: an integer or start:stop:step.
@@ -75,17 +77,9 @@ class ctx {
   jf::array_base result_, second_;
 };
 
-using case_fn = void (*)(ctx&);
-
-struct case_entry {
-  const char* name;  // case_<seed>_<index>
-  case_fn fn;
-  const char* expr;  // the C++ statement, to check the binary matches the generator
-};
-
-// Generated translation units register their cases at start-up.
-struct registrar {
-  registrar(const case_entry* entries, int n);
-};
+// A generated case ({name case_<seed>_<index>, function, its C++ statement}) and what registers
+// a translation unit's cases at start-up.
+using case_entry = jf_fuzz_io::case_entry<ctx>;
+using registrar = jf_fuzz_io::registrar<ctx>;
 
 }  // namespace jf_fuzz

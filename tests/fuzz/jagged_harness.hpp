@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "harness_io.hpp"
+
 namespace jf_jfuzz {
 
 // A jagged leaf as the variant gives it: its own offsets and content (or the offsets array of an
@@ -53,16 +55,9 @@ class ctx {
   std::vector<std::int64_t> start_, stop_;
 };
 
-using case_fn = void (*)(ctx&);
-
-struct case_entry {
-  const char* name;  // jcase_<seed>_<index>
-  case_fn fn;
-  const char* code;  // the C++ body, to check the binary matches the generator
-};
-
-struct registrar {
-  registrar(const case_entry* entries, int n);
-};
+// A generated case ({name jcase_<seed>_<index>, function, its C++ body}) and what registers a
+// translation unit's cases at start-up.
+using case_entry = jf_fuzz_io::case_entry<ctx>;
+using registrar = jf_fuzz_io::registrar<ctx>;
 
 }  // namespace jf_jfuzz
