@@ -42,6 +42,7 @@ class jagged {
 
  public:
   using value_type = T;
+  using list_vector = std::vector<std::vector<T>>;  // what to_vector() gives
 
   // Zero lists on jf::cpu (offsets [0], empty content).
   jagged() : jagged(std::vector<std::vector<T>>{}) {}
@@ -81,6 +82,17 @@ class jagged {
     detail::evaluate_lists_into<typename node_of<E>::type>(content, dtype_v<T>, &offsets, nullptr, detail::eval_options{}, e);
     offsets_ = array<std::int64_t>(offsets);
     content_ = array<T>(content);
+  }
+  // A per-inner-list reduction of a nested array (jf::sum(x, -1) of a jf::jagged<jf::jagged<T>>):
+  // one value per inner list, in the outer lists (Awkward's `n * var * T`).
+  template <class E>
+    requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::nested_lists)
+  jagged(const E& e) {  // NOLINT(google-explicit-constructor)
+    array_base values, outer;
+    detail::evaluate_lists_into<typename node_of<E>::type>(values, dtype_v<T>, nullptr, nullptr, detail::eval_options{}, e,
+                                                           &outer);
+    offsets_ = array<std::int64_t>(outer);
+    content_ = array<T>(values);
   }
   // int32 offsets (Awkward's Index32) are converted to int64 on their backend (one fused cast).
   jagged(const array<std::int32_t>& offsets, array<T> content)
@@ -216,3 +228,4 @@ std::string type_string(const jagged<T>& x) {
 }  // namespace jf
 
 #include "jetfuse/jagged_structure.hpp"  // NOLINT: the members declared above
+#include "jetfuse/nested.hpp"            // NOLINT: jagged<jagged<T>>
