@@ -21,6 +21,9 @@
 #include "jetfuse/jetfuse.hpp"
 #include "test_support.hpp"
 
+#include "cuda/runtime.hpp"
+#include "jetfuse/ir/codegen.hpp"
+
 namespace {
 
 using i64 = std::int64_t;
@@ -322,13 +325,25 @@ TEST_P(Nested, ExpressionsAndErrors) {
 }
 
 // What jf::cuda runs (jf::explain_cuda plans and generates on any machine): an element-wise
-// expression and a per-inner-list reduction of a nested array are one list kernel each.
-TEST(NestedCudaPlan, OneKernel) {
+// expression and a per-inner-list reduction of a nested array are one list kernel each, and each
+// compiles with NVRTC for sm_90 where the CUDA toolkit is.
+TEST(NestedCudaPlan, OneKernelEachCompilingWithNvrtc) {
   const nested<float> x({{{1, 2}, {}}, {}, {{3, 4, 5}, {6}}}, jf::cpu);
   for (const std::string& text : {jf::explain_cuda(jf::sqrt(x) * 2), jf::explain_cuda(jf::max(x * 2 + 1, -1)),
                                   jf::explain_cuda(x - jf::mean(x, -1))}) {
-    EXPECT_NE(text.find("plan: 1 kernel(s), 0 temporaries"), std::string::npos) << text;
+    SCOPED_TRACE(text);
+    EXPECT_NE(text.find("plan: 1 kernel(s), 0 temporaries"), std::string::npos);
+    const std::string mark = "--- CUDA source (prelude jetfuse/scalar_ops.hpp omitted) ---\n";
+    const std::size_t at = text.find(mark);
+    ASSERT_NE(at, std::string::npos);
+#ifdef JF_HAVE_CUDA
+    const std::string source = std::string(jf::ir::scalar_ops_source()) + text.substr(at + mark.size());
+    EXPECT_FALSE(jf::cuda_rt::nvrtc_compile(source, "sm_90", {}).empty());
+#endif
   }
+#ifndef JF_HAVE_CUDA
+  GTEST_SKIP() << "built without the CUDA toolkit: NVRTC compilation not checked";
+#endif
 }
 
 // jf::cuda against jf::cpu on random nested lists: Poisson lengths at both levels (empty outer and
