@@ -53,8 +53,10 @@ struct jagged_window {
   std::vector<std::int64_t> lengths;    // of the shown lists, in window order
   std::vector<std::int64_t> positions;  // into the content: every shown element, list by list
 
-  explicit jagged_window(const array<std::int64_t>& offsets) : n(offsets.size() - 1) {
-    const std::vector<std::int64_t> lists = window_positions(n);
+  explicit jagged_window(const array<std::int64_t>& offsets)
+      : jagged_window(offsets, window_positions(offsets.size() - 1)) {}
+  // The window of the lists at these positions (the inner lists an outer window shows).
+  jagged_window(const array<std::int64_t>& offsets, const std::vector<std::int64_t>& lists) : n(offsets.size() - 1) {
     std::vector<std::int64_t> at;  // offsets[l] and offsets[l + 1] of every shown list l
     for (std::int64_t l : lists) {
       at.push_back(l);
@@ -68,7 +70,9 @@ struct jagged_window {
     }
   }
   // The tree of the window from one item per gathered position.
-  pp_item tree(std::vector<pp_item> elements) const {
+  pp_item tree(std::vector<pp_item> elements) const { return window_list(n, items(std::move(elements))); }
+  // One item per shown list, from one item per gathered position.
+  std::vector<pp_item> items(std::vector<pp_item> elements) const {
     std::vector<pp_item> lists;
     std::size_t at = 0;
     for (std::int64_t length : lengths) {
@@ -78,7 +82,7 @@ struct jagged_window {
       at += shown;
       lists.push_back(window_list(length, std::move(items)));
     }
-    return window_list(n, std::move(lists));
+    return lists;
   }
 };
 
@@ -87,6 +91,24 @@ pp_item window_of(const jagged<T>& x) {
   const jagged_window w(x.offsets());
   return w.tree(formatted(gather_to_host(x.content(), w.positions)));
 }
+
+// Nested lists: the outer window's inner lists, then their window, level by level (one gather of
+// offsets per level, one of the content at the end).
+template <class T>
+std::vector<pp_item> list_items(const jagged<T>& x, const std::vector<std::int64_t>& lists) {
+  const jagged_window w(x.offsets(), lists);
+  return w.items(formatted(gather_to_host(x.content(), w.positions)));
+}
+template <class T>
+std::vector<pp_item> list_items(const jagged<jagged<T>>& x, const std::vector<std::int64_t>& lists) {
+  const jagged_window w(x.offsets(), lists);
+  return w.items(list_items(x.content(), w.positions));
+}
+template <class T>
+pp_item window_of(const jagged<jagged<T>>& x) {
+  return window_list(x.size(), list_items(x, window_positions(x.size())));
+}
+
 
 // The items of an untyped array's elements at positions: the elements gathered as unsigned words
 // of their size (4 instantiations in a user file, whatever the number of dtypes), then formatted.
@@ -185,6 +207,11 @@ pp_item window_of(const array<T>& x) {
   return w.tree(formatted(gather_to_host(x, w.positions)));
 }
 
+// jf::num of a nested array prints as what it converts to.
+inline pp_item window_of(const nested_counts& x) {
+  return x.is_jagged() ? window_of(jagged<std::int64_t>(x)) : window_of(array<std::int64_t>(x));
+}
+
 // A jf::padded prints as what it converts to.
 template <class T>
 pp_item window_of(const padded<T>& x) {
@@ -219,6 +246,9 @@ template <class T>
 std::string type_of(const array<T>& x, bool) {
   return regular_dims(x.shape()) + std::string(name(dtype_v<T>));
 }
+inline std::string type_of(const nested_counts& x, bool) {
+  return x.is_jagged() ? type_string(jagged<std::int64_t>(x)) : type_of(array<std::int64_t>(x), true);
+}
 inline std::string type_of(const jagged_record& x, bool compact) {
   std::vector<std::pair<std::string, std::string>> f;
   for (const auto& [n, c] : x.contents()) f.emplace_back(n, std::string(name(c.dtype())));
@@ -230,6 +260,13 @@ inline std::int64_t nbytes_of(const array_base& a) { return a.size() * size_of(a
 template <class T>
 std::int64_t nbytes(const jagged<T>& x) {
   return nbytes_of(x.offsets()) + nbytes_of(x.content());
+}
+template <class T>
+std::int64_t nbytes(const jagged<jagged<T>>& x) {
+  return nbytes_of(x.offsets()) + nbytes(x.content());
+}
+inline std::int64_t nbytes(const nested_counts& x) {
+  return x.is_jagged() ? nbytes(jagged<std::int64_t>(x)) : nbytes_of(array<std::int64_t>(x));
 }
 template <class T>
 std::int64_t nbytes(const option_array<T>& x) {
@@ -255,6 +292,9 @@ inline std::int64_t nbytes(const jagged_record& x) {
   return b;
 }
 
+inline device device_of(const nested_counts& x) {
+  return x.is_jagged() ? jagged<std::int64_t>(x).backend() : array<std::int64_t>(x).device();
+}
 template <class X>
 device device_of(const X& x) {
   if constexpr (requires { x.backend(); })
@@ -306,6 +346,8 @@ std::string to_string(const padded<T>& x) {
   return awkward_str(x);
 }
 inline std::string to_string(const jagged_record& x) { return awkward_str(x); }
+inline std::string to_string(const nested_counts& x) { return awkward_str(x); }
+inline std::ostream& operator<<(std::ostream& os, const nested_counts& x) { return os << awkward_str(x); }
 template <class T>
 std::ostream& operator<<(std::ostream& os, const jagged_option<T>& x) {
   return os << awkward_str(x);
@@ -334,6 +376,7 @@ template <class T>
 std::string type_string(const jagged_option<T>& x) {
   return detail::type_of(x, true);
 }
+inline std::string type_string(const nested_counts& x) { return detail::type_of(x, true); }
 template <class T>
 std::string type_string(const padded<T>& x) {
   return detail::type_of(x, true);

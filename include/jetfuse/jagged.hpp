@@ -51,6 +51,7 @@ class jagged {
 
  public:
   using value_type = T;
+  using list_vector = std::vector<std::vector<T>>;  // what to_vector() gives
 
   // Zero lists on jf::cpu (offsets [0], empty content).
   jagged() : jagged(std::vector<std::vector<T>>{}) {}
@@ -90,6 +91,17 @@ class jagged {
     detail::evaluate_lists_into<typename node_of<E>::type>(content, dtype_v<T>, &offsets, nullptr, detail::eval_options{}, e);
     set_offsets(std::move(offsets));  // the first operand's (int64 or int32), or new int64 ones
     content_ = array<T>(content);
+  }
+  // A per-inner-list reduction of a nested array (jf::sum(x, -1) of a jf::jagged<jf::jagged<T>>):
+  // one value per inner list, in the outer lists (Awkward's `n * var * T`).
+  template <class E>
+    requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::nested_lists)
+  jagged(const E& e) {  // NOLINT(google-explicit-constructor)
+    array_base values, outer;
+    detail::evaluate_lists_into<typename node_of<E>::type>(values, dtype_v<T>, nullptr, nullptr, detail::eval_options{}, e,
+                                                           &outer);
+    set_offsets(std::move(outer));
+    content_ = array<T>(values);
   }
   // int32 offsets (Awkward's Index32) are shared without a copy, as int64 ones: expressions over
   // the lists read them as they are (the kernels are compiled for int32 offsets); offsets() widens
@@ -260,3 +272,4 @@ std::string type_string(const jagged<T>& x) {
 
 #include "jetfuse/jagged_structure.hpp"  // NOLINT: the members declared above
 #include "jetfuse/jagged_across.hpp"     // NOLINT: reductions across the lists (axis=0)
+#include "jetfuse/nested.hpp"            // NOLINT: jagged<jagged<T>>

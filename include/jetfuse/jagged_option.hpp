@@ -30,6 +30,18 @@ class jagged_option {
       throw backend_mismatch("jetfuse: jf::jagged_option's values and validity are on different backends");
   }
 
+  // A per-inner-list min, max, argmin, argmax of a nested array (jf::max(x, -1) of a
+  // jf::jagged<jf::jagged<T>>): None for an empty inner list (Awkward's `n * var * ?T`).
+  template <class E>
+    requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::nested_option)
+  jagged_option(const E& e) {  // NOLINT(google-explicit-constructor)
+    array_base values, valid, outer;
+    detail::evaluate_lists_into<typename node_of<E>::type>(values, dtype_v<T>, nullptr, &valid, detail::eval_options{}, e,
+                                                           &outer);
+    values_ = detail::jagged_access::make(array<std::int64_t>(outer), array<T>(values));
+    valid_ = array<bool>(valid);
+  }
+
   const jagged<T>& values() const { return values_; }
   const array<bool>& valid() const { return valid_; }  // beside values().content()
   const array<std::int64_t>& offsets() const { return values_.offsets(); }
@@ -51,6 +63,13 @@ class jagged_option {
   jagged<T> values_;
   array<bool> valid_ = array<bool>(std::vector<bool>{});
 };
+
+// jf::eval of a per-inner-list reduction of a nested array that may be None (jf::max(x, -1)).
+template <class E>
+  requires(lazy_operand<E> && detail::value_kind_v<E> == detail::value_kind::nested_option)
+auto eval(const E& e) {
+  return jagged_option<value_type_t<capture_t<const E&>>>(capture(e));
+}
 
 template <class T>
 device backend(const jagged_option<T>& x) {

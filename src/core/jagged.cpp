@@ -36,23 +36,12 @@ void check_same_lists(const array_base& a, const array_base& b) {
                       " lists of other lengths than x's " + std::to_string(a.size() - 1) + ")");
 }
 
-void check_jagged(const array_base& offsets, const array_base& content) {
-  require_not_null(offsets, "offsets");
-  require_not_null(content, "content");
-  if (offsets.dtype() != dtype::int64 && offsets.dtype() != dtype::int32)
-    throw dtype_error("jf::jagged: offsets must be int64 or int32, not " + std::string(name(offsets.dtype())));
-  if (offsets.ndim() != 1)
-    throw value_error("jf::jagged: offsets must be 1-dimensional, not of shape " + to_string(offsets.shape()));
-  if (content.ndim() != 1)
-    throw value_error("jf::jagged: the content must be 1-dimensional in this version, not of shape " +
-                      to_string(content.shape()));
-  if (offsets.device() != content.device())
-    throw backend_mismatch("jf::jagged: the offsets are on " + to_string(offsets.device()) + " and the content on " +
-                           to_string(content.device()) + "; move them with jf::to_backend");
+namespace {
+// Awkward's validity rules for offsets into a content of `len` items (elements or inner lists).
+void check_offsets(const array_base& offsets, std::int64_t len) {
   if (offsets.size() == 0) throw value_error("ListOffsetArray len(offsets) (0) must be >= 1");  // Awkward's words
   const std::vector<std::int64_t> off = host_offsets(offsets);
   // Awkward's awkward_ListArray_validity messages, list i spanning [start[i], stop[i]).
-  const std::int64_t len = content.size();
   // The message is built only for a failing list (building it for every list was most of the
   // check's time).
   const auto at = [&](std::size_t i) {
@@ -73,6 +62,57 @@ void check_jagged(const array_base& offsets, const array_base& content) {
     throw value_error("jf::jagged: offsets[-1] = " + std::to_string(off.back()) +
                       " > len(content) = " + std::to_string(len));
   remember_offsets_bounds(offsets, off.front(), off.back());
+}
+
+void check_offsets_array(const array_base& offsets) {
+  require_not_null(offsets, "offsets");
+  if (offsets.dtype() != dtype::int64 && offsets.dtype() != dtype::int32)
+    throw dtype_error("jf::jagged: offsets must be int64 or int32, not " + std::string(name(offsets.dtype())));
+  if (offsets.ndim() != 1)
+    throw value_error("jf::jagged: offsets must be 1-dimensional, not of shape " + to_string(offsets.shape()));
+}
+}  // namespace
+
+void check_jagged(const array_base& offsets, const array_base& content) {
+  check_offsets_array(offsets);
+  require_not_null(content, "content");
+  if (content.ndim() != 1)
+    throw value_error("jf::jagged: the content must be 1-dimensional in this version, not of shape " +
+                      to_string(content.shape()));
+  if (offsets.device() != content.device())
+    throw backend_mismatch("jf::jagged: the offsets are on " + to_string(offsets.device()) + " and the content on " +
+                           to_string(content.device()) + "; move them with jf::to_backend");
+  check_offsets(offsets, content.size());
+}
+
+void check_nested(const array_base& offsets, std::int64_t inner_lists, device inner_device) {
+  check_offsets_array(offsets);
+  if (offsets.device() != inner_device)
+    throw backend_mismatch("jf::jagged: the offsets are on " + to_string(offsets.device()) +
+                           " and the inner lists on " + to_string(inner_device) + "; move them with jf::to_backend");
+  check_offsets(offsets, inner_lists);
+}
+
+std::pair<std::int64_t, std::int64_t> offsets_range(const array_base& offsets) { return offsets_bounds(offsets); }
+
+array_base used_lists(const array_base& outer, const array_base& inner_offsets) {
+  const auto [first, last] = offsets_bounds(outer);
+  const index_arg arg(range(first, last + 1));
+  array_base v = slice(inner_offsets, &arg, 1);
+  // Its bounds are the inner offsets' at first and last: read once here if not known.
+  (void)offsets_bounds(v);
+  return v;
+}
+
+array_base rebased_offsets(const array_base& offsets) {
+  const auto [first, last] = offsets_bounds(offsets);
+  if (first == 0) return offsets;
+  std::vector<std::int64_t> host = host_offsets(offsets);
+  for (auto& x : host) x -= first;
+  array_base r = make_from_host(offsets.device(), dtype::int64, shape_t{offsets.size()}, host.data());
+  remember_offsets_bounds(r, 0, last - first);
+  remember_same_list_lengths(r, offsets);
+  return r;
 }
 
 void remember_widened_offsets(const array_base& wide, const array_base& narrow) {
@@ -123,8 +163,10 @@ array_base flatten_content(const array_base& offsets, const array_base& content)
   return slice(content, &arg, 1);
 }
 
-std::string jagged_type_string(std::int64_t n, dtype content_dtype) {
-  return std::to_string(n) + " * var * " + std::string(name(content_dtype));
+std::string jagged_type_string(std::int64_t n, dtype content_dtype, int depth) {
+  std::string t = std::to_string(n) + " * ";
+  for (int d = 0; d < depth; ++d) t += "var * ";
+  return t + std::string(name(content_dtype));
 }
 
 void check_unflatten(const array_base& content, const array_base& counts) {
@@ -151,8 +193,9 @@ void throw_negative_count(std::int64_t lowest) {
                     std::to_string(lowest));
 }
 
-void throw_num_axis(int axis) {
-  throw axis_error("axis=" + std::to_string(axis) + " exceeds the depth of this array (2)");  // Awkward's words
+void throw_num_axis(int axis, int depth) {
+  throw axis_error("axis=" + std::to_string(axis) + " exceeds the depth of this array (" + std::to_string(depth) +
+                   ")");  // Awkward's words
 }
 
 }  // namespace jf::detail

@@ -36,8 +36,9 @@ constexpr std::int32_t first_slot_axis = 2;
 constexpr ir::domain_id root = 0, lists = 1, elements = 2, pairs = 3;
 constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
 
-// offsets_b: the second operand's offsets of a cartesian product (the product domain walks them).
-enum class leaf_role : std::uint8_t { uniform, per_list, content, offsets, offsets_b };
+// offsets_b: the second operand's offsets of a cartesian product (the product domain walks them);
+// outer: a nested array's outer offsets (checked, handed to the result, read by no node).
+enum class leaf_role : std::uint8_t { uniform, per_list, content, offsets, offsets_b, outer };
 
 struct list_call {
   nest_analysis a;  // what the lowering reads: regions' domains, the reductions' specs, domains
@@ -45,6 +46,9 @@ struct list_call {
   std::vector<std::int8_t> leaf_slot;                   // contents read at a combination's slot, or -1
   int arity = 0;                                        // the combinations' n (0: no pairs domain)
   bool product = false;                                 // domain 3 is a cartesian product (arity 2)
+  bool nested = false;                                  // the jagged operands are nested arrays' inner lists
+  bool plain = false;                                   // a jf::jagged<T> operand
+  int first_outer_leaf = -1;                            // nested: the outer offsets of the result
   std::vector<std::int32_t> own_offsets;                // per content leaf: the leaf of its own offsets
   std::vector<std::vector<std::int64_t>> leaf_strides;  // per array leaf, over the global axes
   std::vector<std::int64_t> leaf_shift;                 // contents: elements from the first leaf's positions
@@ -83,7 +87,12 @@ struct program_walk {
     case prog_entry::scalar: break;
     case prog_entry::jagged: {
       const bool product = e.nargs == product_leaf;  // a cartesian slot: content, a's and b's offsets
+      const bool nested = e.nargs == nested_leaf;    // a nested array: content, used inner offsets, outer offsets
       const int leaf = ai;
+      (nested ? c.nested : c.plain) = true;
+      if (c.nested && (c.plain || c.arity != 0 || product || e.nargs > 0))
+        throw value_error("cannot broadcast nested list (jetfuse: nested lists beside lists of another depth, "
+                          "combinations or a cartesian product in one expression are not supported yet)");
       c.a.leaf_region.push_back(reg);
       c.a.leaf_region.push_back(reg);
       c.role.push_back(leaf_role::content);
@@ -93,7 +102,13 @@ struct program_walk {
       c.own_offsets.push_back(product && e.mode == 1 ? leaf + 2 : leaf + 1);
       c.own_offsets.push_back(-1);
       ai += 2;
-      if (product) {
+      if (nested) {
+        c.a.leaf_region.push_back(reg);
+        c.role.push_back(leaf_role::outer);
+        c.leaf_slot.push_back(-1);
+        c.own_offsets.push_back(-1);
+        ++ai;
+      } else if (product) {
         c.a.leaf_region.push_back(reg);
         c.role.push_back(leaf_role::offsets_b);
         c.leaf_slot.push_back(-1);
@@ -149,7 +164,8 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   c.own_offsets.clear();
   c.arity = 0;
   c.product = false;
-  c.first_offsets_leaf = c.first_offsets_b_leaf = -1;
+  c.nested = c.plain = false;
+  c.first_offsets_leaf = c.first_offsets_b_leaf = c.first_outer_leaf = -1;
   program_walk w{r, c, 0, 0, 0, {}};
   w.has_jagged.assign(a.regions.size(), 0);
   while (w.pos < r.program_size) w.region(0);
@@ -180,6 +196,18 @@ void analyse(const eval_request& r, device dev, list_call& c) {
                         " and " + std::to_string(off.size() - 1) +
                         " lists, or lists of different lengths; Awkward's ValueError)");
   }
+  // Nested arrays: the outer lists too must have the same lengths (the inner ones in use were
+  // checked above).
+  for (int i = 0; i < na; ++i) {
+    if (c.role[static_cast<std::size_t>(i)] != leaf_role::outer) continue;
+    if (c.first_outer_leaf < 0) {
+      c.first_outer_leaf = i;
+    } else if (!same_list_lengths(*r.arrays[c.first_outer_leaf], *r.arrays[i])) {
+      throw value_error("cannot broadcast nested list (jetfuse: nested operands of " +
+                        std::to_string(r.arrays[c.first_outer_leaf]->size() - 1) + " and " +
+                        std::to_string(r.arrays[i]->size() - 1) + " outer lists, or lists of different lengths)");
+    }
+  }
   // Contents: read at the walked offsets' positions, shifted by their own offsets' difference.
   c.leaf_shift.assign(static_cast<std::size_t>(na), 0);
   for (int i = 0; i < na; ++i) {
@@ -193,6 +221,10 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     if (c.role[static_cast<std::size_t>(i)] != leaf_role::uniform) continue;
     const array_base& x = *r.arrays[i];
     if (x.size() == 1 && x.ndim() <= 1) continue;
+    if (c.nested)
+      throw shape_error("jetfuse: an array of shape " + numpy_shape(x.shape()) +
+                        " in an expression over nested lists: only one element (a value per outer list, "
+                        "broadcast into its inner lists, is not supported yet)");
     if (x.ndim() == 1 && x.shape()[0] == c.nlists) {
       c.role[static_cast<std::size_t>(i)] = leaf_role::per_list;
       continue;
@@ -235,9 +267,28 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     const std::string what = "jf::" + std::string(name(sp.kind));
     if (sp.kind == reducer::histogram || sp.kind == reducer::bincount || is_scan(sp.kind) || sp.kind == reducer::compact)
       throw value_error("jetfuse: " + what + " of a jagged array is not supported yet");
-    const int depth = d == elements || d == pairs ? 2 : d == lists ? 1 : 0;
+    const int depth = (d == elements || d == pairs ? 2 : d == lists ? 1 : 0) + (c.nested && d != root ? 1 : 0);
     if (depth == 0)
       throw value_error("jetfuse: " + what + " of a value that is the same for every list (reduce a jagged array)");
+    if (c.nested) {  // the innermost lists (axis -1) only, in this version
+      if (d != elements)
+        throw value_error("jetfuse: " + what + " of per-inner-list values of a nested array is not supported yet");
+      if (sp.all_axes)
+        throw value_error("jetfuse: " + what + " over every element of a nested array (axis=None) is not supported "
+                          "yet; reduce jf::ravel(x) (a dense view) instead");
+      if (sp.naxes != 1) throw axis_error("jetfuse: " + what + " of a nested array takes one axis");
+      const int ax = sp.axes[0] < 0 ? sp.axes[0] + depth : sp.axes[0];
+      if (ax < 0 || ax >= depth)
+        throw axis_error("axis=" + std::to_string(sp.axes[0]) + " exceeds the depth of this array (" +
+                         std::to_string(depth) + ")");
+      if (ax != depth - 1)
+        throw axis_error("jetfuse: " + what + " of a nested array with axis=" + std::to_string(sp.axes[0]) +
+                         " is not supported yet (only axis=-1 or 2: each innermost list)");
+      if (sp.keepdims) throw value_error("jetfuse: " + what + " with keepdims of a nested array is not supported yet");
+      Q.result_domain = lists;
+      sp.axes[0] = 1;
+      continue;
+    }
     if (sp.all_axes) {  // axis=None: every element
       if (none_for_empty(sp.kind))
         throw value_error("jetfuse: " + what + " over every element of a jagged array (axis=None) would be None for "
@@ -299,6 +350,7 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     case leaf_role::per_list: s[list_axis] = st; break;
     case leaf_role::offsets: s[list_axis] = st; break;
     case leaf_role::offsets_b: s[list_axis] = st; break;
+    case leaf_role::outer: break;
     case leaf_role::content: {
       const int slot = c.leaf_slot[static_cast<std::size_t>(i)];
       s[static_cast<std::size_t>(slot >= 0 ? first_slot_axis + slot : element_axis)] = st;
@@ -320,7 +372,9 @@ void analyse(const eval_request& r, device dev, list_call& c) {
       throw value_error("jetfuse: random leaves in expressions over jagged arrays are not supported yet");
     const auto ii = static_cast<std::size_t>(i);
     const bool walked = i == c.first_offsets_leaf || i == c.first_offsets_b_leaf;
-    if ((c.role[ii] == leaf_role::offsets || c.role[ii] == leaf_role::offsets_b) && !walked) continue;  // read by no node
+    if ((c.role[ii] == leaf_role::offsets || c.role[ii] == leaf_role::offsets_b || c.role[ii] == leaf_role::outer) &&
+        !walked)
+      continue;  // read by no node
     for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {
       const int j = c.input_leaf[k];
       const auto jj = static_cast<std::size_t>(j);
@@ -358,7 +412,7 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   }
   for (const auto& sp : a.specs) key.push_back(sp.ddof);
   for (int o = 0; o < r.nout; ++o) key.push_back(static_cast<std::int32_t>(r.out_types[o]));
-  key.push_back(c.arity * 2 + (c.product ? 1 : 0));
+  key.push_back(c.arity * 4 + (c.product ? 1 : 0) + (c.nested ? 2 : 0));
   for (int i = 0; i < na; ++i) key.push_back(c.leaf_input[static_cast<std::size_t>(i)] * 4 + c.leaf_slot[static_cast<std::size_t>(i)] + 1);
   for (auto l : c.input_layout) key.push_back(static_cast<std::int32_t>(l));
   for (int k : c.input_leaf) key.push_back(static_cast<std::int32_t>(c.role[static_cast<std::size_t>(k)]));
@@ -478,6 +532,13 @@ void prepare_outputs_lists(const eval_request& r, device dev, const list_call& c
   if (c.option) prepare(*r.result_valid, dtype::bool_);
   if (!r.result_offsets && c.out_domain == elements)
     throw value_error("jetfuse: this expression gives a jagged array; assign it to a jf::jagged");
+  if ((r.result_outer_offsets != nullptr) != c.nested)
+    throw value_error("jetfuse: an expression over nested lists gives nested lists (or a jf::jagged per inner list)");
+  if (c.nested) {
+    if (c.out_domain != elements && c.out_domain != lists)
+      throw value_error("jetfuse: this expression over nested lists gives no value per inner list or element");
+    *r.result_outer_offsets = rebased_offsets(*r.arrays[c.first_outer_leaf]);
+  }
   if (r.result_offsets) {
     if (c.out_domain != elements)
       throw value_error("jetfuse: this expression gives one value per list, not a jagged array (assign it to a jf::array)");

@@ -96,6 +96,8 @@ struct eval_request {
   // content is outputs[0]) and an option result's validity (its values are outputs[0]).
   array_base* result_offsets = nullptr;
   array_base* result_valid = nullptr;
+  // Expressions over nested lists: the result's outer offsets (the first nested operand's, from 0).
+  array_base* result_outer_offsets = nullptr;
 };
 
 // Runs an evaluation on its arrays' backend: element-wise ones on jf::cuda as generated kernels,

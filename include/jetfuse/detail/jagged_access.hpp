@@ -18,6 +18,9 @@ struct jagged_access {
   static jagged<T> make(array<std::int64_t> offsets, array<T> content) {
     return jagged<T>(typename jagged<T>::trusted{}, std::move(offsets), std::move(content));
   }
+  // A nested array from outer offsets valid for `content`'s lists (nested.hpp).
+  template <class U>
+  static jagged<jagged<U>> make_nested(array<std::int64_t> offsets, jagged<U> content);
 };
 }  // namespace detail
 }  // namespace jf

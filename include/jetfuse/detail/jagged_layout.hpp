@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "jetfuse/array.hpp"
@@ -15,6 +16,16 @@ namespace detail {
 // offsets[0] >= 0, non-decreasing, last <= len(content); content 1-d; one backend. Reads the
 // offsets back to the host. Throws value_error / backend_mismatch with Awkward's words.
 void check_jagged(const array_base& offsets, const array_base& content);
+// The same rules for the outer offsets of a nested jagged array (jf::jagged<jf::jagged<T>>): its
+// content is the inner jagged array, of `inner_lists` lists on `inner_device`.
+void check_nested(const array_base& offsets, std::int64_t inner_lists, device inner_device);
+// offsets[0] and offsets[n] of valid offsets (remembered; read back once otherwise).
+std::pair<std::int64_t, std::int64_t> offsets_range(const array_base& offsets);
+// The inner lists a nested array uses: the view inner_offsets[outer[0] : outer[n] + 1].
+array_base used_lists(const array_base& outer, const array_base& inner_offsets);
+// Offsets rebased to start at 0: the same array when they do, else offsets - offsets[0] (a small
+// host copy, remembered as lists of the same lengths).
+array_base rebased_offsets(const array_base& offsets);
 // Awkward's "cannot broadcast nested list" (jf::value_error) unless the two offsets describe lists
 // of the same lengths (the same view, or compared once and remembered: src/core/offsets_registry.cpp).
 void check_same_lists(const array_base& a, const array_base& b);
@@ -30,16 +41,16 @@ void remember_widened_offsets(const array_base& wide, const array_base& narrow);
 array_base slice_offsets(const array_base& offsets, const range& r);
 // content[offsets[0]:offsets[n]] as a view (reads those two offsets).
 array_base flatten_content(const array_base& offsets, const array_base& content);
-// Awkward's type string "n * var * dtype".
-std::string jagged_type_string(std::int64_t n, dtype content_dtype);
+// Awkward's type string "n * var * dtype" ("n * var * var * dtype" with depth 2: nested lists).
+std::string jagged_type_string(std::int64_t n, dtype content_dtype, int depth = 1);
 // The checks of jf::unflatten(content, counts) before any work: counts 1-d, one backend.
 void check_unflatten(const array_base& content, const array_base& counts);
 // ValueError of ak.unflatten when the counts do not add up to the content's length.
 [[noreturn]] void throw_unflatten_mismatch(std::int64_t total, std::int64_t length);
 // value_error for a negative count (Awkward does not check; its offsets would then decrease).
 [[noreturn]] void throw_negative_count(std::int64_t lowest);
-// axis_error of ak.num for an axis outside a depth-2 array.
-[[noreturn]] void throw_num_axis(int axis);
+// axis_error of ak.num for an axis outside an array of this depth (2: jagged, 3: nested).
+[[noreturn]] void throw_num_axis(int axis, int depth = 2);
 }  // namespace detail
 
 }  // namespace jf

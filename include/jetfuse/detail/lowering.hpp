@@ -44,6 +44,9 @@ struct prog_entry {
   std::int8_t mode = 0;  // gather: ir::gather_mode
 };
 inline constexpr std::int8_t product_leaf = -2;
+// nargs nested_leaf: a nested array (jf::jagged<jf::jagged<T>>), three array leaves: its innermost
+// content, the inner offsets of the inner lists in use, its outer offsets.
+inline constexpr std::int8_t nested_leaf = -3;
 
 // The run-time analysis of an expression with reductions: regions, global axes, domains.
 struct nest_analysis;
