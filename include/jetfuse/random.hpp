@@ -60,7 +60,6 @@ namespace random {
 // values, not arrays: evaluate one (jf::array<double> r = gen.random({n})) to keep it.
 template <detail::bit_generator Bits> class counter_generator {
  public:
-
   // numpy's Generator.random(shape) (dtype float64 or float32): uniform in [0, 1).
   template <class T = double> auto random(const shape_t& shape, device dev = jf::cpu) {
     static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>, "jf::random: random<double> or random<float>");
@@ -188,9 +187,9 @@ class philox : public counter_generator<detail::bit_generator::philox4x64> {
 };
 
 // Random123's Philox4x32-10 (philox4x32_10; the generator of cuRAND's and PyTorch's CUDA RNG) with
-// key (seed mod 2^32, seed / 2^32): per 128 random bits two 32 x 32 -> 64-bit products instead of
-// Philox4x64-10's 64 x 64 -> 128-bit ones, about twice as fast where the rounds bound a kernel
-// (Monte Carlo over leaves, filling arrays on a GPU). Not numpy's stream (numpy has no
+// key (seed mod 2^32, seed / 2^32): its rounds multiply 32 x 32 -> 64 bits (one GPU instruction)
+// where Philox4x64-10's multiply 64 x 64 -> 128 bits (four), about half the work per random bit:
+// faster where the rounds bound a kernel (Monte Carlo over leaves, filling arrays on a GPU). Not numpy's stream (numpy has no
 // Philox4x32): use philox where numbers must match numpy's. Output q is words 2r, 2r + 1 (r = q %
 // 2, low word first) of the block of counter (c mod 2^32, c / 2^32, 0, 0), c = q / 2; the leaves
 // take and convert outputs exactly as philox's do (docs/design.md, "Random numbers as leaves").
