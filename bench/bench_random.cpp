@@ -48,8 +48,8 @@ template <class Gen> void pi_fused_float32(benchmark::State& state) {
   Gen gen(2026);
   double pi = 0;
   timed_batches(state, 3, [&] {
-    auto u = gen.random<float>({pi_n}, jf::cuda);
-    auto v = gen.random<float>({pi_n}, jf::cuda);
+    auto u = gen.template random<float>({pi_n}, jf::cuda);
+    auto v = gen.template random<float>({pi_n}, jf::cuda);
     pi = (4 * jf::mean(jf::square(u) + jf::square(v) < 1)).item();
   });
   samples(state, pi_n, pi);
@@ -82,7 +82,7 @@ template <class Gen> void uniform_float32_into_array(benchmark::State& state) {
   if (!need_gpu(state)) return;
   Gen gen(7);
   auto a = jf::empty<float>({gen_n}, jf::cuda);
-  timed_batches(state, 20, [&] { a = gen.random<float>({gen_n}, jf::cuda); });
+  timed_batches(state, 20, [&] { a = gen.template random<float>({gen_n}, jf::cuda); });
   const double gbps = static_cast<double>(gen_n * 4) / mean_seconds * 1e-9;
   state.counters["GB/s"] = gbps;
   if (write_gbps > 0) state.counters["of_write"] = gbps / write_gbps;
