@@ -417,16 +417,19 @@ TEST(CodegenNest, GeneratedSourceIsReadable) {
 // ---- random leaves (philox_chunks.cpp) -----------------------------------------------------
 
 // A generated input (its four params appended: key words, first position, aux) read over d.
-node_id generated_at(graph& g, jf::ir::generator kind, dtype t, domain_id d) {
+node_id generated_at(graph& g, jf::ir::generator kind, dtype t, domain_id d,
+                     jf::ir::bit_generator bits = jf::ir::bit_generator::philox4x64) {
   const node_id x = input_at(g, t, layout::contiguous, d);
   g.inputs.back().gen = kind;
+  g.inputs.back().bits = bits;
   g.inputs.back().param = static_cast<std::int32_t>(g.params.size());
   for (int i = 0; i < 4; ++i) g.params.push_back(dtype::int64);
   return x;
 }
 
 // out = f(leaves) over a box of `axes` axes (a generic nest's map phase); an array input too if asked.
-graph generated_map(std::vector<jf::ir::generator> kinds, dtype out, layout out_lay, int axes = 1, bool array = false) {
+graph generated_map(std::vector<jf::ir::generator> kinds, dtype out, layout out_lay, int axes = 1, bool array = false,
+                    jf::ir::bit_generator bits = jf::ir::bit_generator::philox4x64) {
   graph g;
   g.loop_nest = true;
   g.ndim = axes;
@@ -439,7 +442,7 @@ graph generated_map(std::vector<jf::ir::generator> kinds, dtype out, layout out_
     const dtype t = k == jf::ir::generator::integers                                           ? dtype::int64
                     : k == jf::ir::generator::philox_f32 || k == jf::ir::generator::normal_f32 ? dtype::float32
                                                                                                : dtype::float64;
-    const node_id x = g.add_cast(dtype::float64, generated_at(g, k, t, d));
+    const node_id x = g.add_cast(dtype::float64, generated_at(g, k, t, d, bits));
     v = v == jf::ir::no_node ? x : g.add_op(op::add, dtype::float64, {v, x});
   }
   if (array) v = g.add_op(op::add, dtype::float64, {v, input_at(g, dtype::float64, layout::contiguous, d)});
@@ -453,13 +456,13 @@ graph generated_map(std::vector<jf::ir::generator> kinds, dtype out, layout out_
 }
 
 // sum (and argmax) of a generated leaf's values over a 1-d box: a full reduction.
-graph generated_sum(jf::ir::generator kind, dtype t) {
+graph generated_sum(jf::ir::generator kind, dtype t, jf::ir::bit_generator bits = jf::ir::bit_generator::philox4x64) {
   graph g;
   g.loop_nest = true;
   g.ndim = 1;
   g.domains.resize(1);
   const domain_id d = g.add_box(0, {0});
-  const node_id x = generated_at(g, kind, t, d);
+  const node_id x = generated_at(g, kind, t, d, bits);
   output_at(g, g.add_reduce(monoid::sum, x), 0, layout::contiguous);
   output_at(g, g.add_reduce(monoid::argmax, x), 0, layout::contiguous);
   return g;
@@ -511,6 +514,23 @@ TEST(CodegenNest, RandomLeavesPickTheirChunkLayout) {
   EXPECT_EQ(jf::ir::nest_abi_slots(two),
             1 + 2 /*pointers*/ + 8 /*params*/ + 2 /*extents*/ + 2 * 3 /*strides*/ + 2 + 2 * 20);
   EXPECT_EQ(generate_cuda(two).launch.round_key_params, (std::vector<std::int32_t>{0, 4}));
+  // Philox4x32 leaves: the same chunks (a block call gives 4 outputs), their own block function and
+  // per-element functions, their round keys' kind for the launcher.
+  const auto p32 = jf::ir::bit_generator::philox4x32;
+  const kernel_source fast = generate_cuda(generated_map({generator::philox_f32}, dtype::float32, layout::contiguous, 1, false, p32));
+  EXPECT_NE(fast.source.find("jf::ops::jf_philox4x32_block_rk(a.rk0, "), std::string::npos);
+  EXPECT_EQ(fast.source.find("jf::ops::jf_philox_block_rk("), std::string::npos);
+  EXPECT_NE(fast.source.find("jf_nest::at_random_f32<jf::ops::jf_philox4x32>("), std::string::npos);  // numpy's kept half
+  EXPECT_NE(fast.source.find("store_run<16>(out0 + jf_o, jf_v)"), std::string::npos);
+  EXPECT_EQ(fast.launch.round_key_bits, std::vector<jf::ir::bit_generator>{p32});
+  EXPECT_EQ(fill.launch.round_key_bits, std::vector<jf::ir::bit_generator>{jf::ir::bit_generator::philox4x64});
+  const kernel_source fast_sum = generate_cuda(generated_sum(generator::philox_f64, dtype::float64, p32));
+  EXPECT_NE(fast_sum.source.find("lane l takes iterations chunk start + 4 l"), std::string::npos);
+  EXPECT_NE(fast_sum.source.find("jf_philox4x32_block_rk("), std::string::npos);
+  // Unchunked (a leaf broadcast along an outer axis, per element): the bit generator's _at function.
+  EXPECT_NE(generate_cuda(generated_map({generator::normal_f64}, dtype::float64, layout::strided, 2, false, p32))
+                .source.find("at_normal_f64<jf::ops::jf_philox4x32>("),
+            std::string::npos);
 }
 
 #ifdef JF_HAVE_CUDA
@@ -546,6 +566,19 @@ TEST(CodegenNest, LauncherPacksTheRoundKeys) {
     jf::ops::jf_philox_block(k0, k1, blk, c);
     for (int w = 0; w < 4; ++w) EXPECT_EQ(a[w], c[w]) << "key " << k0 << ", " << k1 << ", block " << blk;
   }
+  // Philox4x32 leaves: their 32-bit round keys, zero-extended, in the same slots.
+  graph g32 = g;
+  g32.inputs[1].bits = jf::ir::bit_generator::philox4x32;
+  const kernel_source k32 = generate_cuda(g32);
+  const std::vector<std::uint64_t> s32 = jf::cuda_rt::pack_nest_args(k32, b, nullptr);
+  ASSERT_EQ(s32.size(), slots.size());
+  for (std::size_t i = 0; i < first + 20; ++i) EXPECT_EQ(s32[i], slots[i]);  // leaf 0 is numpy's Philox
+  for (int round = 0; round < 10; ++round) {
+    EXPECT_EQ(s32[first + 20 + static_cast<std::size_t>(2 * round)],
+              static_cast<std::uint32_t>(b.params[4] + static_cast<std::uint64_t>(round) * 0x9E3779B9u));
+    EXPECT_EQ(s32[first + 20 + static_cast<std::size_t>(2 * round + 1)],
+              static_cast<std::uint32_t>(b.params[5] + static_cast<std::uint64_t>(round) * 0xBB67AE85u));
+  }
 }
 #endif
 
@@ -566,7 +599,14 @@ TEST(CodegenNestNvrtc, RandomLeavesInEveryLayout) {
                            : k == generator::philox_f32 || k == generator::normal_f32 ? dtype::float32
                                                                                       : dtype::float64));
   }
-  EXPECT_EQ(b.kernels.size(), 5u * 8);
+  // Philox4x32 leaves (the kinds' conversions are the ones above): rows and per element (strided, 2
+  // axes) of every kind, lane runs, two passes of rows (an array operand), a reduction.
+  const auto p32 = jf::ir::bit_generator::philox4x32;
+  for (generator k : kinds) b.add(generated_map({k}, dtype::float64, layout::strided, 2, false, p32));
+  b.add(generated_map({generator::philox_f32}, dtype::float32, layout::contiguous, 1, false, p32));
+  b.add(generated_map({generator::normal_f64, generator::philox_f32}, dtype::float64, layout::contiguous, 1, true, p32));
+  b.add(generated_sum(generator::philox_f64, dtype::float64, p32));
+  EXPECT_EQ(b.kernels.size(), 5u * 8 + 5 + 3);
   b.compile();
 }
 

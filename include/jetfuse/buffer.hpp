@@ -13,6 +13,9 @@ namespace jf::detail {
 // What a buffer's elements are: memory, or values a kernel computes from their position (the
 // leaves of jf::random: no memory, element e is generated from (key, first + e)).
 enum class buffer_source : std::uint8_t { memory, philox_f64, philox_f32, normal_f64, normal_f32, integers };
+// The counter-based bit generator of a generated buffer: numpy's Philox4x64-10 (jf::random::philox)
+// or Random123's Philox4x32-10 (jf::random::philox4x32).
+enum class bit_generator : std::uint8_t { philox4x64, philox4x32 };
 
 struct buffer {
   void* ptr = nullptr;       // host pointer (cpu) or CUdeviceptr cast to void* (cuda)
@@ -20,7 +23,8 @@ struct buffer {
   device dev{};
   std::function<void(void*)> release;  // frees ptr; empty for nothing to free
   buffer_source source = buffer_source::memory;
-  std::uint64_t key[2] = {0, 0};  // generated: the Philox key (low, high words)
+  bit_generator bits = bit_generator::philox4x64;  // generated: the bit generator
+  std::uint64_t key[2] = {0, 0};  // generated: the Philox key (low, high words; 4x32: 32-bit words)
   std::uint64_t first = 0;        // generated: the position of element e is first + e (numpy's output index)...
   std::uint64_t aux = 0;          // ... random float32: element 0 at aux - 1 when aux != 0 (numpy's kept
                                   // half); integers: their range (values in [0, aux))

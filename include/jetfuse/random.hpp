@@ -1,8 +1,11 @@
 // Random numbers as leaves of fused expressions (jf::random): a counter-based generator is a pure
 // function of (key, position), so a leaf is not an array but values a kernel computes where they
 // are used. `4 * jf::mean(jf::square(u1) + jf::square(u2) < 1)` reads and writes nothing but one
-// number. The generator is numpy's Philox: `jf::random::philox gen(k); gen.random<double>({n})`
-// gives the bits of numpy's `Generator(Philox(key=k)).random(n)`, on every backend, fused or not.
+// number. Two generators with one interface: jf::random::philox is numpy's Philox
+// (`jf::random::philox gen(k); gen.random<double>({n})` gives the bits of numpy's
+// `Generator(Philox(key=k)).random(n)`, on every backend, fused or not); jf::random::philox4x32 is
+// Random123's Philox4x32-10 (cuRAND's and PyTorch's CUDA generator), about twice as fast on a GPU,
+// whose numbers no numpy generator draws.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +23,8 @@ namespace detail {
 template <class T> struct random_leaf {
   array_base view;
 };
-array_base generated_array(device dev, dtype t, const shape_t& shape, buffer_source source, std::uint64_t key_low,
-                           std::uint64_t key_high, std::uint64_t first, std::uint64_t aux);
+array_base generated_array(device dev, dtype t, const shape_t& shape, buffer_source source, bit_generator bits,
+                           std::uint64_t key_low, std::uint64_t key_high, std::uint64_t first, std::uint64_t aux);
 
 template <class T> struct tree<term<random_leaf<T>>> {
   template <dtype Target>
@@ -49,16 +52,14 @@ template <class T> struct leaf_counts<term<detail::random_leaf<T>>> {
 
 namespace random {
 
-// numpy's Philox bit generator with a 128-bit key (numpy.random.Philox(key=key_high * 2**64 +
-// key), counter 0), and jetfuse's leaves drawn from it. Each leaf takes the next positions, as
-// numpy's Generator draws: after `a = gen.random({n})`, `b = gen.random({m})`, the values of a
-// and b are numpy's `g.random(n)` and `g.random(m)` called in that order (float32 draws use the
-// two halves of a 64-bit output, the high half kept for the next float32 draw, as numpy does).
-// Leaves are values, not arrays: evaluate one (jf::array<double> r = gen.random({n})) to keep it.
-class philox {
+// A counter-based bit generator's 64-bit outputs q = 0, 1, ... and jetfuse's leaves drawn from
+// them (philox, philox4x32 below; Bits says which). Each leaf takes the next positions, as numpy's
+// Generator draws: after `a = gen.random({n})`, `b = gen.random({m})`, the values of a and b are
+// those of `g.random(n)` and `g.random(m)` called in that order (float32 draws use the two halves
+// of a 64-bit output, the high half kept for the next float32 draw, as numpy does). Leaves are
+// values, not arrays: evaluate one (jf::array<double> r = gen.random({n})) to keep it.
+template <detail::bit_generator Bits> class counter_generator {
  public:
-  explicit philox(std::uint64_t key, std::uint64_t key_high = 0) : key_{key, key_high} {}
-
   // numpy's Generator.random(shape) (dtype float64 or float32): uniform in [0, 1).
   template <class T = double> auto random(const shape_t& shape, device dev = jf::cpu) {
     static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>, "jf::random: random<double> or random<float>");
@@ -90,7 +91,7 @@ class philox {
       }
     }
     return term<detail::random_leaf<T>>{hana::tuple<detail::random_leaf<T>>(
-        detail::random_leaf<T>{detail::generated_array(dev, dtype_v<T>, shape, src, key_[0], key_[1], first, pending)})};
+        detail::random_leaf<T>{detail::generated_array(dev, dtype_v<T>, shape, src, Bits, key_[0], key_[1], first, pending)})};
   }
   // numpy's Generator.uniform(low, high, shape): low + (high - low) * random (float64; with
   // T = float the same arithmetic in float32, which numpy does not have).
@@ -120,7 +121,7 @@ class philox {
     }
     constexpr auto src = std::is_same_v<T, double> ? detail::buffer_source::normal_f64 : detail::buffer_source::normal_f32;
     return loc + scale * term<detail::random_leaf<T>>{hana::tuple<detail::random_leaf<T>>(
-                             detail::random_leaf<T>{detail::generated_array(dev, dtype_v<T>, shape, src, key_[0], key_[1], first, 0)})};
+                             detail::random_leaf<T>{detail::generated_array(dev, dtype_v<T>, shape, src, Bits, key_[0], key_[1], first, 0)})};
   }
 
   // Integers in [low, high) (numpy's Generator.integers(low, high, shape, dtype), endpoint=False):
@@ -139,8 +140,8 @@ class philox {
     const std::uint64_t first = next_;
     next_ += static_cast<std::uint64_t>(shape.product());
     return static_cast<T>(low) + term<detail::random_leaf<T>>{hana::tuple<detail::random_leaf<T>>(detail::random_leaf<T>{
-                                     detail::generated_array(dev, dtype_v<T>, shape, detail::buffer_source::integers, key_[0],
-                                                             key_[1], first, range)})};
+                                     detail::generated_array(dev, dtype_v<T>, shape, detail::buffer_source::integers, Bits,
+                                                             key_[0], key_[1], first, range)})};
   }
 
   // numpy's Generator.permutation(n): the numbers 0 .. n-1 (int64) in a random order (n <= 0:
@@ -165,14 +166,36 @@ class philox {
     x = jf::take(x, permutation(x.shape()[ax], x.device()), ax);  // x read before it is written (staged)
   }
 
-  // The next 64-bit output a float64 draw would take (numpy's state.buffer_pos + 4 * counter).
+  // The next 64-bit output a float64 draw would take (philox: numpy's state.buffer_pos + 4 * counter).
   std::uint64_t position() const { return next_; }
+
+ protected:
+  counter_generator(std::uint64_t key0, std::uint64_t key1) : key_{key0, key1} {}
 
  private:
   std::uint64_t key_[2];
   std::uint64_t next_ = 0;          // the next 64-bit output
   bool pending_ = false;            // a high half is the next float32 draw (numpy's has_uint32)
   std::uint64_t pending_half_ = 0;  // its index (2 * output + 1)
+};
+
+// numpy's Philox bit generator with a 128-bit key (numpy.random.Philox(key=key_high * 2**64 +
+// key), counter 0): random and uniform give numpy's Generator's bits (float64 and float32).
+class philox : public counter_generator<detail::bit_generator::philox4x64> {
+ public:
+  explicit philox(std::uint64_t key, std::uint64_t key_high = 0) : counter_generator(key, key_high) {}
+};
+
+// Random123's Philox4x32-10 (philox4x32_10; the generator of cuRAND's and PyTorch's CUDA RNG) with
+// key (seed mod 2^32, seed / 2^32): its rounds multiply 32 x 32 -> 64 bits (one GPU instruction)
+// where Philox4x64-10's multiply 64 x 64 -> 128 bits (four), about half the work per random bit:
+// faster where the rounds bound a kernel (Monte Carlo over leaves, filling arrays on a GPU). Not numpy's stream (numpy has no
+// Philox4x32): use philox where numbers must match numpy's. Output q is words 2r, 2r + 1 (r = q %
+// 2, low word first) of the block of counter (c mod 2^32, c / 2^32, 0, 0), c = q / 2; the leaves
+// take and convert outputs exactly as philox's do (docs/design.md, "Random numbers as leaves").
+class philox4x32 : public counter_generator<detail::bit_generator::philox4x32> {
+ public:
+  explicit philox4x32(std::uint64_t seed) : counter_generator(seed & 0xffffffffu, seed >> 32) {}
 };
 
 }  // namespace random

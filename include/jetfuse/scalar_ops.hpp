@@ -416,10 +416,16 @@ template <int Right, class TA, class C> JF_HD long long jf_searchsorted(const TA
   return lo;
 }
 
-// ---- counter-based random bits: numpy's Philox bit generator (Philox4x64-10) --------------------
-// numpy.random.Philox(key=k1 * 2**64 + k0) with counter 0 yields 64-bit outputs q = 0, 1, ...:
+// ---- counter-based random bits: numpy's Philox (Philox4x64-10) and Random123's Philox4x32-10 ----
+// Two bit generators (jf::random::philox, jf::random::philox4x32), each a pure function of (key,
+// q) giving 64-bit outputs q = 0, 1, ...: any element, in any order. Every conversion below (float
+// from the top bits of an output or of a 32-bit half, Box-Muller, Lemire) is shared; only the block
+// function differs, and each gives outputs 4b .. 4b + 3 per call (jf_philox_block_of<G>).
+enum jf_bit_generator : int { jf_philox4x64 = 0, jf_philox4x32 = 1 };
+
+// numpy.random.Philox(key=k1 * 2**64 + k0) with counter 0 yields its outputs so:
 // output q is word q % 4 of the Philox4x64-10 block of counter (q / 4 + 1, 0, 0, 0) (numpy adds
-// 1 to the counter before each block). A pure function of (key, q): any element, in any order.
+// 1 to the counter before each block).
 JF_HD unsigned long long jf_mulhi64(unsigned long long a, unsigned long long b) {
 #ifdef __CUDACC_RTC__
   return __umul64hi(a, b);
@@ -483,9 +489,98 @@ JF_HD void jf_philox_block_rk(const unsigned long long* rk, unsigned long long b
   out[2] = c2;
   out[3] = c3;
 }
+// Random123's philox4x32_10 (jf::random::philox4x32; not numpy's stream: numpy has no
+// Philox4x32): per round two 32 x 32 -> 64-bit products, each one IMAD.WIDE.U32 (low and high
+// words at once), against four IMAD.WIDE per 64 x 64 -> 128-bit product of Philox4x64-10: about half
+// the multiply work per random bit. Output q is words 2r, 2r + 1 (r = q % 2, low word first) of the
+// block of counter (c mod 2^32, c / 2^32, 0, 0), c = q / 2, key (k0, k1) (the seed's low and high
+// 32-bit words).
+constexpr unsigned jf_philox4x32_w0 = 0x9E3779B9u, jf_philox4x32_w1 = 0xBB67AE85u;
+JF_HD void jf_philox4x32_round(unsigned& c0, unsigned& c1, unsigned& c2, unsigned& c3, unsigned k0, unsigned k1) {
+  const unsigned long long p0 = 0xD2511F53ull * c0, p1 = 0xCD9E8D57ull * c2;
+  c0 = static_cast<unsigned>(p1 >> 32) ^ c1 ^ k0;
+  c1 = static_cast<unsigned>(p1);
+  c2 = static_cast<unsigned>(p0 >> 32) ^ c3 ^ k1;
+  c3 = static_cast<unsigned>(p0);
+}
+// Random123's philox4x32_10(ctr, key) for any counter (the known-answer vectors' function).
+JF_HD void jf_philox4x32_10(const unsigned* ctr, const unsigned* key, unsigned* out) {
+  unsigned c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3], k0 = key[0], k1 = key[1];
+  for (int r = 0; r < 10; ++r) {
+    if (r > 0) {
+      k0 += jf_philox4x32_w0;
+      k1 += jf_philox4x32_w1;
+    }
+    jf_philox4x32_round(c0, c1, c2, c3, k0, k1);
+  }
+  out[0] = c0;
+  out[1] = c1;
+  out[2] = c2;
+  out[3] = c3;
+}
+// Outputs 4b .. 4b + 3 (as jf_philox_block): the blocks of counters 2b and 2b + 1, interleaved
+// (independent chains for the scheduler). Counter words 2 and 3 are 0, so round 1 has one product
+// per block; the two blocks share counter word 1, hence their first word after round 1, and round
+// 2's first product is computed once. k(r) gives round r's key words.
+template <class Keys> JF_HD void jf_philox4x32_pair(Keys k, unsigned long long b, unsigned long long* out) {
+  const unsigned long long c = 2 * b;
+  unsigned a0 = static_cast<unsigned>(c), a1 = static_cast<unsigned>(c >> 32), a2 = 0, a3 = 0;
+  unsigned b0 = a0 | 1u, b1 = a1, b2 = 0, b3 = 0;
+#ifdef __CUDACC_RTC__
+#pragma unroll
+#endif
+  for (int r = 0; r < 10; ++r) {
+    unsigned k0, k1;
+    k(r, k0, k1);
+    jf_philox4x32_round(a0, a1, a2, a3, k0, k1);
+    jf_philox4x32_round(b0, b1, b2, b3, k0, k1);
+  }
+  out[0] = a0 | static_cast<unsigned long long>(a1) << 32;
+  out[1] = a2 | static_cast<unsigned long long>(a3) << 32;
+  out[2] = b0 | static_cast<unsigned long long>(b1) << 32;
+  out[3] = b2 | static_cast<unsigned long long>(b3) << 32;
+}
+// Keys (k0, k1): their low 32 bits are the key words (jf::random::philox4x32 passes the seed's words).
+JF_HD void jf_philox4x32_block(unsigned long long k0, unsigned long long k1, unsigned long long b,
+                               unsigned long long* out) {
+  unsigned key0 = static_cast<unsigned>(k0), key1 = static_cast<unsigned>(k1);
+#ifdef __CUDACC_RTC__
+  asm volatile("" : "+r"(key0), "+r"(key1));  // opaque: round keys not hoisted out of loops (see above)
+#endif
+  jf_philox4x32_pair(
+      [&](int r, unsigned& x, unsigned& y) {
+        x = key0 + static_cast<unsigned>(r) * jf_philox4x32_w0;
+        y = key1 + static_cast<unsigned>(r) * jf_philox4x32_w1;
+      },
+      b, out);
+}
+// Round keys in the same 20 slots as Philox4x64's (zero-extended 32-bit words), so the launcher and
+// the kernel ABI treat both alike.
+JF_HD void jf_philox4x32_round_keys(unsigned long long k0, unsigned long long k1, unsigned long long* rk) {
+  for (int r = 0; r < 10; ++r) {
+    rk[2 * r] = static_cast<unsigned>(k0) + static_cast<unsigned>(r) * jf_philox4x32_w0;
+    rk[2 * r + 1] = static_cast<unsigned>(k1) + static_cast<unsigned>(r) * jf_philox4x32_w1;
+  }
+}
+JF_HD void jf_philox4x32_block_rk(const unsigned long long* rk, unsigned long long b, unsigned long long* out) {
+  jf_philox4x32_pair(
+      [&](int r, unsigned& x, unsigned& y) {
+        x = static_cast<unsigned>(rk[2 * r]);
+        y = static_cast<unsigned>(rk[2 * r + 1]);
+      },
+      b, out);
+}
+// Outputs 4b .. 4b + 3 of bit generator G.
+template <jf_bit_generator G> JF_HD void jf_philox_block_of(unsigned long long k0, unsigned long long k1,
+                                                            unsigned long long b, unsigned long long* out) {
+  if constexpr (G == jf_philox4x32) jf_philox4x32_block(k0, k1, b, out);
+  else jf_philox_block(k0, k1, b, out);
+}
+
+template <jf_bit_generator G = jf_philox4x64>
 JF_HD unsigned long long jf_philox_u64(unsigned long long k0, unsigned long long k1, unsigned long long q) {
   unsigned long long w[4];
-  jf_philox_block(k0, k1, q >> 2, w);
+  jf_philox_block_of<G>(k0, k1, q >> 2, w);
   switch (q & 3) {  // constant indices: the block stays in registers in kernels
   case 0: return w[0];
   case 1: return w[1];
@@ -521,11 +616,13 @@ JF_HD unsigned long long jf_philox_position(unsigned long long first, unsigned l
 }
 // Generator.random(): float64 from the top 53 bits of output q; float32 (dtype=np.float32) from
 // the top 24 bits of 32-bit half h (the low half of output h / 2 first, as numpy buffers them).
+template <jf_bit_generator G = jf_philox4x64>
 JF_HD double jf_philox_random_f64(unsigned long long k0, unsigned long long k1, unsigned long long q) {
-  return jf_philox_to_f64(jf_philox_u64(k0, k1, q));
+  return jf_philox_to_f64(jf_philox_u64<G>(k0, k1, q));
 }
+template <jf_bit_generator G = jf_philox4x64>
 JF_HD float jf_philox_random_f32(unsigned long long k0, unsigned long long k1, unsigned long long h) {
-  const unsigned long long w = jf_philox_u64(k0, k1, h >> 1);
+  const unsigned long long w = jf_philox_u64<G>(k0, k1, h >> 1);
   return jf_philox_to_f32(static_cast<unsigned int>((h & 1) ? (w >> 32) : (w & 0xffffffffULL)));
 }
 
@@ -555,30 +652,35 @@ JF_HD long long jf_philox_to_integer(unsigned long long w, unsigned long long ra
 }
 
 // Element e of a generated leaf of each kind (jf::ir::generator), computed alone: aux is numpy's
-// kept half + 1 (random float32; 0: none) or the range (integers).
+// kept half + 1 (random float32; 0: none) or the range (integers); G the bit generator.
+template <jf_bit_generator G = jf_philox4x64>
 JF_HD double jf_philox_random_f64_at(unsigned long long k0, unsigned long long k1, unsigned long long first,
                                      unsigned long long, unsigned long long e) {
-  return jf_philox_random_f64(k0, k1, first + e);
+  return jf_philox_random_f64<G>(k0, k1, first + e);
 }
+template <jf_bit_generator G = jf_philox4x64>
 JF_HD float jf_philox_random_f32_at(unsigned long long k0, unsigned long long k1, unsigned long long first,
                                     unsigned long long aux, unsigned long long e) {
-  return jf_philox_random_f32(k0, k1, jf_philox_position(first, aux, e));
+  return jf_philox_random_f32<G>(k0, k1, jf_philox_position(first, aux, e));
 }
+template <jf_bit_generator G = jf_philox4x64>
 JF_HD double jf_philox_normal_f64_at(unsigned long long k0, unsigned long long k1, unsigned long long first,
                                      unsigned long long, unsigned long long e) {
   unsigned long long w[4];
   const unsigned long long q = first + (e & ~1ULL);  // even: the pair is words 0-1 or 2-3
-  jf_philox_block(k0, k1, q >> 2, w);
+  jf_philox_block_of<G>(k0, k1, q >> 2, w);
   return (q & 2) ? jf_philox_to_normal_f64(w[2], w[3], e & 1) : jf_philox_to_normal_f64(w[0], w[1], e & 1);
 }
+template <jf_bit_generator G = jf_philox4x64>
 JF_HD float jf_philox_normal_f32_at(unsigned long long k0, unsigned long long k1, unsigned long long first,
                                     unsigned long long, unsigned long long e) {
-  const unsigned long long w = jf_philox_u64(k0, k1, (first + e) >> 1);  // both halves of one output
+  const unsigned long long w = jf_philox_u64<G>(k0, k1, (first + e) >> 1);  // both halves of one output
   return jf_philox_to_normal_f32(static_cast<unsigned int>(w & 0xffffffffULL), static_cast<unsigned int>(w >> 32), e & 1);
 }
+template <jf_bit_generator G = jf_philox4x64>
 JF_HD long long jf_philox_integers_at(unsigned long long k0, unsigned long long k1, unsigned long long first,
                                       unsigned long long range, unsigned long long e) {
-  return jf_philox_to_integer(jf_philox_u64(k0, k1, first + e), range);
+  return jf_philox_to_integer(jf_philox_u64<G>(k0, k1, first + e), range);
 }
 
 }  // namespace jf::ops

@@ -463,11 +463,12 @@ void read_element(const array_base& a, const std::int64_t* idx, int n, void* out
 
 namespace jf::detail {
 
-array_base generated_array(device dev, dtype t, const shape_t& shape, buffer_source source, std::uint64_t key_low,
-                           std::uint64_t key_high, std::uint64_t first, std::uint64_t aux) {
+array_base generated_array(device dev, dtype t, const shape_t& shape, buffer_source source, bit_generator bits,
+                           std::uint64_t key_low, std::uint64_t key_high, std::uint64_t first, std::uint64_t aux) {
   auto b = std::make_shared<buffer>();
   b->dev = dev;
   b->source = source;
+  b->bits = bits;
   b->key[0] = key_low;
   b->key[1] = key_high;
   b->first = first;

@@ -74,6 +74,7 @@ struct access {
   bool input = false;
   // A generated input (jf::random): element e is computed from (key, first + e), nothing is read.
   ir::generator gen = ir::generator::none;
+  ir::bit_generator bits = ir::bit_generator::philox4x64;
   std::uint64_t key[2] = {0, 0}, first = 0, aux = 0;
   // input: an output may overlap it, so it is always copied before use; output or buffer: an
   // input may overlap it, so nothing is computed directly into it.
@@ -214,15 +215,16 @@ struct sink {
 bool stores(const sink& s) { return !s.reduce && !s.scatter && !s.put && !s.check_put; }
 
 // n values of generated input a at element offsets off, off + stride, ... (the kinds of
-// ir::generator, the conversions of scalar_ops.hpp). A Philox block holds 4 outputs (8 float32
-// halves): consecutive positions reuse the last block computed.
+// ir::generator, the conversions of scalar_ops.hpp). A block call of either bit generator gives 4
+// outputs (8 float32 halves): consecutive positions reuse the last block computed.
 void generate(const access& a, char* dst, std::int64_t off, std::int64_t stride, std::int64_t n) {
   std::uint64_t block = ~std::uint64_t(0);
   unsigned long long w[4] = {0, 0, 0, 0};
+  const auto block_of = a.bits == ir::bit_generator::philox4x32 ? &ops::jf_philox4x32_block : &ops::jf_philox_block;
   auto output = [&](std::uint64_t q) {
     if (q >> 2 != block) {
       block = q >> 2;
-      ops::jf_philox_block(a.key[0], a.key[1], block, w);
+      block_of(a.key[0], a.key[1], block, w);
     }
     return w[q & 3];
   };
@@ -404,6 +406,7 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
     a.strides = b.inputs[k].strides;
     a.input = true;
     a.gen = g.inputs[k].gen;
+    a.bits = g.inputs[k].bits;
     if (a.gen != ir::generator::none) {
       const auto q = static_cast<std::size_t>(g.inputs[k].param);
       a.key[0] = b.params[q];

@@ -128,11 +128,14 @@ std::vector<std::uint64_t> pack_nest_args(const ir::kernel_source& src, const de
   slots.push_back(reinterpret_cast<std::uintptr_t>(scratch));
   slots.push_back(reinterpret_cast<std::uintptr_t>(b.error));
   // Generated inputs' round keys, computed once per launch (kernels read them from the constant bank).
-  for (std::int32_t p : src.launch.round_key_params) {
-    if (p < 0 || static_cast<std::size_t>(p) + 1 >= b.params.size())
+  for (std::size_t i = 0; i < src.launch.round_key_params.size(); ++i) {
+    const std::int32_t p = src.launch.round_key_params[i];
+    if (p < 0 || static_cast<std::size_t>(p) + 1 >= b.params.size() || i >= src.launch.round_key_bits.size())
       throw error("jetfuse: kernel " + src.name + ": a generated input's key is not among the params");
     unsigned long long rk[ir::philox_round_key_slots];
-    ops::jf_philox_round_keys(b.params[static_cast<std::size_t>(p)], b.params[static_cast<std::size_t>(p) + 1], rk);
+    const auto round_keys = src.launch.round_key_bits[i] == ir::bit_generator::philox4x32 ? &ops::jf_philox4x32_round_keys
+                                                                                         : &ops::jf_philox_round_keys;
+    round_keys(b.params[static_cast<std::size_t>(p)], b.params[static_cast<std::size_t>(p) + 1], rk);
     slots.insert(slots.end(), rk, rk + ir::philox_round_key_slots);
   }
   return slots;

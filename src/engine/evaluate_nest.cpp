@@ -236,8 +236,10 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     key.push_back(a.target_axis);
   }
   for (auto l : c.input_layout) key.push_back(static_cast<std::int32_t>(l));
-  for (std::size_t k = 0; k < c.input_leaf.size(); ++k)
-    key.push_back(static_cast<std::int32_t>(r.arrays[c.input_leaf[k]]->buffer()->source));
+  for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {  // a generated input's kind and bit generator
+    const buffer& b = *r.arrays[c.input_leaf[k]]->buffer();
+    key.push_back(static_cast<std::int32_t>(b.source) * 4 + static_cast<std::int32_t>(b.bits));
+  }
   specialise_scalars(r.scalars, r.nscalars, c.specialised, key);
 }
 
@@ -257,6 +259,8 @@ ir::graph lower_nest(const eval_request& r, const nest_call& c) {
     case buffer_source::normal_f32: d.gen = ir::generator::normal_f32; break;
     case buffer_source::integers: d.gen = ir::generator::integers; break;
     }
+    d.bits = r.arrays[c.input_leaf[k]]->buffer()->bits == bit_generator::philox4x32 ? ir::bit_generator::philox4x32
+                                                                                   : ir::bit_generator::philox4x64;
     d.param = c.input_param[k];
     g.inputs.push_back(d);
   }

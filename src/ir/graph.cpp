@@ -23,6 +23,8 @@ const char* generator_name(generator g) {
   return "?";
 }
 
+const char* bit_generator_name(bit_generator b) { return b == bit_generator::philox4x32 ? "philox4x32" : "philox4x64"; }
+
 
 scalar_value scalar_value::of(dtype t, double v) {
   scalar_value s;
@@ -391,7 +393,7 @@ std::string graph::to_string() const {
         s << " " << layout_name(in.lay);
         if (in.slot >= 0) s << " slot " << static_cast<int>(in.slot);
         if (in.gen != generator::none)
-          s << " generated: philox " << generator_name(in.gen) << " (key #" << in.param << ", #" << in.param + 1
+          s << " generated: " << bit_generator_name(in.bits) << " " << generator_name(in.gen) << " (key #" << in.param << ", #" << in.param + 1
             << ", first #" << in.param + 2 << ", aux #" << in.param + 3 << ")";
       }
       break;

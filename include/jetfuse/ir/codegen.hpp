@@ -66,8 +66,10 @@ struct launch_info {
   // Random leaves read in warp chunks that share Philox blocks (philox_chunks.cpp).
   bool philox_chunks = false;
   // Per generated input, in order: the index of its first param (its key words are that param and
-  // the next); the launcher appends their round keys to the arguments (nest ABI, graph.hpp).
+  // the next) and its bit generator; the launcher appends their round keys to the arguments (nest
+  // ABI, graph.hpp).
   std::vector<std::int32_t> round_key_params;
+  std::vector<bit_generator> round_key_bits;
   // scatter: launches of the kernel in a row on one scratch (2: checks and claims, then values),
   // the target's scattered axis and the bytes of one claim per element of it (0: no claims).
   int launches = 1;
@@ -147,7 +149,8 @@ std::string describe_launch(const kernel_source& k, const launch_config& c);
 
 // The number of 8-byte slots of a loop-nest kernel's argument struct (graph.hpp, loop-nest ABI).
 int nest_abi_slots(const graph& g);
-// Slots of one generated input's Philox round keys at the end of the loop-nest ABI (10 rounds x 2 words).
+// Slots of one generated input's Philox round keys at the end of the loop-nest ABI (10 rounds x 2
+// words; Philox4x32's 32-bit words zero-extended).
 constexpr int philox_round_key_slots = 20;
 
 // The CUDA spelling of a dtype ("double", "long long", ...).

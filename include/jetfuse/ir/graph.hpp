@@ -78,13 +78,18 @@ struct node {
 };
 
 // Inputs whose elements are computed from their position, not loaded (jf::random's leaves):
-// element e of a generated input is ops::jf_philox_<kind>_at(key0, key1, first, aux, e), e the
-// offset the input's strides give (its pointer is null); kinds: random float64 / float32 (numpy's
-// Generator.random), normal float64 / float32 (Box-Muller), integers in [0, aux) (int32/int64).
-// key0, key1, first, aux: int64 params `param` .. `param + 3`.
+// element e of a generated input is ops::jf_philox_<kind>_at<bits>(key0, key1, first, aux, e), e
+// the offset the input's strides give (its pointer is null); kinds: random float64 / float32
+// (numpy's Generator.random), normal float64 / float32 (Box-Muller), integers in [0, aux)
+// (int32/int64). key0, key1, first, aux: int64 params `param` .. `param + 3`.
 enum class generator : std::uint8_t { none, philox_f64, philox_f32, normal_f64, normal_f32, integers };
 // "random_f64", ...: the kind's name (jf_philox_<name>_at in scalar_ops.hpp).
 const char* generator_name(generator g);
+// The bit generator of a generated input: numpy's Philox4x64-10 or Random123's Philox4x32-10
+// (ops::jf_bit_generator; both give 4 64-bit outputs per block call, so kinds and chunking are alike).
+enum class bit_generator : std::uint8_t { philox4x64, philox4x32 };
+// "philox4x64", "philox4x32" (ops::jf_<name>, the template argument of the jf_philox_* functions).
+const char* bit_generator_name(bit_generator b);
 // Draws of one Philox block: 4 64-bit outputs, or 8 32-bit halves for the float32 kinds.
 inline int draws_per_block(generator g) { return g == generator::philox_f32 || g == generator::normal_f32 ? 8 : 4; }
 
@@ -125,6 +130,7 @@ struct operand_desc {
   dtype type = dtype::float64;
   layout lay = layout::contiguous;
   generator gen = generator::none;  // inputs only
+  bit_generator bits = bit_generator::philox4x64;  // generated inputs: their bit generator
   std::int32_t param = -1;          // generated inputs: their first param
   // Inputs read in a pairs domain of arity n, a promise about their strides (as `contiguous`
   // promises stride 1): s in 0 .. n-1, a field read at slot s (stride 0 along the list axis and the
@@ -162,7 +168,8 @@ struct output_desc {
 //   inputs, in order; elements), then one scratch pointer (zero-initialised device memory of
 //   launch_config::scratch_bytes, or null), then the gathers' error record (or null), then per
 //   generated input (in order) its 20 Philox round keys (k0 + r W0, k1 + r W1 for r = 0..9,
-//   interleaved; ops::jf_philox_round_keys of its key params). Operand k of a node in domain D is read at
+//   interleaved; ops::jf_philox_round_keys of its key params, or jf_philox4x32_round_keys: the
+//   same in 32-bit words, zero-extended). Operand k of a node in domain D is read at
 //   ptr + sum_{a in chain_axes(D)} idx[a] * strides[a] (an output over output_desc::domain); the
 //   strides of other axes are ignored. Layouts in loop nests: `contiguous` promises stride 1 on the
 //   LAST axis of that chain (the kernel does not read that stride), `strided` reads every stride,

@@ -166,11 +166,12 @@ __device__ __forceinline__ T gather(const T* p, long long j, long long size, lon
 }
 
 // A random leaf's element, out of line (chunked loops call it only for leaves their chunks do
-// not serve: one copy of the Philox rounds in the kernel, not one per row).
+// not serve: one copy of the Philox rounds in the kernel, not one per row); G its bit generator.
 #define JF_NEST_AT(kind, T)                                                                                       \
+  template <jf::ops::jf_bit_generator G>                                                                          \
   __device__ __noinline__ T at_##kind(unsigned long long k0, unsigned long long k1, unsigned long long first,     \
                                       unsigned long long aux, unsigned long long e) {                             \
-    return jf::ops::jf_philox_##kind##_at(k0, k1, first, aux, e);                                                 \
+    return jf::ops::jf_philox_##kind##_at<G>(k0, k1, first, aux, e);                                              \
   }
 JF_NEST_AT(random_f64, double)
 JF_NEST_AT(random_f32, float)
@@ -729,7 +730,7 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
       }
       if (in.gen != generator::none) {  // computed from its position: nothing is loaded
         s << decl << "static_cast<" << T(n.type) << ">(jf::ops::jf_philox_" << generator_name(in.gen)
-          << "_at(static_cast<unsigned long long>(a.p" << in.param << "), static_cast<unsigned long long>(a.p"
+          << "_at<jf::ops::jf_" << bit_generator_name(in.bits) << ">(static_cast<unsigned long long>(a.p" << in.param << "), static_cast<unsigned long long>(a.p"
           << in.param + 1 << "), static_cast<unsigned long long>(a.p" << in.param + 2
           << "), static_cast<unsigned long long>(a.p" << in.param + 3 << "), static_cast<unsigned long long>("
           << offset(false, k, n.domain) << ")));\n";
@@ -933,8 +934,12 @@ kernel_source emitter::finish(launch_info li) {
   li.operand_axes = operand_axes_;
   li.philox_chunks = chunked;
   li.round_key_params.clear();
+  li.round_key_bits.clear();
   for (const operand_desc& in : g.inputs)
-    if (in.gen != generator::none) li.round_key_params.push_back(in.param);
+    if (in.gen != generator::none) {
+      li.round_key_params.push_back(in.param);
+      li.round_key_bits.push_back(in.bits);
+    }
   for (node_id r : f.reduces) {
     li.partial_bytes.push_back(size_of(value_type(r)));
     if (is_arg_monoid(mono(r))) li.partial_bytes.push_back(8);

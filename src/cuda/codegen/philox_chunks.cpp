@@ -1,6 +1,7 @@
 // Random leaves read along a grid-stride loop, a Philox block shared by the iterations it feeds.
 //
-// One Philox4x64-10 block gives 4 64-bit outputs: 4 consecutive float64 draws or 8 float32 ones.
+// One block call gives 4 64-bit outputs (one Philox4x64-10 block, or two Philox4x32-10 blocks:
+// ops::jf_philox_block_rk, jf_philox4x32_block_rk): 4 consecutive float64 draws or 8 float32 ones.
 // Computed per element (emit_nodes' default), each element pays for the whole block and uses a
 // quarter or an eighth of it; the block's ~190 integer instructions then bound the kernel (pi from
 // 2^31 draws: 32 ms on an H100). Here each warp takes chunks of 32 blocks' worth of consecutive
@@ -74,6 +75,11 @@ std::string from_block(const operand_desc& in, const std::string& w, int i) {
 }
 
 std::string p(const operand_desc& in, int j) { return cat("a.p", in.param + j); }
+// The leaf's bit generator as the template argument of the jf_philox_* functions, and its block function.
+std::string bits_arg(const operand_desc& in) { return std::string("<jf::ops::jf_") + bit_generator_name(in.bits) + ">"; }
+std::string block_rk(const operand_desc& in) {
+  return in.bits == bit_generator::philox4x32 ? "jf::ops::jf_philox4x32_block_rk" : "jf::ops::jf_philox_block_rk";
+}
 std::string u64(const std::string& v) { return "static_cast<unsigned long long>(" + v + ")"; }
 
 // Bytes of one store of a lane's run of `per` values of type t: 16 at most, a power of two.
@@ -216,7 +222,7 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
       const auto saved = axis;
       unravel(i4, flat(j), axes, cat("_g", j));
       s << i4 << gen_value[k][static_cast<std::size_t>(j)] << " = static_cast<" << T(in.type) << ">(jf_nest::at_"
-        << generator_name(in.gen) << "(" << u64(p(in, 0)) << ", " << u64(p(in, 1)) << ", " << u64(p(in, 2)) << ", "
+        << generator_name(in.gen) << bits_arg(in) << "(" << u64(p(in, 0)) << ", " << u64(p(in, 1)) << ", " << u64(p(in, 2)) << ", "
         << u64(p(in, 3)) << ", " << u64(offset(false, k, dom)) << "));\n";
       axis = saved;
     }
@@ -229,7 +235,7 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
     s << i4 << "if (" << p(in, 3) << " != 0 && " << guard << ") {\n";
     for (int j = 0; j < per; ++j)
       s << i4 << "  if (" << flat(j) << " == 0) " << gen_value[k][static_cast<std::size_t>(j)]
-        << " = jf_nest::at_random_f32(" << u64(p(in, 0)) << ", " << u64(p(in, 1)) << ", " << u64(p(in, 2)) << ", "
+        << " = jf_nest::at_random_f32" << bits_arg(in) << "(" << u64(p(in, 0)) << ", " << u64(p(in, 1)) << ", " << u64(p(in, 2)) << ", "
         << u64(p(in, 3)) << ", 0);\n";
     s << i4 << "}\n";
   };
@@ -257,7 +263,7 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
       for (int b = 0; b < per / d; ++b) {
         const std::string w = cat("jf_w", static_cast<long long>(k)) + cat("_", b);
         s << i4 << "unsigned long long " << w << "[4];\n";
-        s << i4 << "jf::ops::jf_philox_block_rk(a.rk" << k << ", (" << u64(p(in, 2)) << " + " << u64("jf_e0") << ") / "
+        s << i4 << block_rk(in) << "(a.rk" << k << ", (" << u64(p(in, 2)) << " + " << u64("jf_e0") << ") / "
           << d << "u + " << per / d << "u * jf_lane + " << b << "u, " << w << ");\n";
         for (int i = 0; i < d; ++i)
           s << i4 << gen_value[k][static_cast<std::size_t>(b * d + i)] << " = " << from_block(in, w, i) << ";\n";
@@ -333,7 +339,7 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
       // per / d passes of 32 blocks (two for a float64 leaf under a float32 anchor).
       for (int pass = 0; pass < per / d; ++pass) {
         s << i4 << "__syncwarp();  // the previous reads of jf_draws are done\n";
-        s << i4 << "jf::ops::jf_philox_block_rk(a.rk" << k << ", (" << u64(p(in, 2)) << " + " << u64("jf_e0") << ") / "
+        s << i4 << block_rk(in) << "(a.rk" << k << ", (" << u64(p(in, 2)) << " + " << u64("jf_e0") << ") / "
           << d << "u + " << 32 * pass << "u + jf_lane, jf_draws + 4 * jf_lane);\n";
         s << i4 << "__syncwarp();\n";
         for (int j = pass * d; j < (pass + 1) * d; ++j)
