@@ -71,6 +71,7 @@ class jagged<jagged<U>> {
   }
 
   const array<std::int64_t>& offsets() const { return offsets_; }  // into the inner lists
+  const array_base& stored_offsets() const { return offsets_; }     // as jagged<T>'s (always int64 here)
   const inner_type& content() const { return content_; }           // the inner lists (all of them)
   // The inner offsets of the inner lists in use, inner.offsets()[offsets[0] : offsets[n] + 1], a
   // view (what an expression reads).
