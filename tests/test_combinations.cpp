@@ -383,6 +383,19 @@ TEST(CombinationsGpu, MatchesCpu) {
 
 // The host's unranking (the printed window's tuples) against the ranking formula, for lists up to
 // 3 million elements (C(m, 3) = 4.5e18, near 2^62): rank(unrank(r)) == r at the edges of every first slot.
+// mean and var over every pair (axis=None): the count of pairs is reduced per list first, like the
+// sum beside it (found by the jagged fuzzer on the H200: the CUDA pairs kernel refused a count
+// reduced straight into the root). jf::explain_cuda plans and generates the kernels anywhere.
+TEST(CombinationsCudaPlan, MeanOverEveryPair) {
+  const jf::jagged<std::int32_t> x(std::vector<std::vector<std::int32_t>>{{0, -3, 15}, {5}, {}, {3, -1}}, jf::cpu);
+  auto [p0, p1] = jf::unzip(jf::combinations(x, 2));
+  EXPECT_NO_THROW((void)jf::explain_cuda(jf::mean(p0)));
+  EXPECT_NO_THROW((void)jf::explain_cuda(jf::var(p0 - p1)));
+  // pairs (0, -3), (0, 15), (-3, 15), (3, -1): first elements 0, 0, -3, 3; second -3, 15, 15, -1
+  EXPECT_DOUBLE_EQ(jf::eval(jf::mean(p0)).item(), 0.0);
+  EXPECT_DOUBLE_EQ(jf::eval(jf::mean(p1)).item(), 26.0 / 4);
+}
+
 TEST(CombinationsUnrank, ExactForLargeLists) {
   const auto choose = [](i64 c, int k) {  // the division by 3 first: C(3e6, 3) fits, c (c - 1) (c - 2) / 2 does not
     const i64 two = c * (c - 1) / 2;

@@ -58,9 +58,11 @@ struct reduction_builder {
   ir::node_id count() {
     // A list's elements vary in number: count them (reduce a sum of ones, beside the other sums).
     if (mask != ir::no_node) return reduce(monoid::sum, lower_cast(g, mask, dtype::int64, inner));
+    // Over every combination of every list (axis=None), reduce() counts each list's first, as the
+    // sum beside it (the pairs kernel reduces into lists only: a direct count was refused on CUDA).
     for (ir::domain_id d = inner; d != outer; d = g.dom(d).parent)
       if (g.dom(d).kind == ir::domain_kind::elements || ir::is_tuple_domain(g.dom(d).kind))
-        return g.add_reduce(monoid::sum, g.add_broadcast(constant(dtype::int64, 1), inner), ir::no_node, outer);
+        return reduce(monoid::sum, g.add_broadcast(constant(dtype::int64, 1), inner));
     ir::node_id n = ir::no_node;
     for (ir::domain_id d = inner; d != outer; d = g.dom(d).parent) {
       const ir::node_id e = g.add_extent(d);
