@@ -1,5 +1,6 @@
 // A word of an Awkward table ("None" for a missing value) against an optional value of ours:
-// integers exactly, floats within `rel` of the value (tests/test_combinations.cpp, test_cartesian.cpp).
+// integers exactly, floats within `rel` of the value (tests/test_combinations.cpp, test_cartesian.cpp),
+// or within `ulps` of the result's dtype with NaN equal to NaN (test_jagged_expr, test_nested).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -29,6 +31,16 @@ template <class R>
     const std::int64_t want = std::strtoll(word.c_str(), nullptr, 10);
     if (static_cast<std::int64_t>(*got) == want) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "expected " << word << ", got " << +*got;
+  }
+}
+
+template <class R>
+::testing::AssertionResult same_value_ulps(const std::string& word, std::optional<R> got, int ulps = 4) {
+  if constexpr (std::is_floating_point_v<R>) {
+    if (got && std::isnan(*got) && std::isnan(std::strtod(word.c_str(), nullptr))) return ::testing::AssertionSuccess();
+    return same_value<R>(word, got, std::numeric_limits<R>::epsilon() * ulps);
+  } else {
+    return same_value<R>(word, got, 0.0);
   }
 }
 

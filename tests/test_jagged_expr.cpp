@@ -16,6 +16,7 @@
 
 #include "jetfuse/jetfuse.hpp"
 #include "test_support.hpp"
+#include "awkward_values.hpp"
 #ifdef JF_HAVE_CUDA
 #include "cuda/runtime.hpp"
 #endif
@@ -39,30 +40,9 @@ std::vector<expr_case> table() {
   return out;
 }
 
-// Awkward's value (a word of the table) against ours: exact for integers and bools; floats within
-// a few ulps of the result's dtype (sums are exact: the contents are multiples of 1/4), NaN = NaN.
-template <class R> ::testing::AssertionResult same_value(const std::string& word, std::optional<R> got) {
-  if (word == "None") {
-    if (!got) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "expected None, got " << +*got;
-  }
-  if (!got) return ::testing::AssertionFailure() << "expected " << word << ", got None";
-  if constexpr (std::is_floating_point_v<R>) {
-    const double want = std::strtod(word.c_str(), nullptr), have = static_cast<double>(*got);
-    if (std::isnan(want) && std::isnan(have)) return ::testing::AssertionSuccess();
-    const double eps = std::numeric_limits<R>::epsilon() * 4 * std::max(1.0, std::abs(want));
-    if (std::abs(want - have) <= eps) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "expected " << word << ", got " << have;
-  } else {
-    const i64 want = std::strtoll(word.c_str(), nullptr, 10);
-    if (static_cast<i64>(*got) == want) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "expected " << word << ", got " << +*got;
-  }
-}
-
 template <class R> void expect_values(const expr_case& c, const std::vector<std::optional<R>>& got) {
   ASSERT_EQ(got.size(), c.values.size());
-  for (std::size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(same_value<R>(c.values[k], got[k])) << "at " << k;
+  for (std::size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(test_support::same_value_ulps<R>(c.values[k], got[k])) << "at " << k;
 }
 template <class R> std::vector<std::optional<R>> all_valid(const std::vector<R>& v) {
   return std::vector<std::optional<R>>(v.begin(), v.end());

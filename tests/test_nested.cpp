@@ -20,6 +20,7 @@
 
 #include "jetfuse/jetfuse.hpp"
 #include "test_support.hpp"
+#include "awkward_values.hpp"
 
 #include "cuda/runtime.hpp"
 #include "jetfuse/ir/codegen.hpp"
@@ -67,29 +68,10 @@ std::vector<nested_case> table() {
   return out;
 }
 
-// Awkward's word against our value: integers and bools exactly, floats within 4 ulps of the
-// result's dtype (the contents are multiples of 1/4), NaN = NaN, None = None.
-template <class R> ::testing::AssertionResult same_value(const std::string& word, std::optional<R> got, int ulps = 4) {
-  if (word == "None") {
-    if (!got) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "expected None, got " << +*got;
-  }
-  if (!got) return ::testing::AssertionFailure() << "expected " << word << ", got None";
-  if constexpr (std::is_floating_point_v<R>) {
-    const double want = std::strtod(word.c_str(), nullptr), have = static_cast<double>(*got);
-    if (std::isnan(want) && std::isnan(have)) return ::testing::AssertionSuccess();
-    if (std::abs(want - have) <= std::numeric_limits<R>::epsilon() * ulps * std::max(1.0, std::abs(want)))
-      return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "expected " << word << ", got " << have;
-  } else {
-    if (static_cast<i64>(*got) == std::strtoll(word.c_str(), nullptr, 10)) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "expected " << word << ", got " << +*got;
-  }
-}
 template <class R>
 void expect_words(const std::vector<std::string>& want, const std::vector<std::optional<R>>& got, int ulps = 4) {
   ASSERT_EQ(got.size(), want.size());
-  for (std::size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(same_value<R>(want[k], got[k], ulps)) << "at " << k;
+  for (std::size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(test_support::same_value_ulps<R>(want[k], got[k], ulps)) << "at " << k;
 }
 template <class R> std::vector<std::optional<R>> all_valid(const std::vector<R>& v) {
   return std::vector<std::optional<R>>(v.begin(), v.end());

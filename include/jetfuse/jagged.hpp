@@ -243,23 +243,31 @@ array<T> flatten(const jagged<T>& x) {
 // ak.unflatten(content, counts): lists of counts[i] consecutive elements of content (counts: a
 // 1-d integer array; its sum must be len(content), Awkward's ValueError otherwise). The offsets
 // are a running sum on the backend; the content is shared.
-template <class T, class C>
-jagged<T> unflatten(const array<T>& content, const array<C>& counts) {
+namespace detail {
+// The offsets of lists of `counts` items on dev (a running sum), checked as Awkward checks them:
+// no negative count, and `length` items in all. Both unflattens (of arrays and of lists) use it.
+template <class C>
+array<std::int64_t> offsets_of_counts(const array<C>& counts, device dev, std::int64_t length) {
   static_assert(std::is_integral_v<C> && !std::is_same_v<C, bool>,
                 "jf::unflatten: Awkward raises \"counts must be an integer or a one-dimensional array of integers\"");
-  detail::check_unflatten(content, counts);
-  const device dev = content.device();
   array<std::int64_t> offsets = zeros<std::int64_t>(shape_t{counts.size() + 1}, dev);
   std::int64_t total = 0;
   if (counts.size() > 0) {
     const auto c = astype<std::int64_t>(counts);
     auto [lowest, sum_] = eval(min(c), sum(c));
-    if (lowest.item() < 0) detail::throw_negative_count(lowest.item());
+    if (lowest.item() < 0) throw_negative_count(lowest.item());
     total = sum_.item();
     offsets(range(1, none)) = cumsum(c);
   }
-  if (total != content.size()) detail::throw_unflatten_mismatch(total, content.size());
-  return jagged<T>(std::move(offsets), content);
+  if (total != length) throw_unflatten_mismatch(total, length);
+  return offsets;
+}
+}  // namespace detail
+
+template <class T, class C>
+jagged<T> unflatten(const array<T>& content, const array<C>& counts) {
+  detail::check_unflatten(content, counts);
+  return jagged<T>(detail::offsets_of_counts(counts, content.device(), content.size()), content);
 }
 
 // Awkward's type string: "5 * var * float64".

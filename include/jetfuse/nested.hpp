@@ -210,21 +210,8 @@ array<T> ravel(const jagged<jagged<T>>& x) {
 // (the sum must be len(x)); the inner lists are shared.
 template <class T, class C>
 jagged<jagged<T>> unflatten(const jagged<T>& content, const array<C>& counts) {
-  static_assert(std::is_integral_v<C> && !std::is_same_v<C, bool>,
-                "jf::unflatten: Awkward raises \"counts must be an integer or a one-dimensional array of integers\"");
   detail::check_unflatten(content.offsets()(range(1, none)), counts);
-  const device dev = content.backend();
-  array<std::int64_t> offsets = zeros<std::int64_t>(shape_t{counts.size() + 1}, dev);
-  std::int64_t total = 0;
-  if (counts.size() > 0) {
-    const auto c = astype<std::int64_t>(counts);
-    auto [lowest, sum_] = eval(min(c), sum(c));
-    if (lowest.item() < 0) detail::throw_negative_count(lowest.item());
-    total = sum_.item();
-    offsets(range(1, none)) = cumsum(c);
-  }
-  if (total != content.size()) detail::throw_unflatten_mismatch(total, content.size());
-  return detail::jagged_access::make_nested(std::move(offsets), content);
+  return detail::jagged_access::make_nested(detail::offsets_of_counts(counts, content.backend(), content.size()), content);
 }
 
 // Awkward's type string: "5 * var * var * float64".
