@@ -13,6 +13,9 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <vector>
+
+#include "jetfuse/jetfuse.hpp"
 
 namespace test_support {
 
@@ -42,6 +45,19 @@ template <class R>
   } else {
     return same_value<R>(word, got, 0.0);
   }
+}
+
+// A print case (a table case with op, values and result_dtype): jetfuse's str or repr and type
+// against the text and type Awkward wrote (words joined by one space).
+inline std::string joined(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
+}
+template <class Case, class X> void expect_printed(const Case& c, const X& x) {
+  const bool repr = c.op.rfind("repr_", 0) == 0;
+  EXPECT_EQ(repr ? jf::awkward_repr(x) : jf::to_string(x), joined(c.values));
+  EXPECT_EQ(jf::type_string(x), joined(c.result_dtype));
 }
 
 }  // namespace test_support

@@ -1,4 +1,4 @@
-// GPU-vs-CPU checks of per-event dielectron-style masses (tests/test_combinations.cpp,
+// The dielectron mass expression and GPU-vs-CPU checks of per-event dielectron-style masses (tests/test_combinations.cpp,
 // tests/test_cartesian.cpp): how far two float32 evaluations of a pair's mass may be apart, and the
 // comparison of two per-event option results within it.
 #pragma once
@@ -10,7 +10,22 @@
 #include <optional>
 #include <vector>
 
+#include "jetfuse/jetfuse.hpp"
+
 namespace test_support {
+
+// The seeds' dielectron mass of two particles (records with pt, eta, phi): an expression of two
+// combination or product slots.
+template <class A, class B>
+auto mass(const A& a, const B& b) {
+  const auto pt1 = a.template field<float>("pt");
+  const auto pt2 = b.template field<float>("pt");
+  const auto eta1 = a.template field<float>("eta");
+  const auto eta2 = b.template field<float>("eta");
+  const auto phi1 = a.template field<float>("phi");
+  const auto phi2 = b.template field<float>("phi");
+  return jf::sqrt(2 * pt1 * pt2 * (jf::cosh(eta1 - eta2) - jf::cos(phi1 - phi2)));
+}
 
 // The two math libraries' cosh and cos differ by an ulp or two, and cosh(deta) - cos(dphi) cancels
 // for nearby particles, so a pair's mass may move by pt1 pt2 d / m with d = 1e-6 (cosh + |cos|)

@@ -67,6 +67,8 @@ jf::jagged_record particles(const side_words& w, jf::device dev) {
   return jf::zip({{"pt", field(w.pt)}, {"eta", field(w.eta)}, {"phi", field(w.phi)}, {"charge", charge}});
 }
 
+using test_support::expect_printed;  // Awkward's text and type (awkward_values.hpp)
+using test_support::mass;            // the dielectron mass of two slots (pair_mass_check.hpp)
 using test_support::same_value;  // Awkward's value against ours (awkward_values.hpp)
 template <class R>
 void expect_values(const cartesian_case& c, const std::vector<std::optional<R>>& got, double rel = 0) {
@@ -85,29 +87,6 @@ constexpr double mass_rel = 1e-5;
 // exact sum here), ours pairwise.
 constexpr double sum_rel = 1e-4;
 
-template <class A, class B>
-auto mass(const A& a, const B& b) {
-  const auto pt1 = a.template field<float>("pt");
-  const auto pt2 = b.template field<float>("pt");
-  const auto eta1 = a.template field<float>("eta");
-  const auto eta2 = b.template field<float>("eta");
-  const auto phi1 = a.template field<float>("phi");
-  const auto phi2 = b.template field<float>("phi");
-  return jf::sqrt(2 * pt1 * pt2 * (jf::cosh(eta1 - eta2) - jf::cos(phi1 - phi2)));
-}
-
-// A print case: the text (str or repr) and the type Awkward wrote (words joined by one space).
-std::string joined(const std::vector<std::string>& words) {
-  std::string s;
-  for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
-  return s;
-}
-template <class X>
-void expect_printed(const cartesian_case& c, const X& x) {
-  const bool repr = c.op.rfind("repr_", 0) == 0;
-  EXPECT_EQ(repr ? jf::awkward_repr(x) : jf::to_string(x), joined(c.values));
-  EXPECT_EQ(jf::type_string(x), joined(c.result_dtype));
-}
 bool print_case(const cartesian_case& c, const jf::jagged_record& mu, const jf::jagged_record& el) {
   const std::string& op = c.op;
   if (op.rfind("print_", 0) != 0 && op.rfind("repr_", 0) != 0) return false;

@@ -65,6 +65,8 @@ events events_of(const combo_case& c, jf::device dev) {
           jf::array<float>(met, dev)};
 }
 
+using test_support::joined;
+using test_support::mass;  // the dielectron mass of two slots (pair_mass_check.hpp)
 using test_support::same_value;  // Awkward's value against ours (awkward_values.hpp)
 template <class R> void expect_values(const combo_case& c, const std::vector<std::optional<R>>& got, double rel = 0) {
   EXPECT_EQ(std::string(jf::name(jf::dtype_v<R>)), c.result_dtype.at(0));
@@ -78,27 +80,10 @@ template <class R> void expect_dense(const combo_case& c, const jf::array<R>& y)
 
 constexpr double mass_rel = 1e-5;
 
-template <class A, class B> auto mass(const A& a, const B& b) {
-  const auto pt1 = a.template field<float>("pt");
-  const auto pt2 = b.template field<float>("pt");
-  const auto eta1 = a.template field<float>("eta");
-  const auto eta2 = b.template field<float>("eta");
-  const auto phi1 = a.template field<float>("phi");
-  const auto phi2 = b.template field<float>("phi");
-  return jf::sqrt(2 * pt1 * pt2 * (jf::cosh(eta1 - eta2) - jf::cos(phi1 - phi2)));
-}
-
-// A print case: the text (str or repr) and the type Awkward wrote (words joined by one space).
-std::string joined(const std::vector<std::string>& words) {
-  std::string s;
-  for (const std::string& w : words) s += (s.empty() ? "" : " ") + w;
-  return s;
-}
+// Awkward's text and type (awkward_values.hpp), and str also through operator<<.
 template <class X> void expect_printed(const combo_case& c, const X& x) {
-  const bool repr = c.op.rfind("repr_", 0) == 0;
-  EXPECT_EQ(repr ? jf::awkward_repr(x) : jf::to_string(x), joined(c.values));
-  EXPECT_EQ(jf::type_string(x), joined(c.result_dtype));
-  if (!repr) {
+  test_support::expect_printed(c, x);
+  if (c.op.rfind("repr_", 0) != 0) {
     std::ostringstream os;
     os << x;
     EXPECT_EQ(os.str(), joined(c.values));

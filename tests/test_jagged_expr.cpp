@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "jetfuse/jetfuse.hpp"
+#include "explained_cuda.hpp"
 #include "test_support.hpp"
 #include "awkward_values.hpp"
 #ifdef JF_HAVE_CUDA
@@ -268,13 +269,7 @@ TEST(JaggedExprCuda, Int32OffsetsKernelsCompile) {
   for (const std::string& e : plans) {
     SCOPED_TRACE(e);
     EXPECT_NE(e.find("const int* __restrict__ jf_off = "), std::string::npos);
-    const std::string mark = "--- CUDA source (prelude jetfuse/scalar_ops.hpp omitted) ---\n";
-    const std::size_t at = e.find(mark);
-    ASSERT_NE(at, std::string::npos);
-#ifdef JF_HAVE_CUDA
-    const std::string source = std::string(jf::ir::scalar_ops_source()) + e.substr(at + mark.size());
-    EXPECT_FALSE(jf::cuda_rt::nvrtc_compile(source, "sm_90", {}).empty());
-#endif
+    test_support::expect_explained_cuda_compiles(e);
   }
 #ifndef JF_HAVE_CUDA
   GTEST_SKIP() << "built without the CUDA toolkit: NVRTC compilation not checked";
