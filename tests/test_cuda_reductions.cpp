@@ -189,6 +189,38 @@ TEST(CudaReductions, FusedExpressionsAndKernelCounts) {
   EXPECT_TRUE(agree(jf::to_backend(z, jf::cpu).to_vector(), want.to_vector(), false, double(n)));
 }
 
+// Column and full reductions share one scratch buffer per thread, their counters reset by the
+// kernels (launch_nest.cpp): interleaved reductions with more and fewer counters than the previous
+// one (whose partials lie where the next one's counters are) must each see zeroed counters.
+TEST(CudaReductions, ReusedScratchAcrossShapes) {
+  JF_REQUIRE_GPU();
+  std::mt19937_64 r(seed() + 3);
+  const jf::shape_t shapes[] = {{2000, 5000}, {3000, 700}, {1 << 20 | 3}, {4000, 300}, {600, 4100}};
+  std::vector<jf::array<float>> hf, df;
+  std::vector<jf::array<double>> hd, dd;
+  for (const auto& s : shapes) {
+    const std::size_t n = static_cast<std::size_t>(s.product());
+    hf.emplace_back(random_vector<float>(n, r), s);
+    df.push_back(jf::to_backend(hf.back(), jf::cuda));
+    hd.emplace_back(random_vector<double>(n, r), s);
+    dd.push_back(jf::to_backend(hd.back(), jf::cuda));
+  }
+  for (int round = 0; round < 3; ++round)
+    for (std::size_t i = 0; i < std::size(shapes); ++i) {
+      const std::size_t k = (i * 3 + static_cast<std::size_t>(round)) % std::size(shapes);  // a new order each round
+      const double rows = double(shapes[k][0]);
+      EXPECT_TRUE(agree(jf::to_backend(jf::eval(jf::sum(df[k], 0)), jf::cpu).to_vector(),
+                        jf::eval(jf::sum(hf[k], 0)).to_vector(), false, rows))
+          << "float32 sum axis 0 of shape " << k << " round " << round;
+      EXPECT_TRUE(agree(jf::to_backend(jf::eval(jf::sum(dd[k])), jf::cpu).to_vector(), jf::eval(jf::sum(hd[k])).to_vector(),
+                        false, double(shapes[k].product())))
+          << "float64 sum of shape " << k << " round " << round;
+      EXPECT_TRUE(agree(jf::to_backend(jf::eval(jf::max(dd[k], 0)), jf::cpu).to_vector(),
+                        jf::eval(jf::max(hd[k], 0)).to_vector(), true, rows))
+          << "float64 max axis 0 of shape " << k << " round " << round;
+    }
+}
+
 TEST(CudaReductions, MapsAreBitIdenticalWithTheCpu) {
   JF_REQUIRE_GPU();
   std::mt19937_64 r(seed() + 2);

@@ -133,6 +133,9 @@ struct launch_config {
   // The launcher zeroes the scratch's first min(scratch_zero_bytes, scratch_bytes) bytes (counters);
   // the rest (partials every kernel writes before reading) is left as allocated.
   std::size_t scratch_zero_bytes = ~std::size_t(0);
+  // The kernel leaves those counters at zero when it completes (its last block resets them), so a
+  // scratch a previous such launch on the same stream left behind needs no zeroing (launch_nest.cpp).
+  bool counters_reset_by_kernel = false;
   int launches = 1;               // the kernel runs this many times in a row on the same scratch
   bool empty() const { return grid[0] == 0 || grid[1] == 0 || grid[2] == 0; }
 };

@@ -102,14 +102,23 @@ launch_config configure_column_reduction(const launch_info& li, const std::int64
   c.grid[0] = static_cast<unsigned>(tiles);  // 0 columns: nothing to launch
   if (tiles == 0) return c;
   // Split the columns' rows until about two waves of blocks run, keeping 256 rows or more per split
-  // (measured on an H200, sum(A, 0) of a 10000 x 5000 float32 matrix: 64 rows a split, 106 splits,
-  // 70 us; 256 rows, 39 splits, 65 us; float64 119 -> 110 us: fewer partials to combine).
+  // (512 for 8-byte partials). Measured on an H200, column sums of a 10000 x 5000 matrix
+  // (bench/experiments/column_sum_variants.cu): float32 with 128 / 256 / 512 rows a split 61.6 /
+  // 57.2 / 61.9 us, float64 108.3 / 102.1 / 97.7 us. Fewer splits shorten the last block's combine
+  // until too few loads are in flight; 8-byte values keep twice the bytes in flight per load.
+  int widest = 0;
+  for (int b : li.partial_bytes) widest = std::max(widest, b);
+  const int wide = widest >= 8 ? 2 : 1;
   const std::int64_t target = resident_blocks(dev, li.block) * 2;
   std::int64_t splits = tiles >= target ? 1 : (target + tiles - 1) / tiles;
-  splits = std::min(splits, std::max<std::int64_t>(1, len / 256));
+  splits = std::min(splits, std::max<std::int64_t>(1, len / (256 * wide)));
   splits = std::clamp<std::int64_t>(splits, 1, dev.max_grid_y);
   c.grid[1] = static_cast<unsigned>(splits);
-  if (splits > 1) c.scratch_bytes = scratch_bytes(li, tiles, splits * cols);
+  if (splits > 1) {
+    c.scratch_bytes = scratch_bytes(li, tiles, splits * cols);
+    c.scratch_zero_bytes = align16(4 * static_cast<std::size_t>(tiles));  // the tiles' counters
+    c.counters_reset_by_kernel = true;  // the last block of each tile resets its counter
+  }
   return c;
 }
 

@@ -128,6 +128,8 @@ launch_config configure_full_reduction(const launch_info& li, const std::int64_t
   c.grid[0] = static_cast<unsigned>(blocks);
   c.block[0] = static_cast<unsigned>(li.block);
   c.scratch_bytes = scratch_bytes(li, 1, blocks);
+  c.scratch_zero_bytes = 16;           // the counter; every block writes its partial before the last reads it
+  c.counters_reset_by_kernel = true;  // the last block resets the counter
   return c;
 }
 
