@@ -514,19 +514,30 @@ TEST(CodegenNest, RandomLeavesPickTheirChunkLayout) {
   EXPECT_EQ(jf::ir::nest_abi_slots(two),
             1 + 2 /*pointers*/ + 8 /*params*/ + 2 /*extents*/ + 2 * 3 /*strides*/ + 2 + 2 * 20);
   EXPECT_EQ(generate_cuda(two).launch.round_key_params, (std::vector<std::int32_t>{0, 4}));
-  // Philox4x32 leaves: the same chunks (a block call gives 4 outputs), their own block function and
-  // per-element functions, their round keys' kind for the launcher.
+  // Philox4x32 leaves: the same chunks (two blocks give 4 outputs), their own block functions and
+  // per-element functions, their round keys' kind for the launcher. Lane runs are split: a lane's
+  // blocks are l and 32 + l of the chunk, each of its two stores one 512-byte warp store.
   const auto p32 = jf::ir::bit_generator::philox4x32;
   const kernel_source fast = generate_cuda(generated_map({generator::philox_f32}, dtype::float32, layout::contiguous, 1, false, p32));
-  EXPECT_NE(fast.source.find("jf::ops::jf_philox4x32_block_rk(a.rk0, "), std::string::npos);
+  EXPECT_NE(fast.source.find("jf::ops::jf_philox4x32_split_rk(a.rk0, "), std::string::npos);
+  EXPECT_NE(fast.source.find("jf::ops::jf_philox4x32_block_rk(a.rk0, "), std::string::npos);  // the rows' blocks
   EXPECT_EQ(fast.source.find("jf::ops::jf_philox_block_rk("), std::string::npos);
   EXPECT_NE(fast.source.find("jf_nest::at_random_f32<jf::ops::jf_philox4x32>("), std::string::npos);  // numpy's kept half
+  EXPECT_NE(fast.source.find("lane l takes iterations chunk start + 4 l ... and 128 + 4 l"), std::string::npos);
   EXPECT_NE(fast.source.find("store_run<16>(out0 + jf_o, jf_v)"), std::string::npos);
+  EXPECT_NE(fast.source.find("store_run<16>(out0 + jf_o + 128, jf_v1)"), std::string::npos);
+  EXPECT_NE(fast.source.find("if (jf_o >= 0 && jf_o + 132 <= "), std::string::npos);
   EXPECT_EQ(fast.launch.round_key_bits, std::vector<jf::ir::bit_generator>{p32});
   EXPECT_EQ(fill.launch.round_key_bits, std::vector<jf::ir::bit_generator>{jf::ir::bit_generator::philox4x64});
   const kernel_source fast_sum = generate_cuda(generated_sum(generator::philox_f64, dtype::float64, p32));
-  EXPECT_NE(fast_sum.source.find("lane l takes iterations chunk start + 4 l"), std::string::npos);
-  EXPECT_NE(fast_sum.source.find("jf_philox4x32_block_rk("), std::string::npos);
+  EXPECT_NE(fast_sum.source.find("lane l takes iterations chunk start + 2 l ... and 64 + 2 l"), std::string::npos);
+  EXPECT_NE(fast_sum.source.find("jf_philox4x32_split_rk("), std::string::npos);
+  // 8-byte values of a split run: staged in position order, then whole chunks.
+  const std::string wide32 =
+      generate_cuda(generated_map({generator::philox_f32}, dtype::float64, layout::contiguous, 1, false, p32)).source;
+  EXPECT_NE(wide32.find("store_run<16>(reinterpret_cast<double*>(jf_staged) + 4 * jf_lane + 128, jf_v1)"),
+            std::string::npos);
+  EXPECT_NE(wide32.find("jf_nest::store_staged<2048>(out0 + jf_e0, jf_staged, jf_lane)"), std::string::npos);
   // Unchunked (a leaf broadcast along an outer axis, per element): the bit generator's _at function.
   EXPECT_NE(generate_cuda(generated_map({generator::normal_f64}, dtype::float64, layout::strided, 2, false, p32))
                 .source.find("at_normal_f64<jf::ops::jf_philox4x32>("),
@@ -606,7 +617,13 @@ TEST(CodegenNestNvrtc, RandomLeavesInEveryLayout) {
   b.add(generated_map({generator::philox_f32}, dtype::float32, layout::contiguous, 1, false, p32));
   b.add(generated_map({generator::normal_f64, generator::philox_f32}, dtype::float64, layout::contiguous, 1, true, p32));
   b.add(generated_sum(generator::philox_f64, dtype::float64, p32));
-  EXPECT_EQ(b.kernels.size(), 5u * 8 + 5 + 3);
+  // Split lane runs: staged 8-byte values, two leaves into 1-byte values, 2 draws a block, a sum.
+  b.add(generated_map({generator::philox_f32}, dtype::float64, layout::contiguous, 1, false, p32));
+  b.add(generated_map({generator::normal_f32, generator::philox_f32}, dtype::bool_, layout::contiguous, 1, false, p32));
+  b.add(generated_map({generator::integers}, dtype::int32, layout::contiguous, 1, false, p32));
+  b.add(generated_map({generator::philox_f64}, dtype::bool_, layout::contiguous, 1, false, p32));  // 2-byte stores
+  b.add(generated_sum(generator::normal_f32, dtype::float32, p32));
+  EXPECT_EQ(b.kernels.size(), 5u * 8 + 5 + 8);
   b.compile();
 }
 

@@ -215,6 +215,8 @@ __device__ __forceinline__ unsigned dynamic_smem_bytes() {
 // N consecutive values at p in stores of Unit bytes (p aligned to Unit; N * sizeof(T) a multiple):
 // a lane's run of generated values as 16-byte vectors (philox_chunks.cpp).
 template <int Unit> struct store_word;
+template <> struct store_word<1> { using type = unsigned char; };
+template <> struct store_word<2> { using type = unsigned short; };
 template <> struct store_word<4> { using type = unsigned; };
 template <> struct store_word<8> { using type = uint2; };
 template <> struct store_word<16> { using type = uint4; };

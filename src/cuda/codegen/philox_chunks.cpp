@@ -118,6 +118,15 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
   const operand_desc& anchor = g.inputs[leaves[0]];
   const int per = draws_per_block(anchor.gen);  // rows of 32 iterations per chunk; a lane run's length
   const int chunk = 32 * per;
+  // Split runs (every leaf Philox4x32 with the anchor's draws per block): a lane's two blocks are
+  // blocks l and 32 + l of the chunk, not two consecutive ones, so its run is two segments of
+  // `seg` values 32 seg apart and each of the warp's stores covers contiguous bytes (uniform float32
+  // into 2^28 values on an H200, bench/experiments/philox4x32_fill_variants.cu: 280 us, 85 % of a
+  // memset, against 424 us with a lane's 8 consecutive values in two 16-byte stores).
+  const bool split = std::all_of(leaves.begin(), leaves.end(), [&](std::size_t k) {
+    return g.inputs[k].bits == bit_generator::philox4x32 && draws_per_block(g.inputs[k].gen) == per;
+  });
+  const int seg = split ? per / 2 : per;  // consecutive values of a lane's run
   const auto saved_v = vname;
   const auto saved_a = axis;
   const std::string in2 = ind + "  ", in3 = in2 + "  ";
@@ -144,8 +153,10 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
   s << ind << "// Chunks of " << chunk
     << " consecutive iterations per warp, one Philox block per lane for each random\n"
     << ind << "// leaf (philox_chunks.cpp)"
-    << (runs ? ": lane l takes iterations chunk start + " + std::to_string(per) + " l ..."
-             : ": iteration chunk start + 32 j + lane in row j.")
+    << (!runs    ? ": iteration chunk start + 32 j + lane in row j."
+        : split ? ": lane l takes iterations chunk start + " + std::to_string(seg) + " l ... and " +
+                       std::to_string(32 * seg) + " + " + std::to_string(seg) + " l ..."
+                : ": lane l takes iterations chunk start + " + std::to_string(per) + " l ...")
     << "\n";
   s << ind << "{\n";
   if (rows) {
@@ -189,7 +200,7 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
       if (staged(k)) stage_bytes = std::max(stage_bytes, chunk * static_cast<int>(size_of(t)));
       ok += compact(cat("st_out", static_cast<long long>(k))) + "(reinterpret_cast<unsigned long long>(out" +
             std::to_string(k) + ") - static_cast<unsigned long long>(jf_shift) * " + std::to_string(size_of(t)) +
-            "u) % " + std::to_string(staged(k) ? 16 : run_unit(per, t)) + "u == 0 && ";
+            "u) % " + std::to_string(staged(k) ? 16 : run_unit(seg, t)) + "u == 0 && ";
     }
     s << in2 << "const bool jf_runs = " << ok << "true;  // outputs contiguous and aligned: vector stores\n";
     if (stage_bytes > 0) {
@@ -252,8 +263,8 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
     s << i2 << loop_head;
     s << i3 << "const long long jf_e0 = jf_c * " << chunk
       << " - jf_shift;  // the chunk's first iteration (< 0: none)\n";
-    s << i3 << "const long long jf_o = jf_e0 + " << per << " * static_cast<long long>(jf_lane);  // the lane's run\n";
-    auto flat = [&](int j) { return cat("(jf_o + ", j) + ")"; };
+    s << i3 << "const long long jf_o = jf_e0 + " << seg << " * static_cast<long long>(jf_lane);  // the lane's run\n";
+    auto flat = [&](int j) { return cat("(jf_o + ", j < seg ? j : 32 * seg + j - seg) + ")"; };
     for (std::size_t k : leaves) {
       const operand_desc& in = g.inputs[k];
       const int d = draws_per_block(in.gen);
@@ -263,8 +274,12 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
       for (int b = 0; b < per / d; ++b) {
         const std::string w = cat("jf_w", static_cast<long long>(k)) + cat("_", b);
         s << i4 << "unsigned long long " << w << "[4];\n";
-        s << i4 << block_rk(in) << "(a.rk" << k << ", (" << u64(p(in, 2)) << " + " << u64("jf_e0") << ") / "
-          << d << "u + " << per / d << "u * jf_lane + " << b << "u, " << w << ");\n";
+        if (split)  // blocks (first + jf_e0) / seg + jf_lane and 32 blocks further (d == per)
+          s << i4 << "jf::ops::jf_philox4x32_split_rk(a.rk" << k << ", (" << u64(p(in, 2)) << " + " << u64("jf_e0")
+            << ") / " << seg << "u + jf_lane, " << w << ");\n";
+        else
+          s << i4 << block_rk(in) << "(a.rk" << k << ", (" << u64(p(in, 2)) << " + " << u64("jf_e0") << ") / "
+            << d << "u + " << per / d << "u * jf_lane + " << b << "u, " << w << ");\n";
         for (int i = 0; i < d; ++i)
           s << i4 << gen_value[k][static_cast<std::size_t>(b * d + i)] << " = " << from_block(in, w, i) << ";\n";
       }
@@ -277,7 +292,7 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
     // chunk in 16-byte vectors, 512 contiguous bytes per instruction: whole sectors); otherwise
     // the lane's whole run.
     if (stage_bytes == 0)
-      s << i3 << "if (jf_o >= 0 && jf_o + " << per << " <= " << n << ") {  // the whole run\n";
+      s << i3 << "if (jf_o >= 0 && jf_o + " << (split ? 33 * seg : per) << " <= " << n << ") {  // the whole run\n";
     else
       s << i3 << "if (jf_e0 >= 0 && jf_e0 + " << chunk << " <= " << n << ") {  // the whole chunk\n";
     std::vector<std::vector<std::string>> stored(outs.size());
@@ -294,18 +309,25 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
     for (std::size_t o = 0; o < outs.size(); ++o) {
       const std::size_t k = outs[o];
       const dtype t = g.outputs[k].desc.type;
-      s << i4 << "{\n" << i5 << "const " << T(t) << " jf_v[" << per << "] = {";
-      for (int j = 0; j < per; ++j) s << (j ? ", " : "") << stored[o][static_cast<std::size_t>(j)];
-      s << "};\n";
+      s << i4 << "{\n";
+      // The run's segments (one, or two 32 seg apart), each a whole number of stores.
+      for (int h = 0; h < per / seg; ++h) {
+        const std::string v = h ? "jf_v" + std::to_string(h) : std::string("jf_v");
+        const std::string at = h ? cat(" + ", 32 * seg * h) : std::string();
+        s << i5 << "const " << T(t) << " " << v << "[" << seg << "] = {";
+        for (int j = 0; j < seg; ++j) s << (j ? ", " : "") << stored[o][static_cast<std::size_t>(h * seg + j)];
+        s << "};\n";
+        if (staged(k))
+          s << i5 << "jf_nest::store_run<" << run_unit(seg, t) << ">(reinterpret_cast<" << T(t) << "*>(jf_staged) + "
+            << seg << " * jf_lane" << at << ", " << v << ");\n";
+        else
+          s << i5 << "jf_nest::store_run<" << run_unit(seg, t) << ">(out" << k << " + jf_o" << at << ", " << v << ");\n";
+      }
       if (staged(k))
-        s << i5 << "jf_nest::store_run<" << run_unit(per, t) << ">(reinterpret_cast<" << T(t) << "*>(jf_staged) + "
-          << per << " * jf_lane, jf_v);\n"
-          << i5 << "__syncwarp();\n"
+        s << i5 << "__syncwarp();\n"
           << i5 << "jf_nest::store_staged<" << chunk * static_cast<int>(size_of(t)) << ">(out" << k
           << " + jf_e0, jf_staged, jf_lane);\n"
           << i5 << "__syncwarp();  // read before the next values are written\n";
-      else
-        s << i5 << "jf_nest::store_run<" << run_unit(per, t) << ">(out" << k << " + jf_o, jf_v);\n";
       s << i4 << "}\n";
     }
     s << i3 << "} else {  // a first or last chunk: iterations guarded\n";
