@@ -184,6 +184,146 @@ void BM_SinHandwritten(benchmark::State& state) {
   report(state, n, 8);
 }
 
+// ---- the seeds' other element-wise workloads, each at its seed's size ----------------------------
+// Each row's of_copy is against a device copy of the bytes it must move, measured just before it.
+double copy_gbps_of(std::size_t bytes) {
+  auto from = jf::empty<unsigned char>({static_cast<std::int64_t>(bytes / 2)}, jf::cuda);
+  auto to = jf::empty<unsigned char>({static_cast<std::int64_t>(bytes / 2)}, jf::cuda);
+  jf::cuda_rt::copy_dtod(to.raw_data(), from.raw_data(), bytes / 2);
+  jf::synchronize();
+  double total = 0;
+  for (int batch = 0; batch < 5; ++batch) {
+    const auto t0 = clock_type::now();
+    for (int i = 0; i < 5; ++i) jf::cuda_rt::copy_dtod(to.raw_data(), from.raw_data(), bytes / 2);
+    jf::synchronize();
+    total += std::chrono::duration<double>(clock_type::now() - t0).count();
+  }
+  return static_cast<double>(bytes) / (total / 25) * 1e-9;  // read + written bytes per second
+}
+void report_against_copy(benchmark::State& state, double bytes, double copy) {
+  const double gbps = bytes / mean_seconds * 1e-9;
+  state.counters["GB/s"] = gbps;
+  state.counters["of_copy"] = gbps / copy;
+}
+
+// x**2 on 5 * 10^8 int32 (the "Awkward Array x NVIDIA" notebook): 8 bytes per element.
+constexpr std::int64_t square_n = 500'000'000;
+const char* square_source = R"(
+struct square_args { const int* __restrict__ x; int* __restrict__ y; long long n; };
+extern "C" __global__ void hand_square(const square_args p) {
+  const long long stride = (long long)gridDim.x * blockDim.x, n4 = p.n / 4;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += stride) {
+    const int4 v = reinterpret_cast<const int4*>(p.x)[i];
+    reinterpret_cast<int4*>(p.y)[i] = make_int4(v.x * v.x, v.y * v.y, v.z * v.z, v.w * v.w);
+  }
+  for (long long i = 4 * n4 + (long long)blockIdx.x * blockDim.x + threadIdx.x; i < p.n; i += stride) p.y[i] = p.x[i] * p.x[i];
+}
+)";
+void BM_SquareInt32(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const double copy = copy_gbps_of(8 * static_cast<std::size_t>(square_n));
+  const jf::array<std::int32_t> x = jf::arange<std::int32_t>(0, square_n, 1, jf::cuda) % 46341;  // squares fit int32
+  auto y = jf::empty<std::int32_t>({square_n}, jf::cuda);
+  const bool hand = state.range(0) == 1;
+  const auto& k = *std::addressof(jf::cuda_rt::get_kernel("hand_square", square_source, {}));
+  struct {
+    const void* x;
+    void* y;
+    long long n;
+  } args{x.raw_data(), y.raw_data(), square_n};
+  timed_batches(state, 5, [&] {
+    if (hand) jf::cuda_rt::launch(k, grid_for(square_n / 4), 256, &args, sizeof(args));
+    else y = jf::square(x);
+  });
+  report_against_copy(state, 8.0 * square_n, copy);
+}
+
+// x += 1 on 10^8 float64 in place: 16 bytes per element.
+constexpr std::int64_t add_one_n = 100'000'000;
+const char* add_one_source = R"(
+struct add_one_args { double* __restrict__ x; long long n; };
+extern "C" __global__ void hand_add_one(const add_one_args p) {
+  const long long stride = (long long)gridDim.x * blockDim.x, n2 = p.n / 2;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n2; i += stride) {
+    double2 v = reinterpret_cast<double2*>(p.x)[i];
+    v.x += 1.0;
+    v.y += 1.0;
+    reinterpret_cast<double2*>(p.x)[i] = v;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0 && (p.n & 1)) p.x[p.n - 1] += 1.0;
+}
+)";
+void BM_AddOneInPlace(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const double copy = copy_gbps_of(16 * static_cast<std::size_t>(add_one_n));
+  auto x = jf::zeros<double>({add_one_n}, jf::cuda);
+  const bool hand = state.range(0) == 1;
+  const auto& k = *std::addressof(jf::cuda_rt::get_kernel("hand_add_one", add_one_source, {}));
+  struct {
+    void* x;
+    long long n;
+  } args{x.raw_data(), add_one_n};
+  timed_batches(state, 5, [&] {
+    if (hand) jf::cuda_rt::launch(k, grid_for(add_one_n / 2), 256, &args, sizeof(args));
+    else x += 1;
+  });
+  state.counters["x0"] = jf::to_backend(x(jf::range(0, 1)), jf::cpu).to_vector()[0];  // calls made, each +1
+  report_against_copy(state, 16.0 * add_one_n, copy);
+}
+
+// The seed's 2000 x 2000 float32 diffusion step written with slices, into a second field (numpy's
+// semantics need a temporary when the update overlaps its operands; two fields need none):
+// u_new[1:-1, 1:-1] = u[1:-1, 1:-1] + k * (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2]
+// - 4 * u[1:-1, 1:-1]); 8 bytes per interior element (u read once, u_new written once).
+constexpr std::int64_t field = 2000;
+const char* diffusion_source = R"(
+struct diffusion_args { const float* __restrict__ u; float* __restrict__ un; long long n; float k; };
+extern "C" __global__ void hand_diffusion(const diffusion_args p) {
+  const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x + 1, r = blockIdx.y + 1;
+  if (c >= p.n - 1) return;
+  const long long i = r * p.n + c;
+  const float* u = p.u;
+  p.un[i] = u[i] + p.k * (u[i + p.n] + u[i - p.n] + u[i + 1] + u[i - 1] - 4.0f * u[i]);
+}
+)";
+void BM_Diffusion(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const double bytes = 8.0 * (field - 2) * (field - 2);
+  const double copy = copy_gbps_of(static_cast<std::size_t>(bytes));
+  const int how = static_cast<int>(state.range(0));  // 0 fused, 1 unfused, 2 hand-written
+  const float kappa = 0.1f;
+  const jf::array<float> u = device_random<float>(field * field, 0, 1, 6).reshape({field, field});
+  jf::array<float> un = jf::zeros<float>({field, field}, jf::cuda);
+  jf::array<float> inner = un(jf::range(1, -1), jf::range(1, -1));
+  const auto mid = jf::range(1, -1), hi = jf::range(2, jf::range::none), lo = jf::range(jf::range::none, -2);
+  auto step = [&] {
+    return u(mid, mid) + kappa * (u(hi, mid) + u(lo, mid) + u(mid, hi) + u(mid, lo) - 4 * u(mid, mid));
+  };
+  const auto& k = *std::addressof(jf::cuda_rt::get_kernel("hand_diffusion", diffusion_source, {}));
+  struct {
+    const void* u;
+    void* un;
+    long long n;
+    float k;
+  } args{u.raw_data(), un.raw_data(), field, kappa};
+  const unsigned grid[3] = {static_cast<unsigned>((field - 2 + 255) / 256), static_cast<unsigned>(field - 2), 1};
+  const unsigned block[3] = {256, 1, 1};
+  auto call = [&] {
+    if (how == 2) jf::cuda_rt::launch(k, grid, block, 0, &args);
+    else if (how == 1) inner = jf::eval(jf::unfused, step());
+    else inner = step();
+  };
+  call();
+  {  // one interior value against the formula
+    const std::vector<float> uv = jf::to_backend(u, jf::cpu).to_vector(), got = jf::to_backend(un, jf::cpu).to_vector();
+    const std::size_t i = 1000 * field + 999;
+    const float want = uv[i] + kappa * (uv[i + field] + uv[i - field] + uv[i + 1] + uv[i - 1] - 4 * uv[i]);
+    if (std::abs(got[i] - want) > 1e-5f) return state.SkipWithError("diffusion: a wrong value");
+  }
+  timed_batches(state, 50, call);
+  report_against_copy(state, bytes, copy);
+}
+
 // ---- host overhead: a cached fused call on 1000 elements ----------------------------------------
 void BM_SmallCachedCall(benchmark::State& state) {
   if (!need_gpu(state)) return;
@@ -280,6 +420,9 @@ BENCHMARK(BM_QuadraticHandwritten)->Apply(sizes);
 BENCHMARK(BM_SinFused)->Apply(sizes);
 BENCHMARK(BM_SinUnfused)->Apply(sizes);
 BENCHMARK(BM_SinHandwritten)->Apply(sizes);
+BENCHMARK(BM_SquareInt32)->ArgName("hand")->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5);
+BENCHMARK(BM_AddOneInPlace)->ArgName("hand")->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5);
+BENCHMARK(BM_Diffusion)->ArgName("how")->Arg(0)->Arg(1)->Arg(2)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(10);
 BENCHMARK(BM_SmallCachedCall)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 BENCHMARK(BM_SmallCachedCallNewOutput)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 BENCHMARK(BM_FirstCallCompile)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);

@@ -3,9 +3,11 @@
 (-b + sqrt(b*b - 4*a*c)) / (2*a) on float64 (a, c uniform in [1, 2), b in [3, 6), as bench_elementwise
 draws them) and sin(2*x + 1) on float32, at 2^20, 2^24 and 2^27 elements (--quick: 2^24, 2^27); the
 host cost of a small call (the quadratic formula on 1000 elements, a new output per call); and the
-first call of each implementation in this process (its compilation or its cache's load included).
+first call of each implementation in this process (its compilation or its cache's load included);
+and the seeds' other element-wise workloads at their sizes: x**2 on 5e8 int32, x += 1 on 1e8 float64
+in place, the 2000 x 2000 float32 diffusion step with slices into a second field.
 
-    python3 bench/peers_elementwise.py
+    python3 bench/peers_elementwise.py [--seed-workloads-only]
 
 Implementations (each skipped with the reason when its library is missing):
   cupy           the expression on CuPy arrays (a kernel and a temporary per operation)
@@ -24,6 +26,7 @@ Timing: a warm-up call, then batches of back-to-back calls with one synchronisat
 """
 import math
 import os
+import sys
 
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # share the GPU with CuPy and torch
 
@@ -204,10 +207,212 @@ def numba_impls(m):
     m.run("numba", make, common.cupy_sync)
 
 
+# ---- the seeds' other element-wise workloads, each at its seed's size (bench_elementwise's
+# BM_SquareInt32, BM_AddOneInPlace, BM_Diffusion): bytes a call must move, and the data.
+SQUARE_N, ADD_ONE_N, FIELD, KAPPA = 500_000_000, 100_000_000, 2000, 0.1
+SEED_BYTES = {"SquareInt32": 8 * SQUARE_N, "AddOneInPlace": 16 * ADD_ONE_N, "Diffusion": 8 * (FIELD - 2) ** 2}
+SEED_LABELS = {"SquareInt32": "x**2, 5e8 int32", "AddOneInPlace": "x += 1, 1e8 float64",
+               "Diffusion": "2000^2 float32 diffusion step with slices into a second field"}
+
+
+def diffusion_step(u, un):
+    """u_new[1:-1, 1:-1] = u[1:-1, 1:-1] + k (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2] - 4 u[1:-1, 1:-1])."""
+    c = u[1:-1, 1:-1]
+    un[1:-1, 1:-1] = c + KAPPA * (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2] - 4 * c)
+    return un
+
+
+def seed_rows(impl, make, sync, copies):
+    """make(workload) -> a zero-argument call (None: not measured); one row per workload."""
+    for workload in ("SquareInt32", "AddOneInPlace", "Diffusion"):
+        f = make(workload)
+        if f is None:
+            continue
+        reps = 50 if workload == "Diffusion" else 5
+        t = common.timed(f, reps, sync)
+        gbps = SEED_BYTES[workload] / t * 1e-9
+        print(f"{impl:<14} {workload:<14} {t * 1e6:10.1f} us {gbps:8.0f} GB/s {100 * gbps / copies[workload]:6.1f} % of copy",
+              flush=True)
+        common.emit(workload, impl, t, SEED_BYTES[workload], copies[workload], label=f"{impl} {SEED_LABELS[workload]}")
+        del f
+
+
+def cupy_seed(copies):
+    import cupy as cp
+
+    square = cp.ElementwiseKernel("int32 x", "int32 y", "y = x * x", "jf_peer_square")
+    add_one = cp.ElementwiseKernel("", "float64 x", "x += 1.0", "jf_peer_add_one")
+    stencil = cp.ElementwiseKernel("float32 c, float32 n, float32 s, float32 e, float32 w", "float32 y",
+                                   "y = c + 0.1f * (n + s + e + w - 4.0f * c)", "jf_peer_diffusion")
+
+    def data(workload):
+        if workload == "SquareInt32":
+            return cp.arange(SQUARE_N, dtype=cp.int32) % 46341
+        if workload == "AddOneInPlace":
+            return cp.zeros(ADD_ONE_N)
+        return cp.random.default_rng(6).random((FIELD, FIELD), dtype=cp.float32), cp.zeros((FIELD, FIELD), cp.float32)
+
+    def plain(workload):
+        d = data(workload)
+        if workload == "SquareInt32":
+            return lambda: d ** 2
+        if workload == "AddOneInPlace":
+            def add(x=d):
+                x += 1
+                return x
+            return add
+        return lambda: diffusion_step(*d)
+
+    def kernel(workload):
+        d = data(workload)
+        if workload == "SquareInt32":
+            return lambda: square(d)
+        if workload == "AddOneInPlace":
+            return lambda: add_one(d)
+        u, un = d  # the output is the strided interior view: written in place, no temporary
+        return lambda: stencil(u[1:-1, 1:-1], u[:-2, 1:-1], u[2:, 1:-1], u[1:-1, 2:], u[1:-1, :-2], un[1:-1, 1:-1])
+
+    seed_rows("cupy", plain, common.cupy_sync, copies)
+    cp.get_default_memory_pool().free_all_blocks()
+    seed_rows("cupy_kernel", kernel, common.cupy_sync, copies)
+    cp.get_default_memory_pool().free_all_blocks()
+
+
+def torch_seed(copies):
+    import torch
+
+    def sync(_):
+        torch.cuda.synchronize()
+
+    def data(workload):
+        if workload == "SquareInt32":
+            return torch.arange(SQUARE_N, dtype=torch.int32, device="cuda") % 46341
+        if workload == "AddOneInPlace":
+            return torch.zeros(ADD_ONE_N, dtype=torch.float64, device="cuda")
+        g = torch.Generator(device="cuda").manual_seed(6)
+        return (torch.rand((FIELD, FIELD), dtype=torch.float32, device="cuda", generator=g),
+                torch.zeros((FIELD, FIELD), dtype=torch.float32, device="cuda"))
+
+    def functions():
+        return {"SquareInt32": lambda x: x ** 2, "AddOneInPlace": lambda x: x.add_(1), "Diffusion": diffusion_step}
+
+    def eager(workload):
+        d, f = data(workload), functions()[workload]
+        return (lambda: f(*d)) if isinstance(d, tuple) else (lambda: f(d))
+
+    seed_rows("torch", eager, sync, copies)
+    torch.cuda.empty_cache()
+    try:
+        def compiled(workload):
+            d, f = data(workload), torch.compile(functions()[workload], dynamic=False)
+            return (lambda: f(*d)) if isinstance(d, tuple) else (lambda: f(d))
+
+        seed_rows("torch_compile", compiled, sync, copies)
+    except Exception as e:  # noqa: BLE001 - a missing compiler (triton) is reported, not fatal
+        common.skip("torch_compile", e, list(SEED_BYTES))
+    torch.cuda.empty_cache()
+
+
+def jax_seed(copies):
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+    import jax.numpy as jnp
+
+    def stencil(u, un):
+        c = u[1:-1, 1:-1]
+        return un.at[1:-1, 1:-1].set(c + KAPPA * (u[2:, 1:-1] + u[:-2, 1:-1] + u[1:-1, 2:] + u[1:-1, :-2] - 4 * c))
+
+    square = jax.jit(lambda x: x ** 2)
+    add_one = jax.jit(lambda x: x + 1, donate_argnums=0)  # functional: the donated buffer is reused
+    step = jax.jit(stencil, donate_argnums=1)
+
+    def make(workload):
+        if workload == "SquareInt32":
+            x = jnp.arange(SQUARE_N, dtype=jnp.int32) % 46341
+            x.block_until_ready()
+            return lambda: square(x)
+        if workload == "AddOneInPlace":
+            state = [jnp.zeros(ADD_ONE_N)]
+
+            def call():
+                state[0] = add_one(state[0])
+                return state[0]
+            return call
+        u = jax.random.uniform(jax.random.PRNGKey(6), (FIELD, FIELD), jnp.float32)
+        state = [jnp.zeros((FIELD, FIELD), jnp.float32)]
+
+        def diffuse():
+            state[0] = step(u, state[0])
+            return state[0]
+        return diffuse
+
+    seed_rows("jax_jit", make, lambda r: r.block_until_ready(), copies)
+
+
+def numba_seed(copies):
+    import numpy as np
+
+    np.row_stack = getattr(np, "row_stack", np.vstack)
+    import cupy as cp
+    from numba import cuda
+
+    @cuda.jit
+    def square_kernel(x, y):
+        i = cuda.grid(1)
+        if i < y.size:
+            y[i] = x[i] * x[i]
+
+    @cuda.jit
+    def add_one_kernel(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] += 1.0
+
+    @cuda.jit
+    def diffusion_kernel(u, un):
+        c, r = cuda.grid(2)  # threads along a row: coalesced (the seed's kernel indexes [x, y], x fastest)
+        if 0 < r < u.shape[0] - 1 and 0 < c < u.shape[1] - 1:
+            un[r, c] = u[r, c] + np.float32(KAPPA) * (u[r + 1, c] + u[r - 1, c] + u[r, c + 1] + u[r, c - 1]
+                                                      - np.float32(4) * u[r, c])
+
+    def make(workload):
+        if workload == "SquareInt32":
+            x = cp.arange(SQUARE_N, dtype=cp.int32) % 46341
+            dev = [cuda.as_cuda_array(x), cuda.as_cuda_array(cp.empty_like(x))]
+            launch = square_kernel[(SQUARE_N + 255) // 256, 256]
+            return lambda: launch(*dev)
+        if workload == "AddOneInPlace":
+            x = cuda.as_cuda_array(cp.zeros(ADD_ONE_N))
+            launch = add_one_kernel[(ADD_ONE_N + 255) // 256, 256]
+            return lambda: launch(x)
+        u = cp.random.default_rng(6).random((FIELD, FIELD), dtype=cp.float32)
+        dev = [cuda.as_cuda_array(u), cuda.as_cuda_array(cp.zeros_like(u))]
+        launch = diffusion_kernel[((FIELD + 15) // 16, (FIELD + 15) // 16), (16, 16)]  # the seed's 2-d grid, 16x16
+        return lambda: launch(*dev)
+
+    seed_rows("numba", make, common.cupy_sync, copies)
+
+
 def main():
     import cupy as cp
 
     print("device:", cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), flush=True)
+    if "--seed-workloads-only" not in sys.argv[1:]:
+        sized(cp)
+    seed_copies = {w: common.copy_gbps(b // 2) for w, b in SEED_BYTES.items()}  # a copy moving the same bytes
+    for w, g in seed_copies.items():
+        print(f"device copy moving the bytes of {w}: {g:.0f} GB/s", flush=True)
+    for impl, section in (("cupy", cupy_seed), ("torch", torch_seed), ("jax_jit", jax_seed), ("numba", numba_seed)):
+        try:
+            section(seed_copies)
+        except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
+            common.skip(impl, e, list(SEED_BYTES))
+        cp.get_default_memory_pool().free_all_blocks()
+
+
+def sized(cp):
+    """The quadratic formula and sin at SIZES, the small call and the first call."""
     copies = {n: common.copy_gbps(8 * n) for n in SIZES}
     for n, g in copies.items():
         print(f"device copy of 2^{int(math.log2(n))} float64: {g:.0f} GB/s", flush=True)

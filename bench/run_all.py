@@ -172,6 +172,10 @@ IMPL_KEYS = [k for k, _ in IMPLS]
 WORKLOADS = [
     ("Quadratic", "(-b + sqrt(b*b - 4ac)) / (2a), float64, 32 bytes per element"),
     ("Sin", "sin(2x + 1), float32, 8 bytes per element"),
+    ("SquareInt32", "x**2 on 5e8 int32 (the Awkward Array x NVIDIA notebook), 8 bytes per element"),
+    ("AddOneInPlace", "x += 1 on 1e8 float64 in place (JAX: x + 1 into a donated buffer), 16 bytes per element"),
+    ("Diffusion", "the 2000 x 2000 float32 diffusion step written with slices, into a second field; 8 bytes per "
+                  "interior element (CuPy Elementwise: the stencil into the strided interior view)"),
     ("SmallCall", "the quadratic formula on 1000 float64, a new output per call: host cost of a cached call"),
     ("SmallCallIntoOutput", "the same assigned into an existing output (jetfuse only)"),
     ("FirstCall", "first call in a new process: jetfuse with its kernel in the disk cache; the peers with their "
@@ -256,6 +260,13 @@ CPP_ROWS = {
         "BM_SinFused/{n}": ("Sin", "jetfuse"),
         "BM_SinUnfused/{n}": ("Sin", "jetfuse_unfused"),
         "BM_SinHandwritten/{n}": ("Sin", "cuda_handwritten"),
+        "BM_SquareInt32/hand:0": ("SquareInt32", "jetfuse"),
+        "BM_SquareInt32/hand:1": ("SquareInt32", "cuda_handwritten"),
+        "BM_AddOneInPlace/hand:0": ("AddOneInPlace", "jetfuse"),
+        "BM_AddOneInPlace/hand:1": ("AddOneInPlace", "cuda_handwritten"),
+        "BM_Diffusion/how:0": ("Diffusion", "jetfuse"),
+        "BM_Diffusion/how:1": ("Diffusion", "jetfuse_unfused"),
+        "BM_Diffusion/how:2": ("Diffusion", "cuda_handwritten"),
         "BM_SmallCachedCallNewOutput": ("SmallCall", "jetfuse"),
         "BM_SmallCachedCall": ("SmallCallIntoOutput", "jetfuse"),
         "BM_DiskCacheLoadNewProcess": ("FirstCall", "jetfuse"),
@@ -371,7 +382,8 @@ CPP_ROWS = {
 # The Python peers: the workloads each one prints (--only picks the scripts by them) and the
 # arguments it takes (DATA: the run's data directory).
 PEERS = {
-    "peers_elementwise.py": (["Quadratic", "Sin", "SmallCall", "FirstCall"], []),
+    "peers_elementwise.py": (["Quadratic", "Sin", "SmallCall", "FirstCall", "SquareInt32", "AddOneInPlace", "Diffusion"],
+                             []),
     "peers_reductions.py": (["SumOfProducts", "Sum", "RowSums/4096x32768", "RowSums/32768x4096", "ColumnSums/4096x32768",
                              "ColumnSums/32768x4096", "CentreRows", "Histogram", "HistogramOfExpression",
                              "HistogramAutoRange"], []),
