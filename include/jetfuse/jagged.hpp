@@ -42,6 +42,7 @@ template <class E> struct cartesian_at_root : std::false_type {};
 template <class T, class E> jagged<T> materialise_cartesian(const E& e);
 // A min, max, argmin or argmax with axis=0 across the lists (jagged_across.hpp).
 template <class T, class E> option_array<T> reduce_across_lists_option(const E& e);
+template <class T, class E> option_array<T> evaluate_option_operands(const E& e);  // option_operands.hpp
 }
 
 template <class T>
@@ -77,6 +78,9 @@ class jagged {
   template <class E>
     requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::jagged)
   jagged(const E& e) {  // NOLINT(google-explicit-constructor): jf::jagged<float> y = x * 2;
+    static_assert(!detail::has_option_leaf_v<E>,
+                  "jetfuse: a jf::option_array beside jagged operands is not supported yet (Awkward broadcasts a "
+                  "None per-list value as a None list); use jf::fill_none first");
     if constexpr (detail::is_selection<typename node_of<std::remove_cvref_t<E>>::type>::value) {
       *this = detail::materialise_selection<T>(e);  // y = x(x > 20): the selected elements
       return;
@@ -184,16 +188,20 @@ template <class T>
 template <class E>
   requires(is_lazy_expr<std::remove_cvref_t<E>>::value && detail::value_kind_v<E> == detail::value_kind::option)
 option_array<T>::option_array(const E& e) {
-  if constexpr (detail::reduction_of_lists<typename node_of<E>::type>::value) {
-    if (detail::across_lists(e)) {  // Awkward's axis=0
-      *this = detail::reduce_across_lists_option<T>(e);
-      return;
+  if constexpr (detail::has_option_leaf_v<E>) {  // evaluated option operands: None propagates
+    *this = detail::evaluate_option_operands<T>(capture(e));
+  } else {
+    if constexpr (detail::reduction_of_lists<typename node_of<E>::type>::value) {
+      if (detail::across_lists(e)) {  // Awkward's axis=0
+        *this = detail::reduce_across_lists_option<T>(e);
+        return;
+      }
     }
+    array_base values, valid;
+    detail::evaluate_lists_into<typename node_of<E>::type>(values, dtype_v<T>, nullptr, &valid, detail::eval_options{}, e);
+    values_ = array<T>(values);
+    valid_ = array<bool>(valid);
   }
-  array_base values, valid;
-  detail::evaluate_lists_into<typename node_of<E>::type>(values, dtype_v<T>, nullptr, &valid, detail::eval_options{}, e);
-  values_ = array<T>(values);
-  valid_ = array<bool>(valid);
 }
 
 // jf::eval of an expression over jagged arrays: a jf::jagged (element-wise) or a jf::option_array

@@ -34,6 +34,7 @@
 #include "jetfuse/joining.hpp"
 #include "jetfuse/matmul.hpp"
 #include "jetfuse/option_array.hpp"
+#include "jetfuse/option_operands.hpp"
 #include "jetfuse/option_ops.hpp"
 #include "jetfuse/pad_none.hpp"
 #include "jetfuse/like.hpp"

@@ -55,6 +55,11 @@ template <class T> struct is_jagged : std::false_type {};
 template <class T> struct is_jagged<jagged<T>> : std::true_type {};
 template <class T> inline constexpr bool is_jagged_v = is_jagged<std::remove_cvref_t<T>>::value;
 
+template <class T> class option_array;  // option_array.hpp
+template <class T> struct is_option_array : std::false_type {};
+template <class T> struct is_option_array<option_array<T>> : std::true_type {};
+template <class T> inline constexpr bool is_option_array_v = is_option_array<std::remove_cvref_t<T>>::value;
+
 template <class T> struct is_array : std::false_type {};
 template <class T> struct is_array<array<T>> : std::true_type {};
 template <class T> inline constexpr bool is_array_v = is_array<std::remove_cvref_t<T>>::value;
@@ -71,9 +76,11 @@ template <class T> using scalar_value_of_t = typename scalar_value_of<std::remov
 
 template <class T>
 concept scalar_operand = std::is_arithmetic_v<scalar_value_of_t<T>>;
-// Operands that make an operation lazy: arrays and expressions.
+// Operands that make an operation lazy: arrays (dense, jagged, or Awkward's option type: None
+// propagates, option_operands.hpp) and expressions.
 template <class T>
-concept lazy_operand = is_array_v<T> || is_jagged_v<T> || is_lazy_expr<std::remove_cvref_t<T>>::value;
+concept lazy_operand =
+    is_array_v<T> || is_jagged_v<T> || is_option_array_v<T> || is_lazy_expr<std::remove_cvref_t<T>>::value;
 template <class T>
 concept operand = lazy_operand<T> || scalar_operand<T>;
 
@@ -104,7 +111,7 @@ template <class T> struct capture_type {
   using D = scalar_value_of_t<T>;
   using type = std::conditional_t<
       is_lazy_expr<D>::value, typename node_of<D>::type,
-      std::conditional_t<is_array<D>::value || is_jagged<D>::value, term<D>,
+      std::conditional_t<is_array<D>::value || is_jagged<D>::value || is_option_array<D>::value, term<D>,
                          std::conditional_t<std::is_same_v<D, bool>, term<bool>,
                                             std::conditional_t<std::is_integral_v<D>, term<weak_integer_t<D>>,
                                                                term<double>>>>>;
@@ -114,12 +121,22 @@ template <class T> using capture_t = typename capture_type<T>::type;
 template <class T> capture_t<T> capture(T&& x) {
   using D = std::remove_cvref_t<T>;
   if constexpr (is_lazy_expr<D>::value) return capture_t<T>(std::forward<T>(x));
-  else if constexpr (is_array<D>::value || is_jagged<D>::value) return capture_t<T>{hana::tuple<D>(std::forward<T>(x))};
+  else if constexpr (is_array<D>::value || is_jagged<D>::value || is_option_array<D>::value)
+    return capture_t<T>{hana::tuple<D>(std::forward<T>(x))};
   else {
     using V = typename std::remove_cvref_t<decltype(std::declval<capture_t<T>>().elements[hana::llong_c<0>])>;
     return capture_t<T>{hana::tuple<V>(static_cast<V>(x))};
   }
 }
+
+namespace detail {
+// Whether an expression has an evaluated jf::option_array operand (option_operands.hpp).
+template <class E> struct has_option_leaf : std::false_type {};
+template <class T> struct has_option_leaf<term<option_array<T>>> : std::true_type {};
+template <class Tag, class... A>
+struct has_option_leaf<call_node<Tag, A...>> : std::bool_constant<(has_option_leaf<A>::value || ...)> {};
+template <class E> inline constexpr bool has_option_leaf_v = has_option_leaf<std::remove_cvref_t<capture_t<E>>>::value;
+}  // namespace detail
 
 template <class Tag, class... A> auto make_call(A&&... a) {
   return call_node<Tag, capture_t<A>...>{

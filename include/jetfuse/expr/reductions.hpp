@@ -40,7 +40,12 @@ auto make_reduction(X&& x, std::initializer_list<int> axes, bool all_axes, bool 
   if (axes.size() > static_cast<std::size_t>(max_ndim))
     throw axis_error("jetfuse: more axes than an array can have (" + std::to_string(axes.size()) + ")");
   for (int a : axes) tag.spec.axes[tag.spec.naxes++] = a;
-  if constexpr (R == reducer::sum && sum_rewrite<std::remove_cvref_t<X>>::value)
+  if constexpr (detail::has_option_leaf_v<X>) {
+    static_assert(detail::always_false<X>,
+                  "jetfuse: a reduction of per-list values that may be None (an evaluated jf::option_array; Awkward "
+                  "skips None) is not supported yet; use jf::fill_none first");
+    return detail::rejected{};
+  } else if constexpr (R == reducer::sum && sum_rewrite<std::remove_cvref_t<X>>::value)
     return sum_rewrite<std::remove_cvref_t<X>>::apply(x, tag.spec);
   else
     return call_node<reduce_fn<R>, capture_t<X>>{hana::tuple<term<reduce_fn<R>>, capture_t<X>>(

@@ -13,6 +13,9 @@ template <class E> inline constexpr operand_type type_of_v = type_of_impl<std::r
 template <class T> struct type_of_impl<term<array<T>>> {
   static constexpr operand_type value = strong(dtype_v<T>);
 };
+template <class T> struct type_of_impl<term<option_array<T>>> {  // its values' dtype
+  static constexpr operand_type value = strong(dtype_v<T>);
+};
 template <class S>
   requires std::is_arithmetic_v<S>
 struct type_of_impl<term<S>> {

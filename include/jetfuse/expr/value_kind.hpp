@@ -26,6 +26,9 @@ template <class E> struct value_kind_of {
 template <class T> struct value_kind_of<term<jagged<T>>> {
   static constexpr value_kind value = value_kind::jagged;
 };
+template <class T> struct value_kind_of<term<option_array<T>>> {  // an evaluated option operand
+  static constexpr value_kind value = value_kind::option;
+};
 template <class T> struct value_kind_of<term<jagged<jagged<T>>>> {
   static constexpr value_kind value = value_kind::nested;
 };
@@ -64,6 +67,7 @@ template <class E> bool across_lists(const E& e) {
 template <class T, class E> array<T> reduce_across_lists(const E& e);  // jagged_across.hpp
 
 template <class E> inline constexpr value_kind value_kind_v = value_kind_of<std::remove_cvref_t<capture_t<E>>>::value;
+
 template <class... E> inline constexpr bool all_dense = ((value_kind_v<E> == value_kind::dense) && ...);
 
 }  // namespace jf::detail
