@@ -187,6 +187,18 @@ TEST(Random, Philox4x32KnownAnswers) {
         EXPECT_EQ(from_rk[2 * h + j], want);
       }
     }
+    // The split runs' function (philox_chunks.cpp): blocks c and c + 32, also across 2^32.
+    const std::uint64_t c = i == 0 ? (std::uint64_t(1) << 32) - 16 : b;
+    unsigned long long split[4];
+    jf::ops::jf_philox4x32_split_rk(rk, c, split);
+    for (int h = 0; h < 2; ++h) {
+      const std::uint64_t at = c + 32 * static_cast<std::uint64_t>(h);
+      const unsigned ctr[4] = {static_cast<unsigned>(at), static_cast<unsigned>(at >> 32), 0, 0};
+      unsigned w[4];
+      jf::ops::jf_philox4x32_10(ctr, key, w);
+      for (int j = 0; j < 2; ++j)
+        EXPECT_EQ(split[2 * h + j], w[2 * j] | static_cast<std::uint64_t>(w[2 * j + 1]) << 32) << "counter " << at;
+    }
   }
   // The generator's first output is the first known answer's words 0 and 1 (seed 0, counter 0).
   EXPECT_EQ(jf::ops::jf_philox_u64<jf::ops::jf_philox4x32>(0, 0, 0), 0xe169c58d6627e8d5ULL);

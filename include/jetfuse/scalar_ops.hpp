@@ -533,14 +533,12 @@ JF_HD void jf_philox4x32_10(const unsigned* ctr, const unsigned* key, unsigned* 
   out[2] = c2;
   out[3] = c3;
 }
-// Outputs 4b .. 4b + 3 (as jf_philox_block): the blocks of counters 2b and 2b + 1, interleaved
-// (independent chains for the scheduler). Counter words 2 and 3 are 0, so round 1 has one product
-// per block; the two blocks share counter word 1, hence their first word after round 1, and round
-// 2's first product is computed once. k(r) gives round r's key words.
-template <class Keys> JF_HD void jf_philox4x32_pair(Keys k, unsigned long long b, unsigned long long* out) {
-  const unsigned long long c = 2 * b;
-  unsigned a0 = static_cast<unsigned>(c), a1 = static_cast<unsigned>(c >> 32), a2 = 0, a3 = 0;
-  unsigned b0 = a0 | 1u, b1 = a1, b2 = 0, b3 = 0;
+// Two blocks of counters (a0, a1, 0, 0) and (b0, b1, 0, 0), interleaved (independent chains for
+// the scheduler): out[0], out[1] the first block's words (w0 | w1 << 32, w2 | w3 << 32), out[2],
+// out[3] the second's. k(r) gives round r's key words.
+template <class Keys>
+JF_HD void jf_philox4x32_two(Keys k, unsigned a0, unsigned a1, unsigned b0, unsigned b1, unsigned long long* out) {
+  unsigned a2 = 0, a3 = 0, b2 = 0, b3 = 0;
 #ifdef __CUDACC_RTC__
 #pragma unroll
 #endif
@@ -554,6 +552,15 @@ template <class Keys> JF_HD void jf_philox4x32_pair(Keys k, unsigned long long b
   out[1] = a2 | static_cast<unsigned long long>(a3) << 32;
   out[2] = b0 | static_cast<unsigned long long>(b1) << 32;
   out[3] = b2 | static_cast<unsigned long long>(b3) << 32;
+}
+// Outputs 4b .. 4b + 3 (as jf_philox_block): the blocks of counters 2b and 2b + 1. Counter words 2
+// and 3 are 0, so round 1 has one product per block; the two blocks share counter word 1 (the same
+// value passed twice), hence their first word after round 1, and round 2's first product is
+// computed once.
+template <class Keys> JF_HD void jf_philox4x32_pair(Keys k, unsigned long long b, unsigned long long* out) {
+  const unsigned long long c = 2 * b;
+  const unsigned lo = static_cast<unsigned>(c), hi = static_cast<unsigned>(c >> 32);
+  jf_philox4x32_two(k, lo, hi, lo | 1u, hi, out);
 }
 // Keys (k0, k1): their low 32 bits are the key words (jf::random::philox4x32 passes the seed's words).
 JF_HD void jf_philox4x32_block(unsigned long long k0, unsigned long long k1, unsigned long long b,
@@ -591,20 +598,13 @@ JF_HD void jf_philox4x32_block_rk(const unsigned long long* rk, unsigned long lo
 // of the warp's two 16-byte stores is 512 contiguous bytes (philox_chunks.cpp's split runs).
 JF_HD void jf_philox4x32_split_rk(const unsigned long long* rk, unsigned long long c, unsigned long long* out) {
   const unsigned long long d = c + 32;
-  unsigned a0 = static_cast<unsigned>(c), a1 = static_cast<unsigned>(c >> 32), a2 = 0, a3 = 0;
-  unsigned b0 = static_cast<unsigned>(d), b1 = static_cast<unsigned>(d >> 32), b2 = 0, b3 = 0;
-#ifdef __CUDACC_RTC__
-#pragma unroll
-#endif
-  for (int r = 0; r < 10; ++r) {
-    const unsigned k0 = static_cast<unsigned>(rk[2 * r]), k1 = static_cast<unsigned>(rk[2 * r + 1]);
-    jf_philox4x32_round(a0, a1, a2, a3, k0, k1);
-    jf_philox4x32_round(b0, b1, b2, b3, k0, k1);
-  }
-  out[0] = a0 | static_cast<unsigned long long>(a1) << 32;
-  out[1] = a2 | static_cast<unsigned long long>(a3) << 32;
-  out[2] = b0 | static_cast<unsigned long long>(b1) << 32;
-  out[3] = b2 | static_cast<unsigned long long>(b3) << 32;
+  jf_philox4x32_two(
+      [&](int r, unsigned& x, unsigned& y) {
+        x = static_cast<unsigned>(rk[2 * r]);
+        y = static_cast<unsigned>(rk[2 * r + 1]);
+      },
+      static_cast<unsigned>(c), static_cast<unsigned>(c >> 32), static_cast<unsigned>(d), static_cast<unsigned>(d >> 32),
+      out);
 }
 // Outputs 4b .. 4b + 3 of bit generator G.
 template <jf_bit_generator G> JF_HD void jf_philox_block_of(unsigned long long k0, unsigned long long k1,

@@ -14,23 +14,9 @@ float.hex, bools as 0/1, "-" for no values.
 import awkward as ak
 import numpy as np
 
+from table_text import awkward_result_text, text
+
 rng = np.random.default_rng(20261128)
-
-
-def text(values):
-    if len(values) == 0:
-        return "-"
-    out = []
-    for e in values:
-        if e is None:
-            out.append("None")
-        elif isinstance(e, (bool, np.bool_)):
-            out.append(str(int(e)))
-        elif isinstance(e, (float, np.floating)):
-            out.append(float(e).hex())
-        else:
-            out.append(str(int(e)))
-    return " ".join(out)
 
 
 def one_line(s):
@@ -82,7 +68,7 @@ def main():
             print("y_content " + text(yc))
             print("d " + text(d))
             for name, r in ops(x, y, d):
-                print("op %s %s" % (name, text(r.to_list())))
+                print("op %s %s" % (name, awkward_result_text(r)[0]))
                 print("type " + one_line(str(r.type)))
                 print("str " + one_line(" ".join(str(r).split())))
 
