@@ -67,7 +67,6 @@ template <class E> bool across_lists(const E& e) {
 template <class T, class E> array<T> reduce_across_lists(const E& e);  // jagged_across.hpp
 
 template <class E> inline constexpr value_kind value_kind_v = value_kind_of<std::remove_cvref_t<capture_t<E>>>::value;
-
 template <class... E> inline constexpr bool all_dense = ((value_kind_v<E> == value_kind::dense) && ...);
 
 }  // namespace jf::detail
