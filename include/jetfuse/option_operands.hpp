@@ -35,10 +35,7 @@ template <class T, class E>
 option_array<T> evaluate_option_operands(const E& e) {
   std::vector<array<bool>> valid;
   const auto values = yap::transform(e, option_values{&valid});
-  using V = std::remove_cvref_t<decltype(values)>;
-  static_assert(value_kind_v<V> == value_kind::dense || value_kind_v<V> == value_kind::option,
-                "jetfuse: a jf::option_array beside jagged operands is not supported yet (Awkward broadcasts "
-                "a None per-list value as a None list); use jf::fill_none first");
+  using V = std::remove_cvref_t<decltype(values)>;  // dense, or option (per-list reductions): never jagged
   array<T> v;
   array<bool> ok;
   if constexpr (value_kind_v<V> == value_kind::option) {  // per-list reductions that may be None too
