@@ -141,6 +141,9 @@ TEST(CodegenNest, MapGraphsAreUnchanged) {
   EXPECT_EQ(c.grid[0], 4u);
   EXPECT_EQ(c.block[0], 256u);
   EXPECT_EQ(c.scratch_bytes, 0u);
+  // A block per 256 threads of the whole array, not a grid capped at a few waves.
+  const std::int64_t big = 500000001;
+  EXPECT_EQ(configure_launch(k, &big, 1, h100).grid[0], 1953126u);
 }
 
 TEST(CodegenNest, KernelNamesDependOnOutputDomains) {
@@ -526,7 +529,12 @@ TEST(CodegenNest, RandomLeavesPickTheirChunkLayout) {
   EXPECT_NE(fast.source.find("lane l takes iterations chunk start + 4 l ... and 128 + 4 l"), std::string::npos);
   EXPECT_NE(fast.source.find("store_run<16>(out0 + jf_o, jf_v)"), std::string::npos);
   EXPECT_NE(fast.source.find("store_run<16>(out0 + jf_o + 128, jf_v1)"), std::string::npos);
-  EXPECT_NE(fast.source.find("if (jf_o >= 0 && jf_o + 132 <= "), std::string::npos);
+  // Whole chunks in a loop without guards; the first and last chunk (partial, or holding numpy's
+  // kept half) guarded, after it.
+  EXPECT_NE(fast.source.find("const long long jf_lo = (jf_shift > 0 || a.p3 != 0) ? 1 : 0;"), std::string::npos);
+  EXPECT_NE(fast.source.find("jf_c < jf_hi; jf_c += jf_warps) {"), std::string::npos);
+  EXPECT_NE(fast.source.find("if (jf_c < 0 || (jf_c >= jf_lo && jf_c < jf_hi) || (jf_x == 1 && jf_c == 0)) continue;"),
+            std::string::npos);
   EXPECT_EQ(fast.launch.round_key_bits, std::vector<jf::ir::bit_generator>{p32});
   EXPECT_EQ(fill.launch.round_key_bits, std::vector<jf::ir::bit_generator>{jf::ir::bit_generator::philox4x64});
   const kernel_source fast_sum = generate_cuda(generated_sum(generator::philox_f64, dtype::float64, p32));

@@ -6,6 +6,8 @@
 //   single  a lane computes one block (4 values) and stores one 16-byte vector (ideal layout)
 //   none    the pair's arithmetic, stored only if impossible (the generator's time alone)
 //   hilo    pair with __umulhi + a low product instead of one 32x32->64 product
+//   split   jetfuse's lane runs since 2026-11-28: blocks l and 32 + l of a 256-value chunk, stored
+//           as two 512-byte warp stores 512 bytes apart (philox_chunks.cpp)
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 philox4x32_fill_variants.cu -o /tmp/pfv && /tmp/pfv
 #include <cstdio>
 #include <cstring>
@@ -35,7 +37,7 @@ __device__ __forceinline__ float to_f32(u32 x) {
   return (x >> 31) ? v : v - 0.5f;
 }
 
-// V: 0 pair, 1 shfl, 2 single, 3 none, 4 hilo
+// V: 0 pair, 1 shfl, 2 single, 3 none, 4 hilo, 5 split
 template <int V> __global__ void __launch_bounds__(256) fill(keys k, float* out, u64 n) {
   const u32 lane = threadIdx.x & 31;
   const u64 warps = ((u64)gridDim.x * blockDim.x) >> 5;
@@ -47,6 +49,14 @@ template <int V> __global__ void __launch_bounds__(256) fill(keys k, float* out,
       u32 w[4];
       block<false>(k, first / 4 + lane, w);
       reinterpret_cast<float4*>(out + first)[lane] = make_float4(to_f32(w[0]), to_f32(w[1]), to_f32(w[2]), to_f32(w[3]));
+      continue;
+    }
+    if (V == 5) {
+      u32 a[4], b[4];
+      block<false>(k, first / 4 + lane, a);
+      block<false>(k, first / 4 + 32 + lane, b);
+      reinterpret_cast<float4*>(out + first)[lane] = make_float4(to_f32(a[0]), to_f32(a[1]), to_f32(a[2]), to_f32(a[3]));
+      reinterpret_cast<float4*>(out + first + 128)[lane] = make_float4(to_f32(b[0]), to_f32(b[1]), to_f32(b[2]), to_f32(b[3]));
       continue;
     }
     u32 a[4], b[4];
@@ -86,10 +96,10 @@ int main() {
   const float tset = time([&] { cudaMemsetAsync(out, 1, n * 4); });
   printf("memset 1 GiB: %.1f us = %.2f TB/s\n", tset, n * 4 / tset * 1e-6);
   const keys k{12345u, 7u};
-  const char* names[] = {"pair", "shfl", "single", "none", "hilo"};
+  const char* names[] = {"pair", "shfl", "single", "none", "hilo", "split"};
   std::vector<float> ref(n), got(n);
-  for (int grid_mul : {4, 8, 16, 64}) {
-    for (int v = 0; v < 5; ++v) {
+  for (int grid_mul : {4, 8, 16, 32, 64}) {
+    for (int v = 0; v < 6; ++v) {
       const unsigned grid = sms * grid_mul;
       auto run = [&] {
         switch (v) {
@@ -97,6 +107,7 @@ int main() {
           case 1: fill<1><<<grid, 256>>>(k, out, n); break;
           case 2: fill<2><<<grid, 256>>>(k, out, n); break;
           case 3: fill<3><<<grid, 256>>>(k, out, n); break;
+          case 5: fill<5><<<grid, 256>>>(k, out, n); break;
           default: fill<4><<<grid, 256>>>(k, out, n); break;
         }
       };

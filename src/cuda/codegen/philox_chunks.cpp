@@ -258,79 +258,100 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
   gen_value_row.assign(g.inputs.size(), std::string{});
 
   // ---- lane runs ----
+  // Chunks [jf_lo, jf_hi) lie inside [0, n) and hold no kept half: their loop has no guards and no
+  // fix-ups (every instruction counts: a Philox4x32 fill is bound by issue and stores together, and
+  // the guards of every chunk cost it 15 %; philox4x32_fill_variants.cu). The first and the last
+  // chunk, when partial or holding a kept half, are done by warp 0 after it, iterations guarded.
   auto emit_runs = [&](const std::string& i2) {
     const std::string i3 = i2 + "  ", i4 = i3 + "  ", i5 = i4 + "  ";
-    s << i2 << loop_head;
-    s << i3 << "const long long jf_e0 = jf_c * " << chunk
-      << " - jf_shift;  // the chunk's first iteration (< 0: none)\n";
-    s << i3 << "const long long jf_o = jf_e0 + " << seg << " * static_cast<long long>(jf_lane);  // the lane's run\n";
     auto flat = [&](int j) { return cat("(jf_o + ", j < seg ? j : 32 * seg + j - seg) + ")"; };
-    for (std::size_t k : leaves) {
-      const operand_desc& in = g.inputs[k];
-      const int d = draws_per_block(in.gen);
-      s << i3 << "// random leaf in" << k << " (" << generator_name(in.gen) << "): the run's values\n";
-      declare_values(i3, k);
-      s << i3 << "if (jf_fast" << k << ") {\n";
-      for (int b = 0; b < per / d; ++b) {
-        const std::string w = cat("jf_w", static_cast<long long>(k)) + cat("_", b);
-        s << i4 << "unsigned long long " << w << "[4];\n";
-        if (split)  // blocks (first + jf_e0) / seg + jf_lane and 32 blocks further (d == per)
-          s << i4 << "jf::ops::jf_philox4x32_split_rk(a.rk" << k << ", (" << u64(p(in, 2)) << " + " << u64("jf_e0")
-            << ") / " << seg << "u + jf_lane, " << w << ");\n";
-        else
-          s << i4 << block_rk(in) << "(a.rk" << k << ", (" << u64(p(in, 2)) << " + " << u64("jf_e0") << ") / "
-            << d << "u + " << per / d << "u * jf_lane + " << b << "u, " << w << ");\n";
-        for (int i = 0; i < d; ++i)
-          s << i4 << gen_value[k][static_cast<std::size_t>(b * d + i)] << " = " << from_block(in, w, i) << ";\n";
+    std::string first_special = "jf_shift > 0";
+    for (std::size_t k : leaves)
+      if (g.inputs[k].gen == generator::philox_f32) first_special += " || " + p(g.inputs[k], 3) + " != 0";
+    s << i2 << "const long long jf_lo = (" << first_special << ") ? 1 : 0;  // chunk 0 partial or holding a kept half\n";
+    s << i2 << "const long long jf_hi = (" << n << " + jf_shift) / " << chunk << ";  // chunks ending within n\n";
+    auto chunk_start = [&](const std::string& i) {
+      s << i << "const long long jf_e0 = jf_c * " << chunk << " - jf_shift;  // the chunk's first iteration (< 0: none)\n";
+      s << i << "const long long jf_o = jf_e0 + " << seg << " * static_cast<long long>(jf_lane);  // the lane's run\n";
+    };
+    auto values = [&](const std::string& i, bool edge) {
+      const std::string in = i + "  ";
+      for (std::size_t k : leaves) {
+        const operand_desc& leaf = g.inputs[k];
+        const int d = draws_per_block(leaf.gen);
+        s << i << "// random leaf in" << k << " (" << generator_name(leaf.gen) << "): the run's values\n";
+        declare_values(i, k);
+        s << i << "if (jf_fast" << k << ") {\n";
+        for (int b = 0; b < per / d; ++b) {
+          const std::string w = cat("jf_w", static_cast<long long>(k)) + cat("_", b);
+          s << in << "unsigned long long " << w << "[4];\n";
+          if (split)  // blocks (first + jf_e0) / seg + jf_lane and 32 blocks further (d == per)
+            s << in << "jf::ops::jf_philox4x32_split_rk(a.rk" << k << ", (" << u64(p(leaf, 2)) << " + " << u64("jf_e0")
+              << ") / " << seg << "u + jf_lane, " << w << ");\n";
+          else
+            s << in << block_rk(leaf) << "(a.rk" << k << ", (" << u64(p(leaf, 2)) << " + " << u64("jf_e0") << ") / "
+              << d << "u + " << per / d << "u * jf_lane + " << b << "u, " << w << ");\n";
+          for (int x = 0; x < d; ++x)
+            s << in << gen_value[k][static_cast<std::size_t>(b * d + x)] << " = " << from_block(leaf, w, x) << ";\n";
+        }
+        if (edge) kept_half(in, k, "jf_o <= 0", flat);
+        s << i << "} else {\n";
+        per_element(in, k, flat);
+        s << i << "}\n";
       }
-      kept_half(i4, k, "jf_o <= 0", flat);
-      s << i3 << "} else {\n";
-      per_element(i4, k, flat);
-      s << i3 << "}\n";
-    }
-    // Staged outputs: whole chunks (each lane writes its run to the buffer, then the warp stores the
-    // chunk in 16-byte vectors, 512 contiguous bytes per instruction: whole sectors); otherwise
-    // the lane's whole run.
-    if (stage_bytes == 0)
-      s << i3 << "if (jf_o >= 0 && jf_o + " << (split ? 33 * seg : per) << " <= " << n << ") {  // the whole run\n";
-    else
-      s << i3 << "if (jf_e0 >= 0 && jf_e0 + " << chunk << " <= " << n << ") {  // the whole chunk\n";
+    };
+
+    // Whole chunks.
+    s << i2 << "for (long long jf_c = ((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) + jf_lo; "
+               "jf_c < jf_hi; jf_c += jf_warps) {\n";
+    chunk_start(i3);
+    values(i3, false);
+    // Staged outputs: each lane writes its run to the buffer, then the warp stores the chunk in
+    // 16-byte vectors, 512 contiguous bytes per instruction (whole sectors); otherwise the lane's run.
     std::vector<std::vector<std::string>> stored(outs.size());
     for (int j = 0; j < per; ++j) {
       vname = saved_v;
       axis = saved_a;
-      unravel(i4, flat(j), axes, cat("_", j));
+      unravel(i3, flat(j), axes, cat("_", j));
       flat_index = flat(j);
-      body(i4, j, which::all);
-      if (outs.empty()) at_lane(i4, flat(j));
+      body(i3, j, which::all);
+      if (outs.empty()) at_lane(i3, flat(j));
       for (std::size_t o = 0; o < outs.size(); ++o)
         stored[o].push_back(vname[static_cast<std::size_t>(g.outputs[outs[o]].value)]);
     }
     for (std::size_t o = 0; o < outs.size(); ++o) {
       const std::size_t k = outs[o];
       const dtype t = g.outputs[k].desc.type;
-      s << i4 << "{\n";
+      s << i3 << "{\n";
       // The run's segments (one, or two 32 seg apart), each a whole number of stores.
       for (int h = 0; h < per / seg; ++h) {
         const std::string v = h ? "jf_v" + std::to_string(h) : std::string("jf_v");
         const std::string at = h ? cat(" + ", 32 * seg * h) : std::string();
-        s << i5 << "const " << T(t) << " " << v << "[" << seg << "] = {";
+        s << i4 << "const " << T(t) << " " << v << "[" << seg << "] = {";
         for (int j = 0; j < seg; ++j) s << (j ? ", " : "") << stored[o][static_cast<std::size_t>(h * seg + j)];
         s << "};\n";
         if (staged(k))
-          s << i5 << "jf_nest::store_run<" << run_unit(seg, t) << ">(reinterpret_cast<" << T(t) << "*>(jf_staged) + "
+          s << i4 << "jf_nest::store_run<" << run_unit(seg, t) << ">(reinterpret_cast<" << T(t) << "*>(jf_staged) + "
             << seg << " * jf_lane" << at << ", " << v << ");\n";
         else
-          s << i5 << "jf_nest::store_run<" << run_unit(seg, t) << ">(out" << k << " + jf_o" << at << ", " << v << ");\n";
+          s << i4 << "jf_nest::store_run<" << run_unit(seg, t) << ">(out" << k << " + jf_o" << at << ", " << v << ");\n";
       }
       if (staged(k))
-        s << i5 << "__syncwarp();\n"
-          << i5 << "jf_nest::store_staged<" << chunk * static_cast<int>(size_of(t)) << ">(out" << k
+        s << i4 << "__syncwarp();\n"
+          << i4 << "jf_nest::store_staged<" << chunk * static_cast<int>(size_of(t)) << ">(out" << k
           << " + jf_e0, jf_staged, jf_lane);\n"
-          << i5 << "__syncwarp();  // read before the next values are written\n";
-      s << i4 << "}\n";
+          << i4 << "__syncwarp();  // read before the next values are written\n";
+      s << i3 << "}\n";
     }
-    s << i3 << "} else {  // a first or last chunk: iterations guarded\n";
+    s << i2 << "}\n";
+
+    // The first and the last chunk when they are not whole (or chunk 0 holds a kept half).
+    s << i2 << "if (((static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) == 0) {\n";
+    s << i3 << "for (int jf_x = 0; jf_x < 2; ++jf_x) {\n";
+    s << i4 << "const long long jf_c = jf_x == 0 ? 0 : jf_chunks - 1;\n";
+    s << i4 << "if (jf_c < 0 || (jf_c >= jf_lo && jf_c < jf_hi) || (jf_x == 1 && jf_c == 0)) continue;\n";
+    chunk_start(i4);
+    values(i4, true);
     for (int j = 0; j < per; ++j) {
       vname = saved_v;
       axis = saved_a;
@@ -344,6 +365,7 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
     s << i3 << "}\n";
     s << i2 << "}\n";
   };
+
 
   // ---- rows ----
   auto emit_rows = [&](const std::string& i2) {
