@@ -1,14 +1,16 @@
-// Experiment (for the next device call; not yet run): why are torch.compile and a one-thread-per-
-// element Numba kernel 4-5 % faster than jetfuse's map kernel on large element-wise workloads on an
-// H200 (x**2 on 5e8 int32: 961 vs 1008 us; the quadratic formula at 2^27: 964 vs 1031 us)? jetfuse's
-// map kernel (and its hand-written twin in bench_elementwise) is a grid-stride loop over a grid
-// capped at four waves of resident blocks (resident_blocks * 4). Variants, each on x**2 (int32, 4
-// per 16-byte vector) and the quadratic formula (float64, 2 per vector):
-//   stride4    grid-stride, grid = resident blocks x 4 (jetfuse's map launch)
+// Experiment: why were torch.compile and a one-thread-per-element Numba kernel 4-5 % faster than
+// jetfuse's map kernel on large element-wise workloads on an H200 (x**2 on 5e8 int32: 961 vs 1008
+// us; the quadratic formula at 2^27: 964 vs 1031 us)? jetfuse's map kernel was a grid-stride loop
+// over a grid capped at four waves of resident blocks (resident_blocks * 4). Variants, each on x**2
+// (int32, 4 per 16-byte vector) and the quadratic formula (float64, 2 per vector):
+//   stride4    grid-stride, grid = resident blocks x 4 (jetfuse's map launch until 2026-11-28)
 //   stride16   grid-stride, grid = resident blocks x 16
 //   full1      a block per 256 vectors of the whole array, one vector per thread, no loop
 //   full2      the same with two vectors per thread (one tile of 512 vectors per block)
 //   scalar     a block per 256 elements, one element per thread (the Numba kernel's shape)
+// Measured (H200, 2026-11-28): x**2 stride4 1006.7 us (93.0 % of a 936 us copy), stride16 989.9,
+// full1 933.5 (100.3 %), full2 961.5, scalar 1464.7; quadratic stride4 1019.9 us, stride16 995.4,
+// full1 964.4, full2 966.5, scalar 960.7. jetfuse's map launch is now full1's grid.
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 map_launch_variants.cu -o /tmp/mlv && /tmp/mlv
 #include <cstdio>
 #include <cmath>

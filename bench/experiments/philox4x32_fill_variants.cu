@@ -8,6 +8,10 @@
 //   hilo    pair with __umulhi + a low product instead of one 32x32->64 product
 //   split   jetfuse's lane runs since 2026-11-28: blocks l and 32 + l of a 256-value chunk, stored
 //           as two 512-byte warp stores 512 bytes apart (philox_chunks.cpp)
+// Measured (H200, 2026-11-28, memset 236.4 us; grid 32 x SMs = jetfuse's 4 waves): pair 392.7 us,
+// shfl 291.9, single 279.6, none 264.1, hilo 588.2, split 258.1 (91.6 % of the memset). jetfuse's
+// split kernel took 300 us then: 164 SASS instructions a chunk against split's 139 (guards and the
+// kept-half check in every chunk, a selected 0 or 1/2 subtracted); now 139 (philox_chunks.cpp).
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 philox4x32_fill_variants.cu -o /tmp/pfv && /tmp/pfv
 #include <cstdio>
 #include <cstring>
