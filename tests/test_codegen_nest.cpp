@@ -141,9 +141,13 @@ TEST(CodegenNest, MapGraphsAreUnchanged) {
   EXPECT_EQ(c.grid[0], 4u);
   EXPECT_EQ(c.block[0], 256u);
   EXPECT_EQ(c.scratch_bytes, 0u);
-  // A block per 256 threads of the whole array, not a grid capped at a few waves.
+  // Scalar maps: up to 4 waves of resident blocks; vector maps: a block per 256 vectors of the whole array.
   const std::int64_t big = 500000001;
-  EXPECT_EQ(configure_launch(k, &big, 1, h100).grid[0], 1953126u);
+  EXPECT_EQ(configure_launch(k, &big, 1, h100).grid[0], 132u * 8 * 4);
+  g.vector_width = 4;
+  const kernel_source kv = generate_cuda(g);
+  EXPECT_EQ(kv.launch.vector_width, 4);
+  EXPECT_EQ(configure_launch(kv, &big, 1, h100).grid[0], 488282u);  // ceil(ceil(n / 4) / 256)
 }
 
 TEST(CodegenNest, KernelNamesDependOnOutputDomains) {

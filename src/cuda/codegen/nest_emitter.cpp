@@ -1068,11 +1068,13 @@ launch_config configure_launch(const kernel_source& k, const std::int64_t* exten
     std::int64_t n = 1;
     for (int d = 0; d < ndim; ++d) n *= extents[d];
     const std::int64_t work = (n + li.vector_width - 1) / std::max(1, li.vector_width);
-    // A block per tile of the whole array (each thread one vector; the kernel's grid-stride loop
-    // then runs once): on an H200 this reached the copy's speed where a grid capped at 4 or 16
-    // waves of resident blocks stayed 5-7 % behind (bench/experiments/map_launch_variants.cu).
-    (void)dev;
-    const std::int64_t blocks = std::min<std::int64_t>((work + li.block - 1) / li.block, std::int64_t(0x7fffffff));
+    // Vector maps: a block per tile of the whole array (each thread one 16-byte vector; the grid-
+    // stride loop runs once): on an H200 at the copy's speed where a grid capped at 4 or 16 waves of
+    // resident blocks stayed 5-7 % behind (bench/experiments/map_launch_variants.cu). Scalar maps
+    // (strided or unaligned operands) keep 4 waves: a block per 256 such elements made the 2000^2
+    // diffusion step 30 % slower (17.7 against 13.7 us; too little work per block).
+    const std::int64_t cap = li.vector_width > 1 ? std::int64_t(0x7fffffff) : nest::resident_blocks(dev, li.block) * 4;
+    const std::int64_t blocks = std::min<std::int64_t>((work + li.block - 1) / li.block, cap);
     c.grid[0] = static_cast<unsigned>(blocks);
     c.block[0] = static_cast<unsigned>(li.block);
     return c;
@@ -1099,7 +1101,7 @@ std::string describe_shape(const kernel_source& k) {
   const launch_info& li = k.launch;
   switch (li.shape) {
   case kernel_shape::map:
-    return "map: a grid-stride loop over a grid of 256-thread blocks covering the whole array (one pass per thread)" +
+    return "map: a grid-stride loop, 256-thread blocks, a grid covering the whole array with vectors (else up to 4 waves of resident blocks)" +
            std::string(li.vector_width > 1 ? nest::cat(", ", li.vector_width) + "-element vectors" : "");
   case kernel_shape::full_reduction:
     return "full reduction: grid-stride accumulation in 256-thread blocks (2 waves of resident blocks at most), a "
