@@ -216,6 +216,10 @@ WORKLOADS = [
     ("MonteCarloPiF32", "the same in float32"),
     ("UniformF32", "uniform float32 into an array of 2^28 (% of a memset, not of a copy)"),
     ("UniformF64", "uniform float64 into an array of 2^27 (% of a memset)"),
+    ("MonteCarloPi/philox4x32", "MonteCarloPi with jf::random::philox4x32 (Random123's Philox4x32-10, not numpy's "
+     "stream); the peers' cells are their MonteCarloPi measurements, repeated"),
+    ("MonteCarloPiF32/philox4x32", "MonteCarloPiF32 with jf::random::philox4x32; peers as in MonteCarloPiF32"),
+    ("UniformF32/philox4x32", "UniformF32 with jf::random::philox4x32; peers as in UniformF32"),
     ("SortF32", "sort of 2^27 float32 (ms only)"),
     ("SortI32", "sort of 2^27 int32"),
     ("ArgsortF32", "argsort of 2^27 float32"),
@@ -332,6 +336,9 @@ CPP_ROWS = {
         "BM_PiFusedFloat32": ("MonteCarloPiF32", "jetfuse"),
         "BM_UniformFloat32IntoArray": ("UniformF32", "jetfuse"),
         "BM_UniformFloat64IntoArray": ("UniformF64", "jetfuse"),
+        "BM_PiFused4x32": ("MonteCarloPi/philox4x32", "jetfuse"),
+        "BM_PiFusedFloat32_4x32": ("MonteCarloPiF32/philox4x32", "jetfuse"),
+        "BM_UniformFloat32IntoArray4x32": ("UniformF32/philox4x32", "jetfuse"),
     },
     "bench_sort": {
         "BM_CopyRoof": (None, "copy"),
@@ -401,6 +408,21 @@ PEERS = {
                          "SeedEinsum/float32", "SeedEinsum/float64"], []),
     "peers_dielectron.py": (["Dielectron/%s/%s" % (c, o) for c in "ABCD" for o in ("all", "os")], ["{dielectron}"]),
 }
+
+# Peers' workloads measured once and shown again under another workload's row (the same work by
+# another of jetfuse's variants): the cell is copied, its source says so.
+REPEATED_PEER_ROWS = {"MonteCarloPi": ["MonteCarloPi/philox4x32"], "MonteCarloPiF32": ["MonteCarloPiF32/philox4x32"],
+                      "UniformF32": ["UniformF32/philox4x32"]}
+
+
+def repeated_peer_cells(cells):
+    """Copies of peers' cells for the rows of REPEATED_PEER_ROWS."""
+    out = []
+    for c in cells:
+        for w in REPEATED_PEER_ROWS.get(c["workload"], []):
+            out.append(dict(c, workload=w, source=c["source"] + " (repeated from %s)" % c["workload"]))
+    return out
+
 
 # The order of the run: each group's peers script first (peers_jagged.py writes the lists
 # bench_jagged reads), then its C++ program; the most asked-for first, so that a run cut by its
@@ -681,7 +703,8 @@ def gpu_results(build_dir, only, quick, deadline, data_dir):
                 rows, skips = peers_common.parse(out)
                 steps.append({"step": script, "rc": rc, "s": s, "rows": len(rows), "stdout": out[-20000:],
                               "stderr": err[-4000:]})
-                cells += [c for c in peers_cells(script, rows) if only is None or re.search(only, c["workload"])]
+                mine = peers_cells(script, rows)
+                cells += [c for c in mine + repeated_peer_cells(mine) if only is None or re.search(only, c["workload"])]
                 for sk in skips:
                     notes.append("%s: %s not measured%s: %s" % (script, sk["impl"], " (%s)" % ", ".join(sk["workloads"])
                                                                 if sk.get("workloads") else "", sk["reason"]))
@@ -842,6 +865,13 @@ def selftest():
                                {"workload": "Sum", "size": 8, "impl": "torch", "ms": 2.0, "bytes": 128.0}])
     table, notes = join(dup)
     assert table[0]["cells"]["cupy"]["ms"] == 1.0 and len(notes) == 2, notes
+    # A peer's MonteCarloPi cell is repeated under MonteCarloPi/philox4x32, beside that row's jetfuse cell.
+    pi = peers_cells("peers_random.py", [{"workload": "MonteCarloPi", "size": None, "impl": "cupy", "ms": 27.0}])
+    assert [c["workload"] for c in repeated_peer_cells(pi)] == ["MonteCarloPi/philox4x32"]
+    table, notes = join(pi + repeated_peer_cells(pi) + cpp_cells("bench_random", [
+        {"name": "BM_PiFused4x32/iterations:3/manual_time", "ms": 4.0, "counters": {}}])[0])
+    assert [(r["workload"], r["best"]) for r in table] == [("MonteCarloPi", "cupy"), ("MonteCarloPi/philox4x32", "jetfuse")]
+    assert "repeated from MonteCarloPi" in table[1]["cells"]["cupy"]["source"] and not notes, (table, notes)
     try:
         import matplotlib  # noqa: F401
     except ImportError:
