@@ -150,52 +150,6 @@ TEST(CodegenNest, MapGraphsAreUnchanged) {
   EXPECT_EQ(configure_launch(kv, &big, 1, h100).grid[0], 488282u);  // ceil(ceil(n / 4) / 256)
 }
 
-// A strided map over 2+ axes also walks whole rows of the last axis (no division per element),
-// selected at launch for rows of 1024+ elements; other maps keep the flat loop.
-graph strided_map(int ndim, layout out_layout) {
-  graph g;
-  g.ndim = ndim;
-  g.index32 = true;
-  const node_id x = g.add_input(dtype::float32, layout::strided);
-  const node_id y = g.add_input(dtype::float32, layout::contiguous);
-  g.add_output(g.add_op(op::add, dtype::float32, {x, y}), out_layout);
-  return g;
-}
-TEST(CodegenNest, StridedMapsWalkLongRows) {
-  const kernel_source k = generate_cuda(strided_map(2, layout::contiguous));
-  EXPECT_EQ(k.launch.shape, kernel_shape::map);
-  EXPECT_TRUE(k.launch.map_rows);
-  EXPECT_NE(k.source.find("if (gridDim.y > 1) {  // rows of the last axis"), std::string::npos);
-  EXPECT_NE(k.source.find("const I o_in0 = b_in0 + col * st_in0_1;"), std::string::npos);
-  std::int64_t diffusion[2] = {1998, 1998};  // 8 blocks a row, 4224 / 8 rows at once
-  launch_config c = configure_launch(k, diffusion, 2, h100);
-  EXPECT_EQ(c.grid[0], 8u);
-  EXPECT_EQ(c.grid[1], 528u);
-  std::int64_t few_rows[2] = {3, 1 << 20};
-  c = configure_launch(k, few_rows, 2, h100);
-  EXPECT_EQ(c.grid[0], 4096u);
-  EXPECT_EQ(c.grid[1], 2u);  // at least 2 (the row loops' flag); the rows loop takes the third
-  std::int64_t short_rows[2] = {1 << 20, 1000};  // short rows: the flat loop (gridDim.y == 1)
-  c = configure_launch(k, short_rows, 2, h100);
-  EXPECT_EQ(c.grid[0], 4224u);
-  EXPECT_EQ(c.grid[1], 1u);
-  std::int64_t one_row[2] = {1, 1 << 20};
-  EXPECT_EQ(configure_launch(k, one_row, 2, h100).grid[1], 1u);
-  std::int64_t empty[2] = {0, 2048};
-  EXPECT_TRUE(configure_launch(k, empty, 2, h100).empty());
-  // Contiguous maps and 1-d maps: no row loops.
-  graph flat;
-  const node_id a = flat.add_input(dtype::float32, layout::contiguous);
-  flat.add_output(flat.add_op(op::negative, dtype::float32, {a}), layout::contiguous);
-  EXPECT_FALSE(generate_cuda(flat).launch.map_rows);
-  // Every variant compiles: 2 and 3 axes, strided output.
-  batch b;
-  b.add(strided_map(2, layout::contiguous));
-  b.add(strided_map(3, layout::contiguous));
-  b.add(strided_map(3, layout::strided));
-  b.compile();
-}
-
 TEST(CodegenNest, KernelNamesDependOnOutputDomains) {
   // The same nodes stored over different domains are different kernels.
   graph a = minus_row_mean(dtype::float32, true);

@@ -21,8 +21,7 @@ void launch_map(const ir::kernel_source& src, const cuda_rt::kernel& k, const vo
   dev.max_threads_per_sm = p.max_threads_per_sm;
   const ir::launch_config c = ir::configure_launch(src, extents, ndim, dev);
   if (c.empty()) return;
-  (void)bytes;  // the driver copies the kernel's declared parameter size from args
-  cuda_rt::launch(k, c.grid, c.block, 0, args);  // grid[1] > 1: a strided map's row loops
+  cuda_rt::launch(k, c.grid[0], c.block[0], args, bytes);
 }
 
 void launch_nest(const ir::kernel_source& src, const cuda_rt::kernel& k, const step_bindings& b) {

@@ -47,9 +47,6 @@ struct launch_info {
   int block = 256;            // threads per block (the row shapes pick 32x8, 256x1 or 1024x1 at launch)
   int vector_width = 1;       // map: elements per vector access
   bool index32 = false;       // the kernel computes offsets and indices in int: extents must fit
-  // map with strided operands over 2+ axes: the kernel also walks whole rows of the last axis
-  // (blockIdx.y the rows, no division per element), taken when launched with gridDim.y > 1.
-  bool map_rows = false;
   std::vector<std::int32_t> outer_axes;    // full: none; row/column: K's axes (one unit per iteration)
   std::vector<std::int32_t> reduced_axes;  // the axes combined by each unit (full: the whole chain)
   std::vector<std::int32_t> map_axes;      // row_with_map: the axes of the map domain(s) below K

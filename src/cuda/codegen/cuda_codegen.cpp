@@ -304,41 +304,6 @@ struct writer {
     s << ind << "}\n";
   }
 
-  // Rows of the last axis (launched with gridDim.y > 1): blockIdx.y walks the rows, the x threads
-  // a row's elements; a row's coordinates and its base offsets are computed once per row, so no
-  // element pays the division of the flat unravel (the 2000^2 diffusion step's five strided views:
-  // a division and six offsets per element otherwise).
-  void row_loops(const std::string& ind) {
-    const int last = g.ndim - 1;
-    const std::string in2 = ind + "  ", in3 = in2 + "  ", in4 = in3 + "  ";
-    s << ind << "if (gridDim.y > 1) {  // rows of the last axis (configure_launch: long rows)\n";
-    s << in2 << "const I rows = n / shape" << last << ";\n";
-    s << in2 << "for (I row = static_cast<I>(blockIdx.y); row < rows; row += static_cast<I>(gridDim.y)) {\n";
-    s << in3 << "I r = row;\n";
-    for (int d = last - 1; d >= 1; --d)
-      s << in3 << "const I c" << d << " = r % shape" << d << ";\n" << in3 << "r /= shape" << d << ";\n";
-    s << in3 << "const I c0 = r;\n";
-    std::vector<std::string> strided;
-    for (std::size_t k = 0; k < g.outputs.size(); ++k)
-      if (g.outputs[k].desc.lay == layout::strided) strided.push_back(out_name(k));
-    for (std::size_t k = 0; k < g.inputs.size(); ++k)
-      if (input_used[k] && g.inputs[k].lay == layout::strided) strided.push_back(in_name(k));
-    for (const std::string& nm : strided) {
-      s << in3 << "const I b_" << nm << " = ";
-      for (int d = 0; d < last; ++d) s << (d ? " + " : "") << "c" << d << " * st_" << nm << "_" << d;
-      s << ";\n";
-    }
-    s << in3 << "for (I col = start; col < shape" << last << "; col += step) {\n";
-    s << in4 << "const I i = row * shape" << last << " + col;\n";
-    for (const std::string& nm : strided)
-      s << in4 << "const I o_" << nm << " = b_" << nm << " + col * st_" << nm << "_" << last << ";\n";
-    body(in4, false);
-    s << in3 << "}\n";
-    s << in2 << "}\n";
-    s << in2 << "return;\n";
-    s << ind << "}\n";
-  }
-
   void vector_loops(const std::string& ind) {
     const int w = g.vector_width;
     const std::string next = g.index32 ? "j = (nv - j > step) ? j + step : nv" : "j += step";
@@ -387,8 +352,6 @@ kernel_source generate_cuda(const graph& g, const codegen_options& opt) {
   s << "  const I step = static_cast<I>(gridDim.x) * static_cast<I>(blockDim.x);\n";
   s << "  if (start >= n) return;  // also keeps threads without work from loading broadcast scalars\n";
   w.prologue("  ");
-  k.launch.map_rows = g.vector_width == 1 && g.ndim >= 2 && w.any_strided_used();
-  if (k.launch.map_rows) w.row_loops("  ");
   if (g.vector_width > 1) w.vector_loops("  ");
   else w.scalar_loop("  ", "start");
   s << "}\n";

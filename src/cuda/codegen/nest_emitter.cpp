@@ -1073,19 +1073,9 @@ launch_config configure_launch(const kernel_source& k, const std::int64_t* exten
     // resident blocks stayed 5-7 % behind (bench/experiments/map_launch_variants.cu). Scalar maps
     // (strided or unaligned operands) keep 4 waves: a block per 256 such elements made the 2000^2
     // diffusion step 30 % slower (17.7 against 13.7 us; too little work per block).
-    const std::int64_t waves4 = nest::resident_blocks(dev, li.block) * 4;
-    const std::int64_t cap = li.vector_width > 1 ? std::int64_t(0x7fffffff) : waves4;
+    const std::int64_t cap = li.vector_width > 1 ? std::int64_t(0x7fffffff) : nest::resident_blocks(dev, li.block) * 4;
     const std::int64_t blocks = std::min<std::int64_t>((work + li.block - 1) / li.block, cap);
     c.grid[0] = static_cast<unsigned>(blocks);
-    // Strided maps with rows of at least 1024 elements (at most a fifth of the last block's threads
-    // idle): blocks walk whole rows (gridDim.y > 1 selects the kernel's row loops), 4 waves in all.
-    const std::int64_t inner = ndim >= 2 ? extents[ndim - 1] : 0;
-    if (li.map_rows && ndim >= 2 && inner >= 1024 && n / inner >= 2) {
-      const std::int64_t x = std::min<std::int64_t>((inner + li.block - 1) / li.block, waves4);
-      const std::int64_t y = std::min<std::int64_t>({n / inner, 65535, std::max<std::int64_t>(2, waves4 / x)});
-      c.grid[0] = static_cast<unsigned>(x);
-      c.grid[1] = static_cast<unsigned>(y);
-    }
     c.block[0] = static_cast<unsigned>(li.block);
     return c;
   }
@@ -1111,7 +1101,7 @@ std::string describe_shape(const kernel_source& k) {
   const launch_info& li = k.launch;
   switch (li.shape) {
   case kernel_shape::map:
-    return "map: a grid-stride loop, 256-thread blocks, a grid covering the whole array with vectors (else up to 4 waves of resident blocks; strided operands with rows of 1024+ elements: blocks over whole rows)" +
+    return "map: a grid-stride loop, 256-thread blocks, a grid covering the whole array with vectors (else up to 4 waves of resident blocks)" +
            std::string(li.vector_width > 1 ? nest::cat(", ", li.vector_width) + "-element vectors" : "");
   case kernel_shape::full_reduction:
     return "full reduction: grid-stride accumulation in 256-thread blocks (2 waves of resident blocks at most), a "
