@@ -104,6 +104,40 @@ TEST(CudaFusion, ViewsBroadcastsAndTransposes) {
   EXPECT_TRUE(same_values(jf::eval(jf::unfused, v(mg)).to_vector(), jf::array<double>(v(m)).to_vector()));
 }
 
+// Strided views with rows longer than a block (the flat loop's unravel across row boundaries and
+// blocks): the diffusion step's five views, reversed and stepped rows, a transpose of a 3-d array,
+// a strided output (poisoned first), few rows and many.
+TEST(CudaFusion, StridedViewsWithLongRows) {
+  JF_REQUIRE_GPU();
+  for (const std::int64_t rows : {2, 3, 1999}) {
+    SCOPED_TRACE("rows " + std::to_string(rows));
+    auto u = random_array<double>({rows + 2, 1301});
+    auto ug = gpu(u);
+    const auto mid = jf::range(1, -1), hi = jf::range(2, jf::range::none), lo = jf::range(jf::range::none, -2);
+    auto step = [&](const auto& x) {
+      return x(mid, mid) + 0.1 * (x(hi, mid) + x(lo, mid) + x(mid, hi) + x(mid, lo) - 4.0 * x(mid, mid));
+    };
+    EXPECT_TRUE(same_values(jf::array<double>(step(ug)).to_vector(), jf::array<double>(step(u)).to_vector()));
+    auto rev = [](const auto& x) { return x(jf::all, jf::range(jf::range::none, jf::range::none, -1)) * 2.0 + x(jf::all, jf::all); };
+    EXPECT_TRUE(same_values(jf::array<double>(rev(ug)).to_vector(), jf::array<double>(rev(u)).to_vector()));
+    // Into a strided view of a poisoned output.
+    auto out = jf::full<double>({rows + 2, 1301}, std::nan(""), jf::cuda);
+    auto outc = jf::full<double>({rows + 2, 1301}, std::nan(""), jf::cpu);
+    out(mid, mid) = step(ug) - ug(hi, lo);
+    outc(mid, mid) = step(u) - u(hi, lo);
+    EXPECT_TRUE(same_values(out.to_vector(), outc.to_vector()));
+  }
+  // Three axes, the last long after a transpose; a row every other step.
+  auto c = random_array<double>({1100, 3, 5});
+  auto cg = gpu(c);
+  auto t = [](const auto& x) { return x.transpose() * 3.0 - x.transpose(); };  // shape {5, 3, 1100}
+  EXPECT_TRUE(same_values(jf::array<double>(t(cg)).to_vector(), jf::array<double>(t(c)).to_vector()));
+  auto w = random_array<double>({4, 6, 2100});
+  auto wg = gpu(w);
+  auto s2 = [](const auto& x) { return jf::sqrt(x(jf::range(0, 4, 3), jf::range(5, jf::range::none, -2), jf::range(0, 2100, 2)) + 1.0); };
+  EXPECT_TRUE(same_values(jf::array<double>(s2(wg)).to_vector(), jf::array<double>(s2(w)).to_vector()));
+}
+
 TEST(CudaFusion, AssignmentInPlaceAndOverlapping) {
   JF_REQUIRE_GPU();
   const std::int64_t n = 100001;
