@@ -366,7 +366,6 @@ bool emitter::chunked_loop(const std::string& ind, const std::vector<std::int32_
     s << i2 << "}\n";
   };
 
-
   // ---- rows ----
   auto emit_rows = [&](const std::string& i2) {
     const std::string i3 = i2 + "  ", i4 = i3 + "  ", i5 = i4 + "  ";
