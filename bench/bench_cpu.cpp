@@ -466,6 +466,36 @@ void BM_MonteCarloPi_handwritten(benchmark::State& state) {
   state.counters["samples/s"] = static_cast<double>(n_big) / mean_seconds;
 }
 
+// ---- a small call: the quadratic formula on 1000 float64 into a new array (the host's cost) ------
+constexpr i64 n_small = 1000;
+struct small_data {
+  std::vector<double> a = uniform<double>(n_small, 1, 2, 11), b = uniform<double>(n_small, 10, 20, 12),
+                      c = uniform<double>(n_small, -1, 1, 13);
+};
+void BM_SmallCall_jetfuse(benchmark::State& state) {
+  const small_data d;
+  const jf::array<double> a(d.a), b(d.b), c(d.c);
+  std::vector<double> want(static_cast<std::size_t>(n_small));
+  for (std::size_t i = 0; i < want.size(); ++i)
+    want[i] = (-d.b[i] + std::sqrt(d.b[i] * d.b[i] - 4 * d.a[i] * d.c[i])) / (2 * d.a[i]);
+  require(close(jf::array<double>((-b + jf::sqrt(b * b - 4 * a * c)) / (2 * a)).to_vector(), want, 1e-15), "small call");
+  timed(state, [&] {
+    jf::array<double> x = (-b + jf::sqrt(b * b - 4 * a * c)) / (2 * a);
+    benchmark::DoNotOptimize(x.data());
+  });
+  report(state, 0);
+}
+void BM_SmallCall_handwritten(benchmark::State& state) {
+  const small_data d;
+  timed(state, [&] {
+    std::vector<double> x(static_cast<std::size_t>(n_small));
+    for (std::size_t i = 0; i < x.size(); ++i)
+      x[i] = (-d.b[i] + std::sqrt(d.b[i] * d.b[i] - 4 * d.a[i] * d.c[i])) / (2 * d.a[i]);
+    benchmark::DoNotOptimize(x.data());
+  });
+  report(state, 0);
+}
+
 }  // namespace
 
 // Registered in this order: the copy first (the rows after it report their fraction of it).
@@ -499,4 +529,6 @@ JF_ROW(BM_ListMax_jetfuse);
 JF_ROW(BM_ListMax_handwritten);
 JF_ROW(BM_MonteCarloPi_jetfuse);
 JF_ROW(BM_MonteCarloPi_handwritten);
+JF_ROW(BM_SmallCall_jetfuse);
+JF_ROW(BM_SmallCall_handwritten);
 BENCHMARK_MAIN();

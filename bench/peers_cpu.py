@@ -97,6 +97,13 @@ def main():
         return 4 * np.mean(u1 * u1 + u2 * u2 < 1.0)
     ms = best_ms(pi, 3)
     rows.append({"workload": "MonteCarloPi", "variant": "numpy", "ms": ms, "bytes": 0, "samples_per_s": N / (ms * 1e-3)})
+    # A small call: the quadratic formula on 1000 float64 (a new array), per call over a batch.
+    sa, sb, sc = rng.uniform(1, 2, 1000), rng.uniform(10, 20, 1000), rng.uniform(-1, 1, 1000)
+
+    def small_calls():
+        for _ in range(1000):
+            (-sb + np.sqrt(sb * sb - 4 * sa * sc)) / (2 * sa)
+    rows.append({"workload": "SmallCall", "variant": "numpy", "ms": best_ms(small_calls) / 1000, "bytes": 0})
     print(json.dumps({"numpy": np.__version__, "rows": rows}))
 
 

@@ -108,7 +108,7 @@ def markdown_cpu(info, table):
             if r is None:
                 cells.append("-")
                 continue
-            text = "%.2f" % r["ms"]
+            text = "%.2f" % r["ms"] if r["ms"] >= 1 else "%.3g" % r["ms"]
             if r.get("of_copy") is not None:
                 text += " (%.0f %%)" % (100 * r["of_copy"])
             elif r.get("samples_per_s"):
