@@ -59,8 +59,9 @@ EXTENTS = [1, 1, 2, 3, 3, 4, 5, 7]
 
 
 def out_shape(rng):
-    if rng.chance(0.1):  # larger: several blocks of the CPU evaluator, vector loops on the GPU
-        return rng.choice([(2051,), (37, 61), (3, 1, 700), (4097,)])
+    if rng.chance(0.1):  # larger: several blocks of the CPU evaluator, vector loops on the GPU,
+        # rows longer than a GPU block (a strided view's flat loop crosses rows inside a block)
+        return rng.choice([(2051,), (37, 61), (3, 1, 700), (4097,), (3, 1100), (2, 2, 1030)])
     nd = rng.weighted([(0, 1), (1, 4), (2, 4), (3, 2)])
     s = [rng.choice(EXTENTS) for _ in range(nd)]
     if nd and rng.chance(0.08):
