@@ -842,50 +842,15 @@ shape shape_of(const plan& p, const group& gr, const std::vector<std::int32_t>& 
   return sh;
 }
 
-// A worker's columns, taken from buffers its thread kept from earlier workers: a fresh zeroed
-// vector per worker (a column of block_len slots per node: 240 KiB for 30 nodes) cost a memset and,
-// past malloc's mmap threshold, page faults on every call (half of a small call's 4.8 us here).
-// The columns need no zeroing: each is written before it is read.
-class column_buffer {
-public:
-  explicit column_buffer(std::size_t words) {
-    auto& kept = free_list();
-    for (std::size_t i = kept.size(); i-- > 0;)
-      if (kept[i].words >= words) {
-        held_ = std::move(kept[i]);
-        kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(i));
-        return;
-      }
-    held_.data.reset(new std::uint64_t[words]);
-    held_.words = words;
-  }
-  ~column_buffer() {
-    auto& kept = free_list();
-    if (held_.data && held_.words <= max_kept_words && kept.size() < max_kept) kept.push_back(std::move(held_));
-  }
-  column_buffer(const column_buffer&) = delete;
-  column_buffer& operator=(const column_buffer&) = delete;
-  std::uint64_t* data() const { return held_.data.get(); }
-
-private:
-  struct buffer {
-    std::unique_ptr<std::uint64_t[]> data;
-    std::size_t words = 0;
-  };
-  static constexpr std::size_t max_kept = 4, max_kept_words = std::size_t(1) << 21;  // 16 MiB each at most
-  static std::vector<buffer>& free_list() {
-    thread_local std::vector<buffer> kept;
-    return kept;
-  }
-  buffer held_;
-};
-
 // One thread's state while it runs tiles of a group.
 struct worker {
   const plan& p;
   const group& gr;
   const shape& sh;
-  column_buffer scratch;                                // one column of block_len 8-byte slots per node position
+  // One column of block_len 8-byte slots per node position, from the host pool and never zeroed
+  // (each column is written before it is read): a zeroed vector per worker was a memset of a
+  // column per node on every call, half of a small call's 4.8 us.
+  detail::host_block scratch;
   std::vector<const void*> col;                         // per node position: this block's values
   std::vector<int> pos_of;                              // plan node -> position in gr.nodes
   std::vector<std::int64_t> seg_pos, seg_len, seg_off;  // this block's runs along the inner axis
@@ -903,7 +868,7 @@ struct worker {
   bool checking = false;
 
   worker(const plan& pl, const group& g, const shape& s)
-      : p(pl), gr(g), sh(s), scratch(std::max<std::size_t>(1, g.nodes.size()) * static_cast<std::size_t>(block_len)) {
+      : p(pl), gr(g), sh(s), scratch(std::max<std::size_t>(1, g.nodes.size()) * static_cast<std::size_t>(block_len) * 8) {
     const std::size_t nn = gr.nodes.size();
     col.assign(nn, nullptr);
     pos_of.assign(p.nodes.size(), -1);
@@ -935,7 +900,7 @@ struct worker {
       }
   }
   char* column(std::size_t i) {
-    return reinterpret_cast<char*>(scratch.data() + i * static_cast<std::size_t>(block_len));
+    return static_cast<char*>(scratch.p) + i * static_cast<std::size_t>(block_len) * 8;
   }
 
   void segments(std::int64_t f0, std::int64_t len) {
