@@ -288,6 +288,12 @@ TEST_P(Dtypes, OtherPathsMatchNumpy) {
   EXPECT_EQ(cu.to_vector(), (std::vector<u8>{0, 7, 255}));
   const jf::array<i8> ci = jf::clip(jf::array<i8>({-128, 7, 127}, d), -200, 5);
   EXPECT_EQ(ci.to_vector(), (std::vector<i8>{-128, 5, 5}));
+  // numpy's clip resolves its dtype from all three operands: a float hi makes it float64 and the
+  // Python int lo is a float64 there, not an int16 out of bounds (fuzz seed 112822 case 19)
+  const jf::array<double> cf = jf::clip(jf::array<i16>({-5, 3, 40}, d), 32768, 2.0);
+  EXPECT_EQ(cf.to_vector(), (std::vector<double>{2, 2, 2}));
+  const jf::array<float> cg = jf::clip(jf::array<i16>({-5, 3, 40}, d), -40000, jf::array<float>({2.5f, 2.5f, 50}, d));
+  EXPECT_EQ(cg.to_vector(), (std::vector<float>{-5, 2.5f, 40}));
   const jf::array<i16> m = jf::array<i16>({30000, 30000, 5, -1, 2, 3}, d).reshape({2, 3});
   EXPECT_EQ(jf::array<i64>(jf::cumsum(m, 1)).to_vector(), (std::vector<i64>{30000, 60000, 60005, -1, 1, 4}));
   EXPECT_EQ(jf::array<std::uint64_t>(jf::cumprod(jf::array<u8>({200, 2, 3}, d))).to_vector(),

@@ -148,11 +148,21 @@ template <bool Low, class X, class L, class B> decltype(auto) clip_bound(B&& b) 
 }
 }  // namespace detail
 
-// numpy.clip(x, lo, hi) == minimum(maximum(x, lo), hi): NaN propagates, as in numpy.
+// numpy.clip(x, lo, hi) == minimum(maximum(x, lo), hi): NaN propagates, as in numpy. numpy's clip
+// is one ufunc whose loop dtype comes from all three operands: when hi widens the result
+// (clip(int16_x, 32768, 2.0) is float64), x is cast to it first, so that maximum(x, lo) is not
+// computed (and its weak bound checked) in x's narrower dtype.
 template <operand X, operand L, operand H> auto clip(X&& x, L&& lo, H&& hi) {
   auto&& l = detail::clip_bound<true, X, L>(std::forward<L>(lo));
   auto&& h = detail::clip_bound<false, X, L>(std::forward<H>(hi));
-  return minimum(maximum(std::forward<X>(x), std::forward<decltype(l)>(l)), std::forward<decltype(h)>(h));
+  using M = decltype(maximum(std::declval<X>(), std::forward<decltype(l)>(l)));
+  using R = decltype(minimum(std::declval<M>(), std::forward<decltype(h)>(h)));
+  constexpr operand_type xt = type_of_v<capture_t<X>>, rt = type_of_v<capture_t<R>>;
+  if constexpr (!xt.is_weak() && rt.type != type_of_v<capture_t<M>>.type)
+    return minimum(maximum(astype<cpp_type_t<rt.type>>(std::forward<X>(x)), std::forward<decltype(l)>(l)),
+                   std::forward<decltype(h)>(h));
+  else
+    return minimum(maximum(std::forward<X>(x), std::forward<decltype(l)>(l)), std::forward<decltype(h)>(h));
 }
 
 // x.astype(U): numpy's casts (float -> int of NaN or out-of-range values gives INT_MIN, like numpy
