@@ -81,6 +81,9 @@ __device__ __forceinline__ unsigned shfl_first(unsigned v) { return __shfl_sync(
 __device__ __forceinline__ unsigned long long shfl_first(unsigned long long v) {
   return __shfl_sync(full_mask, v, 0);
 }
+// A read-only input's element through the non-coherent path (emitter::ldg_inputs).
+template <class T> __device__ __forceinline__ T ld(const T* p) { return __ldg(p); }
+__device__ __forceinline__ bool ld(const bool* p) { return __ldg(reinterpret_cast<const unsigned char*>(p)) != 0; }
 template <class T> __device__ __forceinline__ jf::ops::jf_arg<T> shfl_first(jf::ops::jf_arg<T> v) {
   return jf::ops::jf_arg<T>{shfl_first(v.value), shfl_first(v.index)};
 }
@@ -701,8 +704,9 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
     if (!kept[id].empty()) {
       if (flat_index.empty())
         throw error(nest::cat("jf::ir codegen: internal error: kept %", id) + " read outside a loop");
-      s << ind << "const " << T(n.type) << " " << nest::cat("v", id) << sfx << " = " << kept[id] << "[" << flat_index
-        << "];  // kept by the reduction loop\n";
+      s << ind << "const " << T(n.type) << " " << nest::cat("v", id) << sfx << " = "
+        << (ldg_inputs ? "jf_nest::ld(" + kept[id] + " + " + flat_index + ")" : kept[id] + "[" + flat_index + "]")
+        << ";  // kept by the reduction loop\n";
       vname[id] = nest::cat("v", id) + sfx;
       continue;
     }
@@ -738,7 +742,8 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
           << offset(false, k, n.domain) << ")));\n";
         break;
       }
-      s << decl << "in" << k << "[" << offset(false, k, n.domain) << "];\n";
+      if (ldg_inputs) s << decl << "jf_nest::ld(in" << k << " + (" << offset(false, k, n.domain) << "));\n";
+      else s << decl << "in" << k << "[" << offset(false, k, n.domain) << "];\n";
       break;
     }
     case op::broadcast: {

@@ -75,6 +75,10 @@ class emitter {
   bool chunk_words = false;  // and it may share blocks through shared memory (8 KiB, static)
   int max_threads = 0;  // > 0: the kernel's __launch_bounds__ (a launch may use that many threads)
   int min_blocks = 0;   // > 0: and the blocks per SM the compiler must fit (a register budget)
+  // Inputs (and kept arrays, which must then be global inputs) read through the read-only path
+  // (jf_nest::ld, __ldg): with plain loads ptxas consumed each of the list kernel's lock-step loads
+  // before issuing the next one, a load in flight per lane (docs/design.md, "List kernels").
+  bool ldg_inputs = false;
 
   std::string T(dtype t) const;
   void header(const shape_plan& p, const std::string& plan_text);

@@ -79,6 +79,7 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   if (E >= 0) li.reduced_axes = {b};
   e.add_operand_axis(g.outputs.size() + offsets, a);
   e.max_threads = block_threads;
+  e.ldg_inputs = true;  // (its kept arrays are the contents: global inputs)
 
   // Values of L read in E (through broadcasts), before or after the reductions.
   std::vector<char> list_val;
