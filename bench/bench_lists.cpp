@@ -163,7 +163,7 @@ void BM_Schedule(benchmark::State& state) {
   if (!need_gpu(state)) return;
   lists_data& d = Tail ? long_tail() : poisson();
   jf::ir::nest::list_schedule_override() = {static_cast<int>(state.range(0)), static_cast<int>(state.range(1)),
-                                            static_cast<int>(state.range(2))};
+                                            static_cast<int>(state.range(2)), static_cast<int>(state.range(3))};
   const jf::ir::kernel_source k = jf::ir::generate_cuda(front_end_reduce(M, Pipeline));
   jf::ir::nest::list_schedule_override() = {};
   state.SetLabel(jf::ir::describe_launch(k).substr(0, 40));
@@ -185,11 +185,12 @@ void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark
 }  // namespace
 
 BENCHMARK(BM_CopyRoof)->Apply(one);
-// Arguments: lists per lane, longest list of a lane, blocks per SM in the kernel's launch bounds
-// (0: the generator's choice; 0/0/0 is the generator's schedule).
+// Arguments: lists per lane, longest list of a lane, blocks per SM in the kernel's launch bounds,
+// lock steps per trip (0: the generator's choice; 0/0/0/0 is the generator's schedule).
 void schedules(benchmark::internal::Benchmark* b) {
-  b->Args({0, 0, 0})->Args({4, 16, 0})->Args({4, 16, 6})->Args({2, 16, 0})->Args({2, 16, 6})->Args({1, 16, 0});
-  b->Args({4, 8, 0})->Args({4, 32, 0})->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+  b->Args({0, 0, 0, 0})->Args({4, 16, 0, 1})->Args({4, 16, 0, 2})->Args({4, 16, 0, 4})->Args({4, 16, 6, 0});
+  b->Args({2, 16, 0, 0})->Args({2, 16, 0, 2})->Args({2, 16, 6, 0})->Args({1, 16, 0, 0})->Args({1, 16, 0, 4});
+  b->Args({4, 8, 0, 0})->Args({4, 32, 0, 0})->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 }
 BENCHMARK(BM_Schedule<jf::monoid::sum, false>)->Name("BM_ScheduleSumPoisson")->Apply(schedules);
 BENCHMARK(BM_Schedule<jf::monoid::max, false>)->Name("BM_ScheduleMaxPoisson")->Apply(schedules);

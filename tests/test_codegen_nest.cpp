@@ -878,11 +878,12 @@ TEST(CodegenNestNvrtc, ListKernelsOfEveryMonoidAndDtype) {
 }
 
 TEST(CodegenNestNvrtc, ListKernelsAtEverySchedule) {
-  // Lists per lane 1, 2, 4 and lane thresholds 1, 16, 32 (the kernel's name does not change with the
-  // schedule: one batch per schedule).
+  // Lists per lane 1, 2, 4, lane thresholds 1, 16, 32 and 1-3 lock steps per trip (the kernel's
+  // name does not change with the schedule: one batch per schedule).
   for (int lists_per_lane : {1, 2, 4})
     for (int thread_max : {1, 16, 32}) {
-      jf::ir::nest::list_schedule_override() = {lists_per_lane, thread_max};
+      const int lock_steps = thread_max == 1 ? 1 : thread_max == 16 ? 2 : 3;
+      jf::ir::nest::list_schedule_override() = {lists_per_lane, thread_max, 0, lock_steps};
       batch b;
       for (bool i32 : {false, true}) {
         b.add(list_reduce(monoid::argmax, dtype::float64, true, i32));
@@ -897,6 +898,7 @@ TEST(CodegenNestNvrtc, ListKernelsAtEverySchedule) {
       for (const kernel_source& k : b.kernels) {
         EXPECT_EQ(k.launch.list_lists_per_lane, lists_per_lane) << k.name;
         EXPECT_EQ(k.launch.list_thread_max, thread_max) << k.name;
+        EXPECT_EQ(k.launch.list_lock_steps, lock_steps) << k.name;
       }
       SCOPED_TRACE(testing::Message() << lists_per_lane << " lists per lane, lanes up to " << thread_max);
       b.compile();

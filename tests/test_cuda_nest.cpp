@@ -1122,8 +1122,11 @@ TEST(CudaLists, EverySchedule) {
   const std::vector<list_layout> layouts = list_layouts();
   for (int lists_per_lane : {1, 2, 4})
     for (int thread_max : {1, 32}) {
-      SCOPED_TRACE(testing::Message() << lists_per_lane << " lists per lane, lanes up to " << thread_max << " elements");
-      jf::ir::nest::list_schedule_override() = {lists_per_lane, thread_max};
+      // (lock steps per trip: 3 (a remainder trip) with the long lists; 2, max's default, above)
+      const int lock_steps = thread_max == 32 ? 3 : 1;
+      SCOPED_TRACE(testing::Message() << lists_per_lane << " lists per lane, lanes up to " << thread_max << " elements, "
+                                      << lock_steps << " lock steps per trip");
+      jf::ir::nest::list_schedule_override() = {lists_per_lane, thread_max, 0, lock_steps};
       check_reduce(monoid::sum, dtype::float32, false, layouts);
       check_reduce(monoid::max, dtype::float32, true, layouts);
       check_reduce(monoid::argmax, dtype::float64, true, layouts);

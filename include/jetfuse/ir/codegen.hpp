@@ -86,10 +86,11 @@ struct launch_info {
   // pairs: the most elements of a tile whose operands are staged in shared memory (0: never).
   int list_stage_items = 0;
   // list: the lists per lane of a warp tile, the longest list combined by its lane, the longest by
-  // its warp (longer: the block).
+  // its warp (longer: the block), the lock steps per trip of the lanes' reduction loop.
   int list_lists_per_lane = 0;
   int list_thread_max = 0;
   int list_warp_max = 0;
+  int list_lock_steps = 0;
   // pairs: the arity (2 or 3), the lists per tile, and the shortest list the kernel may queue as heavy
   // (sizes the queue in scratch: at most elements / pairs_min_heavy + 1 heavy lists). A product
   // (cartesian) kernel counts the elements of both lists (a's and b's) wherever a pairs kernel

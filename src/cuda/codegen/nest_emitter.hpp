@@ -186,6 +186,7 @@ struct list_schedule {
   int lists_per_lane = 0;
   int thread_max = 0;
   int min_blocks = 0;  // blocks per SM in the kernel's __launch_bounds__ (0: none)
+  int lock_steps = 0;  // lock steps per trip of the reductions' loop (0: the generator's choice)
 };
 list_schedule& list_schedule_override();
 

@@ -134,11 +134,18 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
                 : per_list_bytes <= 8      ? 2
                                            : 1;
   const int thread_max = forced.thread_max > 0 ? forced.thread_max : default_thread_max;
+  // Lock steps per trip of the reductions' loop: ptxas unrolls a loop of sums by itself with every
+  // load ahead (16 in flight at K = 4), but not one of max/min/argmax (3 in flight); two steps
+  // written per trip give those 2K (bench_lists' schedule rows measure both).
+  bool sums_only = true;
+  for (node_id r : looped) sums_only = sums_only && (e.mono(r) == monoid::sum || e.mono(r) == monoid::prod);
+  const int lock_steps = forced.lock_steps > 0 ? forced.lock_steps : sums_only ? 1 : 2;
   const int warp_lists = 32 * K, tile_lists = block_warps * warp_lists;
   if (forced.min_blocks > 0) e.min_blocks = forced.min_blocks;
   li.list_lists_per_lane = K;
   li.list_thread_max = thread_max;
   li.list_warp_max = warp_max;
+  li.list_lock_steps = lock_steps;
 
   std::string plan = cat("Warp tiles: ", tile_lists) + cat(" lists of D", L) + cat(" per ", block_threads) +
                      cat("-thread block (grid-stride over tiles), ", warp_lists) + cat(" per warp, ", K) +
@@ -230,36 +237,45 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
     e.emit_nodes(need0, in, ks(k), emitter::which::all);
     vk[static_cast<std::size_t>(k)] = e.vname;
   }
-  // A lock-step loop over m < jf_steps: element jb_k + m of each lane list k (a valid element when
-  // m >= jn_k), the loads of every k first; body(k) runs for the lists with m < jn_k.
-  auto lockstep = [&](const std::vector<char>& need, const std::function<void(int, const std::string&)>& body,
-                      bool guarded) {
-    s << in << "for (int m = 0; m < jf_steps; ++m) {\n";
-    std::vector<std::vector<std::string>> names(static_cast<std::size_t>(K));
-    for (int k = 0; k < K; ++k) {
-      e.vname = vk[static_cast<std::size_t>(k)];
-      reset_axes();
-      s << in2 << "const long long jj" << ks(k) << " = m < jn" << ks(k) << " ? jb" << ks(k) << " + m : jf_wb;\n";
-      e.axis[static_cast<std::size_t>(a)] = "il" + ks(k);
-      e.axis[static_cast<std::size_t>(b)] = "jj" + ks(k);
-      e.flat_index = "jj" + ks(k);
-      e.emit_nodes(need, in2, ks(k), emitter::which::loads);
-      names[static_cast<std::size_t>(k)] = e.vname;
-    }
-    for (int k = 0; k < K; ++k) {
-      e.vname = names[static_cast<std::size_t>(k)];
-      e.axis[static_cast<std::size_t>(a)] = "il" + ks(k);
-      e.axis[static_cast<std::size_t>(b)] = "jj" + ks(k);
-      e.flat_index = "jj" + ks(k);
-      e.emit_nodes(need, in2, ks(k), emitter::which::compute);
-      if (!guarded) {
-        body(k, in2);
-        continue;
+  // A lock-step loop over m < jf_steps, `unroll` steps per trip: element jb_k + m' of each lane list
+  // k for m' = m, m + 1, ... (a valid element when m' >= jn_k), the loads of every step and k first;
+  // body(k, ind, m') runs for the lists with m' < jn_k. (Two steps per trip keep twice the loads in
+  // flight: ptxas did not unroll the max loop by itself, three loads in flight per lane.)
+  auto lockstep = [&](const std::vector<char>& need,
+                      const std::function<void(int, const std::string&, const std::string&)>& body, bool guarded,
+                      int unroll) {
+    if (unroll > 1) s << "#pragma unroll 1\n";  // (the trip's loads as written: see above)
+    s << in << "for (int m = 0; m < jf_steps; m += " << unroll << ") {\n";
+    std::vector<std::vector<std::string>> names(static_cast<std::size_t>(K * unroll));
+    auto step = [](int u) { return u == 0 ? std::string("m") : cat("(m + ", u) + ")"; };
+    auto sfx = [&](int u, int k) { return u == 0 ? ks(k) : cat("_", u) + ks(k); };
+    for (int u = 0; u < unroll; ++u)
+      for (int k = 0; k < K; ++k) {
+        e.vname = vk[static_cast<std::size_t>(k)];
+        reset_axes();
+        s << in2 << "const long long jj" << sfx(u, k) << " = " << step(u) << " < jn" << ks(k) << " ? jb" << ks(k) << " + "
+          << step(u) << " : jf_wb;\n";
+        e.axis[static_cast<std::size_t>(a)] = "il" + ks(k);
+        e.axis[static_cast<std::size_t>(b)] = "jj" + sfx(u, k);
+        e.flat_index = "jj" + sfx(u, k);
+        e.emit_nodes(need, in2, sfx(u, k), emitter::which::loads);
+        names[static_cast<std::size_t>(u * K + k)] = e.vname;
       }
-      s << in2 << "if (m < jn" << ks(k) << ") {\n";
-      body(k, in3);
-      s << in2 << "}\n";
-    }
+    for (int u = 0; u < unroll; ++u)
+      for (int k = 0; k < K; ++k) {
+        e.vname = names[static_cast<std::size_t>(u * K + k)];
+        e.axis[static_cast<std::size_t>(a)] = "il" + ks(k);
+        e.axis[static_cast<std::size_t>(b)] = "jj" + sfx(u, k);
+        e.flat_index = "jj" + sfx(u, k);
+        e.emit_nodes(need, in2, sfx(u, k), emitter::which::compute);
+        if (!guarded) {
+          body(k, in2, step(u));
+          continue;
+        }
+        s << in2 << "if (" << step(u) << " < jn" << ks(k) << ") {\n";
+        body(k, in3, step(u));
+        s << in2 << "}\n";
+      }
     s << in << "}\n";
   };
   // A list's results from its accumulators acc<r><sfx> and its length `len` (uniform summands).
@@ -284,16 +300,16 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   if (!looped.empty()) {
     for (int k = 0; k < K; ++k)
       for (node_id r : looped) s << in << e.acc_type(r) << " acc" << r << ks(k) << " = " << e.identity(r) << ";\n";
-    lockstep(need1, [&](int k, const std::string& ind) {
+    lockstep(need1, [&](int k, const std::string& ind, const std::string& m) {
       for (node_id r : looped) {
         const node& n = g.at(r);
         const std::string acc = cat("acc", r) + ks(k);
-        std::string cond = "m < jn" + ks(k);
+        std::string cond = m + " < jn" + ks(k);
         if (n.nargs == 2) cond += " && " + e.vname[static_cast<std::size_t>(n.args[1])];
         const std::string& x = e.vname[static_cast<std::size_t>(n.args[0])];
         if (is_arg_monoid(e.mono(r))) {
           s << ind << "if (" << cond << ") " << acc << " = " << e.combine_fn(r) << "(" << acc << ", " << e.acc_type(r) << "{"
-            << x << ", static_cast<long long>(m)});\n";
+            << x << ", static_cast<long long>(" << m << ")});\n";
           continue;
         }
         const dtype t = e.value_type(r);
@@ -302,7 +318,7 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
                                         : e.identity(r);
         s << ind << acc << " = " << e.combine_fn(r) << "(" << acc << ", " << cond << " ? " << x << " : " << neutral << ");\n";
       }
-    }, false);
+    }, false, lock_steps);
   }
   // Per lane list: results, L's nodes and outputs, the values of L the map reads.
   for (int k = 0; k < K; ++k) {
@@ -319,7 +335,7 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
     vk[static_cast<std::size_t>(k)] = e.vname;
   }
   // The map over E, lane lists.
-  if (!element_outputs.empty()) lockstep(need3, [&](int, const std::string& ind) { e.store_outputs(ind, E); }, true);
+  if (!element_outputs.empty()) lockstep(need3, [&](int, const std::string& ind, const std::string&) { e.store_outputs(ind, E); }, true, 1);
 
   // One list by a group of threads (the warp or the block): `lo`, `hi` its elements, `il` its index,
   // `start`/`step` the group's lanes, `combine(acc)` the group's tree (the result in every thread),
@@ -430,7 +446,8 @@ std::string describe_list(const launch_info& li, const launch_config* c) {
   std::string s = cat("list kernel: warp tiles of ", 32 * K) + cat(" lists (", K) + " per lane), " +
                   cat("", block_warps * 32 * K) + cat(" lists per ", block_threads) + "-thread block (grid-stride)";
   if (!li.reduced_axes.empty())
-    s += cat("; each list by its lane up to ", li.list_thread_max) + " elements (the warp's lanes in lock step), by its " +
+    s += cat("; each list by its lane up to ", li.list_thread_max) +
+         cat(" elements (the warp's lanes in lock step, ", std::max(1, li.list_lock_steps)) + " per trip), by its " +
          cat("warp up to ", li.list_warp_max) + ", else by the block";
   if (!li.map_axes.empty()) s += "; maps over the elements by the same lanes";
   if (c && c->grid[0] > 0) s += cat(" (", c->grid[0]) + " blocks)";
