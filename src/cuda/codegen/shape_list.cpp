@@ -134,12 +134,11 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
                 : per_list_bytes <= 8      ? 2
                                            : 1;
   const int thread_max = forced.thread_max > 0 ? forced.thread_max : default_thread_max;
-  // Lock steps per trip of the reductions' loop: ptxas unrolls a loop of sums by itself with every
-  // load ahead (16 in flight at K = 4), but not one of max/min/argmax (3 in flight); two steps
-  // written per trip give those 2K (bench_lists' schedule rows measure both).
-  bool sums_only = true;
-  for (node_id r : looped) sums_only = sums_only && (e.mono(r) == monoid::sum || e.mono(r) == monoid::prod);
-  const int lock_steps = forced.lock_steps > 0 ? forced.lock_steps : sums_only ? 1 : 2;
+  // Lock steps per trip of the reductions' loop: 1. ptxas unrolls a loop of sums by itself with every
+  // load ahead (16 in flight at K = 4) but keeps 3 in flight in a loop of max; two or four steps
+  // written per trip put 8 or 16 in flight there, and were slower (more registers): bench_lists'
+  // schedule rows, docs/design.md "Loads in flight".
+  const int lock_steps = forced.lock_steps > 0 ? forced.lock_steps : 1;
   const int warp_lists = 32 * K, tile_lists = block_warps * warp_lists;
   if (forced.min_blocks > 0) e.min_blocks = forced.min_blocks;
   li.list_lists_per_lane = K;
