@@ -1122,7 +1122,7 @@ TEST(CudaLists, EverySchedule) {
   const std::vector<list_layout> layouts = list_layouts();
   for (int lists_per_lane : {1, 2, 4})
     for (int thread_max : {1, 32}) {
-      // (lock steps per trip: 3 (a remainder trip) with the long lists; 2, max's default, above)
+      // (lock steps per trip: 3, with a remainder trip, for the long lists; 1, the default, elsewhere)
       const int lock_steps = thread_max == 32 ? 3 : 1;
       SCOPED_TRACE(testing::Message() << lists_per_lane << " lists per lane, lanes up to " << thread_max << " elements, "
                                       << lock_steps << " lock steps per trip");

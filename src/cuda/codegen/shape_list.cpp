@@ -238,8 +238,7 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   }
   // A lock-step loop over m < jf_steps, `unroll` steps per trip: element jb_k + m' of each lane list
   // k for m' = m, m + 1, ... (a valid element when m' >= jn_k), the loads of every step and k first;
-  // body(k, ind, m') runs for the lists with m' < jn_k. (Two steps per trip keep twice the loads in
-  // flight: ptxas did not unroll the max loop by itself, three loads in flight per lane.)
+  // body(k, ind, m') runs for the lists with m' < jn_k. (`unroll`: lock_steps above.)
   auto lockstep = [&](const std::vector<char>& need,
                       const std::function<void(int, const std::string&, const std::string&)>& body, bool guarded,
                       int unroll) {
