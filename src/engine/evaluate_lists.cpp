@@ -340,7 +340,8 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   }
   // Operands: strides over (list, element, slots); contents read at j + shift (at j_k for slot k).
   c.leaf_strides.assign(static_cast<std::size_t>(na), std::vector<std::int64_t>(a.extents.size(), 0));
-  c.index32 = c.nlists < int32_limit;
+  // (Offsets values fit I too: the list kernels keep list starts and ends in it.)
+  c.index32 = c.nlists < int32_limit && std::max(c.last, c.last_b) < int32_limit;
   for (int i = 0; i < na; ++i) {
     const array_base& x = *r.arrays[i];
     auto& s = c.leaf_strides[static_cast<std::size_t>(i)];

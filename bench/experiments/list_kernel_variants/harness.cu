@@ -1,7 +1,7 @@
 // Times jetfuse's generated per-list sum and max kernels against edited variants (make_variants.py)
 // on 10M float32 lists of Poisson(2) lengths with int64 offsets (bench_jagged's data: the same
 // generator and seed), each checked against a host loop, and a device copy of the same bytes.
-// Question: where do the generated sum's 73 us go, when the lock step alone, written by hand
+
 // (../list_sum_variants.cu), takes 57 us? (Ready for the next device call; not yet run: the session
 // that wrote it had no device time left. Compiled here with nvcc; registers per ptxas: sum gen /
 // noheavy / nolong 48 / 32 / 32, max 40 / 40 / 48.)
@@ -15,6 +15,50 @@
 #include "variants.cuh"
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("%s line %d\n", cudaGetErrorString(e_), __LINE__); return 1; } } while (0)
+
+// The lock step written by hand (../list_sum_variants.cu's lockstep4: __restrict__ parameters, no
+// medium or heavy paths), for sum and for max with the generated kernel's NaN-propagating select.
+struct hand_sum { static __device__ float id() { return 0.0f; } static __device__ float neutral() { return -0.0f; }
+                  static __device__ float f(float a, float b) { return a + b; } };
+struct hand_max { static __device__ float id() { return -INFINITY; } static __device__ float neutral() { return -INFINITY; }
+                  static __device__ float f(float a, float b) { return ((a > b) | (a != a)) ? a : b; } };
+template <class Op>
+__global__ void __launch_bounds__(256) hand_lockstep4(const long long* __restrict__ off, const float* __restrict__ c,
+                                                      float* __restrict__ out, long long nl) {
+  constexpr int K = 4;
+  const int lane = threadIdx.x & 31, wp = threadIdx.x >> 5;
+  const long long tl = 256LL * K, ntiles = (nl + tl - 1) / tl;
+  for (long long tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+    const long long iw = tile * tl + wp * 32LL * K;
+    long long jb[K], je[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) { const long long i = iw + lane + 32 * k; jb[k] = off[i < nl ? i : nl]; }
+    const long long wend = off[iw + 32 * K < nl ? iw + 32 * K : nl];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const long long down = __shfl_down_sync(~0u, jb[k], 1);
+      const long long next = k + 1 < K ? __shfl_sync(~0u, jb[(k + 1) % K], 0) : wend;
+      je[k] = lane == 31 ? next : down;
+    }
+    const long long wb = __shfl_sync(~0u, jb[0], 0);
+    int jn[K], steps = 0;
+#pragma unroll
+    for (int k = 0; k < K; ++k) { jn[k] = (int)(je[k] - jb[k]); steps = max(steps, jn[k]); }
+    steps = __reduce_max_sync(~0u, steps);
+    float acc[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) acc[k] = Op::id();
+    for (int m = 0; m < steps; ++m) {
+      float v[K];
+#pragma unroll
+      for (int k = 0; k < K; ++k) v[k] = c[m < jn[k] ? jb[k] + m : wb];
+#pragma unroll
+      for (int k = 0; k < K; ++k) acc[k] = Op::f(acc[k], m < jn[k] ? v[k] : Op::neutral());
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) { const long long i = iw + lane + 32 * k; if (i < nl) out[i] = acc[k]; }
+  }
+}
 
 int main() {
   const long long nl = 10000000;
@@ -77,14 +121,31 @@ int main() {
     long long bad = 0;
     for (long long i = 0; i < nl; ++i) bad += h[i] != ref[i];
     const float t = best_of(launch);
-    printf("%-16s %7.1f us  %5.1f %% of copy  %3d registers  %d blocks/SM  grid %lld  %s\n", name, t, 100.0 * tc / t,
+    printf("%-20s %7.1f us  %5.1f %% of copy  %3d registers  %d blocks/SM  grid %lld  %s\n", name, t, 100.0 * tc / t,
            attr.numRegs, per_sm, grid, bad ? "MISMATCH" : "same");
   };
-  run("listsum_gen", listsum_gen, sum);
-  run("listsum_noheavy", listsum_noheavy, sum);
-  run("listsum_nolong", listsum_nolong, sum);
-  run("listmax_gen", listmax_gen, mx);
-  run("listmax_noheavy", listmax_noheavy, mx);
-  run("listmax_nolong", listmax_nolong, mx);
+  auto run_hand = [&](const char* name, void (*kernel)(const long long*, const float*, float*, long long),
+                      const std::vector<float>& ref) {
+    int per_sm = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, 256, 0);
+    cudaFuncAttributes attr;
+    cudaFuncGetAttributes(&attr, kernel);
+    const long long tiles = (nl + 1023) / 1024, grid = std::min<long long>(tiles, 4LL * per_sm * sms);
+    auto launch = [&] { kernel<<<(unsigned)grid, 256>>>(d_off, d_c, d_out, nl); };
+    cudaMemset(d_out, 0xFF, 4 * nl);
+    launch();
+    if (cudaDeviceSynchronize() != cudaSuccess) { printf("%s: launch failed\n", name); return; }
+    std::vector<float> h(nl);
+    cudaMemcpy(h.data(), d_out, 4 * nl, cudaMemcpyDeviceToHost);
+    long long bad = 0;
+    for (long long i = 0; i < nl; ++i) bad += h[i] != ref[i];
+    const float t = best_of(launch);
+    printf("%-20s %7.1f us  %5.1f %% of copy  %3d registers  %d blocks/SM  grid %lld  %s\n", name, t, 100.0 * tc / t,
+           attr.numRegs, per_sm, grid, bad ? "MISMATCH" : "same");
+  };
+  run_hand("hand_sum", hand_lockstep4<hand_sum>, sum);
+  run_hand("hand_max", hand_lockstep4<hand_max>, mx);
+#define JF_RUN(k, ref) run(#k, k, ref);
+  JF_VARIANTS(JF_RUN)
   return 0;
 }

@@ -1,29 +1,44 @@
 #!/usr/bin/env python3
 """Variants of jetfuse's generated list kernels (dump_list_kernels.cpp), edited by text, in one
-CUDA file for harness.cu: each kernel renamed <name>_<variant> behind one shared prelude.
+CUDA file for harness.cu: each kernel renamed <name>_s<steps>_<variant> behind one shared prelude,
+and JF_VARIANTS(X), the list of them for the harness.
   gen      the generated kernel as it is
   noheavy  the tile's first/last offsets not read and the heavy (block) path dead: jf_heavy = false
   nolong   noheavy and the medium (warp) path dead too: the ballots are 0
-Usage: make_variants.py <dir with listsum.cu, listmax.cu> <out.cuh>"""
+  i32      offsets read without their stride (contiguous) and kept as int (the lane lists' starts,
+           ends, lengths and element indices): 32-bit arithmetic
+  lb<B>    the generated kernel with __launch_bounds__(256, B): at most 65536 / (256 B) registers
+Usage: make_variants.py <dir with listsum_s1.cu, ...> <out.cuh>"""
 import re, sys
 
 src_dir, out = sys.argv[1], sys.argv[2]
-prelude, parts = None, []
+prelude, parts, names = None, [], []
 for name in ("listsum", "listmax"):
-    s = open(f"{src_dir}/{name}.cu").read()
-    m = re.search(r"^struct (jf_[0-9a-f]+_reduce)_args \{", s, re.M)
-    kname = m.group(1)
-    if prelude is None:
-        # (compiled by nvcc, not NVRTC: the prelude's NVRTC branch, device functions)
-        prelude = (s[:m.start()].replace("#pragma once", "").replace("#ifdef __CUDACC_RTC__", "#if 1")
-                   .replace("#ifndef __CUDACC_RTC__", "#if 0").replace("defined(__CUDACC_RTC__)", "1"))
-    kernel = s[m.start():]
-    for variant in ("gen", "noheavy", "nolong"):
-        k = kernel.replace(kname, f"{name}_{variant}")
-        if variant in ("noheavy", "nolong"):
-            k = re.sub(r"const long long jf_tb = [^;]*;\n", "", k)
-            k = re.sub(r"const bool jf_heavy = [^;]*;", "const bool jf_heavy = false;", k)
-        if variant == "nolong":
-            k = re.sub(r"__ballot_sync\(jf_nest::full_mask, [^;]*\);", "0u;", k)
-        parts.append(k)
-open(out, "w").write(prelude + "\n".join(parts))
+    for steps in (1, 2):
+        s = open(f"{src_dir}/{name}_s{steps}.cu").read()
+        m = re.search(r"^struct (jf_[0-9a-f]+_reduce)_args \{", s, re.M)
+        kname = m.group(1)
+        if prelude is None:
+            # (compiled by nvcc, not NVRTC: the prelude's NVRTC branch, device functions)
+            prelude = (s[:m.start()].replace("#pragma once", "").replace("#ifdef __CUDACC_RTC__", "#if 1")
+                       .replace("#ifndef __CUDACC_RTC__", "#if 0").replace("defined(__CUDACC_RTC__)", "1"))
+        kernel = s[m.start():]
+        variants = ("gen", "noheavy", "nolong", "lb6", "i32", "i32noheavy", "i32lb8") if steps == 1 else ("gen", "lb6", "i32")
+        for variant in variants:
+            vname = f"{name}_s{steps}_{variant}"
+            k = kernel.replace(kname, vname)
+            if variant.startswith("i32"):
+                k = k.replace(" * jf_st_off]", "]")
+                k = re.sub(r"(const long long jf_i\d = iw \+ lane \+ \d+), (jb_\d) = ", r"\1; const int \2 = (int)", k)
+                k = re.sub(r"const long long (jf_wend|jf_down\d|jf_next\d|je_\d|jf_wb|jj_\d|jj_\d_\d) = ", r"const int \1 = (int)", k)
+            if variant.endswith("noheavy") or variant in ("noheavy", "nolong"):
+                k = re.sub(r"const long long jf_tb = [^;]*;\n", "", k)
+                k = re.sub(r"const bool jf_heavy = [^;]*;", "const bool jf_heavy = false;", k)
+            if variant == "nolong":
+                k = re.sub(r"__ballot_sync\(jf_nest::full_mask, [^;]*\);", "0u;", k)
+            if "lb" in variant:
+                k = k.replace("__launch_bounds__(256)", f"__launch_bounds__(256, {variant.split('lb')[1]})")
+            parts.append(k)
+            names.append((vname, "sum" if name == "listsum" else "mx"))
+table = "#define JF_VARIANTS(X) " + " ".join(f"X({n}, {r})" for n, r in names) + "\n"
+open(out, "w").write(prelude + "\n".join(parts) + "\n" + table)

@@ -857,7 +857,7 @@ void emitter::laned_loop(const std::string& ind, const std::string& c, const std
   const auto saved_v = vname;
   const auto saved_a = axis;
   const std::string in2 = ind + "  ";
-  s << ind << "long long " << c << " = " << start << ";\n";
+  s << ind << laned_counter << " " << c << " = " << start << ";\n";
   if (lanes > 1) {
     s << ind << "// " << lanes << " independent iterations per trip: all their loads are issued first.\n";
     s << ind << "for (; " << c << " < " << n << " - " << (lanes - 1) << " * " << step << "; " << c << " += " << lanes << " * "

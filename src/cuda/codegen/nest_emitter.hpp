@@ -79,6 +79,9 @@ class emitter {
   // (jf_nest::ld, __ldg): with plain loads ptxas consumed each of the list kernel's lock-step loads
   // before issuing the next one, a load in flight per lane (docs/design.md, "List kernels").
   bool ldg_inputs = false;
+  // The C type of laned_loop's counter: "long long", or "I" where the shape knows the loop's indices
+  // fit the kernel's index type (the list shape: offsets values below 2^31 when I is int).
+  std::string laned_counter = "long long";
 
   std::string T(dtype t) const;
   void header(const shape_plan& p, const std::string& plan_text);
