@@ -753,6 +753,28 @@ TEST(CodegenNestLists, ShapesAreRecognised) {
   const std::string map = describe_launch(generate_cuda(list_map(dtype::float32, false)));
   EXPECT_NE(map.find("by its lane up to 16"), std::string::npos) << map;  // maps are scheduled per list too
   EXPECT_NE(map.find("maps over the elements"), std::string::npos) << map;
+  // Lists known to be short (domain::longest, from the offsets' validation): the paths for longer
+  // lists left out, said by the plan and the launch; the warp path stays for lanes up to 1 element.
+  for (std::int64_t longest : {16, 4096}) {
+    graph g = list_reduce(monoid::sum, dtype::float32, false);
+    g.domains[1].longest = longest;
+    const kernel_source ks = generate_cuda(g);
+    const std::string body = ks.source.substr(ks.source.find("extern \"C\" __global__"));
+    const std::string dl = describe_launch(ks);
+    EXPECT_EQ(ks.launch.list_longest, longest);
+    EXPECT_EQ(body.find("s_big"), std::string::npos) << body;
+    EXPECT_EQ(body.find("jf_heavy"), std::string::npos) << body;
+    EXPECT_EQ(body.find("__ballot_sync") == std::string::npos, longest == 16) << body;
+    EXPECT_EQ(ks.launch.static_shared_bytes, 0);
+    EXPECT_EQ(dl.find("else by the block"), std::string::npos) << dl;
+    EXPECT_EQ(dl.find("by its warp") == std::string::npos, longest == 16) << dl;
+    EXPECT_NE(dl.find("(lists of at most " + std::to_string(longest) + " elements)"), std::string::npos) << dl;
+    jf::ir::nest::list_schedule_override().thread_max = 1;
+    const std::string lanes1 = generate_cuda(g).source;
+    jf::ir::nest::list_schedule_override() = {};
+    EXPECT_NE(lanes1.find("__ballot_sync", lanes1.find("extern \"C\" __global__")), std::string::npos);
+  }
+  EXPECT_NE(k.source.find("s_big"), std::string::npos);  // (not known: every path)
   // x - mean(x): 16 bytes per list (the float64 sum and the mean the map reads): 1 list per lane.
   const kernel_source both = generate_cuda(list_minus_mean());
   EXPECT_EQ(both.launch.list_lists_per_lane, 1);
@@ -879,7 +901,8 @@ TEST(CodegenNestNvrtc, ListKernelsOfEveryMonoidAndDtype) {
 
 TEST(CodegenNestNvrtc, ListKernelsAtEverySchedule) {
   // Lists per lane 1, 2, 4, lane thresholds 1, 16, 32 and 1-3 lock steps per trip (the kernel's
-  // name does not change with the schedule: one batch per schedule).
+  // name does not change with the schedule: one batch per schedule); every path, and lists known
+  // to be short.
   for (int lists_per_lane : {1, 2, 4})
     for (int thread_max : {1, 16, 32}) {
       const int lock_steps = thread_max == 1 ? 1 : thread_max == 16 ? 2 : 3;
@@ -893,6 +916,15 @@ TEST(CodegenNestNvrtc, ListKernelsAtEverySchedule) {
         b.add(list_mean(dtype::float32, i32));
         b.add(list_minus_mean(i32));
         b.add(list_pipeline_max(i32));
+        // Lists known to be short (domain::longest): without the block path, or the warp's too.
+        for (std::int64_t longest : {16, 4096}) {
+          graph g1 = list_reduce(monoid::max, dtype::float32, false, i32), g2 = list_pipeline_max(i32),
+                g3 = list_minus_mean(i32), g4 = list_reduce(monoid::argmax, dtype::float64, true, i32);
+          for (graph* g : {&g1, &g2, &g3, &g4}) {
+            g->domains[1].longest = longest;
+            b.add(*g);
+          }
+        }
       }
       jf::ir::nest::list_schedule_override() = {};
       for (const kernel_source& k : b.kernels) {

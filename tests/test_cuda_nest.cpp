@@ -840,6 +840,11 @@ struct list_layout {
   std::string text;                // for messages
   long long n() const { return static_cast<long long>(offsets.size()) - 1; }
   long long total() const { return offsets.back() - offsets.front(); }
+  long long longest() const {
+    long long m = 0;
+    for (std::size_t i = 0; i + 1 < offsets.size(); ++i) m = std::max(m, offsets[i + 1] - offsets[i]);
+    return m;
+  }
 };
 list_layout make_lists(long long n, double lambda, long long start, const std::vector<std::pair<long long, long long>>& fixed,
                        const std::string& text) {
@@ -923,6 +928,21 @@ void check_reduce(monoid m, dtype t, bool guard, const std::vector<list_layout>&
         c.block[0] = 256;
         run(k, b, &c);
         EXPECT_EQ(first, out.raw()) << "grid " << blocks << " differs: " << what(m, t, guard, lay.text);
+      }
+      // The kernel for the layout's class of longest list (domain::longest: no warp or block paths
+      // for lists of at most 16, no block path up to 4096) gives the same bits.
+      const std::int64_t cls = jf::ir::list_length_class(lay.longest());
+      if (cls >= 0) {
+        jf::ir::graph gl = list_reduce(m, t, guard, guard);
+        gl.domains[1].longest = cls;
+        const kernel_source kl = jf::ir::generate_cuda(gl);
+        EXPECT_EQ(kl.launch.list_longest, cls);
+        const std::string body = kl.source.substr(kl.source.find("extern \"C\" __global__"));
+        EXPECT_EQ(body.find("s_big"), std::string::npos) << "a block queue with lists of at most " << cls;
+        EXPECT_EQ(body.find("__ballot_sync") == std::string::npos, cls <= 16) << "lists of at most " << cls;
+        rt::copy_htod(out.p, poison.data(), poison.size());
+        run(kl, b);
+        EXPECT_EQ(first, out.raw()) << "the kernel for lists of at most " << cls << " differs: " << what(m, t, guard, lay.text);
       }
       for (std::size_t i = 0; i < n; ++i) {
         std::vector<T> x;

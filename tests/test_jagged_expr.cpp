@@ -276,6 +276,36 @@ TEST(JaggedExprCuda, Int32OffsetsKernelsCompile) {
 #endif
 }
 
+// The offsets' validation records the longest list; the CUDA list kernel leaves out the paths for
+// longer lists (jf::explain_cuda: no GPU needed): none for lists of at most 16 elements, the block's
+// for at most 4096, every path for longer ones, and for offsets whose lists were not seen (a slice).
+TEST(JaggedExprCuda, LongestListChoosesTheKernelsPaths) {
+  auto make = [](std::size_t longest) {
+    std::vector<std::vector<float>> lists{{3, 1}, {}, std::vector<float>(longest, 2.0f), {4}};
+    return jf::jagged<float>(lists);
+  };
+  struct want {
+    std::size_t longest;
+    const char* said;  // in the launch's description
+    bool warp, block;
+  };
+  for (const want& w : {want{16, "(lists of at most 16 elements)", false, false}, want{17, "(lists of at most 4096 elements)", true, false},
+                        want{4096, "(lists of at most 4096 elements)", true, false}, want{4097, nullptr, true, true}}) {
+    const std::string e = jf::explain_cuda(jf::sum(make(w.longest) * 2, -1));
+    SCOPED_TRACE(e);
+    const std::string body = e.substr(e.find("extern \"C\" __global__"));
+    if (w.said) EXPECT_NE(e.find(w.said), std::string::npos);
+    else EXPECT_EQ(e.find("(lists of at most"), std::string::npos);
+    EXPECT_EQ(body.find("__ballot_sync") != std::string::npos, w.warp);
+    EXPECT_EQ(body.find("s_big") != std::string::npos, w.block);
+  }
+  // A slice's offsets are another view, not validated: every path.
+  const jf::jagged<float> x = make(3);
+  const std::string sliced = jf::explain_cuda(jf::sum(x(jf::range(1, jf::range::none)), -1));
+  EXPECT_EQ(sliced.find("(lists of at most"), std::string::npos) << sliced;
+  EXPECT_NE(sliced.find("s_big"), std::string::npos) << sliced;
+}
+
 // argmin/argmax of x(m): the position among the selected elements, of an expression selected
 // ((x * 2)(m)) too; an expression of x(m) has no such position (the message says what to write).
 TEST_P(JaggedExpr, ArgOfSelected) {

@@ -49,9 +49,12 @@ void check_offsets(const array_base& offsets, std::int64_t len) {
            ", offsets[" + std::to_string(i + 1) + "] = " + std::to_string(off[i + 1]) +
            ", len(content) = " + std::to_string(len) + ")";
   };
+  std::int64_t longest = 0;
   for (std::size_t i = 0; i + 1 < off.size(); ++i) {
-    if (off[i] <= off[i + 1] && off[i] >= 0 && off[i + 1] <= len) [[likely]]
+    if (off[i] <= off[i + 1] && off[i] >= 0 && off[i + 1] <= len) [[likely]] {
+      longest = std::max(longest, off[i + 1] - off[i]);
       continue;
+    }
     if (off[i] > off[i + 1]) throw value_error("jf::jagged: start[i] > stop[i]" + at(i));
     if (off[i] < 0) throw value_error("jf::jagged: start[i] < 0" + at(i));
     throw value_error("jf::jagged: stop[i] > len(content)" + at(i));
@@ -61,7 +64,7 @@ void check_offsets(const array_base& offsets, std::int64_t len) {
   if (off.back() > len)
     throw value_error("jf::jagged: offsets[-1] = " + std::to_string(off.back()) +
                       " > len(content) = " + std::to_string(len));
-  remember_offsets_bounds(offsets, off.front(), off.back());
+  remember_offsets_bounds(offsets, off.front(), off.back(), longest);
 }
 
 void check_offsets_array(const array_base& offsets) {
@@ -110,22 +113,26 @@ array_base rebased_offsets(const array_base& offsets) {
   std::vector<std::int64_t> host = host_offsets(offsets);
   for (auto& x : host) x -= first;
   array_base r = make_from_host(offsets.device(), dtype::int64, shape_t{offsets.size()}, host.data());
-  remember_offsets_bounds(r, 0, last - first);
+  remember_offsets_bounds(r, 0, last - first, offsets_longest(offsets));
   remember_same_list_lengths(r, offsets);
   return r;
 }
 
 void remember_widened_offsets(const array_base& wide, const array_base& narrow) {
   const auto [first, last] = offsets_bounds(narrow);
-  remember_offsets_bounds(wide, first, last);
+  remember_offsets_bounds(wide, first, last, offsets_longest(narrow));
   remember_same_list_lengths(wide, narrow);
 }
 
 array_base offsets_of_sizes(const std::vector<std::int64_t>& sizes, device dev) {
   std::vector<std::int64_t> off(sizes.size() + 1, 0);
-  for (std::size_t i = 0; i < sizes.size(); ++i) off[i + 1] = off[i] + sizes[i];
+  std::int64_t longest = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    off[i + 1] = off[i] + sizes[i];
+    longest = std::max(longest, sizes[i]);
+  }
   array_base a = make_from_host(dev, dtype::int64, shape_t{static_cast<std::int64_t>(off.size())}, off.data());
-  remember_offsets_bounds(a, off.front(), off.back());
+  remember_offsets_bounds(a, off.front(), off.back(), longest);
   return a;
 }
 

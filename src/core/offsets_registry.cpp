@@ -30,6 +30,7 @@ struct view_key {
 struct bounds_entry {
   view_key view;
   std::int64_t first = 0, last = 0;
+  std::int64_t longest = -1;  // the longest list's length (-1: not known)
 };
 struct pair_entry {
   view_key a, b;
@@ -61,12 +62,15 @@ bool same_view(const array_base& a, const array_base& b) {
 
 }  // namespace
 
-void remember_offsets_bounds(const array_base& offsets, std::int64_t first, std::int64_t last) {
+void remember_offsets_bounds(const array_base& offsets, std::int64_t first, std::int64_t last, std::int64_t longest) {
   registry& r = the_registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (const auto& e : r.bounds)
-    if (e.view.is(offsets)) return;
-  r.bounds.push_back(bounds_entry{view_key::of(offsets), first, last});
+  for (auto& e : r.bounds)
+    if (e.view.is(offsets)) {
+      if (e.longest < 0) e.longest = longest;
+      return;
+    }
+  r.bounds.push_back(bounds_entry{view_key::of(offsets), first, last, longest});
   trim(r.bounds);
 }
 
@@ -85,6 +89,14 @@ std::pair<std::int64_t, std::int64_t> offsets_bounds(const array_base& offsets) 
   }
   remember_offsets_bounds(offsets, first, last);
   return {first, last};
+}
+
+std::int64_t offsets_longest(const array_base& offsets) {
+  registry& r = the_registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (const auto& e : r.bounds)
+    if (e.view.is(offsets)) return e.longest;
+  return -1;
 }
 
 void remember_same_list_lengths(const array_base& a, const array_base& b) {

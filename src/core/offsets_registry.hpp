@@ -14,7 +14,11 @@ namespace jf::detail {
 
 // offsets[0] and offsets[n] (read back once, then remembered while the buffer lives).
 std::pair<std::int64_t, std::int64_t> offsets_bounds(const array_base& offsets);
-void remember_offsets_bounds(const array_base& offsets, std::int64_t first, std::int64_t last);
+// The length of the longest list where it is known without reading the offsets (recorded where
+// they were validated or built on the host), else -1. The list kernels leave out the paths for
+// long lists when it is short (docs/design.md, "List kernels").
+std::int64_t offsets_longest(const array_base& offsets);
+void remember_offsets_bounds(const array_base& offsets, std::int64_t first, std::int64_t last, std::int64_t longest = -1);
 // Whether two offsets views describe lists of the same lengths (offsets equal up to a constant
 // shift): the same view, or compared on the host once and remembered while both buffers live.
 bool same_list_lengths(const array_base& a, const array_base& b);

@@ -377,6 +377,7 @@ std::string graph::to_string() const {
         s << "(";
         for (std::size_t a = 0; a < dm.axes.size(); ++a) s << (a ? ", " : "") << "axis " << dm.axes[a];
         if (dm.kind == domain_kind::list || dm.kind == domain_kind::product) s << ", offsets #" << dm.source;
+        if (dm.kind == domain_kind::list && dm.longest >= 0) s << ", lists of at most " << dm.longest;
         s << ")";
       }
       s << " in " << domain_name(dm.parent) << "\n";
@@ -513,6 +514,8 @@ void graph::validate() const {
           (inputs[static_cast<std::size_t>(dm.source)].type != dtype::int64 &&
            inputs[static_cast<std::size_t>(dm.source)].type != dtype::int32))
         throw error(named + ": its offsets must be an int64 or int32 input");
+      if (dm.longest != -1 && list_length_class(dm.longest) != dm.longest)
+        throw error(named + ": its longest list (" + std::to_string(dm.longest) + ") must be -1 or a list_length_classes value");
     }
     if (dm.kind == domain_kind::elements &&
         (dm.axes.size() != 1 || domains[static_cast<std::size_t>(dm.parent)].kind != domain_kind::list))

@@ -121,8 +121,8 @@ int main() {
     long long bad = 0;
     for (long long i = 0; i < nl; ++i) bad += h[i] != ref[i];
     const float t = best_of(launch);
-    printf("%-20s %7.1f us  %5.1f %% of copy  %3d registers  %d blocks/SM  grid %lld  %s\n", name, t, 100.0 * tc / t,
-           attr.numRegs, per_sm, grid, bad ? "MISMATCH" : "same");
+    printf("%-20s %7.1f us  %5.1f %% of copy  %3d registers  %d blocks/SM  %5zu B shared  grid %lld  %s\n", name, t, 100.0 * tc / t,
+           attr.numRegs, per_sm, attr.sharedSizeBytes, grid, bad ? "MISMATCH" : "same");
   };
   auto run_hand = [&](const char* name, void (*kernel)(const long long*, const float*, float*, long long),
                       const std::vector<float>& ref) {
@@ -140,8 +140,8 @@ int main() {
     long long bad = 0;
     for (long long i = 0; i < nl; ++i) bad += h[i] != ref[i];
     const float t = best_of(launch);
-    printf("%-20s %7.1f us  %5.1f %% of copy  %3d registers  %d blocks/SM  grid %lld  %s\n", name, t, 100.0 * tc / t,
-           attr.numRegs, per_sm, grid, bad ? "MISMATCH" : "same");
+    printf("%-20s %7.1f us  %5.1f %% of copy  %3d registers  %d blocks/SM  %5zu B shared  grid %lld  %s\n", name, t, 100.0 * tc / t,
+           attr.numRegs, per_sm, attr.sharedSizeBytes, grid, bad ? "MISMATCH" : "same");
   };
   run_hand("hand_sum", hand_lockstep4<hand_sum>, sum);
   run_hand("hand_max", hand_lockstep4<hand_max>, mx);

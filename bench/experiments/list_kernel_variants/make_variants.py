@@ -7,13 +7,18 @@ and JF_VARIANTS(X), the list of them for the harness.
   nolong   noheavy and the medium (warp) path dead too: the ballots are 0
   i32      offsets read without their stride (contiguous) and kept as int (the lane lists' starts,
            ends, lengths and element indices): 32-bit arithmetic
+  smallq   the heavy lists' queue in shared memory cut from 1024 to 32 entries (enough for this data,
+           which has no heavy list: does the block's shared memory cost, through the L1 carve-out?)
+  u<N>     the generated kernel with `#pragma unroll N` on the lock-step loop (ptxas's choice: 4)
   lb<B>    the generated kernel with __launch_bounds__(256, B): at most 65536 / (256 B) registers
+The kernels of dump_list_kernels.cpp: listsum/listmax (the longest list not known: every path),
+listsumW/listmaxW (at most 4096: no block path), listsumL/listmaxL (at most 16: lanes only), listmaxL2 (the same, 2 lists per lane).
 Usage: make_variants.py <dir with listsum_s1.cu, ...> <out.cuh>"""
 import re, sys
 
 src_dir, out = sys.argv[1], sys.argv[2]
 prelude, parts, names = None, [], []
-for name in ("listsum", "listmax"):
+for name in ("listsum", "listmax", "listsumW", "listmaxW", "listsumL", "listmaxL", "listmaxL2"):
     for steps in (1, 2):
         s = open(f"{src_dir}/{name}_s{steps}.cu").read()
         m = re.search(r"^struct (jf_[0-9a-f]+_reduce)_args \{", s, re.M)
@@ -23,10 +28,14 @@ for name in ("listsum", "listmax"):
             prelude = (s[:m.start()].replace("#pragma once", "").replace("#ifdef __CUDACC_RTC__", "#if 1")
                        .replace("#ifndef __CUDACC_RTC__", "#if 0").replace("defined(__CUDACC_RTC__)", "1"))
         kernel = s[m.start():]
-        variants = ("gen", "noheavy", "nolong", "lb6", "i32", "i32noheavy", "i32lb8") if steps == 1 else ("gen", "lb6", "i32")
+        variants = (("gen", "noheavy", "nolong") if name in ("listsum", "listmax") else ("gen", "u2", "u2lb8")) if steps == 1 else ("gen", "lb8")
         for variant in variants:
             vname = f"{name}_s{steps}_{variant}"
             k = kernel.replace(kname, vname)
+            if variant == "smallq":
+                k = k.replace("__shared__ int s_big[1024];", "__shared__ int s_big[32];")
+            if variant.startswith("u"):
+                k = k.replace("    for (int m = 0; m < jf_steps; m += 1) {", f"#pragma unroll {variant[1]}\n    for (int m = 0; m < jf_steps; m += 1) {{", 1)
             if variant.startswith("i32"):
                 k = k.replace(" * jf_st_off]", "]")
                 k = re.sub(r"(const long long jf_i\d = iw \+ lane \+ \d+), (jb_\d) = ", r"\1; const int \2 = (int)", k)
@@ -39,6 +48,6 @@ for name in ("listsum", "listmax"):
             if "lb" in variant:
                 k = k.replace("__launch_bounds__(256)", f"__launch_bounds__(256, {variant.split('lb')[1]})")
             parts.append(k)
-            names.append((vname, "sum" if name == "listsum" else "mx"))
+            names.append((vname, "sum" if name.startswith("listsum") else "mx"))
 table = "#define JF_VARIANTS(X) " + " ".join(f"X({n}, {r})" for n, r in names) + "\n"
 open(out, "w").write(prelude + "\n".join(parts) + "\n" + table)

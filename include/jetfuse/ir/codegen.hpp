@@ -91,6 +91,9 @@ struct launch_info {
   int list_thread_max = 0;
   int list_warp_max = 0;
   int list_lock_steps = 0;
+  // list: the list domain's longest list as the graph knew it (domain::longest; -1: not known). At
+  // most list_thread_max: no warp or block paths; at most list_warp_max: no block path.
+  std::int64_t list_longest = -1;
   // pairs: the arity (2 or 3), the lists per tile, and the shortest list the kernel may queue as heavy
   // (sizes the queue in scratch: at most elements / pairs_min_heavy + 1 heavy lists). A product
   // (cartesian) kernel counts the elements of both lists (a's and b's) wherever a pairs kernel

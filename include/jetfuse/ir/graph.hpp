@@ -36,8 +36,21 @@ struct domain {
   std::vector<std::int32_t> axes;  // box: the global axes it adds, outer to inner
   std::int32_t source = -1;        // list kinds: the input holding the offsets; product: b's offsets
   std::int32_t arity = 0;          // pairs: n; product: 2
+  // list: every list has at most this many elements, known when the graph was built (one of
+  // list_length_classes; -1: not known). Kernels may leave out their paths for longer lists.
+  std::int64_t longest = -1;
   friend bool operator==(const domain&, const domain&) = default;
 };
+
+// The classes of domain::longest: the list kernels' limits for a list combined by one lane and by
+// one warp (src/cuda/codegen/shape_list.cpp). A known longest list is rounded up to one of them.
+inline constexpr std::int64_t list_length_classes[] = {16, 4096};
+inline std::int64_t list_length_class(std::int64_t longest) {
+  if (longest < 0) return -1;
+  for (std::int64_t c : list_length_classes)
+    if (longest <= c) return c;
+  return -1;
+}
 
 // How a kernel operand is addressed from the flat (row-major) index i of the iteration space.
 enum class layout : std::uint8_t {

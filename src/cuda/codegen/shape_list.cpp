@@ -21,6 +21,9 @@
 //    value in every thread: the branch is block-uniform) may hold a longer list: those lists are
 //    queued in shared memory and combined by the whole block after the warps' work (threads strided,
 //    the block tree), each with its values of L and its map.
+//  - Where the list domain's longest list is known (domain::longest, from the offsets' validation)
+//    the paths no list needs are not emitted: at most warp_max, the tile bounds, queue and block
+//    path; at most thread_max, also the ballots and the warp path.
 //  - Per list of a lane: the results, L's element-wise nodes, L's outputs, the values of L that the
 //    map over E reads (registers), then the map over E in lock step as the reductions.
 // Values of L read in E before the reductions (broadcast(met @ L) @ E) are computed once per list.
@@ -42,9 +45,11 @@ namespace {
 
 constexpr int block_threads = 256;  // threads per block: 8 warps
 constexpr int block_warps = block_threads / 32;
-constexpr int default_thread_max = 16;  // longest list combined by its lane
-constexpr int warp_max = 4096;          // longest list combined by one warp (longer: the block)
-constexpr int waves = 4;                // grid: tiles over at most this many waves of resident blocks
+// The longest list combined by its lane, and by one warp (longer: the block): the classes of a
+// list domain's known longest list (domain::longest).
+constexpr int default_thread_max = static_cast<int>(list_length_classes[0]);
+constexpr int warp_max = static_cast<int>(list_length_classes[1]);
+constexpr int waves = 4;  // grid: tiles over at most this many waves of resident blocks
 
 // The reduce's operand when it is a uniform value (a constant, param or extent, or a broadcast of
 // one) summed without a guard in an integer dtype: its sum over a list is the list's length times
@@ -79,7 +84,7 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   if (E >= 0) li.reduced_axes = {b};
   e.add_operand_axis(g.outputs.size() + offsets, a);
   e.max_threads = block_threads;
-  e.ldg_inputs = true;  // (its kept arrays are the contents: global inputs)
+  e.ldg_inputs = true;    // (its kept arrays are the contents: global inputs)
   e.laned_counter = "I";  // (element indices: offsets values, of type I below)
 
   // Values of L read in E (through broadcasts), before or after the reductions.
@@ -121,7 +126,8 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   // contents themselves, at most 4 bytes per list: sum, max + validity, count), 2 up to 8 bytes, else
   // 1 (bench_lists' schedule rows measure the choices; docs/design.md, "List kernels").
   std::size_t per_list_bytes = 0;
-  for (node_id r : looped) per_list_bytes += is_arg_monoid(e.mono(r)) ? 16 : static_cast<std::size_t>(size_of(e.value_type(r)));
+  for (node_id r : looped)
+    per_list_bytes += is_arg_monoid(e.mono(r)) ? 16 : static_cast<std::size_t>(size_of(e.value_type(r)));
   for (node_id x : before) per_list_bytes += static_cast<std::size_t>(size_of(g.at(x).type));
   for (node_id x : after) per_list_bytes += static_cast<std::size_t>(size_of(g.at(x).type));
   bool light = element_outputs.empty();
@@ -130,10 +136,10 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
         g.nodes[k].code != op::cast)
       light = false;
   const list_schedule forced = list_schedule_override();
-  const int K = forced.lists_per_lane > 0 ? forced.lists_per_lane
+  const int K = forced.lists_per_lane > 0      ? forced.lists_per_lane
                 : light && per_list_bytes <= 4 ? 4
-                : per_list_bytes <= 8      ? 2
-                                           : 1;
+                : per_list_bytes <= 8          ? 2
+                                               : 1;
   const int thread_max = forced.thread_max > 0 ? forced.thread_max : default_thread_max;
   // Lock steps per trip of the reductions' loop: 1. ptxas unrolls a loop of sums by itself with every
   // load ahead (16 in flight at K = 4) but keeps 3 in flight in a loop of max; two or four steps
@@ -141,6 +147,13 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   // schedule rows, docs/design.md "Loads in flight".
   const int lock_steps = forced.lock_steps > 0 ? forced.lock_steps : 1;
   const int warp_lists = 32 * K, tile_lists = block_warps * warp_lists;
+  // Where every list is known to be short (validated offsets: domain::longest), the paths for
+  // longer lists are left out: no tile-bound loads, ballots or block queue (the per-list sum of
+  // 10M Poisson(2) lists 65.8 -> 56.4 us, bench/experiments/list_kernel_variants).
+  const std::int64_t longest = g.dom(L).longest;
+  const bool warp_path = longest < 0 || longest > thread_max;
+  const bool block_path = longest < 0 || longest > warp_max;
+  li.list_longest = longest;
   if (forced.min_blocks > 0) e.min_blocks = forced.min_blocks;
   li.list_lists_per_lane = K;
   li.list_thread_max = thread_max;
@@ -150,15 +163,18 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   std::string plan = cat("Warp tiles: ", tile_lists) + cat(" lists of D", L) + cat(" per ", block_threads) +
                      cat("-thread block (grid-stride over tiles), ", warp_lists) + cat(" per warp, ", K) +
                      " per lane (lists l, l + 32, ...).";
-  plan += cat("\nA list of at most ", thread_max) + " elements by its lane (the warp's lanes in lock step), up to " +
-          std::to_string(warp_max) + " by its warp, longer by the block (tiles of more than " + std::to_string(warp_max) +
-          " elements only).";
+  plan += cat("\nA list of at most ", thread_max) + " elements by its lane (the warp's lanes in lock step)";
+  if (warp_path) plan += cat(", up to ", warp_max) + " by its warp";
+  if (block_path) plan += cat(", longer by the block (tiles of more than ", warp_max) + " elements only)";
+  if (!block_path) plan += cat(" (every list has at most ", longest) + " elements)";
+  plan += ".";
   e.header(p, plan);
   e.args_struct();
   e.open_kernel(cat("// Launch: ", block_threads) +
                 "-thread blocks, grid fixed by configure_launch (tiles of lists, grid-stride).\n");
   e.prologue("  ");
-  s << "  const " << offsets_ctype(g, offsets) << "* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << L << "\n";
+  s << "  const " << offsets_ctype(g, offsets) << "* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D"
+    << L << "\n";
   // Offsets values, list starts and ends and element indices are of type I: with int (the engine's
   // index32) every offsets value is below 2^31, and 32-bit arithmetic keeps the tile's bookkeeping
   // short (bench/experiments/list_kernel_variants: 72 -> 63 us for the per-list sum). Contiguous
@@ -171,9 +187,11 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   s << "  const long long jf_nl = e" << a << ";  // lists\n";
   s << "  const int me = static_cast<int>(threadIdx.x), lane = me & 31, wp = me >> 5;\n";
   s << "  (void)lane;\n";
-  s << "  // The lists of a tile longer than " << warp_max << " elements (tile positions), for the whole block.\n";
-  s << "  __shared__ int s_big[" << tile_lists << "];\n";
-  s << "  __shared__ int s_nbig;\n";
+  if (block_path) {
+    s << "  // The lists of a tile longer than " << warp_max << " elements (tile positions), for the whole block.\n";
+    s << "  __shared__ int s_big[" << tile_lists << "];\n";
+    s << "  __shared__ int s_nbig;\n";
+  }
   s << "  const long long ntiles = (jf_nl + " << tile_lists - 1 << ") / " << tile_lists << ";\n";
   s << "  for (long long tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {\n";
   const std::string in = "    ", in2 = in + "  ", in3 = in2 + "  ";
@@ -184,18 +202,21 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   // barrier, which no load may cross): one memory latency per tile.
   for (int k = 0; k < K; ++k)
     s << in << "const long long jf_i" << k << " = iw + lane + " << 32 * k << ";\n"
-      << in << "const I jb" << ks(k) << " = " << off_at(cat("jf_i", k) + cat(" < jf_nl ? jf_i", k) + " : jf_nl") << ";\n";
+      << in << "const I jb" << ks(k) << " = " << off_at(cat("jf_i", k) + cat(" < jf_nl ? jf_i", k) + " : jf_nl")
+      << ";\n";
   s << in << "const I jf_wend = " << off_at(cat("iw + ", warp_lists) + cat(" < jf_nl ? iw + ", warp_lists) + " : jf_nl")
     << ";\n";
-  s << in << "const I jf_tb = " << off_at("i0") << ", jf_te = "
-    << off_at(cat("i0 + ", tile_lists) + cat(" < jf_nl ? i0 + ", tile_lists) + " : jf_nl") << ";\n";
-  s << in << "// More than " << warp_max << " elements in the tile (block-uniform): a list may need the block.\n";
-  s << in << "const bool jf_heavy = jf_te - jf_tb > " << warp_max << ";\n";
-  s << in << "if (jf_heavy) {\n";
-  s << in2 << "__syncthreads();  // the previous tile is done with s_big\n";
-  s << in2 << "if (me == 0) s_nbig = 0;\n";
-  s << in2 << "__syncthreads();\n";
-  s << in << "}\n";
+  if (block_path) {
+    s << in << "const I jf_tb = " << off_at("i0")
+      << ", jf_te = " << off_at(cat("i0 + ", tile_lists) + cat(" < jf_nl ? i0 + ", tile_lists) + " : jf_nl") << ";\n";
+    s << in << "// More than " << warp_max << " elements in the tile (block-uniform): a list may need the block.\n";
+    s << in << "const bool jf_heavy = jf_te - jf_tb > " << warp_max << ";\n";
+    s << in << "if (jf_heavy) {\n";
+    s << in2 << "__syncthreads();  // the previous tile is done with s_big\n";
+    s << in2 << "if (me == 0) s_nbig = 0;\n";
+    s << in2 << "__syncthreads();\n";
+    s << in << "}\n";
+  }
   // (Every lane runs every shuffle: a shuffle some lanes skip would wait for them forever.)
   for (int k = 0; k < K; ++k) {
     s << in << "const I jf_down" << k << " = __shfl_down_sync(jf_nest::full_mask, jb" << ks(k) << ", 1);\n";
@@ -207,26 +228,32 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   s << in << "const I jf_wb = __shfl_sync(jf_nest::full_mask, jb_0, 0);  // an element of the warp's lists (if any)\n";
   for (int k = 0; k < K; ++k) {
     s << in << "const I il" << ks(k) << " = static_cast<I>(jf_i" << k << " < jf_nl ? jf_i" << k << " : jf_nl - 1);\n";
-    s << in << "const bool jf_mine" << ks(k) << " = jf_i" << k << " < jf_nl && je" << ks(k) << " - jb" << ks(k)
-      << " <= " << thread_max << ";  // combined by this lane\n";
+    s << in << "const bool jf_mine" << ks(k) << " = jf_i" << k << " < jf_nl";
+    if (warp_path) s << " && je" << ks(k) << " - jb" << ks(k) << " <= " << thread_max;
+    s << ";  // combined by this lane\n";
     s << in << "const int jn" << ks(k) << " = jf_mine" << ks(k) << " ? static_cast<int>(je" << ks(k) << " - jb" << ks(k)
       << ") : 0;\n";
-    s << in << "const unsigned jf_warp" << ks(k) << " = __ballot_sync(jf_nest::full_mask, jf_i" << k << " < jf_nl && je"
-      << ks(k) << " - jb" << ks(k) << " > " << thread_max << " && je" << ks(k) << " - jb" << ks(k) << " <= " << warp_max
-      << ");  // lists " << 32 * k << " + l for the warp\n";
+    if (warp_path)
+      s << in << "const unsigned jf_warp" << ks(k) << " = __ballot_sync(jf_nest::full_mask, jf_i" << k
+        << " < jf_nl && je" << ks(k) << " - jb" << ks(k) << " > " << thread_max << " && je" << ks(k) << " - jb" << ks(k)
+        << " <= " << warp_max << ");  // lists " << 32 * k << " + l for the warp\n";
   }
-  s << in << "if (jf_heavy) {  // queue the lists longer than " << warp_max << "\n";
-  for (int k = 0; k < K; ++k)
-    s << in2 << "if (jf_i" << k << " < jf_nl && je" << ks(k) << " - jb" << ks(k) << " > " << warp_max
-      << ") s_big[atomicAdd(&s_nbig, 1)] = static_cast<int>(jf_i" << k << " - i0);\n";
-  s << in << "}\n";
+  if (block_path) {
+    s << in << "if (jf_heavy) {  // queue the lists longer than " << warp_max << "\n";
+    for (int k = 0; k < K; ++k)
+      s << in2 << "if (jf_i" << k << " < jf_nl && je" << ks(k) << " - jb" << ks(k) << " > " << warp_max
+        << ") s_big[atomicAdd(&s_nbig, 1)] = static_cast<int>(jf_i" << k << " - i0);\n";
+    s << in << "}\n";
+  }
   if (element_work) {
     s << in << "int jf_steps = jn_0;\n";
     for (int k = 1; k < K; ++k) s << in << "jf_steps = max(jf_steps, jn" << ks(k) << ");\n";
     s << "#if __CUDA_ARCH__ >= 800\n";
     s << in << "jf_steps = __reduce_max_sync(jf_nest::full_mask, jf_steps);  // lock-step trips of the warp\n";
     s << "#else\n";
-    s << in << "for (int d = 16; d > 0; d >>= 1) jf_steps = max(jf_steps, __shfl_xor_sync(jf_nest::full_mask, jf_steps, d));\n";
+    s << in
+      << "for (int d = 16; d > 0; d >>= 1) jf_steps = max(jf_steps, __shfl_xor_sync(jf_nest::full_mask, jf_steps, "
+         "d));\n";
     s << "#endif\n";
   }
 
@@ -286,14 +313,15 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
     s << in << "}\n";
   };
   // A list's results from its accumulators acc<r><sfx> and its length `len` (uniform summands).
-  auto results = [&](const std::string& ind, const std::string& prefix, const std::string& sfx, const std::string& len) {
+  auto results = [&](const std::string& ind, const std::string& prefix, const std::string& sfx,
+                     const std::string& len) {
     for (node_id r : reduces) {
       const std::string v = cat("v", r) + sfx;
       const node_id u = summand[static_cast<std::size_t>(r)];
       const std::string t = e.T(g.at(r).type);
       if (u != no_node)
-        s << ind << "const " << t << " " << v << " = jf::ops::jf_multiply(static_cast<" << e.T(e.value_type(r))
-          << ">(" << len << "), " << e.vname[static_cast<std::size_t>(u)] << ");  // a sum of a uniform value\n";
+        s << ind << "const " << t << " " << v << " = jf::ops::jf_multiply(static_cast<" << e.T(e.value_type(r)) << ">("
+          << len << "), " << e.vname[static_cast<std::size_t>(u)] << ");  // a sum of a uniform value\n";
       else
         s << ind << "const " << t << " " << v << " = " << e.result(r, prefix + std::to_string(r) + sfx) << ";\n";
       e.vname[static_cast<std::size_t>(r)] = v;
@@ -307,25 +335,29 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
   if (!looped.empty()) {
     for (int k = 0; k < K; ++k)
       for (node_id r : looped) s << in << e.acc_type(r) << " acc" << r << ks(k) << " = " << e.identity(r) << ";\n";
-    lockstep(need1, [&](int k, const std::string& ind, const std::string& m) {
-      for (node_id r : looped) {
-        const node& n = g.at(r);
-        const std::string acc = cat("acc", r) + ks(k);
-        std::string cond = m + " < jn" + ks(k);
-        if (n.nargs == 2) cond += " && " + e.vname[static_cast<std::size_t>(n.args[1])];
-        const std::string& x = e.vname[static_cast<std::size_t>(n.args[0])];
-        if (is_arg_monoid(e.mono(r))) {
-          s << ind << "if (" << cond << ") " << acc << " = " << e.combine_fn(r) << "(" << acc << ", " << e.acc_type(r) << "{"
-            << x << ", static_cast<long long>(" << m << ")});\n";
-          continue;
-        }
-        const dtype t = e.value_type(r);
-        const std::string neutral = e.mono(r) == monoid::sum && (t == dtype::float32 || t == dtype::float64)
-                                        ? "static_cast<" + e.T(t) + ">(-0.0)"
-                                        : e.identity(r);
-        s << ind << acc << " = " << e.combine_fn(r) << "(" << acc << ", " << cond << " ? " << x << " : " << neutral << ");\n";
-      }
-    }, false, lock_steps);
+    lockstep(
+        need1,
+        [&](int k, const std::string& ind, const std::string& m) {
+          for (node_id r : looped) {
+            const node& n = g.at(r);
+            const std::string acc = cat("acc", r) + ks(k);
+            std::string cond = m + " < jn" + ks(k);
+            if (n.nargs == 2) cond += " && " + e.vname[static_cast<std::size_t>(n.args[1])];
+            const std::string& x = e.vname[static_cast<std::size_t>(n.args[0])];
+            if (is_arg_monoid(e.mono(r))) {
+              s << ind << "if (" << cond << ") " << acc << " = " << e.combine_fn(r) << "(" << acc << ", "
+                << e.acc_type(r) << "{" << x << ", static_cast<long long>(" << m << ")});\n";
+              continue;
+            }
+            const dtype t = e.value_type(r);
+            const std::string neutral = e.mono(r) == monoid::sum && (t == dtype::float32 || t == dtype::float64)
+                                            ? "static_cast<" + e.T(t) + ">(-0.0)"
+                                            : e.identity(r);
+            s << ind << acc << " = " << e.combine_fn(r) << "(" << acc << ", " << cond << " ? " << x << " : " << neutral
+              << ");\n";
+          }
+        },
+        false, lock_steps);
   }
   // Per lane list: results, L's nodes and outputs, the values of L the map reads.
   for (int k = 0; k < K; ++k) {
@@ -342,7 +374,9 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
     vk[static_cast<std::size_t>(k)] = e.vname;
   }
   // The map over E, lane lists.
-  if (!element_outputs.empty()) lockstep(need3, [&](int, const std::string& ind, const std::string&) { e.store_outputs(ind, E); }, true, 1);
+  if (!element_outputs.empty())
+    lockstep(
+        need3, [&](int, const std::string& ind, const std::string&) { e.store_outputs(ind, E); }, true, 1);
 
   // One list by a group of threads (the warp or the block): `lo`, `hi` its elements, `il` its index,
   // `start`/`step` the group's lanes, `combine(acc)` the group's tree (the result in every thread),
@@ -383,47 +417,52 @@ void emit_list(emitter& e, const shape_plan& p, launch_info& li) {
     if (!element_outputs.empty()) {
       const std::vector<std::string> vmap = e.vname;
       e.laned_loop(
-          ind, "jm", start, step, hi, {b}, 4, need3, [&](const std::string& lind, const std::string&) { e.store_outputs(lind, E); },
-          prelude);
+          ind, "jm", start, step, hi, {b}, 4, need3,
+          [&](const std::string& lind, const std::string&) { e.store_outputs(lind, E); }, prelude);
       e.vname = vmap;
     }
   };
 
   // Lists of thread_max + 1 .. warp_max elements: the warp, one after the other.
-  for (int k = 0; k < K; ++k) {
+  for (int k = 0; k < K && warp_path; ++k) {
     s << in << "for (unsigned todo = jf_warp" << ks(k) << "; todo; todo &= todo - 1) {  // the warp's lists " << 32 * k
       << " + l of medium length\n";
     s << in2 << "const long long iw1 = iw + " << 32 * k << " + __ffs(todo) - 1;\n";
     s << in2 << "const I lb = " << off_at("iw1") << ", le = " << off_at("iw1 + 1") << ";\n";
     s << in2 << "const I ilw = static_cast<I>(iw1);\n";
-    group_list(in2, "ilw", "lb", "le", "lb + lane", "32", std::max(2, e.unroll() / 2), "accw",
-               [&](node_id r, const std::string& acc) {
-                 return "jf_nest::shfl_first(jf_nest::warp_reduce(" + acc + ", " + e.combine_lambda(r) + "))";
-               },
-               "lane == 0");
+    group_list(
+        in2, "ilw", "lb", "le", "lb + lane", "32", std::max(2, e.unroll() / 2), "accw",
+        [&](node_id r, const std::string& acc) {
+          return "jf_nest::shfl_first(jf_nest::warp_reduce(" + acc + ", " + e.combine_lambda(r) + "))";
+        },
+        "lane == 0");
     s << in << "}\n";
   }
   // Lists longer than warp_max (heavy tiles only): the block, one after the other.
-  s << in << "if (jf_heavy) {\n";
-  s << in2 << "__syncthreads();  // s_big is complete\n";
-  s << in2 << "const int nbig = s_nbig;\n";
-  s << in2 << "for (int q = 0; q < nbig; ++q) {  // a block-uniform loop\n";
-  s << in3 << "const long long ib = i0 + s_big[q];\n";
-  s << in3 << "const I lb = " << off_at("ib") << ", le = " << off_at("ib + 1") << ";\n";
-  s << in3 << "const I ilb = static_cast<I>(ib);\n";
-  group_list(in3, "ilb", "lb", "le", "lb + me", std::to_string(block_threads), e.unroll(), "accb",
-             [&](node_id r, const std::string& acc) {
-               return "jf_nest::group_allreduce(" + acc + ", " + e.combine_lambda(r) + ", " + e.identity(r) + ")";
-             },
-             "me == 0");
-  s << in2 << "}\n";
-  s << in << "}\n";
+  if (block_path) {
+    s << in << "if (jf_heavy) {\n";
+    s << in2 << "__syncthreads();  // s_big is complete\n";
+    s << in2 << "const int nbig = s_nbig;\n";
+    s << in2 << "for (int q = 0; q < nbig; ++q) {  // a block-uniform loop\n";
+    s << in3 << "const long long ib = i0 + s_big[q];\n";
+    s << in3 << "const I lb = " << off_at("ib") << ", le = " << off_at("ib + 1") << ";\n";
+    s << in3 << "const I ilb = static_cast<I>(ib);\n";
+    group_list(
+        in3, "ilb", "lb", "le", "lb + me", std::to_string(block_threads), e.unroll(), "accb",
+        [&](node_id r, const std::string& acc) {
+          return "jf_nest::group_allreduce(" + acc + ", " + e.combine_lambda(r) + ", " + e.identity(r) + ")";
+        },
+        "me == 0");
+    s << in2 << "}\n";
+    s << in << "}\n";
+  }
   e.vname = saved;
   reset_axes();
   s << "  }\n";
-  li.static_shared_bytes = 4 * tile_lists + 16;
+  li.static_shared_bytes = block_path ? 4 * tile_lists + 16 : 0;
   // group_allreduce's static slots: 33 accumulators per reduction (jf_arg: 16 bytes).
   for (node_id r : looped) {
+    if (!block_path) break;
     const std::size_t acc = is_arg_monoid(e.mono(r)) ? 16 : static_cast<std::size_t>(size_of(e.value_type(r)));
     li.static_shared_bytes += static_cast<int>((33 * acc + 15) / 16 * 16);
   }
@@ -452,10 +491,14 @@ std::string describe_list(const launch_info& li, const launch_config* c) {
   const int K = std::max(1, li.list_lists_per_lane);
   std::string s = cat("list kernel: warp tiles of ", 32 * K) + cat(" lists (", K) + " per lane), " +
                   cat("", block_warps * 32 * K) + cat(" lists per ", block_threads) + "-thread block (grid-stride)";
-  if (!li.reduced_axes.empty())
+  if (!li.reduced_axes.empty()) {
+    const std::int64_t longest = li.list_longest;
     s += cat("; each list by its lane up to ", li.list_thread_max) +
-         cat(" elements (the warp's lanes in lock step, ", std::max(1, li.list_lock_steps)) + " per trip), by its " +
-         cat("warp up to ", li.list_warp_max) + ", else by the block";
+         cat(" elements (the warp's lanes in lock step, ", std::max(1, li.list_lock_steps)) + " per trip)";
+    if (longest < 0 || longest > li.list_thread_max) s += cat(", by its warp up to ", li.list_warp_max);
+    if (longest < 0 || longest > li.list_warp_max) s += ", else by the block";
+    if (longest >= 0) s += cat(" (lists of at most ", longest) + " elements)";
+  }
   if (!li.map_axes.empty()) s += "; maps over the elements by the same lanes";
   if (c && c->grid[0] > 0) s += cat(" (", c->grid[0]) + " blocks)";
   return s;
