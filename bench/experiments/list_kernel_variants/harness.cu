@@ -1,12 +1,22 @@
 // Times jetfuse's generated per-list sum and max kernels against edited variants (make_variants.py)
-// on 10M float32 lists of Poisson(2) lengths with int64 offsets (bench_jagged's data: the same
-// generator and seed), each checked against a host loop, and a device copy of the same bytes.
-
-// (../list_sum_variants.cu), takes 57 us? (Ready for the next device call; not yet run: the session
-// that wrote it had no device time left. Compiled here with nvcc; registers per ptxas: sum gen /
-// noheavy / nolong 48 / 32 / 32, max 40 / 40 / 48.)
-// Build and run (after dump_list_kernels and make_variants.py have written /tmp/lkv/variants.cuh):
-//   nvcc -O3 -arch=sm_90 -std=c++20 -DJF_NVRTC=1 -fmad=false -I /tmp/lkv harness.cu -o /tmp/lkv/harness && /tmp/lkv/harness
+// and the lock step written by hand, on 10M float32 lists of Poisson(2) lengths with int64 offsets
+// (bench_jagged's data: the same generator and seed), each checked against a host loop, and a
+// device copy of the same bytes.
+// Build and run (from the repository root; dump_list_kernels.cpp's header says how to build it):
+//   /tmp/dump_list_kernels /tmp/lkv && python3 bench/experiments/list_kernel_variants/make_variants.py /tmp/lkv /tmp/lkv/variants.cuh
+//   nvcc -O3 -arch=sm_90 -std=c++20 -fmad=false -I /tmp/lkv bench/experiments/list_kernel_variants/harness.cu -o /tmp/harness && /tmp/harness
+// Measured (H200, 2026-11-28, six calls of that session; every variant "same" as the host
+// loop; copy of the same bytes 51.7-52.0 us; times in us):
+//   hand-written lock step: sum 57.2, max 63.8-64.4 (31 registers, 8 blocks per SM)
+//   generated before 57da183 (64-bit offsets arithmetic, offsets read with their stride):
+//     sum every path 72.2 (48 registers), no block path 66.1, no warp or block path 69.0;
+//     max 98.6 / 93.7 / 89.8; with the arithmetic in 32 bits (the i32 edit) sum 63.3, max 82.5,
+//     and without the block path too 57.1 / 79.4
+//   generated at 57da183 + 8e50fd2 (32-bit arithmetic; paths left out for known short lists):
+//     sum every path / at most 4096 / at most 16: 65.4 / 58.4 / 51.1; max 83.8 / 77.3 / 71.9
+//   not kept: __launch_bounds__(256, 6 or 8) (sum 72-83: spills), #pragma unroll 1 or 2 on the lock
+//     step (no gain), two lock steps per trip (sum 71, max 87-92), two lists per lane for the max
+//     (81-87), a 32-entry block queue instead of 1024 (no change: shared memory is not the cost).
 #include <algorithm>
 #include <cstdio>
 #include <random>
