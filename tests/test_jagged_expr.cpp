@@ -278,7 +278,8 @@ TEST(JaggedExprCuda, Int32OffsetsKernelsCompile) {
 
 // The offsets' validation records the longest list; the CUDA list kernel leaves out the paths for
 // longer lists (jf::explain_cuda: no GPU needed): none for lists of at most 16 elements, the block's
-// for at most 4096, every path for longer ones, and for offsets whose lists were not seen (a slice).
+// for at most 4096, every path for longer ones (and for offsets made on the device, whose lists the
+// host never saw); a slice keeps its parent's bound.
 TEST(JaggedExprCuda, LongestListChoosesTheKernelsPaths) {
   auto make = [](std::size_t longest) {
     std::vector<std::vector<float>> lists{{3, 1}, {}, std::vector<float>(longest, 2.0f), {4}};
@@ -299,11 +300,15 @@ TEST(JaggedExprCuda, LongestListChoosesTheKernelsPaths) {
     EXPECT_EQ(body.find("__ballot_sync") != std::string::npos, w.warp);
     EXPECT_EQ(body.find("s_big") != std::string::npos, w.block);
   }
-  // A slice's offsets are another view, not validated: every path.
-  const jf::jagged<float> x = make(3);
+  const jf::jagged<float> x = make(3), wide = make(100);
   const std::string sliced = jf::explain_cuda(jf::sum(x(jf::range(1, jf::range::none)), -1));
-  EXPECT_EQ(sliced.find("(lists of at most"), std::string::npos) << sliced;
-  EXPECT_NE(sliced.find("s_big"), std::string::npos) << sliced;
+  EXPECT_NE(sliced.find("(lists of at most 16 elements)"), std::string::npos) << sliced;
+  const std::string sliced_wide = jf::explain_cuda(jf::max(wide(jf::range(0, 2)), -1));
+  EXPECT_NE(sliced_wide.find("(lists of at most 4096 elements)"), std::string::npos) << sliced_wide;
+  // A masked array's offsets, made from counts on the host here: known too.
+  const jf::jagged<float> masked = x(x > 1.5f);
+  const std::string m = jf::explain_cuda(jf::sum(masked, -1));
+  EXPECT_NE(m.find("(lists of at most 16 elements)"), std::string::npos) << m;
 }
 
 // argmin/argmax of x(m): the position among the selected elements, of an expression selected

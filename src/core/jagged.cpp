@@ -102,6 +102,7 @@ array_base used_lists(const array_base& outer, const array_base& inner_offsets) 
   const auto [first, last] = offsets_bounds(outer);
   const index_arg arg(range(first, last + 1));
   array_base v = slice(inner_offsets, &arg, 1);
+  remember_offsets_longest(v, offsets_longest(inner_offsets));
   // Its bounds are the inner offsets' at first and last: read once here if not known.
   (void)offsets_bounds(v);
   return v;
@@ -160,7 +161,9 @@ array_base slice_offsets(const array_base& offsets, const range& r) {
   const std::int64_t start = clip(r.start.value_or(0));
   const std::int64_t stop = std::max(start, clip(r.stop.value_or(n)));
   const index_arg arg(range(start, stop + 1));
-  return slice(offsets, &arg, 1);
+  array_base v = slice(offsets, &arg, 1);
+  remember_offsets_longest(v, offsets_longest(offsets));  // (no list of a slice is longer)
+  return v;
 }
 
 array_base flatten_content(const array_base& offsets, const array_base& content) {

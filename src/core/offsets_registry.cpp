@@ -30,7 +30,8 @@ struct view_key {
 struct bounds_entry {
   view_key view;
   std::int64_t first = 0, last = 0;
-  std::int64_t longest = -1;  // the longest list's length (-1: not known)
+  bool bounded = false;       // first and last known
+  std::int64_t longest = -1;  // the longest list's length, or a bound of it (-1: not known)
 };
 struct pair_entry {
   view_key a, b;
@@ -67,10 +68,11 @@ void remember_offsets_bounds(const array_base& offsets, std::int64_t first, std:
   std::lock_guard<std::mutex> lock(r.mutex);
   for (auto& e : r.bounds)
     if (e.view.is(offsets)) {
+      if (!e.bounded) e.first = first, e.last = last, e.bounded = true;
       if (e.longest < 0) e.longest = longest;
       return;
     }
-  r.bounds.push_back(bounds_entry{view_key::of(offsets), first, last, longest});
+  r.bounds.push_back(bounds_entry{view_key::of(offsets), first, last, true, longest});
   trim(r.bounds);
 }
 
@@ -79,7 +81,7 @@ std::pair<std::int64_t, std::int64_t> offsets_bounds(const array_base& offsets) 
     registry& r = the_registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     for (const auto& e : r.bounds)
-      if (e.view.is(offsets)) return {e.first, e.last};
+      if (e.view.is(offsets) && e.bounded) return {e.first, e.last};
   }
   std::int64_t first = 0, last = 0;
   const std::int64_t n = offsets.size();
@@ -89,6 +91,19 @@ std::pair<std::int64_t, std::int64_t> offsets_bounds(const array_base& offsets) 
   }
   remember_offsets_bounds(offsets, first, last);
   return {first, last};
+}
+
+void remember_offsets_longest(const array_base& offsets, std::int64_t longest) {
+  if (longest < 0) return;
+  registry& r = the_registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (auto& e : r.bounds)
+    if (e.view.is(offsets)) {
+      if (e.longest < 0) e.longest = longest;
+      return;
+    }
+  r.bounds.push_back(bounds_entry{view_key::of(offsets), 0, 0, false, longest});
+  trim(r.bounds);
 }
 
 std::int64_t offsets_longest(const array_base& offsets) {

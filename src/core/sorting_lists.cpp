@@ -28,7 +28,7 @@ std::pair<array_base, array_base> sort_lists(const array_base& offsets, const ar
     std::vector<std::int64_t> off = host_offsets(offsets);
     for (auto& o : off) o -= first;
     out_offsets = make_from_host(offsets.device(), dtype::int64, offsets.shape(), off.data());
-    remember_offsets_bounds(out_offsets, 0, last - first);
+    remember_offsets_bounds(out_offsets, 0, last - first, offsets_longest(offsets));
     remember_same_list_lengths(offsets, out_offsets);
   }
   if (content.device().kind == device_kind::cuda)

@@ -556,7 +556,7 @@ void prepare_outputs_lists(const eval_request& r, device dev, const list_call& c
         return v;
       }();
       *r.result_offsets = make_from_host(dev, dtype::int64, off0.shape(), host.data());
-      remember_offsets_bounds(*r.result_offsets, 0, c.last - c.first);
+      remember_offsets_bounds(*r.result_offsets, 0, c.last - c.first, offsets_longest(off0));
       remember_same_list_lengths(*r.result_offsets, off0);
     }
   }

@@ -9,6 +9,9 @@ and JF_VARIANTS(X), the list of them for the harness.
            ends, lengths and element indices): 32-bit arithmetic
   smallq   the heavy lists' queue in shared memory cut from 1024 to 32 entries (enough for this data,
            which has no heavy list: does the block's shared memory cost, through the L1 carve-out?)
+  pipe     the lock step software-pipelined: step m + 1's loads issued before step m's values are
+           combined (the values carried in registers across the trip; one extra load, of a valid
+           element, after the last step) — for the max, whose loads ptxas issues four at a time
   u<N>     the generated kernel with `#pragma unroll N` on the lock-step loop (ptxas's choice: 4)
   lb<B>    the generated kernel with __launch_bounds__(256, B): at most 65536 / (256 B) registers
 The kernels of dump_list_kernels.cpp: listsum/listmax (the longest list not known: every path),
@@ -28,10 +31,19 @@ for name in ("listsum", "listmax", "listsumW", "listmaxW", "listsumL", "listmaxL
             prelude = (s[:m.start()].replace("#pragma once", "").replace("#ifdef __CUDACC_RTC__", "#if 1")
                        .replace("#ifndef __CUDACC_RTC__", "#if 0").replace("defined(__CUDACC_RTC__)", "1"))
         kernel = s[m.start():]
-        variants = (("gen", "noheavy", "nolong") if name in ("listsum", "listmax") else ("gen", "u2", "u2lb8")) if steps == 1 else ("gen", "lb8")
+        variants = (("gen", "noheavy", "nolong") if name in ("listsum", "listmax") else ("gen", "u2", "pipe")) if steps == 1 else ("gen",)
         for variant in variants:
             vname = f"{name}_s{steps}_{variant}"
             k = kernel.replace(kname, vname)
+            if variant == "pipe":
+                loads = re.findall(r"      const I (jj_\d+) = m < (jn_\d+) \? (jb_\d+) \+ m : jf_wb;\n"
+                                   r"      const (\w+) (v\d+_\d+) = jf_nest::ld\((in\d+) \+ jj_\d+\);[^\n]*\n", k)
+                assert loads, vname
+                pre = "".join(f"    {t} p{v} = jf_steps > 0 ? jf_nest::ld({src} + (0 < {jn} ? {jb} : jf_wb)) : {t}();\n" for jj, jn, jb, t, v, src in loads)
+                k = k.replace("    for (int m = 0; m < jf_steps; m += 1) {", pre + "    for (int m = 0; m < jf_steps; m += 1) {", 1)
+                for jj, jn, jb, t, v, src in loads:
+                    k = re.sub(rf"      const I {jj} = m < {jn} \? {jb} \+ m : jf_wb;\n      const {t} {v} = jf_nest::ld\({src} \+ {jj}\);[^\n]*\n",
+                               f"      const {t} {v} = p{v};\n      p{v} = jf_nest::ld({src} + (m + 1 < {jn} ? {jb} + m + 1 : jf_wb));\n", k, count=1)
             if variant == "smallq":
                 k = k.replace("__shared__ int s_big[1024];", "__shared__ int s_big[32];")
             if variant.startswith("u"):
