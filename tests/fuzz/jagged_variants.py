@@ -5,7 +5,7 @@ Every jagged leaf of a variant has the same list lengths (the expressions broadc
 leaf gets its own offsets array starting past 0 (unused content before and after its lists), or
 shares an earlier leaf's offsets array (the same buffer: identity); a "sliced" variant views lists
 [s, s + n) of a longer parent (x(jf::range(s, s + n))). Lengths: Poisson of a random mean, zero
-lists, one list, only empty lists, and one long list.
+lists, one list, only empty lists, and one long list (300-3000 elements, or over 4096).
 """
 import awkward as ak
 import numpy as np
@@ -62,7 +62,10 @@ def lengths(g, kind, pairs):
             return g.integers(0, 6, 1)              # one list
         return np.zeros(int(g.integers(1, 6)), np.int64)  # only empty lists
     counts = g.poisson(2.0, int(g.integers(2, 8)))
-    counts[int(g.integers(0, len(counts)))] = int(g.integers(60, 150) if pairs else g.integers(300, 3000))
+    # A list for the warp path, or (one variant in three) one longer than 4096 for the block path:
+    # the CUDA list kernel leaves out the paths no list needs (the offsets' longest list).
+    long = g.integers(300, 3000) if g.random() < 2 / 3 else g.integers(4097, 6000)
+    counts[int(g.integers(0, len(counts)))] = int(g.integers(60, 150) if pairs else long)
     return counts
 
 
