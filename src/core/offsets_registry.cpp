@@ -56,6 +56,10 @@ template <class Q> void trim(Q& q) {
           q.end());
   while (q.size() > capacity) q.pop_front();
 }
+// Two bounds of the longest list (-1: none): the tighter one holds.
+void tighten(std::int64_t& known, std::int64_t bound) {
+  if (bound >= 0) known = known < 0 ? bound : std::min(known, bound);
+}
 bool same_view(const array_base& a, const array_base& b) {
   return a.buffer() == b.buffer() && a.offset() == b.offset() && a.size() == b.size() &&
          (a.size() <= 1 || a.strides()[0] == b.strides()[0]);
@@ -69,7 +73,7 @@ void remember_offsets_bounds(const array_base& offsets, std::int64_t first, std:
   for (auto& e : r.bounds)
     if (e.view.is(offsets)) {
       if (!e.bounded) e.first = first, e.last = last, e.bounded = true;
-      if (e.longest < 0) e.longest = longest;
+      tighten(e.longest, longest);
       return;
     }
   r.bounds.push_back(bounds_entry{view_key::of(offsets), first, last, true, longest});
@@ -99,7 +103,7 @@ void remember_offsets_longest(const array_base& offsets, std::int64_t longest) {
   std::lock_guard<std::mutex> lock(r.mutex);
   for (auto& e : r.bounds)
     if (e.view.is(offsets)) {
-      if (e.longest < 0) e.longest = longest;
+      tighten(e.longest, longest);
       return;
     }
   r.bounds.push_back(bounds_entry{view_key::of(offsets), 0, 0, false, longest});
