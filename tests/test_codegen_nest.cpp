@@ -1158,6 +1158,30 @@ TEST(CodegenNestNvrtc, ProductKernelsOfEveryMonoidAndDtype) {
   b.compile(20);
 }
 
+TEST(CodegenNestNvrtc, PairsKernelsWithAThreadPerShortList) {
+  // pairs_schedule::thread_max: lists of at most 8 elements combined by a thread each (fields read
+  // in place), the others in staged runs; pairs, triples, products, per-list values, operands
+  // classified at run time (the kernel's name does not change with the schedule: its own batch).
+  jf::ir::nest::pairs_schedule_override().thread_max = 8;
+  batch b;
+  for (int arity : {2, 3})
+    for (monoid m : {monoid::sum, monoid::max, monoid::argmax, monoid::prod})
+      for (bool guard : {false, true}) b.add(pairs_reduce(m, dtype::float32, arity, guard, guard));
+  for (monoid m : {monoid::sum, monoid::argmin}) b.add(pairs_reduce(m, dtype::int64, 2, true, true, true, true));
+  for (bool i32 : {false, true}) {
+    for (bool charge : {false, true}) b.add(pairs_dielectron(charge, true, i32));
+    b.add(pairs_with_list_values(3, i32));
+    b.add(pairs_dielectron(true, true, i32, true, true, true));
+  }
+  b.add(pairs_reduce(monoid::argmax, dtype::float32, 2, true, false, false));
+  jf::ir::nest::pairs_schedule_override() = {};
+  for (const kernel_source& k : b.kernels) {
+    EXPECT_EQ(k.launch.pairs_thread_max, 8) << k.name;
+    EXPECT_NE(k.source.find("a thread each"), std::string::npos) << k.name;
+  }
+  b.compile(20);
+}
+
 TEST(CodegenNestNvrtc, PairsKernelsOfEveryMonoidAndDtype) {
   batch b;
   for (int arity : {2, 3})

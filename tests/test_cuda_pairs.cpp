@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/step_bindings.hpp"
+#include "cuda/codegen/nest_emitter.hpp"
 #include "cpu/executor.hpp"
 #include "cuda/launch_nest.hpp"
 #include "cuda/runtime.hpp"
@@ -759,6 +760,30 @@ TEST(CudaPairs, Int32IndicesAreChecked) {
   b.inputs = {{off.p, {1, 0, 0, 0}}, {in.p, {0, 0, 1, 0}}, {in.p, {0, 0, 0, 1}}};
   b.outputs = {{out.p, {1, 0, 0, 0}}};
   EXPECT_THROW(rt::launch_nest(k, compiled(k), b), jf::error);
+}
+
+// pairs_schedule::thread_max (a shape to measure, not the generator's choice yet): lists of at most
+// 8 elements combined by a thread each, fields read in place, beside the staged runs and the heavy
+// queue of the same tiles; every check against the host reference as above.
+TEST(CudaPairs, AThreadPerShortList) {
+  REQUIRE_GPU();
+  test_support::seed();
+  struct forced {
+    forced() { jf::ir::nest::pairs_schedule_override().thread_max = 8; }
+    ~forced() { jf::ir::nest::pairs_schedule_override() = {}; }
+  } schedule;
+  const std::vector<lists> layouts = pair_layouts(), triples = triple_layouts();
+  for (monoid m : {monoid::sum, monoid::prod, monoid::max, monoid::argmax})
+    for (dtype t : {dtype::int64, dtype::float32})
+      for (bool guard : {false, true}) check_reduce(m, t, 2, guard, layouts);
+  check_reduce(monoid::argmax, dtype::float32, 2, true, layouts, false);  // slots classified at run time
+  for (monoid m : {monoid::sum, monoid::argmin}) check_reduce(m, dtype::float64, 3, true, triples);
+  for (monoid m : {monoid::sum, monoid::argmax}) check_product(m, dtype::float32, true);
+  std::vector<std::pair<long long, long long>> tail;
+  for (long long i = 17; i < 100000; i += 200) tail.push_back({i, 64});
+  check_dielectron(make_lists(100000, 1.5, 9, {}, "10^5 Poisson(1.5) events from offset 9"), true);
+  check_dielectron(make_lists(100000, 1.5, 0, tail, "10^5 Poisson(1.5) events, 0.5 % of 64"), false);
+  check_dielectron(make_lists(20000, 8, 0, {}, "2 10^4 Poisson(8) events"), false);
 }
 
 #else

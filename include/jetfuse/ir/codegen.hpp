@@ -102,6 +102,8 @@ struct launch_info {
   int pairs_arity = 0;
   int pairs_tile_lists = 0;
   int pairs_min_heavy = 0;
+  // pairs: lists of at most this many elements combined by one thread each (0: none).
+  int pairs_thread_max = 0;
 };
 
 struct kernel_source {

@@ -177,9 +177,13 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li);  // shape_pai
 // The pairs kernels' tile (lists) and staging buffer (bytes); 0: the generator's choice (the
 // largest that fits 46 KiB of static shared memory). bench_pairs compares settings with it; a
 // kernel generated after a change has another source (its own compiled module).
+// thread_max > 0: lists of at most that many elements (both sides of a product) are combined by a
+// thread each, their fields read in place, outside the staged runs (0: the generator's choice,
+// today none: not yet measured against the staged runs).
 struct pairs_schedule {
   int tile_lists = 0;
   int stage_bytes = 0;
+  int thread_max = 0;
 };
 pairs_schedule& pairs_schedule_override();
 // The list kernels' lists per lane (1, 2 or 4) and longest list combined by a lane; 0: the

@@ -28,6 +28,11 @@
 //   and computes the list's results. Blocks wait (sleeping) only while tiles are still being taken
 //   by running blocks, so no block waits on one that has not started.
 //
+//  With pairs_schedule::thread_max = T > 0 (forced; not the generator's choice until measured), a
+//   list of at most T elements (both sides of a product) is left out of the runs and combined by
+//   one thread, every combination in Awkward's order, its fields read in place (the hand-written
+//   hybrid's shape for short events).
+//
 // Order of combination (fixed by the offsets alone: the same bits on every run, on any grid and at
 // any timing): a light list's combinations are folded in Awkward's order within each thread's
 // range, the ranges' partials left to right; a heavy list's chunk: each thread its strided share
@@ -317,6 +322,10 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   if (X) n_heavy = 257;  // na * nb > 16384 needs na + nb >= 257
   li.pairs_min_heavy = std::min(cap_min + 1, n_heavy);
   li.pairs_tile_lists = tile_lists;
+  // Lists combined by one thread each (fields read in place), outside the staged runs: a shape to
+  // measure against the runs (bench_pairs, bench_dielectron); off unless forced.
+  const int thread_max = std::min(forced.thread_max, cap_min);
+  li.pairs_thread_max = std::max(thread_max, 0);
   li.list_stage_items = cap_min;
 
   std::string plan =
@@ -326,6 +335,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       "\nspread evenly over the threads (per-list partials combined in thread order); lists with more than " +
       std::to_string(heavy_combinations) +
       "\ncombinations are queued and combined in chunks by blocks done with the tiles.";
+  if (thread_max > 0) plan += cat("\nLists of at most ", thread_max) + " elements: a thread each, fields read in place.";
   e.header(p, plan);
   s << pairs_helpers();
   e.args_struct();
@@ -692,6 +702,9 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in4 << "atomicExch(jf_ready + q, 1u);\n";
   s << in3 << "} else {\n";
   s << in4 << "c = static_cast<int>(" << count_of("n", "nb") << ");\n";
+  if (thread_max > 0)
+    s << in4 << "if (" << (X ? cat("n <= ", thread_max) + cat(" && nb <= ", thread_max) : cat("n <= ", thread_max))
+      << ") c = 0;  // its own thread's (below): not in the runs\n";
   s << in3 << "}\n";
   for (node_id r : reduces) {
     s << in3 << "s_res" << r << "[t] = " << (is_arg_monoid(e.mono(r)) ? e.identity(r) + ".value" : e.identity(r))
@@ -721,6 +734,46 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in2 << "__threadfence();\n";
   s << in2 << "atomicAdd(jf_ctr + 1, 1u);  // this tile's heavy lists are queued\n";
   s << in << "}\n";
+
+  auto direct_read = [&](const field& fd, int k) {
+    return "in" + std::to_string(fd.k) + "[(" + base_of("jb", k) + cat(" + u", k) + ") * " + nm("es", fd.x) + "]";
+  };
+  if (thread_max > 0) {
+    // Short lists: a thread each, every combination in Awkward's order, the fields read in place
+    // (adjacent threads, adjacent lists); the result to s_res like a run's.
+    s << in << "for (int t = me; t < nl; t += " << block_threads << ") {  // lists of at most " << thread_max
+      << " elements: a thread each\n";
+    s << in2 << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
+    if (X) s << in2 << "const int nb = static_cast<int>(s_offb[t + 1] - s_offb[t]);\n";
+    s << in2 << "if (" << (X ? cat("n > ", thread_max) + cat(" || nb > ", thread_max) : cat("n > ", thread_max))
+      << ") continue;\n";
+    s << in2 << "const long long jb = s_off[t];\n";
+    if (X) s << in2 << "const long long jb1 = s_offb[t];\n";
+    s << in2 << "const I il = static_cast<I>(i0 + t);\n";
+    declare_accs(in2, "acc");
+    s << in2 << "const int cnt = static_cast<int>(" << count_of("n", "nb") << ");\n";
+    s << in2 << "if (cnt > 0) {\n";
+    s << in3 << "int r = 0, ";
+    for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "u" << k << " = " << (X ? 0 : k);
+    s << ";\n";
+    list_values(in3, true);
+    hoist(in3, 0, direct_read, true);
+    if (K == 3) hoist(in3, 1, direct_read, true);
+    s << in3 << "for (int f = 0; f < cnt; ++f) {\n";
+    name_axes();
+    name_list_values("t");
+    body(in4, direct_read, "r", "acc");
+    restore();
+    s << in4 << "++r;\n";
+    s << in4 << "if (f + 1 < cnt) {  // (past the last combination nothing is read)\n";
+    advance(in5, direct_read);
+    s << in4 << "}\n";
+    s << in3 << "}\n";
+    s << in2 << "}\n";
+    store_acc(in2, "res", "t", "acc");
+    s << in << "}\n";
+    s << in << "__syncthreads();  // (the results loop below reads s_res of other threads' lists)\n";
+  }
 
   // Runs of lists whose elements fit the staging buffer.
   s << in << "for (int t0 = 0; t0 < nl;) {\n";
@@ -946,9 +999,6 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in2 << (X ? std::string("jf_pairs::unrank_product(nb, r") : "jf_pairs::unrank" + Ks + "(n, r");
   for (int k = 0; k < K; ++k) s << ", u" << k;
   s << ");\n";
-  auto direct_read = [&](const field& fd, int k) {
-    return "in" + std::to_string(fd.k) + "[(" + base_of("jb", k) + cat(" + u", k) + ") * " + nm("es", fd.x) + "]";
-  };
   list_values(in2, true);
   hoist(in2, 0, direct_read, true);
   if (K == 3) hoist(in2, 1, direct_read, true);
@@ -1049,6 +1099,7 @@ std::string describe_pairs(const launch_info& li, const launch_config* c) {
       std::to_string(heavy_combinations) +
       " combinations queued on the device and combined in chunks by the blocks done with the tiles "
       "(partials in chunk order)";
+  if (li.pairs_thread_max > 0) s += cat("; lists of at most ", li.pairs_thread_max) + " elements by a thread each";
   if (c && c->grid[0] > 0) s += cat(" (", c->grid[0]) + " blocks)";
   return s;
 }
