@@ -1158,6 +1158,20 @@ TEST(CodegenNestNvrtc, ProductKernelsOfEveryMonoidAndDtype) {
   b.compile(20);
 }
 
+TEST(CodegenNestPairs, AThreadPerShortListNeverTakesAHeavyList) {
+  // A forced thread_max is cut to the longest list that is never queued as heavy (16384
+  // combinations: 181 elements for pairs, 47 for triples; 128 x 128 for a product).
+  jf::ir::nest::pairs_schedule_override().thread_max = 1000;
+  const int pairs = generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 2, false)).launch.pairs_thread_max;
+  const int triples = generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 3, false)).launch.pairs_thread_max;
+  const int product = generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 2, false, false, true, true)).launch.pairs_thread_max;
+  jf::ir::nest::pairs_schedule_override() = {};
+  EXPECT_EQ(pairs, 181);
+  EXPECT_EQ(triples, 47);
+  EXPECT_EQ(product, 128);
+  EXPECT_EQ(generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 2, false)).launch.pairs_thread_max, 0);  // (not forced)
+}
+
 TEST(CodegenNestNvrtc, PairsKernelsWithAThreadPerShortList) {
   // pairs_schedule::thread_max: lists of at most 8 elements combined by a thread each (fields read
   // in place), the others in staged runs; pairs, triples, products, per-list values, operands

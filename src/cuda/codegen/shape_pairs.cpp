@@ -324,7 +324,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   li.pairs_tile_lists = tile_lists;
   // Lists combined by one thread each (fields read in place), outside the staged runs: a shape to
   // measure against the runs (bench_pairs, bench_dielectron); off unless forced.
-  const int thread_max = std::min(forced.thread_max, cap_min);
+  // (Never a heavy list: at most n_heavy - 1 elements, 128 on both sides of a product.)
+  const int thread_max = std::min({forced.thread_max, cap_min, X ? 128 : n_heavy - 1});
   li.pairs_thread_max = std::max(thread_max, 0);
   li.list_stage_items = cap_min;
 
