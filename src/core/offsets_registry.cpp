@@ -65,27 +65,39 @@ bool same_view(const array_base& a, const array_base& b) {
          (a.size() <= 1 || a.strides()[0] == b.strides()[0]);
 }
 
+// The view's entry (the registry's mutex held), or null.
+bounds_entry* entry_of(registry& r, const array_base& offsets) {
+  for (auto& e : r.bounds)
+    if (e.view.is(offsets)) return &e;
+  return nullptr;
+}
+// The view's entry, a new one (nothing known yet) if it has none.
+bounds_entry& entry_for(registry& r, const array_base& offsets) {
+  if (bounds_entry* e = entry_of(r, offsets)) return *e;
+  r.bounds.push_back(bounds_entry{view_key::of(offsets)});
+  trim(r.bounds);
+  return r.bounds.back();
+}
+
 }  // namespace
 
 void remember_offsets_bounds(const array_base& offsets, std::int64_t first, std::int64_t last, std::int64_t longest) {
   registry& r = the_registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (auto& e : r.bounds)
-    if (e.view.is(offsets)) {
-      if (!e.bounded) e.first = first, e.last = last, e.bounded = true;
-      tighten(e.longest, longest);
-      return;
-    }
-  r.bounds.push_back(bounds_entry{view_key::of(offsets), first, last, true, longest});
-  trim(r.bounds);
+  bounds_entry& e = entry_for(r, offsets);
+  if (!e.bounded) e.first = first, e.last = last, e.bounded = true;
+  tighten(e.longest, longest);
 }
 
-std::pair<std::int64_t, std::int64_t> offsets_bounds(const array_base& offsets) {
+offsets_facts offsets_facts_of(const array_base& offsets) {
+  std::int64_t longest = -1;
   {
     registry& r = the_registry();
     std::lock_guard<std::mutex> lock(r.mutex);
-    for (const auto& e : r.bounds)
-      if (e.view.is(offsets) && e.bounded) return {e.first, e.last};
+    if (const bounds_entry* e = entry_of(r, offsets)) {
+      if (e->bounded) return {e->first, e->last, e->longest};
+      longest = e->longest;
+    }
   }
   std::int64_t first = 0, last = 0;
   const std::int64_t n = offsets.size();
@@ -94,28 +106,26 @@ std::pair<std::int64_t, std::int64_t> offsets_bounds(const array_base& offsets) 
     last = read_offset(offsets, n - 1);
   }
   remember_offsets_bounds(offsets, first, last);
-  return {first, last};
+  return {first, last, longest};
+}
+
+std::pair<std::int64_t, std::int64_t> offsets_bounds(const array_base& offsets) {
+  const offsets_facts f = offsets_facts_of(offsets);
+  return {f.first, f.last};
 }
 
 void remember_offsets_longest(const array_base& offsets, std::int64_t longest) {
   if (longest < 0) return;
   registry& r = the_registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (auto& e : r.bounds)
-    if (e.view.is(offsets)) {
-      tighten(e.longest, longest);
-      return;
-    }
-  r.bounds.push_back(bounds_entry{view_key::of(offsets), 0, 0, false, longest});
-  trim(r.bounds);
+  tighten(entry_for(r, offsets).longest, longest);
 }
 
 std::int64_t offsets_longest(const array_base& offsets) {
   registry& r = the_registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (const auto& e : r.bounds)
-    if (e.view.is(offsets)) return e.longest;
-  return -1;
+  const bounds_entry* e = entry_of(r, offsets);
+  return e ? e->longest : -1;
 }
 
 void remember_same_list_lengths(const array_base& a, const array_base& b) {

@@ -15,6 +15,11 @@ namespace jf::detail {
 
 // offsets[0] and offsets[n] (read back once, then remembered while the buffer lives).
 std::pair<std::int64_t, std::int64_t> offsets_bounds(const array_base& offsets);
+// The bounds and the longest list (offsets_longest) in one lookup: an evaluation's path.
+struct offsets_facts {
+  std::int64_t first = 0, last = 0, longest = -1;
+};
+offsets_facts offsets_facts_of(const array_base& offsets);
 // The length of the longest list where it is known without reading the offsets (recorded where
 // they were validated or built on the host), else -1. The list kernels leave out the paths for
 // long lists when it is short (docs/design.md, "List kernels").

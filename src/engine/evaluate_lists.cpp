@@ -58,6 +58,7 @@ struct list_call {
   int first_offsets_leaf = -1;    // the offsets the list domain walks
   int first_offsets_b_leaf = -1;  // the offsets the product domain walks (slot 1's lists)
   std::int64_t nlists = 0, first = 0, last = 0, first_b = 0, last_b = 0;
+  std::int64_t longest = -1;  // the walked offsets' longest list (-1: not known)
   ir::domain_id out_domain = root;
   bool option = false;  // a second output: each list's validity (an option result)
   bool keep = false;    // the result per list came from a keepdims reduction: shape (n, 1), Awkward's n * 1 * T
@@ -175,7 +176,10 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     if (c.role[static_cast<std::size_t>(i)] == leaf_role::offsets) c.first_offsets_leaf = i;
   const array_base& off0 = *r.arrays[c.first_offsets_leaf];
   c.nlists = off0.size() - 1;
-  std::tie(c.first, c.last) = offsets_bounds(off0);
+  const offsets_facts facts = offsets_facts_of(off0);
+  c.first = facts.first;
+  c.last = facts.last;
+  c.longest = facts.longest;
   // A cartesian product's second lists: the first offsets_b leaf's; the other slot-1 leaves match them.
   for (int i = 0; i < na && c.first_offsets_b_leaf < 0; ++i)
     if (c.role[static_cast<std::size_t>(i)] == leaf_role::offsets_b) c.first_offsets_b_leaf = i;
@@ -400,7 +404,7 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     if (c.leaf_input[static_cast<std::size_t>(i)] < 0) c.leaf_input[static_cast<std::size_t>(i)] = c.leaf_input[static_cast<std::size_t>(c.first_offsets_leaf)];
   a.domains[lists].source = c.leaf_input[static_cast<std::size_t>(c.first_offsets_leaf)];
   // The longest list, where the offsets' validation saw it: short lists need no warp or block paths.
-  a.domains[lists].longest = ir::list_length_class(offsets_longest(off0));
+  a.domains[lists].longest = ir::list_length_class(c.longest);
   if (c.product) a.domains[pairs].source = c.leaf_input[static_cast<std::size_t>(c.first_offsets_b_leaf)];
   // The variant key.
   auto& key = c.key;
@@ -556,7 +560,7 @@ void prepare_outputs_lists(const eval_request& r, device dev, const list_call& c
         return v;
       }();
       *r.result_offsets = make_from_host(dev, dtype::int64, off0.shape(), host.data());
-      remember_offsets_bounds(*r.result_offsets, 0, c.last - c.first, offsets_longest(off0));
+      remember_offsets_bounds(*r.result_offsets, 0, c.last - c.first, c.longest);
       remember_same_list_lengths(*r.result_offsets, off0);
     }
   }

@@ -327,6 +327,11 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   // (Never a heavy list: at most n_heavy - 1 elements, 128 on both sides of a product.)
   const int thread_max = std::min({forced.thread_max, cap_min, X ? 128 : n_heavy - 1});
   li.pairs_thread_max = std::max(thread_max, 0);
+  // Whether list (n, nb) is combined by its own thread (device code).
+  auto short_of = [&](const std::string& n, const std::string& nb) {
+    const std::string t = std::to_string(thread_max);
+    return X ? n + " <= " + t + " && " + nb + " <= " + t : n + " <= " + t;
+  };
   li.list_stage_items = cap_min;
 
   std::string plan =
@@ -704,8 +709,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in3 << "} else {\n";
   s << in4 << "c = static_cast<int>(" << count_of("n", "nb") << ");\n";
   if (thread_max > 0)
-    s << in4 << "if (" << (X ? cat("n <= ", thread_max) + cat(" && nb <= ", thread_max) : cat("n <= ", thread_max))
-      << ") c = 0;  // its own thread's (below): not in the runs\n";
+    s << in4 << "if (" << short_of("n", "nb") << ") c = 0;  // its own thread's (below): not in the runs\n";
   s << in3 << "}\n";
   for (node_id r : reduces) {
     s << in3 << "s_res" << r << "[t] = " << (is_arg_monoid(e.mono(r)) ? e.identity(r) + ".value" : e.identity(r))
@@ -746,8 +750,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       << " elements: a thread each\n";
     s << in2 << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
     if (X) s << in2 << "const int nb = static_cast<int>(s_offb[t + 1] - s_offb[t]);\n";
-    s << in2 << "if (" << (X ? cat("n > ", thread_max) + cat(" || nb > ", thread_max) : cat("n > ", thread_max))
-      << ") continue;\n";
+    s << in2 << "if (!(" << short_of("n", "nb") << ")) continue;\n";
     s << in2 << "const long long jb = s_off[t];\n";
     if (X) s << in2 << "const long long jb1 = s_offb[t];\n";
     s << in2 << "const I il = static_cast<I>(i0 + t);\n";
