@@ -328,9 +328,16 @@ template <class T> JF_HD T jf_where(bool c, T a, T b) { return c ? a : b; }
 // One definition for the CPU executor and the kernels, so both combine identically. The order
 // in which partial results are combined is fixed by each backend's kernel shape (documented in
 // docs/design.md); argmin/argmax combine commutatively (ties go to the smaller position).
+// A constant, not 1 / 0: NVCC and NVRTC keep an IEEE division by zero as a division at run time
+// (a slow-path call in every loop that resets an accumulator to -inf).
 template <class T> JF_HD T jf_infinity() {
-  T zero = T(0);
+#ifdef __CUDACC_RTC__
+  if constexpr (sizeof(T) == sizeof(float)) return __int_as_float(0x7f800000);
+  else return __longlong_as_double(0x7ff0000000000000LL);
+#else
+  T zero = T(0);  // (folded by the host compiler)
   return T(1) / zero;
+#endif
 }
 // The largest and smallest values of T (infinities for floats; bool: true / false).
 template <class T> JF_HD T jf_highest() {

@@ -913,11 +913,15 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in2 << "__syncthreads();\n";
   s << in2 << "if (own >= 0) {  // the lists cut by range boundaries: the partials in thread order\n";
   s << in3 << "const int pe = s_pre[own + 1] - s_pre[t0];\n";
-  s << in3 << "for (int r2 = me + 1; r2 < " << block_threads << "; ++r2) {\n";
-  s << in4 << "const int lo2 = static_cast<int>(static_cast<long long>(W) * r2 / " << block_threads << ");\n";
-  s << in4 << "if (lo2 >= pe) break;\n";
-  s << in4 << "if (static_cast<int>(static_cast<long long>(W) * (r2 + 1) / " << block_threads
-    << ") == lo2) continue;  // an empty range\n";
+  // The threads after this one whose ranges start inside the list: up to the last whose first
+  // combination W r2 / 256 is below pe (found once: the loop is a load and a combine per thread).
+  s << in3 << "const long long jf_rl = (static_cast<long long>(" << block_threads << ") * pe + W - 1) / W - 1;\n";
+  s << in3 << "const int rl = static_cast<int>(jf_rl < " << block_threads - 1 << " ? jf_rl : " << block_threads - 1
+    << ");\n";
+  s << in3 << "for (int r2 = me + 1; r2 <= rl; ++r2) {\n";
+  s << in4 << "if (W < " << block_threads << " && static_cast<int>(static_cast<long long>(W) * (r2 + 1) / "
+    << block_threads << ") == static_cast<int>(static_cast<long long>(W) * r2 / " << block_threads
+    << ")) continue;  // an empty range (only when the run has fewer combinations than threads)\n";
   for (node_id r : reduces)
     s << in4 << "oacc" << r << " = " << e.combine_fn(r) << "(oacc" << r << ", " << load_acc(r, "hd", "r2") << ");\n";
   s << in3 << "}\n";
