@@ -320,6 +320,13 @@ TEST_P(JaggedExpr, ArgOfSelected) {
   EXPECT_EQ(jf::option_array<i64>(jf::argmax(x(x > 1.5f), -1)).to_vector(), (opt{1, std::nullopt, std::nullopt, 1, 1}));
   EXPECT_EQ(jf::option_array<i64>(jf::argmin(x(x != 1.f), -1)).to_vector(), (opt{3, std::nullopt, std::nullopt, 1, 0}));
   EXPECT_EQ(jf::option_array<i64>(jf::argmax((x * -1)(x < 10.f), -1)).to_vector(), (opt{1, std::nullopt, 0, 0, 0}));
+  // Evaluated when called (an option per-list value): beside other per-list values, None where any
+  // operand is (Awkward: ak.argmax(x[x > 1.5], -1) - ak.argmin(x[x != 1], -1) + ak.count(x, -1)).
+  EXPECT_EQ(jf::option_array<i64>(jf::argmax(x(x > 1.5f), -1) - jf::argmin(x(x != 1.f), -1) + jf::count(x, -1))
+                .to_vector(),
+            (opt{1 - 3 + 5, std::nullopt, std::nullopt, 1 - 1 + 4, 1 - 0 + 3}));
+  EXPECT_EQ(jf::option_array<float>(jf::max(x(x < 8.f), -1) * jf::argmin(x(x != 1.f), 1)).to_vector(),
+            (std::vector<std::optional<float>>{21, std::nullopt, std::nullopt, 3, std::nullopt}));
   // keepdims: the materialised selection's (n, 1) result.
   const jf::jagged<float> selected = x(x > 1.5f);
   EXPECT_EQ(jf::eval(jf::argmax(x(x > 1.5f), -1, jf::keepdims)).to_vector(),

@@ -83,7 +83,10 @@ auto select_where(const X& x, const M& mask) {
 // the selected, None where none is. A fused guarded reduction finds the best element's position in
 // the whole list, not its rank among the selected, so the selection is materialised first (the
 // selected values in order, cut into lists: materialise_selection) when jf::argmax is called, and
-// the unmasked argmax, with its ties and NaN rules, runs on that. Other reducers of x(m) stay fused.
+// the unmasked argmax, with its ties and NaN rules, runs on that. With an axis it is evaluated then
+// (a jf::option_array): a lazy reduction over lists of other lengths could not sit beside other
+// per-list values of x in one expression; an evaluated one is an option operand there. Other
+// reducers of x(m) stay fused.
 template <class X>
 concept selected_jagged = lazy_operand<X> && detail::is_selection<typename node_of<std::remove_cvref_t<X>>::type>::value;
 
@@ -95,7 +98,7 @@ template <class X> auto selected_values(const X& x) {
 
 #define JF_SELECTED_ARG_FUNCTION(fname)                                                                          \
   template <selected_jagged X> auto fname(X&& x) { return fname(detail::selected_values(x)); }                   \
-  template <selected_jagged X> auto fname(X&& x, int axis) { return fname(detail::selected_values(x), axis); }   \
+  template <selected_jagged X> auto fname(X&& x, int axis) { return eval(fname(detail::selected_values(x), axis)); } \
   template <selected_jagged X> auto fname(X&& x, keepdims_t k) { return fname(detail::selected_values(x), k); } \
   template <selected_jagged X> auto fname(X&& x, int axis, keepdims_t k) {                                      \
     return fname(detail::selected_values(x), axis, k);                                                          \
