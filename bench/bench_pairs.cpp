@@ -110,8 +110,8 @@ void report(benchmark::State& state, const events& d) {
 
 // The fused query: max mass per event and its validity (some (opposite-charge) pair).
 void run_fused(benchmark::State& state, events& d, bool charge, int tile_lists = 0, int stage_bytes = 0,
-               int thread_max = 0) {
-  jf::ir::nest::pairs_schedule_override() = {tile_lists, stage_bytes, thread_max};
+               int thread_max = 0, int list_weight = 0) {
+  jf::ir::nest::pairs_schedule_override() = {tile_lists, stage_bytes, thread_max, list_weight};
   // The engine's graph: the max and its validity (the count of pairs stays in the kernel).
   const jf::ir::kernel_source k = jf::ir::generate_cuda(nest_test::pairs_dielectron(charge, false, false, true, false));
   jf::ir::nest::pairs_schedule_override() = {};
@@ -133,7 +133,8 @@ void run_fused(benchmark::State& state, events& d, bool charge, int tile_lists =
   report(state, d);
   const jf::ir::launch_config c = jf::ir::configure_launch(k, b.extents.data(), 4, rt::nest_device_limits());
   state.SetLabel("tile " + std::to_string(k.launch.pairs_tile_lists) + ", thread per list up to " +
-                 std::to_string(k.launch.pairs_thread_max) + ", stage " +
+                 std::to_string(k.launch.pairs_thread_max) + ", list weight " +
+                 std::to_string(k.launch.pairs_list_weight) + ", stage " +
                  std::to_string(k.launch.list_stage_items) + ", " + std::to_string(c.grid[0]) + " blocks, " +
                  std::to_string(k.launch.static_shared_bytes) + " B shared");
 }
@@ -208,6 +209,12 @@ template <char Which>
 void BM_FusedThreadPerShortList(benchmark::State& state) {
   if (need_gpu(state)) run_fused(state, data(Which), false, 0, 0, static_cast<int>(state.range(0)));
 }
+// The runs split by weight (pairs_schedule::list_weight = state.range(0): 4 per combination, that
+// much per list), so that threads over many short lists take fewer combinations: to be measured.
+template <char Which>
+void BM_FusedListWeight(benchmark::State& state) {
+  if (need_gpu(state)) run_fused(state, data(Which), false, 0, 0, 0, static_cast<int>(state.range(0)));
+}
 template <char Which>
 void BM_ThreadPerEvent(benchmark::State& state) {
   if (need_gpu(state)) run_thread_per_event(state, data(Which));
@@ -234,5 +241,8 @@ BENCHMARK(BM_Fused<'D'>)->Name("BM_Fused/D")->Apply(one);
 BENCHMARK(BM_FusedThreadPerShortList<'A'>)->Name("BM_FusedThreadPerShortList/A")->Arg(4)->Arg(8)->Arg(16)->Apply(one);
 BENCHMARK(BM_FusedThreadPerShortList<'B'>)->Name("BM_FusedThreadPerShortList/B")->Arg(4)->Arg(8)->Arg(16)->Apply(one);
 BENCHMARK(BM_FusedThreadPerShortList<'C'>)->Name("BM_FusedThreadPerShortList/C")->Arg(4)->Arg(8)->Arg(16)->Apply(one);
+BENCHMARK(BM_FusedListWeight<'A'>)->Name("BM_FusedListWeight/A")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
+BENCHMARK(BM_FusedListWeight<'B'>)->Name("BM_FusedListWeight/B")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
+BENCHMARK(BM_FusedListWeight<'C'>)->Name("BM_FusedListWeight/C")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
 
 BENCHMARK_MAIN();

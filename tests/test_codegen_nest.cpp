@@ -1197,6 +1197,31 @@ TEST(CodegenNestNvrtc, PairsKernelsWithAThreadPerShortList) {
   b.compile(20);
 }
 
+TEST(CodegenNestNvrtc, PairsKernelsSplitByWeight) {
+  // pairs_schedule::list_weight: the runs split by weight (4 per combination, 4 per list), each
+  // thread's first combination in shared memory taken from the staging buffer: the same shared
+  // memory, so as many blocks per SM; pairs, triples, products, per-list values, run-time slots.
+  const kernel_source even = generate_cuda(pairs_dielectron(true, true, false));
+  jf::ir::nest::pairs_schedule_override().list_weight = 4;
+  batch b;
+  for (int arity : {2, 3})
+    for (monoid m : {monoid::sum, monoid::argmax}) b.add(pairs_reduce(m, dtype::float32, arity, true, true));
+  b.add(pairs_reduce(monoid::sum, dtype::int64, 2, true, true, true, true));
+  b.add(pairs_dielectron(true, true, false));
+  b.add(pairs_with_list_values(2, true));
+  b.add(pairs_reduce(monoid::argmax, dtype::float32, 2, true, false, false));
+  jf::ir::nest::pairs_schedule_override() = {};
+  for (const kernel_source& k : b.kernels) {
+    EXPECT_EQ(k.launch.pairs_list_weight, 4) << k.name;
+    EXPECT_NE(k.source.find("first_at_unit(s_pre, t0, t1, 4,"), std::string::npos) << k.name;
+  }
+  const kernel_source& weighted = b.kernels[5];
+  EXPECT_EQ(weighted.launch.static_shared_bytes, even.launch.static_shared_bytes);
+  EXPECT_LT(weighted.launch.list_stage_items, even.launch.list_stage_items);
+  EXPECT_EQ(even.launch.pairs_list_weight, 0);
+  b.compile(20);
+}
+
 TEST(CodegenNestNvrtc, PairsKernelsOfEveryMonoidAndDtype) {
   batch b;
   for (int arity : {2, 3})

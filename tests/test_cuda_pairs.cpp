@@ -786,6 +786,29 @@ TEST(CudaPairs, AThreadPerShortList) {
   check_dielectron(make_lists(20000, 8, 0, {}, "2 10^4 Poisson(8) events"), false);
 }
 
+TEST(CudaPairs, SplitByWeight) {
+  // pairs_schedule::list_weight: each run's threads take combinations by weight (4 per combination,
+  // w per list); the ranges, heads and the fold of cut lists change, the results do not.
+  REQUIRE_GPU();
+  test_support::seed();
+  for (int w : {4, 13}) {
+    struct forced {
+      explicit forced(int w) { jf::ir::nest::pairs_schedule_override().list_weight = w; }
+      ~forced() { jf::ir::nest::pairs_schedule_override() = {}; }
+    } schedule(w);
+    const std::vector<lists> layouts = pair_layouts();
+    for (monoid m : {monoid::sum, monoid::max, monoid::argmax})
+      for (bool guard : {false, true}) check_reduce(m, dtype::float32, 2, guard, layouts);
+    check_reduce(monoid::sum, dtype::int64, 2, true, layouts);
+    for (monoid m : {monoid::sum, monoid::argmin}) check_reduce(m, dtype::float64, 3, true, triple_layouts());
+    check_product(monoid::argmax, dtype::float32, true);
+    std::vector<std::pair<long long, long long>> tail;
+    for (long long i = 17; i < 100000; i += 200) tail.push_back({i, 64});
+    check_dielectron(make_lists(100000, 1.5, 9, {}, "10^5 Poisson(1.5) events from offset 9"), true);
+    check_dielectron(make_lists(100000, 1.5, 0, tail, "10^5 Poisson(1.5) events, 0.5 % of 64"), false);
+  }
+}
+
 #else
 
 TEST(CudaPairs, NeedsTheCudaBackend) { GTEST_SKIP() << "built without the CUDA backend: pairs kernel tests skipped"; }

@@ -104,6 +104,9 @@ struct launch_info {
   int pairs_min_heavy = 0;
   // pairs: lists of at most this many elements combined by one thread each (0: none).
   int pairs_thread_max = 0;
+  // pairs: a run split over the threads by weight, 4 per combination and this per list (0: evenly
+  // over the combinations).
+  int pairs_list_weight = 0;
 };
 
 struct kernel_source {

@@ -180,10 +180,14 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li);  // shape_pai
 // thread_max > 0: lists of at most that many elements (both sides of a product) are combined by a
 // thread each, their fields read in place, outside the staged runs (0: the generator's choice,
 // today none: not yet measured against the staged runs).
+// list_weight = w > 0: a run's threads split it by weight, 4 per combination and w per list (a
+// list's setup costs about a combination: threads over many short lists take fewer combinations);
+// 0: evenly over the combinations (the generator's choice until measured).
 struct pairs_schedule {
   int tile_lists = 0;
   int stage_bytes = 0;
   int thread_max = 0;
+  int list_weight = 0;
 };
 pairs_schedule& pairs_schedule_override();
 // The list kernels' lists per lane (1, 2 or 4) and longest list combined by a lane; 0: the

@@ -193,6 +193,22 @@ __device__ __forceinline__ int list_at(const int* pre, int t0, int t1, int at) {
   }
   return lo;
 }
+// Weighted split of a run (pairs_schedule::list_weight = w): list t's units start at
+// 4 (pre[t] - pre[t0]) + w (t - t0), its setup (w units), then 4 per combination. The first
+// combination (rank in the run) of a thread whose range starts at unit u: the first of the list
+// holding u that starts at or after u (the next list's first when u is past its last).
+__device__ __forceinline__ int first_at_unit(const int* pre, int t0, int t1, int w, long long u) {
+  int lo = t0, hi = t1 - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) >> 1;
+    if (4LL * (pre[mid] - pre[t0]) + static_cast<long long>(w) * (mid - t0) <= u) lo = mid;
+    else hi = mid - 1;
+  }
+  const int c = pre[lo + 1] - pre[lo];
+  const long long into = u - 4LL * (pre[lo] - pre[t0]) - static_cast<long long>(w) * (lo - t0) - w;
+  const long long k = into <= 0 ? 0 : (into + 3) / 4;
+  return pre[lo] - pre[t0] + static_cast<int>(k < c ? k : c);
+}
 // A heavy list in the queue: its list, its first partial, its chunks; chunks taken, chunks done.
 struct entry {
   long long list, base, chunks;
@@ -303,6 +319,14 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     }
     if (tile_lists) break;
   }
+  // A weighted split keeps each thread's first combination in shared memory (s_lo, 257 ints), taken
+  // from the staging buffer so that as many blocks stay resident.
+  const int list_weight = std::max(forced.list_weight, 0);
+  constexpr int s_lo_bytes = 1040;
+  if (list_weight > 0 && tile_lists) {
+    stage_bytes -= s_lo_bytes;
+    per_block += s_lo_bytes;
+  }
   if (!tile_lists)
     throw error("jf::ir codegen: a pairs kernel with " + std::to_string(reduces.size()) + " reductions and " +
                 std::to_string(before.size()) +
@@ -342,6 +366,9 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       std::to_string(heavy_combinations) +
       "\ncombinations are queued and combined in chunks by blocks done with the tiles.";
   if (thread_max > 0) plan += cat("\nLists of at most ", thread_max) + " elements: a thread each, fields read in place.";
+  if (list_weight > 0)
+    plan += cat("\nThe runs split by weight: 4 per combination, ", list_weight) + " per list.";
+  li.pairs_list_weight = list_weight;
   e.header(p, plan);
   s << pairs_helpers();
   e.args_struct();
@@ -455,6 +482,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   if (X) s << "  __shared__ long long s_offb[" << tile_lists + 1 << "];  // slot 1's lists\n";
   s << "  __shared__ int s_pre[" << tile_lists + 1 << "];  // combinations before each list (light lists)\n";
   s << "  __shared__ int s_scan[32];\n";
+  if (list_weight > 0) s << "  __shared__ int s_lo[" << block_threads + 1 << "];  // each thread's first combination in the run\n";
   s << "  __shared__ long long s_tile, s_we, s_wc;\n";
   s << "  __shared__ bool s_last;\n";
   for (node_id r : reduces) {
@@ -831,8 +859,17 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     s << in2 << "__syncthreads();\n";
   }
   s << in2 << "// Thread me: combinations [lo, hi) of the run, in Awkward's order.\n";
-  s << in2 << "const int lo = static_cast<int>(static_cast<long long>(W) * me / " << block_threads
-    << "), hi = static_cast<int>(static_cast<long long>(W) * (me + 1) / " << block_threads << ");\n";
+  if (list_weight > 0) {
+    s << in2 << "// Split by weight: 4 units per combination and " << list_weight << " per list (its setup).\n";
+    s << in2 << "s_lo[me] = jf_pairs::first_at_unit(s_pre, t0, t1, " << list_weight << ", (4LL * W + "
+      << list_weight << "LL * (t1 - t0)) * me / " << block_threads << ");\n";
+    s << in2 << "if (me == 0) s_lo[" << block_threads << "] = W;\n";
+    s << in2 << "__syncthreads();\n";
+    s << in2 << "const int lo = s_lo[me], hi = s_lo[me + 1];\n";
+  } else {
+    s << in2 << "const int lo = static_cast<int>(static_cast<long long>(W) * me / " << block_threads
+      << "), hi = static_cast<int>(static_cast<long long>(W) * (me + 1) / " << block_threads << ");\n";
+  }
   s << in2 << "int own = -1;  // the list this thread starts and a later thread continues\n";
   declare_accs(in2, "oacc");
   // One flat loop over the range: every lane runs the body in every trip (the ranges are equal to
@@ -915,13 +952,18 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in3 << "const int pe = s_pre[own + 1] - s_pre[t0];\n";
   // The threads after this one whose ranges start inside the list: up to the last whose first
   // combination W r2 / 256 is below pe (found once: the loop is a load and a combine per thread).
-  s << in3 << "const long long jf_rl = (static_cast<long long>(" << block_threads << ") * pe + W - 1) / W - 1;\n";
-  s << in3 << "const int rl = static_cast<int>(jf_rl < " << block_threads - 1 << " ? jf_rl : " << block_threads - 1
-    << ");\n";
-  s << in3 << "for (int r2 = me + 1; r2 <= rl; ++r2) {\n";
-  s << in4 << "if (W < " << block_threads << " && static_cast<int>(static_cast<long long>(W) * (r2 + 1) / "
-    << block_threads << ") == static_cast<int>(static_cast<long long>(W) * r2 / " << block_threads
-    << ")) continue;  // an empty range (only when the run has fewer combinations than threads)\n";
+  if (list_weight > 0) {
+    s << in3 << "for (int r2 = me + 1; r2 < " << block_threads << " && s_lo[r2] < pe; ++r2) {\n";
+    s << in4 << "if (s_lo[r2 + 1] == s_lo[r2]) continue;  // an empty range\n";
+  } else {
+    s << in3 << "const long long jf_rl = (static_cast<long long>(" << block_threads << ") * pe + W - 1) / W - 1;\n";
+    s << in3 << "const int rl = static_cast<int>(jf_rl < " << block_threads - 1 << " ? jf_rl : " << block_threads - 1
+      << ");\n";
+    s << in3 << "for (int r2 = me + 1; r2 <= rl; ++r2) {\n";
+    s << in4 << "if (W < " << block_threads << " && static_cast<int>(static_cast<long long>(W) * (r2 + 1) / "
+      << block_threads << ") == static_cast<int>(static_cast<long long>(W) * r2 / " << block_threads
+      << ")) continue;  // an empty range (only when the run has fewer combinations than threads)\n";
+  }
   for (node_id r : reduces)
     s << in4 << "oacc" << r << " = " << e.combine_fn(r) << "(oacc" << r << ", " << load_acc(r, "hd", "r2") << ");\n";
   s << in3 << "}\n";
@@ -1108,6 +1150,8 @@ std::string describe_pairs(const launch_info& li, const launch_config* c) {
       " combinations queued on the device and combined in chunks by the blocks done with the tiles "
       "(partials in chunk order)";
   if (li.pairs_thread_max > 0) s += cat("; lists of at most ", li.pairs_thread_max) + " elements by a thread each";
+  if (li.pairs_list_weight > 0)
+    s += cat("; the runs split by weight (4 per combination, ", li.pairs_list_weight) + " per list)";
   if (c && c->grid[0] > 0) s += cat(" (", c->grid[0]) + " blocks)";
   return s;
 }
