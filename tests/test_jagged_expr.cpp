@@ -309,6 +309,10 @@ TEST(JaggedExprCuda, LongestListChoosesTheKernelsPaths) {
   const jf::jagged<float> masked = x(x > 1.5f);
   const std::string m = jf::explain_cuda(jf::sum(masked, -1));
   EXPECT_NE(m.find("(lists of at most 16 elements)"), std::string::npos) << m;
+  // An option result is described as it runs: its validity the kernel's second output.
+  const std::string opt = jf::explain_cuda(jf::max(x, -1)), plain = jf::explain_cuda(jf::sum(x, -1));
+  EXPECT_NE(opt.find("bool* __restrict__ out1"), std::string::npos) << opt;
+  EXPECT_EQ(plain.find("out1"), std::string::npos) << plain;
 }
 
 // argmin/argmax of x(m): the position among the selected elements, of an expression selected

@@ -233,7 +233,12 @@ template <class... C> std::string explain_captured(const eval_options& opt, cons
   gathered<C...> g(c...);
   std::array<array_base, sizeof...(C)> outs;
   const std::array<dtype, sizeof...(C)> types = {type_of_v<C>.type...};
-  const eval_request r = g.request(outs.data(), types.data(), opt);
+  eval_request r = g.request(outs.data(), types.data(), opt);
+  // A per-list result that may be None is evaluated with its validity (a second output of the same
+  // kernel): described so too (nothing is allocated while explaining).
+  array_base valid_probe;
+  if constexpr (sizeof...(C) == 1 && ((value_kind_v<C> == value_kind::option && !has_option_leaf_v<C>) && ...))
+    r.result_valid = &valid_probe;
   if constexpr ((detail::computed_leaf<C>::value && ...)) {  // nothing but computed leaves
     (void)r;
     return notes;

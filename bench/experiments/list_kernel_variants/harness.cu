@@ -17,6 +17,9 @@
 //   not kept: __launch_bounds__(256, 6 or 8) (sum 72-83: spills), #pragma unroll 1 or 2 on the lock
 //     step (no gain), two lock steps per trip (sum 71, max 87-92), two lists per lane for the max
 //     (81-87), a 32-entry block queue instead of 1024 (no change: shared memory is not the cost).
+// Since fb343c0's successor, jf::explain_cuda describes an option result with its validity output
+// (the kernel bench_jagged's ListMax runs): the generated max kernels write it here too, and
+// hand_max_valid is the hand-written lock step writing it (not yet measured).
 #include <algorithm>
 #include <cstdio>
 #include <random>
@@ -32,9 +35,10 @@ struct hand_sum { static __device__ float id() { return 0.0f; } static __device_
                   static __device__ float f(float a, float b) { return a + b; } };
 struct hand_max { static __device__ float id() { return -INFINITY; } static __device__ float neutral() { return -INFINITY; }
                   static __device__ float f(float a, float b) { return ((a > b) | (a != a)) ? a : b; } };
-template <class Op>
+template <class Op, bool Valid = false>
 __global__ void __launch_bounds__(256) hand_lockstep4(const long long* __restrict__ off, const float* __restrict__ c,
-                                                      float* __restrict__ out, long long nl) {
+                                                      float* __restrict__ out, long long nl,
+                                                      bool* __restrict__ valid = nullptr) {
   constexpr int K = 4;
   const int lane = threadIdx.x & 31, wp = threadIdx.x >> 5;
   const long long tl = 256LL * K, ntiles = (nl + tl - 1) / tl;
@@ -66,7 +70,13 @@ __global__ void __launch_bounds__(256) hand_lockstep4(const long long* __restric
       for (int k = 0; k < K; ++k) acc[k] = Op::f(acc[k], m < jn[k] ? v[k] : Op::neutral());
     }
 #pragma unroll
-    for (int k = 0; k < K; ++k) { const long long i = iw + lane + 32 * k; if (i < nl) out[i] = acc[k]; }
+    for (int k = 0; k < K; ++k) {
+      const long long i = iw + lane + 32 * k;
+      if (i < nl) {
+        out[i] = acc[k];
+        if (Valid) valid[i] = jn[k] > 0;  // (the option result's validity, as jf::max writes it)
+      }
+    }
   }
 }
 
@@ -89,6 +99,8 @@ int main() {
   long long* d_off; float *d_c, *d_out; char *d_a, *d_b;
   const double bytes = 8.0 * (nl + 1) + 4.0 * ne + 4.0 * nl;
   CK(cudaMalloc(&d_off, 8 * (nl + 1))); CK(cudaMalloc(&d_c, 4 * ne)); CK(cudaMalloc(&d_out, 4 * nl));
+  bool* d_valid;  // an option result's validity (the generated max kernels write it since explain_cuda describes it)
+  CK(cudaMalloc(&d_valid, nl));
   CK(cudaMalloc(&d_a, (size_t)bytes / 2)); CK(cudaMalloc(&d_b, (size_t)bytes / 2));
   CK(cudaMemcpy(d_off, off.data(), 8 * (nl + 1), cudaMemcpyHostToDevice));
   CK(cudaMemcpy(d_c, c.data(), 4 * ne, cudaMemcpyHostToDevice));
@@ -137,14 +149,19 @@ int main() {
     a.out0 = d_out; a.in0 = d_c; a.in1 = d_off;
     a.extents[0] = nl; a.extents[1] = ne;
     a.st_out0[0] = 1; a.st_in0[1] = 1; a.st_in1[0] = 1;
+    if constexpr (requires { a.out1; }) {
+      a.out1 = d_valid;
+      a.st_out1[0] = 1;
+    }
     measure(name, (const void*)kernel, [&](unsigned grid) { kernel<<<grid, 256>>>(a); }, ref);
   };
-  auto run_hand = [&](const char* name, void (*kernel)(const long long*, const float*, float*, long long),
+  auto run_hand = [&](const char* name, void (*kernel)(const long long*, const float*, float*, long long, bool*),
                       const std::vector<float>& ref) {
-    measure(name, (const void*)kernel, [&](unsigned grid) { kernel<<<grid, 256>>>(d_off, d_c, d_out, nl); }, ref);
+    measure(name, (const void*)kernel, [&](unsigned grid) { kernel<<<grid, 256>>>(d_off, d_c, d_out, nl, d_valid); }, ref);
   };
   run_hand("hand_sum", hand_lockstep4<hand_sum>, sum);
   run_hand("hand_max", hand_lockstep4<hand_max>, mx);
+  run_hand("hand_max_valid", hand_lockstep4<hand_max, true>, mx);
 #define JF_RUN(k, ref) run(#k, k, ref);
   JF_VARIANTS(JF_RUN)
   return 0;

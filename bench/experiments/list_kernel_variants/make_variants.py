@@ -24,7 +24,7 @@ prelude, parts, names = None, [], []
 for name in ("listsum", "listmax", "listsumW", "listmaxW", "listsumL", "listmaxL", "listmaxL2"):
     for steps in (1, 2):
         s = open(f"{src_dir}/{name}_s{steps}.cu").read()
-        m = re.search(r"^struct (jf_[0-9a-f]+_reduce)_args \{", s, re.M)
+        m = re.search(r"^struct (jf_[0-9a-f]+_\w+?)_args \{", s, re.M)
         kname = m.group(1)
         if prelude is None:
             # (compiled by nvcc, not NVRTC: the prelude's NVRTC branch, device functions)
