@@ -17,7 +17,7 @@
 //   not kept: __launch_bounds__(256, 6 or 8) (sum 72-83: spills), #pragma unroll 1 or 2 on the lock
 //     step (no gain), two lock steps per trip (sum 71, max 87-92), two lists per lane for the max
 //     (81-87), a 32-entry block queue instead of 1024 (no change: shared memory is not the cost).
-// Since fb343c0's successor, jf::explain_cuda describes an option result with its validity output
+// Since 796cd56, jf::explain_cuda describes an option result with its validity output
 // (the kernel bench_jagged's ListMax runs): the generated max kernels write it here too, and
 // hand_max_valid is the hand-written lock step writing it (not yet measured).
 #include <algorithm>
