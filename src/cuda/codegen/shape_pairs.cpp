@@ -951,7 +951,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in2 << "if (own >= 0) {  // the lists cut by range boundaries: the partials in thread order\n";
   s << in3 << "const int pe = s_pre[own + 1] - s_pre[t0];\n";
   // The threads after this one whose ranges start inside the list: up to the last whose first
-  // combination W r2 / 256 is below pe (found once: the loop is a load and a combine per thread).
+  // combination (W r2 / 256, found once; s_lo[r2] when split by weight) is below pe, so that the
+  // loop is a load and a combine per thread.
   if (list_weight > 0) {
     s << in3 << "for (int r2 = me + 1; r2 < " << block_threads << " && s_lo[r2] < pe; ++r2) {\n";
     s << in4 << "if (s_lo[r2 + 1] == s_lo[r2]) continue;  // an empty range\n";
