@@ -179,7 +179,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li);  // shape_pai
 // kernel generated after a change has another source (its own compiled module).
 // thread_max > 0: lists of at most that many elements (both sides of a product) are combined by a
 // thread each, their fields read in place, outside the staged runs (0: the generator's choice,
-// today none: not yet measured against the staged runs).
+// none: measured slower than the staged runs on the H200, docs/design.md "Pairs kernels").
 // list_weight = w > 0: a run's threads split it by weight, 4 per combination and w per list (a
 // list's setup costs about a combination: threads over many short lists take fewer combinations);
 // 0: evenly over the combinations (the generator's choice until measured).

@@ -28,10 +28,12 @@
 //   and computes the list's results. Blocks wait (sleeping) only while tiles are still being taken
 //   by running blocks, so no block waits on one that has not started.
 //
-//  With pairs_schedule::thread_max = T > 0 (forced; not the generator's choice until measured), a
-//   list of at most T elements (both sides of a product) is left out of the runs and combined by
-//   one thread, every combination in Awkward's order, its fields read in place (the hand-written
-//   hybrid's shape for short events).
+//  With pairs_schedule::thread_max = T > 0 (forced; measured slower than the runs), a list of at
+//   most T elements (both sides of a product) is left out of the runs and combined by one thread,
+//   every combination in Awkward's order, its fields read in place (the hand-written hybrid's
+//   shape for short events).
+//  With pairs_schedule::list_weight = w > 0 (forced; not yet measured), a run is split by weight:
+//   4 units per combination and w per list, each thread's first combination kept in s_lo.
 //
 // Order of combination (fixed by the offsets alone: the same bits on every run, on any grid and at
 // any timing): a light list's combinations are folded in Awkward's order within each thread's
