@@ -770,6 +770,22 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in2 << "atomicAdd(jf_ctr + 1, 1u);  // this tile's heavy lists are queued\n";
   s << in << "}\n";
 
+  // The walk over a list's combinations in Awkward's order, up to its first trip's body: the
+  // per-list values, the fields of the outer slots hoisted, the loop `loop`, the body at rank r.
+  // (Both walks, a thread's own list and a thread's range of a run, then advance and close it.)
+  auto open_walk = [&](const std::string& ind, const std::function<std::string(const field&, int)>& read,
+                       const std::string& loop) {
+    const std::string inner = ind + "  ";
+    list_values(ind, true);
+    hoist(ind, 0, read, true);
+    if (K == 3) hoist(ind, 1, read, true);
+    s << ind << loop << "\n";
+    name_axes();
+    name_list_values("t");
+    body(inner, read, "r", "acc");
+    restore();
+    s << inner << "++r;\n";
+  };
   auto direct_read = [&](const field& fd, int k) {
     return "in" + std::to_string(fd.k) + "[(" + base_of("jb", k) + cat(" + u", k) + ") * " + nm("es", fd.x) + "]";
   };
@@ -790,15 +806,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     s << in3 << "int r = 0, ";
     for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "u" << k << " = " << (X ? 0 : k);
     s << ";\n";
-    list_values(in3, true);
-    hoist(in3, 0, direct_read, true);
-    if (K == 3) hoist(in3, 1, direct_read, true);
-    s << in3 << "for (int f = 0; f < cnt; ++f) {\n";
-    name_axes();
-    name_list_values("t");
-    body(in4, direct_read, "r", "acc");
-    restore();
-    s << in4 << "++r;\n";
+    open_walk(in3, direct_read, "for (int f = 0; f < cnt; ++f) {");
     s << in4 << "if (f + 1 < cnt) {  // (past the last combination nothing is read)\n";
     advance(in5, direct_read);
     s << in4 << "}\n";
@@ -910,15 +918,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   for (int k = 0; k < K; ++k) s << in4 << "u" << k << " = static_cast<int>(w" << k << ");\n";
   s << in3 << "}\n";
   declare_accs(in3, "acc");
-  list_values(in3, true);
-  hoist(in3, 0, staged_read, true);
-  if (K == 3) hoist(in3, 1, staged_read, true);
-  s << in3 << "for (int f = lo; f < hi; ++f) {\n";
-  name_axes();
-  name_list_values("t");
-  body(in4, staged_read, "r", "acc");
-  restore();
-  s << in4 << "++r;\n";
+  open_walk(in3, staged_read, "for (int f = lo; f < hi; ++f) {");
   advance(in4, staged_read);
   s << in4 << "if (f + 1 == pe) {  // the list's last combination\n";
   s << in5 << "if (pb < lo) {  // started before this thread: its first list, continued from the left\n";
