@@ -12,6 +12,7 @@
 // (tests/nest_graphs.hpp) through the generator and launcher the engine uses.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -46,7 +47,7 @@ struct device_buffer {
 
 // One set of events: offsets, fields, outputs (never freed: used until exit).
 struct events {
-  long long n = 0, pairs = 0;
+  long long n = 0, pairs = 0, longest = 0;
   std::vector<long long> offsets;
   device_buffer *off, *pt, *eta, *phi, *q, *out_max, *out_valid, *copy_to;  // copy_to: the device copy's destination
   events(long long nevents, double lambda, bool tail, long long big) : n(nevents) {
@@ -59,6 +60,7 @@ struct events {
       if (big > 0 && i == n / 2) k = big;
       offsets[static_cast<std::size_t>(i + 1)] = offsets[static_cast<std::size_t>(i)] + k;
       pairs += k * (k - 1) / 2;
+      longest = std::max(longest, k);
     }
     const std::size_t ne = static_cast<std::size_t>(offsets.back());
     std::vector<float> p(ne), e(ne), f(ne);
@@ -110,10 +112,14 @@ void report(benchmark::State& state, const events& d) {
 
 // The fused query: max mass per event and its validity (some (opposite-charge) pair).
 void run_fused(benchmark::State& state, events& d, bool charge, int tile_lists = 0, int stage_bytes = 0,
-               int thread_max = 0, int list_weight = 0) {
-  jf::ir::nest::pairs_schedule_override() = {tile_lists, stage_bytes, thread_max, list_weight};
-  // The engine's graph: the max and its validity (the count of pairs stays in the kernel).
-  const jf::ir::kernel_source k = jf::ir::generate_cuda(nest_test::pairs_dielectron(charge, false, false, true, false));
+               int thread_max = 0, int list_weight = 0, int warp_segments = 0) {
+  jf::ir::nest::pairs_schedule_override() = {tile_lists, stage_bytes, thread_max, list_weight, warp_segments};
+  // The engine's graph: the max and its validity (the count of pairs stays in the kernel), its
+  // longest list known as the offsets' validation gives it (domain::longest).
+  jf::ir::graph g = nest_test::pairs_dielectron(charge, false, false, true, false);
+  for (auto& dom : g.domains)
+    if (dom.kind == jf::ir::domain_kind::list) dom.longest = jf::ir::list_length_class(d.longest);
+  const jf::ir::kernel_source k = jf::ir::generate_cuda(g);
   jf::ir::nest::pairs_schedule_override() = {};
   const rt::kernel& kern = *std::addressof(rt::get_kernel(k.name, k.source, {}));
   auto slot = [](int s) {
@@ -132,11 +138,12 @@ void run_fused(benchmark::State& state, events& d, bool charge, int tile_lists =
   timed_batches(state, 10, [&] { rt::launch_nest(k, kern, b); });
   report(state, d);
   const jf::ir::launch_config c = jf::ir::configure_launch(k, b.extents.data(), 4, rt::nest_device_limits());
-  state.SetLabel("tile " + std::to_string(k.launch.pairs_tile_lists) + ", thread per list up to " +
+  state.SetLabel(std::string(k.launch.pairs_warp_segments ? "warp segments, " : "staged runs, ") + "tile " +
+                 std::to_string(k.launch.pairs_tile_lists) + ", thread per list up to " +
                  std::to_string(k.launch.pairs_thread_max) + ", list weight " +
-                 std::to_string(k.launch.pairs_list_weight) + ", stage " +
-                 std::to_string(k.launch.list_stage_items) + ", " + std::to_string(c.grid[0]) + " blocks, " +
-                 std::to_string(k.launch.static_shared_bytes) + " B shared");
+                 std::to_string(k.launch.pairs_list_weight) + ", stage " + std::to_string(k.launch.list_stage_items) +
+                 ", " + std::to_string(c.grid[0]) + " blocks, " + std::to_string(k.launch.static_shared_bytes) +
+                 " B shared");
 }
 
 // The seed's Numba kernel in CUDA C++: a thread per event, nested loops, fmaxf of the mass.
@@ -215,6 +222,12 @@ template <char Which>
 void BM_FusedListWeight(benchmark::State& state) {
   if (need_gpu(state)) run_fused(state, data(Which), false, 0, 0, 0, static_cast<int>(state.range(0)));
 }
+// The light lists in warp segments (1) or staged runs (-1) whatever the longest list
+// (pairs_schedule::warp_segments; the generator's choice: warp segments up to 16 elements).
+template <char Which>
+void BM_FusedWarpSegments(benchmark::State& state) {
+  if (need_gpu(state)) run_fused(state, data(Which), false, 0, 0, 0, 0, static_cast<int>(state.range(0)));
+}
 template <char Which>
 void BM_ThreadPerEvent(benchmark::State& state) {
   if (need_gpu(state)) run_thread_per_event(state, data(Which));
@@ -244,5 +257,9 @@ BENCHMARK(BM_FusedThreadPerShortList<'C'>)->Name("BM_FusedThreadPerShortList/C")
 BENCHMARK(BM_FusedListWeight<'A'>)->Name("BM_FusedListWeight/A")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
 BENCHMARK(BM_FusedListWeight<'B'>)->Name("BM_FusedListWeight/B")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
 BENCHMARK(BM_FusedListWeight<'C'>)->Name("BM_FusedListWeight/C")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'A'>)->Name("BM_FusedWarpSegments/A")->Arg(1)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'B'>)->Name("BM_FusedWarpSegments/B")->Arg(1)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'C'>)->Name("BM_FusedWarpSegments/C")->Arg(1)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'D'>)->Name("BM_FusedWarpSegments/D")->Arg(1)->Arg(-1)->Apply(one);
 
 BENCHMARK_MAIN();

@@ -94,7 +94,8 @@ struct batch {
       const std::string bytes(cubin.begin(), cubin.end());
       std::string missing;
       for (std::size_t k = first; k < last; ++k)
-        if (bytes.find(kernels[k].name) == std::string::npos) missing += "kernel " + kernels[k].name + " missing from the cubin\n";
+        if (bytes.find(kernels[k].name) == std::string::npos)
+          missing += "kernel " + kernels[k].name + " missing from the cubin\n";
       return missing;
     } catch (const jf::compile_error&) {
       // Name the culprit: compile the unit's kernels one by one.
@@ -525,11 +526,13 @@ TEST(CodegenNest, RandomLeavesPickTheirChunkLayout) {
   // per-element functions, their round keys' kind for the launcher. Lane runs are split: a lane's
   // blocks are l and 32 + l of the chunk, each of its two stores one 512-byte warp store.
   const auto p32 = jf::ir::bit_generator::philox4x32;
-  const kernel_source fast = generate_cuda(generated_map({generator::philox_f32}, dtype::float32, layout::contiguous, 1, false, p32));
+  const kernel_source fast =
+      generate_cuda(generated_map({generator::philox_f32}, dtype::float32, layout::contiguous, 1, false, p32));
   EXPECT_NE(fast.source.find("jf::ops::jf_philox4x32_split_rk(a.rk0, "), std::string::npos);
   EXPECT_NE(fast.source.find("jf::ops::jf_philox4x32_block_rk(a.rk0, "), std::string::npos);  // the rows' blocks
   EXPECT_EQ(fast.source.find("jf::ops::jf_philox_block_rk("), std::string::npos);
-  EXPECT_NE(fast.source.find("jf_nest::at_random_f32<jf::ops::jf_philox4x32>("), std::string::npos);  // numpy's kept half
+  EXPECT_NE(fast.source.find("jf_nest::at_random_f32<jf::ops::jf_philox4x32>("),
+            std::string::npos);  // numpy's kept half
   EXPECT_NE(fast.source.find("lane l takes iterations chunk start + 4 l ... and 128 + 4 l"), std::string::npos);
   EXPECT_NE(fast.source.find("store_run<16>(out0 + jf_o, jf_v)"), std::string::npos);
   EXPECT_NE(fast.source.find("store_run<16>(out0 + jf_o + 128, jf_v1)"), std::string::npos);
@@ -627,7 +630,8 @@ TEST(CodegenNestNvrtc, RandomLeavesInEveryLayout) {
   const auto p32 = jf::ir::bit_generator::philox4x32;
   for (generator k : kinds) b.add(generated_map({k}, dtype::float64, layout::strided, 2, false, p32));
   b.add(generated_map({generator::philox_f32}, dtype::float32, layout::contiguous, 1, false, p32));
-  b.add(generated_map({generator::normal_f64, generator::philox_f32}, dtype::float64, layout::contiguous, 1, true, p32));
+  b.add(
+      generated_map({generator::normal_f64, generator::philox_f32}, dtype::float64, layout::contiguous, 1, true, p32));
   b.add(generated_sum(generator::philox_f64, dtype::float64, p32));
   // Split lane runs: staged 8-byte values, two leaves into 1-byte values, 2 draws a block, a sum.
   b.add(generated_map({generator::philox_f32}, dtype::float64, layout::contiguous, 1, false, p32));
@@ -744,7 +748,9 @@ TEST(CodegenNestLists, ShapesAreRecognised) {
   EXPECT_EQ(k.launch.list_thread_max, 16);
   EXPECT_EQ(k.launch.list_warp_max, 4096);
   const std::string d = describe_launch(k);
-  EXPECT_NE(d.find("list kernel: warp tiles of 128 lists (4 per lane), 1024 lists per 256-thread block"), std::string::npos) << d;
+  EXPECT_NE(d.find("list kernel: warp tiles of 128 lists (4 per lane), 1024 lists per 256-thread block"),
+            std::string::npos)
+      << d;
   // Element-wise work before the reduction (the pipeline): 2 lists per lane.
   EXPECT_EQ(generate_cuda(list_pipeline_max()).launch.list_lists_per_lane, 2);
   EXPECT_NE(d.find("by its lane up to 16 elements"), std::string::npos) << d;
@@ -954,7 +960,8 @@ TEST(CodegenNestLists, PlannerStoresPerListValuesThatAnotherReductionReads) {
   EXPECT_EQ(p.temporary_domain[0], l);
   for (const jf::ir::plan_step& s : p.steps) {
     const auto& doms = s.kernel.domains;
-    const auto list = std::find_if(doms.begin(), doms.end(), [](const jf::ir::domain& d) { return d.kind == jf::ir::domain_kind::list; });
+    const auto list = std::find_if(doms.begin(), doms.end(),
+                                   [](const jf::ir::domain& d) { return d.kind == jf::ir::domain_kind::list; });
     ASSERT_NE(list, doms.end());
     ASSERT_GE(list->source, 0);
     EXPECT_EQ(s.inputs[static_cast<std::size_t>(list->source)].k, jf::ir::operand_ref::kind::input);
@@ -1003,7 +1010,8 @@ TEST(CodegenNestPairs, ShapesAreRecognised) {
   // more than 16384 pairs, so it is the shortest heavy list.
   EXPECT_EQ(k.launch.list_stage_items, 512);
   EXPECT_EQ(k.launch.pairs_min_heavy, 182);
-  EXPECT_EQ(generate_cuda(pairs_reduce(monoid::sum, dtype::float64, 3, false)).launch.pairs_min_heavy, 48);  // C(48, 3) = 17296
+  EXPECT_EQ(generate_cuda(pairs_reduce(monoid::sum, dtype::float64, 3, false)).launch.pairs_min_heavy,
+            48);  // C(48, 3) = 17296
   const std::string d = describe_launch(k);
   EXPECT_NE(d.find("pairs kernel (combinations of 2)"), std::string::npos) << d;
   EXPECT_NE(d.find("queued on the device"), std::string::npos) << d;
@@ -1055,7 +1063,8 @@ TEST(CodegenNestPairs, RefusesWhatItDoesNotRun) {
   {
     domain_id l, p;
     graph g = pairs_graph(2, false, l, p);
-    output_at(g, g.add_reduce(monoid::sum, pairs_body(g, dtype::float32, 2, p), jf::ir::no_node, 0), 0, layout::contiguous);
+    output_at(g, g.add_reduce(monoid::sum, pairs_body(g, dtype::float32, 2, p), jf::ir::no_node, 0), 0,
+              layout::contiguous);
     const std::string why = refusal(g);
     EXPECT_NE(why.find("into the root"), std::string::npos) << why;
     EXPECT_NE(why.find("reduce %"), std::string::npos) << why;
@@ -1088,7 +1097,8 @@ TEST(CodegenNestPairs, RefusesWhatItDoesNotRun) {
     in_domain(g, g.add_op(op::multiply, dtype::float32, {x, x}), 2);  // work in E (refused at its input)
     const std::string why = refusal(g);
     EXPECT_NE(why.find("%" + std::to_string(x) + " in D2: a pairs kernel computes in its list and pairs domains only"),
-              std::string::npos) << why;
+              std::string::npos)
+        << why;
     EXPECT_NE(why.find("Pairs kernels"), std::string::npos) << why;
   }
   // No reduction at all.
@@ -1165,12 +1175,14 @@ TEST(CodegenNestPairs, AThreadPerShortListNeverTakesAHeavyList) {
   jf::ir::nest::pairs_schedule_override().thread_max = 1000;
   const int pairs = generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 2, false)).launch.pairs_thread_max;
   const int triples = generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 3, false)).launch.pairs_thread_max;
-  const int product = generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 2, false, false, true, true)).launch.pairs_thread_max;
+  const int product =
+      generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 2, false, false, true, true)).launch.pairs_thread_max;
   jf::ir::nest::pairs_schedule_override() = {};
   EXPECT_EQ(pairs, 181);
   EXPECT_EQ(triples, 47);
   EXPECT_EQ(product, 128);
-  EXPECT_EQ(generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 2, false)).launch.pairs_thread_max, 0);  // (not forced)
+  EXPECT_EQ(generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 2, false)).launch.pairs_thread_max,
+            0);  // (not forced)
 }
 
 TEST(CodegenNestNvrtc, PairsKernelsWithAThreadPerShortList) {
@@ -1193,6 +1205,66 @@ TEST(CodegenNestNvrtc, PairsKernelsWithAThreadPerShortList) {
   for (const kernel_source& k : b.kernels) {
     EXPECT_EQ(k.launch.pairs_thread_max, 8) << k.name;
     EXPECT_NE(k.source.find("a thread each"), std::string::npos) << k.name;
+  }
+  b.compile(20);
+}
+
+// Every list domain of g known to hold lists of at most `longest` elements (domain::longest, as
+// the engine sets it from the offsets' validation).
+graph with_longest(graph g, std::int64_t longest) {
+  for (auto& d : g.domains)
+    if (d.kind == jf::ir::domain_kind::list) d.longest = longest;
+  return g;
+}
+
+TEST(CodegenNestPairs, WarpSegmentsWhereEveryListIsShort) {
+  // The generator's choice: warp segments where every list has at most 16 elements (no staging
+  // buffer: less shared memory); staged runs where lists may be longer or are not known; never for
+  // a product (b's lengths are not known); forced either way by pairs_schedule::warp_segments.
+  const graph g = pairs_dielectron(true, true, false);
+  const kernel_source short16 = generate_cuda(with_longest(g, 16)), long4096 = generate_cuda(with_longest(g, 4096)),
+                      unknown = generate_cuda(g);
+  EXPECT_TRUE(short16.launch.pairs_warp_segments);
+  EXPECT_FALSE(long4096.launch.pairs_warp_segments);
+  EXPECT_FALSE(unknown.launch.pairs_warp_segments);
+  EXPECT_NE(short16.source.find("warp segments"), std::string::npos);
+  EXPECT_EQ(unknown.source.find("warp segments"), std::string::npos);
+  EXPECT_LT(short16.launch.static_shared_bytes + 8000, unknown.launch.static_shared_bytes);
+  EXPECT_NE(jf::ir::describe_launch(short16).find("each warp taking its share"), std::string::npos);
+  EXPECT_FALSE(generate_cuda(with_longest(pairs_reduce(monoid::sum, dtype::float32, 2, true, false, true, true), 16))
+                   .launch.pairs_warp_segments);  // a product
+  EXPECT_TRUE(generate_cuda(with_longest(pairs_reduce(monoid::argmax, dtype::float64, 3, true), 16))
+                  .launch.pairs_warp_segments);
+  jf::ir::nest::pairs_schedule_override().warp_segments = -1;
+  const bool forced_off = generate_cuda(with_longest(g, 16)).launch.pairs_warp_segments;
+  jf::ir::nest::pairs_schedule_override().warp_segments = 1;
+  const bool forced_on = generate_cuda(g).launch.pairs_warp_segments;
+  jf::ir::nest::pairs_schedule_override() = {};
+  EXPECT_FALSE(forced_off);
+  EXPECT_TRUE(forced_on);
+}
+
+TEST(CodegenNestNvrtc, PairsKernelsInWarpSegments) {
+  // Warp segments (forced: lists of any length up to the heavy queue's): pairs and triples of every
+  // kind of reduction, guards, int32 offsets, slots classified at run time, per-list values, the
+  // dielectron query with its count, validity and argmax.
+  jf::ir::nest::pairs_schedule_override().warp_segments = 1;
+  batch b;
+  for (int arity : {2, 3})
+    for (monoid m : {monoid::sum, monoid::max, monoid::argmax, monoid::prod, monoid::min, monoid::any})
+      for (bool guard : {false, true}) b.add(pairs_reduce(m, dtype::float32, arity, guard, guard));
+  for (monoid m : {monoid::sum, monoid::argmin}) b.add(pairs_reduce(m, dtype::int64, 2, true, true, true));
+  for (bool i32 : {false, true}) {
+    for (bool charge : {false, true}) b.add(pairs_dielectron(charge, true, i32));
+    for (int arity : {2, 3}) b.add(pairs_with_list_values(arity, i32));
+  }
+  for (int arity : {2, 3}) b.add(pairs_reduce(monoid::argmax, dtype::float32, arity, true, false, false));
+  b.add(pairs_with_list_values(2, false, false));
+  jf::ir::nest::pairs_schedule_override() = {};
+  for (const kernel_source& k : b.kernels) {
+    EXPECT_TRUE(k.launch.pairs_warp_segments) << k.name;
+    EXPECT_NE(k.source.find("warp segments"), std::string::npos) << k.name;
+    EXPECT_EQ(k.source.find("Staged: each field once"), std::string::npos) << k.name;
   }
   b.compile(20);
 }

@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "core/step_bindings.hpp"
-#include "cuda/codegen/nest_emitter.hpp"
 #include "cpu/executor.hpp"
+#include "cuda/codegen/nest_emitter.hpp"
 #include "cuda/launch_nest.hpp"
 #include "cuda/runtime.hpp"
 #include "jetfuse/ir/codegen.hpp"
@@ -433,10 +433,12 @@ std::vector<product_layout> product_layouts() {
   const lists same = make_lists(2000, 1.5, 4, {}, "2000 Poisson(1.5) lists x themselves");
   add(same, same);
   add(make_lists(300, 0, 3, {}, "300 empty lists x Poisson(2)"), make_lists(300, 2, 0, {}, ""));
-  const lists heavy_self = make_lists(700, 3, 0, {{5, 129}, {6, 128}, {300, 5000}}, "700 Poisson(3) x themselves, 129, 128, 5000");
+  const lists heavy_self =
+      make_lists(700, 3, 0, {{5, 129}, {6, 128}, {300, 5000}}, "700 Poisson(3) x themselves, 129, 128, 5000");
   add(heavy_self, heavy_self);
   add(make_lists(5000, 1.5, 7, {{10, 128}, {11, 129}, {12, 5000}, {13, 1}, {14, 0}, {4000, 300}},
-                 "5000 Poisson(1.5) x Poisson(2) from offsets 7 and 3: 128 x 128, 129 x 128, 5000 x 1, 1 x 5000, 0 x 5000, 300 x 250"),
+                 "5000 Poisson(1.5) x Poisson(2) from offsets 7 and 3: 128 x 128, 129 x 128, 5000 x 1, 1 x 5000, 0 x "
+                 "5000, 300 x 250"),
       make_lists(5000, 2, 3, {{10, 128}, {11, 128}, {12, 1}, {13, 5000}, {14, 5000}, {4000, 250}}, ""));
   return out;
 }
@@ -477,9 +479,11 @@ void check_product(monoid m, dtype t, bool guard) {
           double mag = 1;  // each of a's elements is in nb pairs, each of b's in na
           if constexpr (std::is_floating_point_v<T>) {
             for (long long j = la.off[i]; j < la.off[i + 1]; ++j)
-              if (std::isfinite(fa[static_cast<std::size_t>(j)])) mag += std::abs(double(fa[static_cast<std::size_t>(j)])) * double(nb);
+              if (std::isfinite(fa[static_cast<std::size_t>(j)]))
+                mag += std::abs(double(fa[static_cast<std::size_t>(j)])) * double(nb);
             for (long long j = lb.off[i]; j < lb.off[i + 1]; ++j)
-              if (std::isfinite(fb[static_cast<std::size_t>(j)])) mag += std::abs(double(fb[static_cast<std::size_t>(j)])) * double(na);
+              if (std::isfinite(fb[static_cast<std::size_t>(j)]))
+                mag += std::abs(double(fb[static_cast<std::size_t>(j)])) * double(na);
           }
           const double eps = std::is_same_v<T, float> ? 0x1p-23 : 0x1p-52;
           const double tol = m == monoid::sum && std::is_floating_point_v<T> ? eps * double(na * nb + 1) * mag : 0;
@@ -499,12 +503,14 @@ void check_product(monoid m, dtype t, bool guard) {
 TEST(CudaPairs, PerListReductionsOfCartesianProducts) {
   REQUIRE_GPU();
   test_support::seed();
-  const std::vector<monoid> monoids{monoid::sum, monoid::prod, monoid::max, monoid::min, monoid::argmin, monoid::argmax};
+  const std::vector<monoid> monoids{monoid::sum, monoid::prod,   monoid::max,
+                                    monoid::min, monoid::argmin, monoid::argmax};
   std::vector<graph> graphs;
   for (monoid m : monoids)
     for (dtype t : {dtype::int32, dtype::float32, dtype::float64})
       for (bool guard : {false, true}) graphs.push_back(pairs_reduce(m, t, 2, guard, guard, true, true));
-  for (monoid m : {monoid::any, monoid::all}) graphs.push_back(pairs_reduce(m, dtype::bool_, 2, true, true, true, true));
+  for (monoid m : {monoid::any, monoid::all})
+    graphs.push_back(pairs_reduce(m, dtype::bool_, 2, true, true, true, true));
   precompile(graphs);
   for (monoid m : monoids)
     for (dtype t : {dtype::int32, dtype::float32, dtype::float64})
@@ -807,6 +813,29 @@ TEST(CudaPairs, SplitByWeight) {
     check_dielectron(make_lists(100000, 1.5, 9, {}, "10^5 Poisson(1.5) events from offset 9"), true);
     check_dielectron(make_lists(100000, 1.5, 0, tail, "10^5 Poisson(1.5) events, 0.5 % of 64"), false);
   }
+}
+
+TEST(CudaPairs, WarpSegments) {
+  // pairs_schedule::warp_segments (the generator's choice where every list has at most 16 elements;
+  // forced here on lists of every length): each warp its share of a tile's lists, a lane per
+  // combination, the lanes' values combined per list in lane order, the heavy queue unchanged.
+  REQUIRE_GPU();
+  test_support::seed();
+  struct forced {
+    forced() { jf::ir::nest::pairs_schedule_override().warp_segments = 1; }
+    ~forced() { jf::ir::nest::pairs_schedule_override() = {}; }
+  } schedule;
+  const std::vector<lists> layouts = pair_layouts(), triples = triple_layouts();
+  for (monoid m : {monoid::sum, monoid::prod, monoid::min, monoid::max, monoid::argmin, monoid::argmax})
+    for (dtype t : {dtype::int64, dtype::float32})
+      for (bool guard : {false, true}) check_reduce(m, t, 2, guard, layouts);
+  check_reduce(monoid::argmax, dtype::float32, 2, true, layouts, false);  // slots classified at run time
+  for (monoid m : {monoid::sum, monoid::argmin, monoid::max}) check_reduce(m, dtype::float64, 3, true, triples);
+  std::vector<std::pair<long long, long long>> tail;
+  for (long long i = 17; i < 100000; i += 200) tail.push_back({i, 64});
+  check_dielectron(make_lists(100000, 1.5, 9, {}, "10^5 Poisson(1.5) events from offset 9"), true);
+  check_dielectron(make_lists(100000, 1.5, 0, tail, "10^5 Poisson(1.5) events, 0.5 % of 64"), false);
+  check_dielectron(make_lists(20000, 8, 0, {}, "2 10^4 Poisson(8) events"), true);
 }
 
 #else

@@ -107,6 +107,9 @@ struct launch_info {
   // pairs: a run split over the threads by weight, 4 per combination and this per list (0: evenly
   // over the combinations).
   int pairs_list_weight = 0;
+  // pairs: the light lists combined in warp segments (each warp its share of a tile's lists, a lane
+  // per combination, fields read in place) instead of staged runs.
+  bool pairs_warp_segments = false;
 };
 
 struct kernel_source {

@@ -183,11 +183,15 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li);  // shape_pai
 // list_weight = w > 0: a run's threads split it by weight, 4 per combination and w per list (a
 // list's setup costs about a combination: threads over many short lists take fewer combinations);
 // 0: evenly over the combinations (the generator's choice until measured).
+// warp_segments: 1 forces a tile's lists into warp segments (each warp its share of the lists, 32
+// combinations at a time, fields read in place), -1 forces the staged runs; 0: the generator's
+// choice (warp segments where every list is known to have at most 16 elements; never for products).
 struct pairs_schedule {
   int tile_lists = 0;
   int stage_bytes = 0;
   int thread_max = 0;
   int list_weight = 0;
+  int warp_segments = 0;
 };
 pairs_schedule& pairs_schedule_override();
 // The list kernels' lists per lane (1, 2 or 4) and longest list combined by a lane; 0: the

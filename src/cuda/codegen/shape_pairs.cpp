@@ -62,13 +62,13 @@ namespace jf::ir::nest {
 
 namespace {
 
-constexpr int block_threads = 256;               // threads per block (the kernel assumes it)
-constexpr long long heavy_combinations = 16384;  // a list with more combinations is queued (phase 2)
-constexpr long long chunk_combinations = 8192;   // a heavy list's chunks: ceil(C / 8192) ...
-constexpr long long chunk_elements = 8;          // ... but at most ceil(n / 8) (bounds the partials)
-constexpr int max_cap = 4096;                    // staged elements per run at most
-constexpr int max_static_shared = 46 * 1024;     // under the 48 KiB of static shared memory
-
+constexpr int block_threads = 256;                  // threads per block (the kernel assumes it)
+constexpr long long heavy_combinations = 16384;     // a list with more combinations is queued (phase 2)
+constexpr long long chunk_combinations = 8192;      // a heavy list's chunks: ceil(C / 8192) ...
+constexpr long long chunk_elements = 8;             // ... but at most ceil(n / 8) (bounds the partials)
+constexpr std::int64_t warp_segments_longest = 16;  // lists of at most this many: warp segments
+constexpr int max_cap = 4096;                       // staged elements per run at most
+constexpr int max_static_shared = 46 * 1024;        // under the 48 KiB of static shared memory
 
 long long combinations(long long n, int k) {
   if (n < k) return 0;
@@ -125,6 +125,18 @@ __device__ __forceinline__ void unrank_product(long long nb, long long r, long l
 __device__ __forceinline__ void unrank2(long long n, long long r, long long& u0, long long& u1) {
   const double b = 2.0 * static_cast<double>(n) - 1.0;
   long long x = static_cast<long long>((b - sqrt(b * b - 8.0 * static_cast<double>(r))) * 0.5);
+  if (x > n - 2) x = n - 2;
+  if (x < 0) x = 0;
+  while (x > 0 && x * (2 * n - x - 1) / 2 > r) --x;
+  while (x < n - 2 && (x + 1) * (2 * n - x - 2) / 2 <= r) ++x;
+  u0 = x;
+  u1 = x + 1 + (r - x * (2 * n - x - 1) / 2);
+}
+// The same in 32-bit arithmetic for a list of at most 181 elements (a light list: r < 16384), the
+// square root in single precision (within one of the row; the loops correct it).
+__device__ __forceinline__ void unrank2_light(int n, int r, int& u0, int& u1) {
+  const float b = static_cast<float>(2 * n - 1);
+  int x = static_cast<int>((b - sqrtf(b * b - 8.0f * static_cast<float>(r))) * 0.5f);
   if (x > n - 2) x = n - 2;
   if (x < 0) x = 0;
   while (x > 0 && x * (2 * n - x - 1) / 2 > r) --x;
@@ -253,7 +265,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     return X ? "(" + n + ") * (" + nb + ")" : "jf_pairs::comb<" + Ks + ">(" + n + ")";
   };
   auto heavy_of = [&](const std::string& n, const std::string& nb) {
-    return X ? "jf_pairs::heavy_product(" + n + ", " + nb + ", jf_cap)" : "jf_pairs::heavy<" + Ks + ">(" + n + ", jf_cap)";
+    return X ? "jf_pairs::heavy_product(" + n + ", " + nb + ", jf_cap)"
+             : "jf_pairs::heavy<" + Ks + ">(" + n + ", jf_cap)";
   };
   // Slot k's first element: of a's list (qb, jb) or, in a product, slot 1's of b's (qb1, jb1).
   auto base_of = [&](const char* stem, int k) {
@@ -353,6 +366,15 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   // (Never a heavy list: at most n_heavy - 1 elements, 128 on both sides of a product.)
   const int thread_max = std::min({forced.thread_max, cap_min, X ? 128 : n_heavy - 1});
   li.pairs_thread_max = std::max(thread_max, 0);
+  // Lists in warp segments: each warp of the block takes its share of the tile's lists and their
+  // combinations 32 at a time, a lane each, the fields read in place (no staging, no block-wide
+  // split); a segmented reduction over the lanes gives each list's part of the 32. Where every list
+  // is known to be short (domain::longest: at most 16 elements, 120 pairs, 560 triples) the warps
+  // stay balanced; not for products (b's lengths are not known). Forced either way for tests.
+  const std::int64_t longest = g.dom(L).longest;
+  const bool warp_segments = !X && (forced.warp_segments > 0 ||
+                                    (forced.warp_segments == 0 && longest >= 0 && longest <= warp_segments_longest));
+  li.pairs_warp_segments = warp_segments;
   // Whether list (n, nb) is combined by its own thread (device code).
   auto short_of = [&](const std::string& n, const std::string& nb) {
     const std::string t = std::to_string(thread_max);
@@ -367,17 +389,25 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       "\nspread evenly over the threads (per-list partials combined in thread order); lists with more than " +
       std::to_string(heavy_combinations) +
       "\ncombinations are queued and combined in chunks by blocks done with the tiles.";
-  if (thread_max > 0) plan += cat("\nLists of at most ", thread_max) + " elements: a thread each, fields read in place.";
-  if (list_weight > 0)
-    plan += cat("\nThe runs split by weight: 4 per combination, ", list_weight) + " per list.";
+  if (warp_segments)
+    plan = cat("Tiles of ", tile_lists) + cat(" lists of D", L) +
+           " taken from a device counter by 256-thread blocks; each warp takes its share of" +
+           cat("\na tile's lists and their combinations of D", P) +
+           " 32 at a time, a lane each, fields read in place (a segmented" +
+           "\nreduction over the lanes per list); lists with more than " + std::to_string(heavy_combinations) +
+           "\ncombinations are queued and combined in chunks by blocks done with the tiles.";
+  if (thread_max > 0)
+    plan += cat("\nLists of at most ", thread_max) + " elements: a thread each, fields read in place.";
+  if (list_weight > 0) plan += cat("\nThe runs split by weight: 4 per combination, ", list_weight) + " per list.";
   li.pairs_list_weight = list_weight;
   e.header(p, plan);
   s << pairs_helpers();
   e.args_struct();
   // Registers for as many blocks per SM as the shared memory admits (228 KiB per SM on H100 and H200,
   // 1 KiB reserved per block), up to 5: the walk's state would otherwise take 64 registers (4 blocks).
+  const bool stage = !by_size.empty() && !warp_segments;  // (warp segments read the fields in place)
   li.static_shared_bytes = static_cast<int>(per_block + per_list * static_cast<std::size_t>(tile_lists + 1) +
-                                            static_cast<std::size_t>(by_size.empty() ? 16 : stage_bytes));
+                                            static_cast<std::size_t>(stage ? stage_bytes : 16));
   bool runtime = false;  // operands classified at run time
   for (const field& fd : fields) runtime = runtime || fd.hint < 0;
   if (X && runtime)
@@ -390,10 +420,12 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       "// the heavy-list queue and its chunks' partials (sized from the element count).\n");
   e.prologue("  ");
   const std::string ne = X ? cat("e", B[0]) + cat(" + e", B[1]) : cat("e", B[0]);
-  s << "  const " << offsets_ctype(g, offsets) << "* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D" << L << "\n";
+  s << "  const " << offsets_ctype(g, offsets) << "* __restrict__ jf_off = a.in" << offsets << ";  // the offsets of D"
+    << L << "\n";
   s << "  const long long jf_st_off = a.st_in" << offsets << "[" << A << "];\n";
   if (X) {
-    s << "  const " << offsets_ctype(g, offsets_b) << "* __restrict__ jf_offb = a.in" << offsets_b << ";  // the offsets of slot 1's lists\n";
+    s << "  const " << offsets_ctype(g, offsets_b) << "* __restrict__ jf_offb = a.in" << offsets_b
+      << ";  // the offsets of slot 1's lists\n";
     s << "  const long long jf_st_offb = a.st_in" << offsets_b << "[" << A << "];\n";
   }
   s << "  const long long jf_nl = e" << A << ";  // lists\n";
@@ -458,9 +490,9 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   for (const field& fd : by_size) s << "  if (" << nm("own", fd.x) << ") jf_bpe += " << size_of(fd.t) << ";\n";
   s << "  int jf_cap = jf_bpe > 0 ? " << stage_bytes << " / jf_bpe : " << max_cap << ";  // staged elements per run\n";
   s << "  jf_cap = (jf_cap < " << max_cap << " ? jf_cap : " << max_cap << ") & ~7;\n";
-  s << "  __shared__ alignas(16) unsigned char s_stage[" << (by_size.empty() ? 16 : stage_bytes) << "];\n";
+  s << "  __shared__ alignas(16) unsigned char s_stage[" << (stage ? stage_bytes : 16) << "];\n";
   s << "  (void)s_stage;\n";
-  if (!by_size.empty()) {
+  if (stage) {
     s << "  int jf_so = 0;\n";
     for (const field& fd : by_size) {
       s << "  int " << nm("so", fd.x) << " = 0;\n";
@@ -484,7 +516,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   if (X) s << "  __shared__ long long s_offb[" << tile_lists + 1 << "];  // slot 1's lists\n";
   s << "  __shared__ int s_pre[" << tile_lists + 1 << "];  // combinations before each list (light lists)\n";
   s << "  __shared__ int s_scan[32];\n";
-  if (list_weight > 0) s << "  __shared__ int s_lo[" << block_threads + 1 << "];  // each thread's first combination in the run\n";
+  if (list_weight > 0)
+    s << "  __shared__ int s_lo[" << block_threads + 1 << "];  // each thread's first combination in the run\n";
   s << "  __shared__ long long s_tile, s_we, s_wc;\n";
   s << "  __shared__ bool s_last;\n";
   for (node_id r : reduces) {
@@ -711,8 +744,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     << ");\n";
   s << in << "for (int t = me; t <= nl; t += " << block_threads << ") s_off[t] = jf_off[(i0 + t) * jf_st_off];\n";
   if (X)
-    s << in << "for (int t = me; t <= nl; t += " << block_threads
-      << ") s_offb[t] = jf_offb[(i0 + t) * jf_st_offb];\n";
+    s << in << "for (int t = me; t <= nl; t += " << block_threads << ") s_offb[t] = jf_offb[(i0 + t) * jf_st_offb];\n";
   s << in << "__syncthreads();\n";
   s << in << "// Per list: its combinations (0 for a heavy list, queued), identity results, values P reads.\n";
   s << in << "int jf_c[" << lists_per_thread << "];\n";
@@ -725,8 +757,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   if (X) s << in3 << "const long long nb = s_offb[t + 1] - s_offb[t];\n";
   s << in3 << "const I il = static_cast<I>(i0 + t);\n";
   s << in3 << "if (" << heavy_of("n", "nb") << ") {  // to the queue: phase 2 combines it\n";
-  s << in4 << "const long long m = " << (X ? std::string("jf_pairs::chunks_product(n, nb)") : "jf_pairs::chunks<" + Ks + ">(n)")
-    << ";\n";
+  s << in4 << "const long long m = "
+    << (X ? std::string("jf_pairs::chunks_product(n, nb)") : "jf_pairs::chunks<" + Ks + ">(n)") << ";\n";
   s << in4 << "const unsigned q = atomicAdd(jf_ctr + 2, 1u);\n";
   s << in4 << "jf_entries[q].list = static_cast<long long>(il);\n";
   s << in4
@@ -817,164 +849,223 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     s << in << "__syncthreads();  // (the results loop below reads s_res of other threads' lists)\n";
   }
 
-  // Runs of lists whose elements fit the staging buffer.
-  s << in << "for (int t0 = 0; t0 < nl;) {\n";
-  s << in2 << "const long long lb = s_off[t0];\n";
-  if (X) {  // both sides' elements fit
-    s << in2 << "const long long lb1 = s_offb[t0];\n";
-    s << in2 << "const int ta = jf_pairs::last_fitting(s_off, t0, nl, lb + jf_cap);\n";
-    s << in2 << "const int tb = jf_pairs::last_fitting(s_offb, t0, nl, lb1 + jf_cap);\n";
-    s << in2 << "const int t1 = ta < tb ? ta : tb;\n";
-  } else {
-    s << in2 << "const int t1 = jf_pairs::last_fitting(s_off, t0, nl, lb + jf_cap);\n";
-  }
-  s << in2 << "if (t1 == t0) {  // a list longer than the buffer (heavy, queued)\n";
-  s << in3 << "++t0;\n";
-  s << in3 << "continue;\n";
-  s << in2 << "}\n";
-  s << in2 << "const int W = s_pre[t1] - s_pre[t0];  // the run's combinations\n";
-  s << in2 << "if (W == 0) {\n";
-  s << in3 << "t0 = t1;\n";
-  s << in3 << "continue;\n";
-  s << in2 << "}\n";
-  if (!by_size.empty()) {
-    // A few loads in flight per thread (more would cost registers the body needs).
-    const int lanes = std::clamp(8 / static_cast<int>(by_size.size()), 1, 4);
-    s << in2 << "const int cnt0 = static_cast<int>(s_off[t1] - lb);\n";
-    if (X) {
-      s << in2 << "const int cnt1 = static_cast<int>(s_offb[t1] - lb1);\n";
-      s << in2 << "const int cnt = cnt0 > cnt1 ? cnt0 : cnt1;\n";
+  if (warp_segments) {
+    // Warp w: lists [w S, (w + 1) S) of the tile, their combinations 32 at a time in Awkward's order,
+    // combination q by lane q % 32; then, per list, the lanes' values combined left to right (a
+    // segmented reduction: lane i takes lane i + d's partial while it is in the same list) and the
+    // list's first lane adds the result to s_res after the earlier trips' (the same order).
+    const int per_warp = tile_lists / (block_threads / 32);
+    s << in << "{  // warp segments\n";
+    s << in2 << "const int lane = me & 31, w0 = (me >> 5) * " << per_warp << ";\n";
+    s << in2 << "const int t0 = w0 < nl ? w0 : nl, t1 = w0 + " << per_warp << " < nl ? w0 + " << per_warp << " : nl;\n";
+    s << in2 << "const int ce = s_pre[t1];\n";
+    s << in2 << "for (int q0 = s_pre[t0]; q0 < ce; q0 += 32) {  // (the same trips for every lane of the warp)\n";
+    s << in3 << "const int q = q0 + lane;\n";
+    s << in3 << "int t = t1;  // the lane's list (t1: past the segment)\n";
+    declare_accs(in3, "acc");
+    s << in3 << "if (q < ce) {\n";
+    s << in4 << "t = jf_pairs::list_at(s_pre, t0, t1, q);\n";
+    s << in4 << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
+    s << in4 << "const long long jb = s_off[t];\n";
+    s << in4 << "const I il = static_cast<I>(i0 + t);\n";
+    s << in4 << "const int r = q - s_pre[t];  // the combination's rank in its list\n";
+    if (K == 2) {
+      s << in4 << "int u0, u1;\n";
+      s << in4 << "jf_pairs::unrank2_light(n, r, u0, u1);\n";
     } else {
-      s << in2 << "const int cnt = cnt0;\n";
+      s << in4 << "long long w0, w1, w2;\n";
+      s << in4 << "jf_pairs::unrank3(n, r, w0, w1, w2);\n";
+      s << in4 << "const int u0 = static_cast<int>(w0), u1 = static_cast<int>(w1), u2 = static_cast<int>(w2);\n";
     }
-    // A field's own count and first element (slot 1 of a product: b's run).
-    auto cnt_of = [&](const field& fd) { return X && fd.hint == 1 ? std::string("cnt1") : std::string("cnt0"); };
-    auto lb_of = [&](const field& fd) { return X && fd.hint == 1 ? std::string("lb1") : std::string("lb"); };
-    s << in2 << "// Staged: each field once, coalesced, " << lanes << " load(s) of each per thread per trip.\n";
-    s << in2 << "for (int q = me; q < cnt; q += " << lanes * block_threads << ") {\n";
-    for (int u = 0; u < lanes; ++u)
-      for (const field& fd : by_size) {
-        const std::string qq = u ? cat("q + ", u * block_threads) : std::string("q");
-        s << in3 << e.T(fd.t) << " " << nm("l", fd.x) << "_" << u << "{};\n";
-        s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < " << cnt_of(fd) << ") " << nm("l", fd.x) << "_"
-          << u << " = in" << fd.k << "[(" << lb_of(fd) << " + " << qq << ") * " << nm("es", fd.x) << "];\n";
+    list_values(in4, true);
+    hoist(in4, 0, direct_read, true);
+    if (K == 3) hoist(in4, 1, direct_read, true);
+    name_axes();
+    name_list_values("t");
+    body(in4, direct_read, "r", "acc");
+    restore();
+    s << in3 << "}\n";
+    s << in3 << "const int tp = __shfl_up_sync(jf_nest::full_mask, t, 1);\n";
+    s << in3 << "const bool head = lane == 0 || tp != t;  // the list's first lane in this trip\n";
+    s << in3 << "const unsigned after = __ballot_sync(jf_nest::full_mask, head) & ~((2u << lane) - 1u);\n";
+    s << in3 << "const int last = after ? __ffs(after) - 2 : 31;  // the list's last lane in this trip\n";
+    s << in3 << "#pragma unroll\n";
+    s << in3 << "for (int d = 1; d < 32; d <<= 1) {\n";
+    for (node_id r : reduces) {
+      s << in4 << "const " << e.acc_type(r) << " o" << r << " = jf_nest::shfl_down(acc" << r << ", d);\n";
+      s << in4 << "if (lane + d <= last) acc" << r << " = " << e.combine_fn(r) << "(acc" << r << ", o" << r << ");\n";
+    }
+    s << in3 << "}\n";
+    s << in3 << "if (head && t < t1) {\n";
+    for (node_id r : reduces)
+      s << in4 << "acc" << r << " = " << e.combine_fn(r) << "(" << load_acc(r, "res", "t") << ", acc" << r << ");\n";
+    store_acc(in4, "res", "t", "acc");
+    s << in3 << "}\n";
+    s << in2 << "}\n";
+    s << in << "}\n";
+    s << in << "__syncthreads();  // (the results loop below reads s_res of other warps' lists)\n";
+  } else {
+    // Runs of lists whose elements fit the staging buffer.
+    s << in << "for (int t0 = 0; t0 < nl;) {\n";
+    s << in2 << "const long long lb = s_off[t0];\n";
+    if (X) {  // both sides' elements fit
+      s << in2 << "const long long lb1 = s_offb[t0];\n";
+      s << in2 << "const int ta = jf_pairs::last_fitting(s_off, t0, nl, lb + jf_cap);\n";
+      s << in2 << "const int tb = jf_pairs::last_fitting(s_offb, t0, nl, lb1 + jf_cap);\n";
+      s << in2 << "const int t1 = ta < tb ? ta : tb;\n";
+    } else {
+      s << in2 << "const int t1 = jf_pairs::last_fitting(s_off, t0, nl, lb + jf_cap);\n";
+    }
+    s << in2 << "if (t1 == t0) {  // a list longer than the buffer (heavy, queued)\n";
+    s << in3 << "++t0;\n";
+    s << in3 << "continue;\n";
+    s << in2 << "}\n";
+    s << in2 << "const int W = s_pre[t1] - s_pre[t0];  // the run's combinations\n";
+    s << in2 << "if (W == 0) {\n";
+    s << in3 << "t0 = t1;\n";
+    s << in3 << "continue;\n";
+    s << in2 << "}\n";
+    if (!by_size.empty()) {
+      // A few loads in flight per thread (more would cost registers the body needs).
+      const int lanes = std::clamp(8 / static_cast<int>(by_size.size()), 1, 4);
+      s << in2 << "const int cnt0 = static_cast<int>(s_off[t1] - lb);\n";
+      if (X) {
+        s << in2 << "const int cnt1 = static_cast<int>(s_offb[t1] - lb1);\n";
+        s << in2 << "const int cnt = cnt0 > cnt1 ? cnt0 : cnt1;\n";
+      } else {
+        s << in2 << "const int cnt = cnt0;\n";
       }
-    for (int u = 0; u < lanes; ++u)
-      for (const field& fd : by_size) {
-        const std::string qq = u ? cat("q + ", u * block_threads) : std::string("q");
-        s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < " << cnt_of(fd) << ") " << nm("W", fd.x) << "[" << qq
-          << "] = " << nm("l", fd.x) << "_" << u << ";\n";
+      // A field's own count and first element (slot 1 of a product: b's run).
+      auto cnt_of = [&](const field& fd) { return X && fd.hint == 1 ? std::string("cnt1") : std::string("cnt0"); };
+      auto lb_of = [&](const field& fd) { return X && fd.hint == 1 ? std::string("lb1") : std::string("lb"); };
+      s << in2 << "// Staged: each field once, coalesced, " << lanes << " load(s) of each per thread per trip.\n";
+      s << in2 << "for (int q = me; q < cnt; q += " << lanes * block_threads << ") {\n";
+      for (int u = 0; u < lanes; ++u)
+        for (const field& fd : by_size) {
+          const std::string qq = u ? cat("q + ", u * block_threads) : std::string("q");
+          s << in3 << e.T(fd.t) << " " << nm("l", fd.x) << "_" << u << "{};\n";
+          s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < " << cnt_of(fd) << ") " << nm("l", fd.x) << "_"
+            << u << " = in" << fd.k << "[(" << lb_of(fd) << " + " << qq << ") * " << nm("es", fd.x) << "];\n";
+        }
+      for (int u = 0; u < lanes; ++u)
+        for (const field& fd : by_size) {
+          const std::string qq = u ? cat("q + ", u * block_threads) : std::string("q");
+          s << in3 << "if (" << nm("own", fd.x) << " && " << qq << " < " << cnt_of(fd) << ") " << nm("W", fd.x) << "["
+            << qq << "] = " << nm("l", fd.x) << "_" << u << ";\n";
+        }
+      s << in2 << "}\n";
+      s << in2 << "__syncthreads();\n";
+    }
+    s << in2 << "// Thread me: combinations [lo, hi) of the run, in Awkward's order.\n";
+    if (list_weight > 0) {
+      s << in2 << "// Split by weight: 4 units per combination and " << list_weight << " per list (its setup).\n";
+      s << in2 << "s_lo[me] = jf_pairs::first_at_unit(s_pre, t0, t1, " << list_weight << ", (4LL * W + " << list_weight
+        << "LL * (t1 - t0)) * me / " << block_threads << ");\n";
+      s << in2 << "if (me == 0) s_lo[" << block_threads << "] = W;\n";
+      s << in2 << "__syncthreads();\n";
+      s << in2 << "const int lo = s_lo[me], hi = s_lo[me + 1];\n";
+    } else {
+      s << in2 << "const int lo = static_cast<int>(static_cast<long long>(W) * me / " << block_threads
+        << "), hi = static_cast<int>(static_cast<long long>(W) * (me + 1) / " << block_threads << ");\n";
+    }
+    s << in2 << "int own = -1;  // the list this thread starts and a later thread continues\n";
+    declare_accs(in2, "oacc");
+    // One flat loop over the range: every lane runs the body in every trip (the ranges are equal to
+    // one combination); moving to the next list is a short branch inside it.
+    auto staged_read = [&](const field& fd, int k) {
+      return nm("W", fd.x) + "[" + base_of("qb", k) + cat(" + u", k) + "]";
+    };
+    auto list_setup = [&](const std::string& ind) {
+      s << ind << "pb = s_pre[t] - s_pre[t0];  // the list's combinations in the run: [pb, pe)\n";
+      s << ind << "pe = s_pre[t + 1] - s_pre[t0];\n";
+      s << ind << "n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
+      s << ind << "qb = static_cast<int>(s_off[t] - lb);  // its first staged element\n";
+      s << ind << "jb = s_off[t];\n";
+      if (X) {
+        s << ind << "nb = static_cast<int>(s_offb[t + 1] - s_offb[t]);\n";
+        s << ind << "qb1 = static_cast<int>(s_offb[t] - lb1);  // slot 1's first staged element\n";
+        s << ind << "jb1 = s_offb[t];\n";
       }
+      s << ind << "il = static_cast<I>(i0 + t);\n";
+    };
+    s << in2 << "if (lo < hi) {\n";
+    s << in3 << "int t = jf_pairs::list_at(s_pre, t0, t1, s_pre[t0] + lo);\n";
+    s << in3 << "int pb, pe, n, qb" << (X ? ", nb, qb1" : "") << ";\n";
+    s << in3 << "long long jb" << (X ? ", jb1" : "") << ";\n";
+    s << in3 << "I il;\n";
+    list_setup(in3);
+    s << in3 << "int r = lo - pb;  // the combination's rank in its list\n";
+    s << in3 << "int ";
+    for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "u" << k;
+    s << ";\n";
+    s << in3 << "{  // the range's first combination (the next ones are walked to)\n";
+    s << in4 << "long long ";
+    for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "w" << k;
+    s << ";\n";
+    s << in4 << (X ? std::string("jf_pairs::unrank_product(nb, r") : "jf_pairs::unrank" + Ks + "(n, r");
+    for (int k = 0; k < K; ++k) s << ", w" << k;
+    s << ");\n";
+    for (int k = 0; k < K; ++k) s << in4 << "u" << k << " = static_cast<int>(w" << k << ");\n";
+    s << in3 << "}\n";
+    declare_accs(in3, "acc");
+    open_walk(in3, staged_read, "for (int f = lo; f < hi; ++f) {");
+    advance(in4, staged_read);
+    s << in4 << "if (f + 1 == pe) {  // the list's last combination\n";
+    s << in5 << "if (pb < lo) {  // started before this thread: its first list, continued from the left\n";
+    store_acc(in6, "hd", "me", "acc");
+    s << in5 << "} else {  // wholly in this thread's range\n";
+    store_acc(in6, "res", "t", "acc");
+    s << in5 << "}\n";
+    for (node_id r : reduces) s << in5 << "acc" << r << " = " << e.identity(r) << ";\n";
+    s << in5 << "if (f + 1 < hi) {  // the next list with combinations, from its first\n";
+    const std::string in7 = in6 + "  ";
+    s << in6 << "++t;\n";
+    s << in6 << "while (s_pre[t + 1] == s_pre[t]) ++t;\n";
+    list_setup(in6);
+    s << in6 << "r = 0;\n";
+    for (int k = 0; k < K; ++k) s << in6 << "u" << k << " = " << (X ? 0 : k) << ";\n";
+    list_values(in6, false);
+    hoist(in6, 0, staged_read, false);
+    if (K == 3) hoist(in6, 1, staged_read, false);
+    s << in5 << "}\n";
+    s << in4 << "}\n";
+    s << in3 << "}\n";
+    s << in3 << "if (pe > hi) {  // the range's last list goes on after it\n";
+    s << in4 << "if (pb < lo) {  // started before too: this thread's part is a head\n";
+    store_acc(in5, "hd", "me", "acc");
+    s << in4 << "} else {  // started here: this thread combines it\n";
+    s << in5 << "own = t;\n";
+    for (node_id r : reduces) s << in5 << "oacc" << r << " = acc" << r << ";\n";
+    s << in4 << "}\n";
+    s << in3 << "}\n";
     s << in2 << "}\n";
     s << in2 << "__syncthreads();\n";
-  }
-  s << in2 << "// Thread me: combinations [lo, hi) of the run, in Awkward's order.\n";
-  if (list_weight > 0) {
-    s << in2 << "// Split by weight: 4 units per combination and " << list_weight << " per list (its setup).\n";
-    s << in2 << "s_lo[me] = jf_pairs::first_at_unit(s_pre, t0, t1, " << list_weight << ", (4LL * W + "
-      << list_weight << "LL * (t1 - t0)) * me / " << block_threads << ");\n";
-    s << in2 << "if (me == 0) s_lo[" << block_threads << "] = W;\n";
-    s << in2 << "__syncthreads();\n";
-    s << in2 << "const int lo = s_lo[me], hi = s_lo[me + 1];\n";
-  } else {
-    s << in2 << "const int lo = static_cast<int>(static_cast<long long>(W) * me / " << block_threads
-      << "), hi = static_cast<int>(static_cast<long long>(W) * (me + 1) / " << block_threads << ");\n";
-  }
-  s << in2 << "int own = -1;  // the list this thread starts and a later thread continues\n";
-  declare_accs(in2, "oacc");
-  // One flat loop over the range: every lane runs the body in every trip (the ranges are equal to
-  // one combination); moving to the next list is a short branch inside it.
-  auto staged_read = [&](const field& fd, int k) { return nm("W", fd.x) + "[" + base_of("qb", k) + cat(" + u", k) + "]"; };
-  auto list_setup = [&](const std::string& ind) {
-    s << ind << "pb = s_pre[t] - s_pre[t0];  // the list's combinations in the run: [pb, pe)\n";
-    s << ind << "pe = s_pre[t + 1] - s_pre[t0];\n";
-    s << ind << "n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
-    s << ind << "qb = static_cast<int>(s_off[t] - lb);  // its first staged element\n";
-    s << ind << "jb = s_off[t];\n";
-    if (X) {
-      s << ind << "nb = static_cast<int>(s_offb[t + 1] - s_offb[t]);\n";
-      s << ind << "qb1 = static_cast<int>(s_offb[t] - lb1);  // slot 1's first staged element\n";
-      s << ind << "jb1 = s_offb[t];\n";
+    s << in2 << "if (own >= 0) {  // the lists cut by range boundaries: the partials in thread order\n";
+    s << in3 << "const int pe = s_pre[own + 1] - s_pre[t0];\n";
+    // The threads after this one whose ranges start inside the list: up to the last whose first
+    // combination (W r2 / 256, found once; s_lo[r2] when split by weight) is below pe, so that the
+    // loop is a load and a combine per thread.
+    if (list_weight > 0) {
+      s << in3 << "for (int r2 = me + 1; r2 < " << block_threads << " && s_lo[r2] < pe; ++r2) {\n";
+      s << in4 << "if (s_lo[r2 + 1] == s_lo[r2]) continue;  // an empty range\n";
+    } else {
+      s << in3 << "const long long jf_rl = (static_cast<long long>(" << block_threads << ") * pe + W - 1) / W - 1;\n";
+      s << in3 << "const int rl = static_cast<int>(jf_rl < " << block_threads - 1 << " ? jf_rl : " << block_threads - 1
+        << ");\n";
+      s << in3 << "for (int r2 = me + 1; r2 <= rl; ++r2) {\n";
+      s << in4 << "if (W < " << block_threads << " && static_cast<int>(static_cast<long long>(W) * (r2 + 1) / "
+        << block_threads << ") == static_cast<int>(static_cast<long long>(W) * r2 / " << block_threads
+        << ")) continue;  // an empty range (only when the run has fewer combinations than threads)\n";
     }
-    s << ind << "il = static_cast<I>(i0 + t);\n";
-  };
-  s << in2 << "if (lo < hi) {\n";
-  s << in3 << "int t = jf_pairs::list_at(s_pre, t0, t1, s_pre[t0] + lo);\n";
-  s << in3 << "int pb, pe, n, qb" << (X ? ", nb, qb1" : "") << ";\n";
-  s << in3 << "long long jb" << (X ? ", jb1" : "") << ";\n";
-  s << in3 << "I il;\n";
-  list_setup(in3);
-  s << in3 << "int r = lo - pb;  // the combination's rank in its list\n";
-  s << in3 << "int ";
-  for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "u" << k;
-  s << ";\n";
-  s << in3 << "{  // the range's first combination (the next ones are walked to)\n";
-  s << in4 << "long long ";
-  for (int k = 0; k < K; ++k) s << (k ? ", " : "") << "w" << k;
-  s << ";\n";
-  s << in4 << (X ? std::string("jf_pairs::unrank_product(nb, r") : "jf_pairs::unrank" + Ks + "(n, r");
-  for (int k = 0; k < K; ++k) s << ", w" << k;
-  s << ");\n";
-  for (int k = 0; k < K; ++k) s << in4 << "u" << k << " = static_cast<int>(w" << k << ");\n";
-  s << in3 << "}\n";
-  declare_accs(in3, "acc");
-  open_walk(in3, staged_read, "for (int f = lo; f < hi; ++f) {");
-  advance(in4, staged_read);
-  s << in4 << "if (f + 1 == pe) {  // the list's last combination\n";
-  s << in5 << "if (pb < lo) {  // started before this thread: its first list, continued from the left\n";
-  store_acc(in6, "hd", "me", "acc");
-  s << in5 << "} else {  // wholly in this thread's range\n";
-  store_acc(in6, "res", "t", "acc");
-  s << in5 << "}\n";
-  for (node_id r : reduces) s << in5 << "acc" << r << " = " << e.identity(r) << ";\n";
-  s << in5 << "if (f + 1 < hi) {  // the next list with combinations, from its first\n";
-  const std::string in7 = in6 + "  ";
-  s << in6 << "++t;\n";
-  s << in6 << "while (s_pre[t + 1] == s_pre[t]) ++t;\n";
-  list_setup(in6);
-  s << in6 << "r = 0;\n";
-  for (int k = 0; k < K; ++k) s << in6 << "u" << k << " = " << (X ? 0 : k) << ";\n";
-  list_values(in6, false);
-  hoist(in6, 0, staged_read, false);
-  if (K == 3) hoist(in6, 1, staged_read, false);
-  s << in5 << "}\n";
-  s << in4 << "}\n";
-  s << in3 << "}\n";
-  s << in3 << "if (pe > hi) {  // the range's last list goes on after it\n";
-  s << in4 << "if (pb < lo) {  // started before too: this thread's part is a head\n";
-  store_acc(in5, "hd", "me", "acc");
-  s << in4 << "} else {  // started here: this thread combines it\n";
-  s << in5 << "own = t;\n";
-  for (node_id r : reduces) s << in5 << "oacc" << r << " = acc" << r << ";\n";
-  s << in4 << "}\n";
-  s << in3 << "}\n";
-  s << in2 << "}\n";
-  s << in2 << "__syncthreads();\n";
-  s << in2 << "if (own >= 0) {  // the lists cut by range boundaries: the partials in thread order\n";
-  s << in3 << "const int pe = s_pre[own + 1] - s_pre[t0];\n";
-  // The threads after this one whose ranges start inside the list: up to the last whose first
-  // combination (W r2 / 256, found once; s_lo[r2] when split by weight) is below pe, so that the
-  // loop is a load and a combine per thread.
-  if (list_weight > 0) {
-    s << in3 << "for (int r2 = me + 1; r2 < " << block_threads << " && s_lo[r2] < pe; ++r2) {\n";
-    s << in4 << "if (s_lo[r2 + 1] == s_lo[r2]) continue;  // an empty range\n";
-  } else {
-    s << in3 << "const long long jf_rl = (static_cast<long long>(" << block_threads << ") * pe + W - 1) / W - 1;\n";
-    s << in3 << "const int rl = static_cast<int>(jf_rl < " << block_threads - 1 << " ? jf_rl : " << block_threads - 1
-      << ");\n";
-    s << in3 << "for (int r2 = me + 1; r2 <= rl; ++r2) {\n";
-    s << in4 << "if (W < " << block_threads << " && static_cast<int>(static_cast<long long>(W) * (r2 + 1) / "
-      << block_threads << ") == static_cast<int>(static_cast<long long>(W) * r2 / " << block_threads
-      << ")) continue;  // an empty range (only when the run has fewer combinations than threads)\n";
+    for (node_id r : reduces)
+      s << in4 << "oacc" << r << " = " << e.combine_fn(r) << "(oacc" << r << ", " << load_acc(r, "hd", "r2") << ");\n";
+    s << in3 << "}\n";
+    store_acc(in3, "res", "own", "oacc");
+    s << in2 << "}\n";
+    s << in2 << "__syncthreads();  // the staging buffer and the heads are free again\n";
+    s << in2 << "t0 = t1;\n";
+    s << in << "}\n";
   }
-  for (node_id r : reduces)
-    s << in4 << "oacc" << r << " = " << e.combine_fn(r) << "(oacc" << r << ", " << load_acc(r, "hd", "r2") << ");\n";
-  s << in3 << "}\n";
-  store_acc(in3, "res", "own", "oacc");
-  s << in2 << "}\n";
-  s << in2 << "__syncthreads();  // the staging buffer and the heads are free again\n";
-  s << in2 << "t0 = t1;\n";
-  s << in << "}\n";
   // Per list: results, L's nodes, outputs.
   s << in << "for (int t = me; t < nl; t += " << block_threads << ") {  // each light list's results and outputs\n";
   s << in2 << "if (" << heavy_of("s_off[t + 1] - s_off[t]", "s_offb[t + 1] - s_offb[t]")
@@ -1142,10 +1233,22 @@ launch_config configure_pairs(const launch_info& li, const std::int64_t* ext, co
 }
 
 std::string describe_pairs(const launch_info& li, const launch_config* c) {
+  const std::string kind = li.pairs_product ? std::string("pairs kernel (a cartesian product of two lists)")
+                                            : cat("pairs kernel (combinations of ", li.pairs_arity) + ")";
+  if (li.pairs_warp_segments) {
+    std::string s = kind + cat(": tiles of ", li.pairs_tile_lists) +
+                    " lists taken from a device counter by 256-thread blocks, each warp taking its share of a "
+                    "tile's lists and their combinations 32 at a time, a lane each, fields read in place "
+                    "(partials combined per list in lane order); lists with more than " +
+                    std::to_string(heavy_combinations) +
+                    " combinations queued on the device and combined in chunks by the blocks done with the tiles "
+                    "(partials in chunk order)";
+    if (li.pairs_thread_max > 0) s += cat("; lists of at most ", li.pairs_thread_max) + " elements by a thread each";
+    if (c && c->grid[0] > 0) s += cat(" (", c->grid[0]) + " blocks)";
+    return s;
+  }
   std::string s =
-      (li.pairs_product ? std::string("pairs kernel (a cartesian product of two lists)")
-                        : cat("pairs kernel (combinations of ", li.pairs_arity) + ")") +
-      cat(": tiles of ", li.pairs_tile_lists) +
+      kind + cat(": tiles of ", li.pairs_tile_lists) +
       " lists taken from a device counter by 256-thread blocks, each run of lists staged in shared memory and "
       "its combinations spread evenly over the block's threads (partials combined in thread order); lists "
       "with more than " +
