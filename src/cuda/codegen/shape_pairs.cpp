@@ -375,6 +375,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   const bool warp_segments = !X && (forced.warp_segments > 0 ||
                                     (forced.warp_segments == 0 && longest >= 0 && longest <= warp_segments_longest));
   li.pairs_warp_segments = warp_segments;
+  const bool walk_longer = warp_segments && !(longest >= 0 && longest <= warp_segments_longest);
   // Whether list (n, nb) is combined by its own thread (device code).
   auto short_of = [&](const std::string& n, const std::string& nb) {
     const std::string t = std::to_string(thread_max);
@@ -770,7 +771,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in4 << "atomicExch(jf_ready + q, 1u);\n";
   s << in3 << "} else {\n";
   s << in4 << "c = static_cast<int>(" << count_of("n", "nb") << ");\n";
-  if (warp_segments)
+  if (walk_longer)
     s << in4 << "if (n > " << warp_segments_longest << ") c = 0;  // its warp walks it (below): not in the trips\n";
   if (thread_max > 0)
     s << in4 << "if (" << short_of("n", "nb") << ") c = 0;  // its own thread's (below): not in the runs\n";
@@ -906,49 +907,52 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     s << in3 << "}\n";
     s << in2 << "}\n";
     // Longer lists (forced warp segments: more than 16 elements, not heavy): the warp walks each,
-    // lane l its combinations l, l + 32, ... (phase 2's walk), then the lanes' tree.
-    s << in2 << "for (int tb = t0; tb < t1; tb += 32) {  // lists of more than " << warp_segments_longest
-      << " elements: the warp walks each\n";
-    s << in3 << "const int tl = tb + lane;\n";
-    s << in3 << "const int nl_ = tl < t1 ? static_cast<int>(s_off[tl + 1] - s_off[tl]) : 0;\n";
-    s << in3 << "unsigned jf_walk = __ballot_sync(jf_nest::full_mask, nl_ > " << warp_segments_longest << " && !"
-      << heavy_of("nl_", "") << (thread_max > 0 ? " && !(" + short_of("nl_", "") + ")" : std::string()) << ");\n";
-    s << in3 << "while (jf_walk) {\n";
-    s << in4 << "const int t = tb + __ffs(jf_walk) - 1;\n";
-    s << in4 << "jf_walk &= jf_walk - 1u;\n";
-    s << in4 << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
-    s << in4 << "const long long jb = s_off[t];\n";
-    s << in4 << "const I il = static_cast<I>(i0 + t);\n";
-    s << in4 << "const int cnt = static_cast<int>(" << count_of("n", "") << ");\n";
-    declare_accs(in4, "acc");
-    s << in4 << "int r = lane;\n";
-    s << in4 << "if (r < cnt) {\n";
-    if (K == 2) {
-      s << in5 << "int u0, u1;\n";
-      s << in5 << "jf_pairs::unrank2_light(n, r, u0, u1);\n";
-    } else {
-      s << in5 << "long long w0, w1, w2;\n";
-      s << in5 << "jf_pairs::unrank3(n, r, w0, w1, w2);\n";
-      s << in5 << "int u0 = static_cast<int>(w0), u1 = static_cast<int>(w1), u2 = static_cast<int>(w2);\n";
+    // lane l its combinations l, l + 32, ... (phase 2's walk), then the lanes' tree. Not emitted
+    // where no list is longer (its registers cost the trips 5 % on the H200).
+    if (walk_longer) {
+      s << in2 << "for (int tb = t0; tb < t1; tb += 32) {  // lists of more than " << warp_segments_longest
+        << " elements: the warp walks each\n";
+      s << in3 << "const int tl = tb + lane;\n";
+      s << in3 << "const int nl_ = tl < t1 ? static_cast<int>(s_off[tl + 1] - s_off[tl]) : 0;\n";
+      s << in3 << "unsigned jf_walk = __ballot_sync(jf_nest::full_mask, nl_ > " << warp_segments_longest << " && !"
+        << heavy_of("nl_", "") << (thread_max > 0 ? " && !(" + short_of("nl_", "") + ")" : std::string()) << ");\n";
+      s << in3 << "while (jf_walk) {\n";
+      s << in4 << "const int t = tb + __ffs(jf_walk) - 1;\n";
+      s << in4 << "jf_walk &= jf_walk - 1u;\n";
+      s << in4 << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
+      s << in4 << "const long long jb = s_off[t];\n";
+      s << in4 << "const I il = static_cast<I>(i0 + t);\n";
+      s << in4 << "const int cnt = static_cast<int>(" << count_of("n", "") << ");\n";
+      declare_accs(in4, "acc");
+      s << in4 << "int r = lane;\n";
+      s << in4 << "if (r < cnt) {\n";
+      if (K == 2) {
+        s << in5 << "int u0, u1;\n";
+        s << in5 << "jf_pairs::unrank2_light(n, r, u0, u1);\n";
+      } else {
+        s << in5 << "long long w0, w1, w2;\n";
+        s << in5 << "jf_pairs::unrank3(n, r, w0, w1, w2);\n";
+        s << in5 << "int u0 = static_cast<int>(w0), u1 = static_cast<int>(w1), u2 = static_cast<int>(w2);\n";
+      }
+      list_values(in5, true);
+      hoist(in5, 0, direct_read, true);
+      if (K == 3) hoist(in5, 1, direct_read, true);
+      s << in5 << "for (; r < cnt; r += 32) {\n";
+      name_axes();
+      name_list_values("t");
+      body(in6, direct_read, "r", "acc");
+      restore();
+      advance_by(in6, "32", direct_read);
+      s << in5 << "}\n";
+      s << in4 << "}\n";
+      for (node_id r : reduces)
+        s << in4 << "acc" << r << " = jf_nest::warp_reduce(acc" << r << ", " << e.combine_lambda(r) << ");\n";
+      s << in4 << "if (lane == 0) {\n";
+      store_acc(in5, "res", "t", "acc");
+      s << in4 << "}\n";
+      s << in3 << "}\n";
+      s << in2 << "}\n";
     }
-    list_values(in5, true);
-    hoist(in5, 0, direct_read, true);
-    if (K == 3) hoist(in5, 1, direct_read, true);
-    s << in5 << "for (; r < cnt; r += 32) {\n";
-    name_axes();
-    name_list_values("t");
-    body(in6, direct_read, "r", "acc");
-    restore();
-    advance_by(in6, "32", direct_read);
-    s << in5 << "}\n";
-    s << in4 << "}\n";
-    for (node_id r : reduces)
-      s << in4 << "acc" << r << " = jf_nest::warp_reduce(acc" << r << ", " << e.combine_lambda(r) << ");\n";
-    s << in4 << "if (lane == 0) {\n";
-    store_acc(in5, "res", "t", "acc");
-    s << in4 << "}\n";
-    s << in3 << "}\n";
-    s << in2 << "}\n";
     s << in << "}\n";
     s << in << "__syncthreads();  // (the results loop below reads s_res of other warps' lists)\n";
   } else {
