@@ -9,7 +9,9 @@
 // U(-pi, pi), charge +-1, float32 (charge int32). Rows report microseconds per call, pairs/s, and
 // the bytes read and written (offsets, three fields, the outputs) as GB/s and as a fraction of a
 // device copy measured in the same run. The fused kernels come from hand-built graphs
-// (tests/nest_graphs.hpp) through the generator and launcher the engine uses.
+// (tests/nest_graphs.hpp) through the generator and launcher the engine uses, the list domain's
+// longest list set from the data as the engine's validation of the offsets sets it (A's lists are
+// at most 16 long: warp segments; B, C, D: staged runs; BM_FusedWarpSegments forces either).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -211,13 +213,13 @@ void BM_FusedTile512Stage24K(benchmark::State& state) {
   if (need_gpu(state)) run_fused(state, data(Which), false, 512, 24576);
 }
 // Lists of at most state.range(0) elements by a thread each (pairs_schedule::thread_max), the
-// others in the staged runs: the shape the hand-written hybrid suggests, to be measured.
+// others in the staged runs: the shape the hand-written hybrid suggests (measured slower).
 template <char Which>
 void BM_FusedThreadPerShortList(benchmark::State& state) {
   if (need_gpu(state)) run_fused(state, data(Which), false, 0, 0, static_cast<int>(state.range(0)));
 }
 // The runs split by weight (pairs_schedule::list_weight = state.range(0): 4 per combination, that
-// much per list), so that threads over many short lists take fewer combinations: to be measured.
+// much per list), so that threads over many short lists take fewer combinations (measured slower).
 template <char Which>
 void BM_FusedListWeight(benchmark::State& state) {
   if (need_gpu(state)) run_fused(state, data(Which), false, 0, 0, 0, static_cast<int>(state.range(0)));

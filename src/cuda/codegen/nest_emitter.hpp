@@ -182,7 +182,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li);  // shape_pai
 // none: measured slower than the staged runs on the H200, docs/design.md "Pairs kernels").
 // list_weight = w > 0: a run's threads split it by weight, 4 per combination and w per list (a
 // list's setup costs about a combination: threads over many short lists take fewer combinations);
-// 0: evenly over the combinations (the generator's choice until measured).
+// 0: evenly over the combinations (the generator's choice: by weight measured slower on the H200).
 // warp_segments: 1 forces a tile's lists into warp segments (each warp its share of the lists, 32
 // combinations at a time, fields read in place), -1 forces the staged runs; 0: the generator's
 // choice (warp segments where every list is known to have at most 16 elements; never for products).

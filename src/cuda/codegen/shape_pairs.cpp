@@ -28,16 +28,23 @@
 //   and computes the list's results. Blocks wait (sleeping) only while tiles are still being taken
 //   by running blocks, so no block waits on one that has not started.
 //
+//  Warp segments instead of the runs (the generator's choice where every list is known to have at
+//   most 16 elements; forced by pairs_schedule::warp_segments): each warp takes its share of the
+//   tile's lists and their combinations 32 at a time, a lane each, the fields read in place; a
+//   segmented reduction over the lanes combines each list's part of the 32 left to right, which its
+//   first lane adds to the list's result. (Forced where lists may be longer, the warp walks each
+//   list of more than 16 elements, lane l its combinations l, l + 32, ...)
 //  With pairs_schedule::thread_max = T > 0 (forced; measured slower than the runs), a list of at
 //   most T elements (both sides of a product) is left out of the runs and combined by one thread,
 //   every combination in Awkward's order, its fields read in place (the hand-written hybrid's
 //   shape for short events).
-//  With pairs_schedule::list_weight = w > 0 (forced; not yet measured), a run is split by weight:
+//  With pairs_schedule::list_weight = w > 0 (forced; measured slower), a run is split by weight:
 //   4 units per combination and w per list, each thread's first combination kept in s_lo.
 //
 // Order of combination (fixed by the offsets alone: the same bits on every run, on any grid and at
 // any timing): a light list's combinations are folded in Awkward's order within each thread's
-// range, the ranges' partials left to right; a heavy list's chunk: each thread its strided share
+// range, the ranges' partials left to right (in warp segments: the lanes' values left to right
+// within a trip, the trips left to right; a walked list as a heavy chunk); a heavy list's chunk: each thread its strided share
 // in order, then jf_nest::group_allreduce's tree, then the chunks left to right (a thread per
 // strided share of chunks and the tree). argmin/argmax carry the combination's rank in the list (Awkward's order),
 // ties to the lowest rank whatever the order.
