@@ -140,8 +140,10 @@ void run_fused(benchmark::State& state, events& d, bool charge, int tile_lists =
   timed_batches(state, 10, [&] { rt::launch_nest(k, kern, b); });
   report(state, d);
   const jf::ir::launch_config c = jf::ir::configure_launch(k, b.extents.data(), 4, rt::nest_device_limits());
-  state.SetLabel(std::string(k.launch.pairs_warp_segments ? "warp segments, " : "staged runs, ") + "tile " +
-                 std::to_string(k.launch.pairs_tile_lists) + ", thread per list up to " +
+  state.SetLabel(std::string(k.launch.pairs_block_walk      ? "warp segments + block walk, "
+                             : k.launch.pairs_warp_segments ? "warp segments, "
+                                                            : "staged runs, ") +
+                 "tile " + std::to_string(k.launch.pairs_tile_lists) + ", thread per list up to " +
                  std::to_string(k.launch.pairs_thread_max) + ", list weight " +
                  std::to_string(k.launch.pairs_list_weight) + ", stage " + std::to_string(k.launch.list_stage_items) +
                  ", " + std::to_string(c.grid[0]) + " blocks, " + std::to_string(k.launch.static_shared_bytes) +
@@ -224,8 +226,9 @@ template <char Which>
 void BM_FusedListWeight(benchmark::State& state) {
   if (need_gpu(state)) run_fused(state, data(Which), false, 0, 0, 0, static_cast<int>(state.range(0)));
 }
-// The light lists in warp segments (1) or staged runs (-1) whatever the longest list
-// (pairs_schedule::warp_segments; the generator's choice: warp segments up to 16 elements).
+// The light lists in warp segments (1; 2: lists of more than 16 elements walked by the block) or
+// staged runs (-1) whatever the longest list (pairs_schedule::warp_segments; the generator's choice:
+// warp segments where every list has at most 16 elements).
 template <char Which>
 void BM_FusedWarpSegments(benchmark::State& state) {
   if (need_gpu(state)) run_fused(state, data(Which), false, 0, 0, 0, 0, static_cast<int>(state.range(0)));
@@ -259,9 +262,9 @@ BENCHMARK(BM_FusedThreadPerShortList<'C'>)->Name("BM_FusedThreadPerShortList/C")
 BENCHMARK(BM_FusedListWeight<'A'>)->Name("BM_FusedListWeight/A")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
 BENCHMARK(BM_FusedListWeight<'B'>)->Name("BM_FusedListWeight/B")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
 BENCHMARK(BM_FusedListWeight<'C'>)->Name("BM_FusedListWeight/C")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
-BENCHMARK(BM_FusedWarpSegments<'A'>)->Name("BM_FusedWarpSegments/A")->Arg(1)->Arg(-1)->Apply(one);
-BENCHMARK(BM_FusedWarpSegments<'B'>)->Name("BM_FusedWarpSegments/B")->Arg(1)->Arg(-1)->Apply(one);
-BENCHMARK(BM_FusedWarpSegments<'C'>)->Name("BM_FusedWarpSegments/C")->Arg(1)->Arg(-1)->Apply(one);
-BENCHMARK(BM_FusedWarpSegments<'D'>)->Name("BM_FusedWarpSegments/D")->Arg(1)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'A'>)->Name("BM_FusedWarpSegments/A")->Arg(1)->Arg(2)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'B'>)->Name("BM_FusedWarpSegments/B")->Arg(1)->Arg(2)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'C'>)->Name("BM_FusedWarpSegments/C")->Arg(1)->Arg(2)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'D'>)->Name("BM_FusedWarpSegments/D")->Arg(1)->Arg(2)->Arg(-1)->Apply(one);
 
 BENCHMARK_MAIN();

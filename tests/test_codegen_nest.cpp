@@ -1264,10 +1264,49 @@ TEST(CodegenNestNvrtc, PairsKernelsInWarpSegments) {
   jf::ir::nest::pairs_schedule_override() = {};
   for (const kernel_source& k : b.kernels) {
     EXPECT_TRUE(k.launch.pairs_warp_segments) << k.name;
+    EXPECT_FALSE(k.launch.pairs_block_walk) << k.name;
     EXPECT_NE(k.source.find("warp segments"), std::string::npos) << k.name;
     EXPECT_NE(k.source.find("the warp walks each"), std::string::npos) << k.name;  // (lists may be longer)
     EXPECT_EQ(k.source.find("Staged: each field once"), std::string::npos) << k.name;
   }
+  b.compile(20);
+}
+
+TEST(CodegenNestNvrtc, PairsKernelsInWarpSegmentsWithTheBlockWalkingLongerLists) {
+  // pairs_schedule::warp_segments = 2: the same trips, lists of more than 16 elements walked by the
+  // whole block (its share of each list's combinations per thread, the block's tree) instead of by
+  // their warp; the tile's walked lists listed in shared memory (s_long).
+  const kernel_source by_warp = [] {
+    jf::ir::nest::pairs_schedule_override().warp_segments = 1;
+    kernel_source k = generate_cuda(pairs_dielectron(true, true, false));
+    jf::ir::nest::pairs_schedule_override() = {};
+    return k;
+  }();
+  jf::ir::nest::pairs_schedule_override().warp_segments = 2;
+  batch b;
+  for (int arity : {2, 3})
+    for (monoid m : {monoid::sum, monoid::max, monoid::argmax})
+      for (bool guard : {false, true}) b.add(pairs_reduce(m, dtype::float32, arity, guard, guard));
+  b.add(pairs_reduce(monoid::argmin, dtype::int64, 2, true, true, true));
+  b.add(pairs_dielectron(true, true, false));
+  for (int arity : {2, 3}) b.add(pairs_with_list_values(arity, true));
+  b.add(pairs_reduce(monoid::argmax, dtype::float32, 2, true, false, false));
+  const bool short_lists_walk =
+      generate_cuda(with_longest(pairs_dielectron(true, true, false), 16)).launch.pairs_block_walk;
+  jf::ir::nest::pairs_schedule_override() = {};
+  for (const kernel_source& k : b.kernels) {
+    EXPECT_TRUE(k.launch.pairs_warp_segments) << k.name;
+    EXPECT_TRUE(k.launch.pairs_block_walk) << k.name;
+    EXPECT_NE(k.source.find("the block walks each"), std::string::npos) << k.name;
+    EXPECT_EQ(k.source.find("the warp walks each"), std::string::npos) << k.name;
+  }
+  EXPECT_FALSE(short_lists_walk);  // (no list longer than 16: nothing to walk)
+  const auto dielectron = std::find_if(b.kernels.begin(), b.kernels.end(), [](const kernel_source& k) {
+    return k.source.find("jf_cosh(") != std::string::npos;
+  });
+  ASSERT_NE(dielectron, b.kernels.end());
+  EXPECT_EQ(dielectron->launch.static_shared_bytes,
+            by_warp.launch.static_shared_bytes + 4 * by_warp.launch.pairs_tile_lists);
   b.compile(20);
 }
 

@@ -815,16 +815,15 @@ TEST(CudaPairs, SplitByWeight) {
   }
 }
 
-TEST(CudaPairs, WarpSegments) {
-  // pairs_schedule::warp_segments (the generator's choice where every list has at most 16 elements;
-  // forced here on lists of every length): each warp its share of a tile's lists, a lane per
-  // combination, the lanes' values combined per list in lane order, the heavy queue unchanged.
-  REQUIRE_GPU();
-  test_support::seed();
+// pairs_schedule::warp_segments (the generator's choice where every list has at most 16 elements;
+// forced here on lists of every length): each warp its share of a tile's lists, a lane per
+// combination, the lanes' values combined per list in lane order, the heavy queue unchanged; lists
+// of more than 16 elements walked by their warp (1) or by the block (2).
+void check_warp_segments(int mode) {
   struct forced {
-    forced() { jf::ir::nest::pairs_schedule_override().warp_segments = 1; }
+    explicit forced(int mode) { jf::ir::nest::pairs_schedule_override().warp_segments = mode; }
     ~forced() { jf::ir::nest::pairs_schedule_override() = {}; }
-  } schedule;
+  } schedule(mode);
   const std::vector<lists> layouts = pair_layouts(), triples = triple_layouts();
   for (monoid m : {monoid::sum, monoid::prod, monoid::min, monoid::max, monoid::argmin, monoid::argmax})
     for (dtype t : {dtype::int64, dtype::float32})
@@ -836,6 +835,18 @@ TEST(CudaPairs, WarpSegments) {
   check_dielectron(make_lists(100000, 1.5, 9, {}, "10^5 Poisson(1.5) events from offset 9"), true);
   check_dielectron(make_lists(100000, 1.5, 0, tail, "10^5 Poisson(1.5) events, 0.5 % of 64"), false);
   check_dielectron(make_lists(20000, 8, 0, {}, "2 10^4 Poisson(8) events"), true);
+}
+
+TEST(CudaPairs, WarpSegments) {
+  REQUIRE_GPU();
+  test_support::seed();
+  check_warp_segments(1);
+}
+
+TEST(CudaPairs, WarpSegmentsWithTheBlockWalkingLongerLists) {
+  REQUIRE_GPU();
+  test_support::seed();
+  check_warp_segments(2);
 }
 
 #else

@@ -110,6 +110,8 @@ struct launch_info {
   // pairs: the light lists combined in warp segments (each warp its share of a tile's lists, a lane
   // per combination, fields read in place) instead of staged runs.
   bool pairs_warp_segments = false;
+  // pairs, warp segments: lists of more than 16 elements walked by the block (else by their warp).
+  bool pairs_block_walk = false;
 };
 
 struct kernel_source {

@@ -184,8 +184,10 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li);  // shape_pai
 // list's setup costs about a combination: threads over many short lists take fewer combinations);
 // 0: evenly over the combinations (the generator's choice: by weight measured slower on the H200).
 // warp_segments: 1 forces a tile's lists into warp segments (each warp its share of the lists, 32
-// combinations at a time, fields read in place), -1 forces the staged runs; 0: the generator's
-// choice (warp segments where every list is known to have at most 16 elements; never for products).
+// combinations at a time, fields read in place; a list of more than 16 elements walked by its warp),
+// 2 the same with such lists walked by the whole block, -1 forces the staged runs; 0: the
+// generator's choice (warp segments where every list is known to have at most 16 elements; never
+// for products).
 struct pairs_schedule {
   int tile_lists = 0;
   int stage_bytes = 0;

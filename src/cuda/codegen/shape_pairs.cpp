@@ -33,7 +33,8 @@
 //   tile's lists and their combinations 32 at a time, a lane each, the fields read in place; a
 //   segmented reduction over the lanes combines each list's part of the 32 left to right, which its
 //   first lane adds to the list's result. (Forced where lists may be longer, the warp walks each
-//   list of more than 16 elements, lane l its combinations l, l + 32, ...)
+//   list of more than 16 elements, lane l its combinations l, l + 32, ...; or, forced with 2, the
+//   block walks each, thread me its combinations me, me + 256, ..., then the block's tree.)
 //  With pairs_schedule::thread_max = T > 0 (forced; measured slower than the runs), a list of at
 //   most T elements (both sides of a product) is left out of the runs and combined by one thread,
 //   every combination in Awkward's order, its fields read in place (the hand-written hybrid's
@@ -44,10 +45,10 @@
 // Order of combination (fixed by the offsets alone: the same bits on every run, on any grid and at
 // any timing): a light list's combinations are folded in Awkward's order within each thread's
 // range, the ranges' partials left to right (in warp segments: the lanes' values left to right
-// within a trip, the trips left to right; a walked list as a heavy chunk); a heavy list's chunk: each thread its strided share
-// in order, then jf_nest::group_allreduce's tree, then the chunks left to right (a thread per
-// strided share of chunks and the tree). argmin/argmax carry the combination's rank in the list (Awkward's order),
-// ties to the lowest rank whatever the order.
+// within a trip, the trips left to right; a walked list as a heavy chunk); a heavy list's chunk: each thread its
+// strided share in order, then jf_nest::group_allreduce's tree, then the chunks left to right (a thread per strided
+// share of chunks and the tree). argmin/argmax carry the combination's rank in the list (Awkward's order), ties to the
+// lowest rank whatever the order.
 //
 // A product domain (jf::cartesian: list i of a x list i of b, j_a slowest) runs in the same kernel:
 // a list holds len_a * len_b pairs, rank r = u0 * len_b + u1, slot 0's fields are staged from a's
@@ -383,6 +384,11 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
                                     (forced.warp_segments == 0 && longest >= 0 && longest <= warp_segments_longest));
   li.pairs_warp_segments = warp_segments;
   const bool walk_longer = warp_segments && !(longest >= 0 && longest <= warp_segments_longest);
+  // Forced with 2: those longer lists walked by the whole block (each thread its share, then the
+  // block's tree) instead of by their warp, so that a tile's few long lists do not hold one warp
+  // while the others wait at the tile's barrier.
+  const bool block_walk = walk_longer && forced.warp_segments == 2;
+  li.pairs_block_walk = block_walk;
   // Whether list (n, nb) is combined by its own thread (device code).
   auto short_of = [&](const std::string& n, const std::string& nb) {
     const std::string t = std::to_string(thread_max);
@@ -404,6 +410,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
            " 32 at a time, a lane each, fields read in place (a segmented" +
            "\nreduction over the lanes per list); lists with more than " + std::to_string(heavy_combinations) +
            "\ncombinations are queued and combined in chunks by blocks done with the tiles.";
+  if (block_walk) plan += cat("\nLists of more than ", warp_segments_longest) + " elements: walked by the block.";
   if (thread_max > 0)
     plan += cat("\nLists of at most ", thread_max) + " elements: a thread each, fields read in place.";
   if (list_weight > 0) plan += cat("\nThe runs split by weight: 4 per combination, ", list_weight) + " per list.";
@@ -413,7 +420,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   e.args_struct();
   // Registers for as many blocks per SM as the shared memory admits (228 KiB per SM on H100 and H200,
   // 1 KiB reserved per block), up to 5: the walk's state would otherwise take 64 registers (4 blocks).
-  const bool stage = !by_size.empty() && !warp_segments;  // (warp segments read the fields in place)
+  const bool stage = !by_size.empty() && !warp_segments;                  // (warp segments read the fields in place)
+  if (block_walk) per_block += 4 * static_cast<std::size_t>(tile_lists);  // s_long
   li.static_shared_bytes = static_cast<int>(per_block + per_list * static_cast<std::size_t>(tile_lists + 1) +
                                             static_cast<std::size_t>(stage ? stage_bytes : 16));
   bool runtime = false;  // operands classified at run time
@@ -526,6 +534,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << "  __shared__ int s_scan[32];\n";
   if (list_weight > 0)
     s << "  __shared__ int s_lo[" << block_threads + 1 << "];  // each thread's first combination in the run\n";
+  if (block_walk) s << "  __shared__ int s_long[" << tile_lists << "];  // the tile's lists the block walks\n";
   s << "  __shared__ long long s_tile, s_we, s_wc;\n";
   s << "  __shared__ bool s_last;\n";
   for (node_id r : reduces) {
@@ -778,8 +787,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in4 << "atomicExch(jf_ready + q, 1u);\n";
   s << in3 << "} else {\n";
   s << in4 << "c = static_cast<int>(" << count_of("n", "nb") << ");\n";
-  if (walk_longer)
-    s << in4 << "if (n > " << warp_segments_longest << ") c = 0;  // its warp walks it (below): not in the trips\n";
+  if (walk_longer) s << in4 << "if (n > " << warp_segments_longest << ") c = 0;  // walked (below): not in the trips\n";
   if (thread_max > 0)
     s << in4 << "if (" << short_of("n", "nb") << ") c = 0;  // its own thread's (below): not in the runs\n";
   s << in3 << "}\n";
@@ -916,42 +924,48 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     // Longer lists (forced warp segments: more than 16 elements, not heavy): the warp walks each,
     // lane l its combinations l, l + 32, ... (phase 2's walk), then the lanes' tree. Not emitted
     // where no list is longer (its registers cost the trips 5 % on the H200).
-    if (walk_longer) {
+    const std::string is_longer = cat(" > ", warp_segments_longest) + " && !" + heavy_of("nl_", "") +
+                                  (thread_max > 0 ? " && !(" + short_of("nl_", "") + ")" : std::string());
+    // List t's combinations first, first + stride, ... into acc (from `ind`).
+    auto walk = [&](const std::string& ind, const std::string& first, int stride) {
+      const std::string i2 = ind + "  ", i3 = i2 + "  ";
+      s << ind << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
+      s << ind << "const long long jb = s_off[t];\n";
+      s << ind << "const I il = static_cast<I>(i0 + t);\n";
+      s << ind << "const int cnt = static_cast<int>(" << count_of("n", "") << ");\n";
+      declare_accs(ind, "acc");
+      s << ind << "int r = " << first << ";\n";
+      s << ind << "if (r < cnt) {\n";
+      if (K == 2) {
+        s << i2 << "int u0, u1;\n";
+        s << i2 << "jf_pairs::unrank2_light(n, r, u0, u1);\n";
+      } else {
+        s << i2 << "long long w0, w1, w2;\n";
+        s << i2 << "jf_pairs::unrank3(n, r, w0, w1, w2);\n";
+        s << i2 << "int u0 = static_cast<int>(w0), u1 = static_cast<int>(w1), u2 = static_cast<int>(w2);\n";
+      }
+      list_values(i2, true);
+      hoist(i2, 0, direct_read, true);
+      if (K == 3) hoist(i2, 1, direct_read, true);
+      s << i2 << "for (; r < cnt; r += " << stride << ") {\n";
+      name_axes();
+      name_list_values("t");
+      body(i3, direct_read, "r", "acc");
+      restore();
+      advance_by(i3, std::to_string(stride), direct_read);
+      s << i2 << "}\n";
+      s << ind << "}\n";
+    };
+    if (walk_longer && !block_walk) {
       s << in2 << "for (int tb = t0; tb < t1; tb += 32) {  // lists of more than " << warp_segments_longest
         << " elements: the warp walks each\n";
       s << in3 << "const int tl = tb + lane;\n";
       s << in3 << "const int nl_ = tl < t1 ? static_cast<int>(s_off[tl + 1] - s_off[tl]) : 0;\n";
-      s << in3 << "unsigned jf_walk = __ballot_sync(jf_nest::full_mask, nl_ > " << warp_segments_longest << " && !"
-        << heavy_of("nl_", "") << (thread_max > 0 ? " && !(" + short_of("nl_", "") + ")" : std::string()) << ");\n";
+      s << in3 << "unsigned jf_walk = __ballot_sync(jf_nest::full_mask, nl_" << is_longer << ");\n";
       s << in3 << "while (jf_walk) {\n";
       s << in4 << "const int t = tb + __ffs(jf_walk) - 1;\n";
       s << in4 << "jf_walk &= jf_walk - 1u;\n";
-      s << in4 << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
-      s << in4 << "const long long jb = s_off[t];\n";
-      s << in4 << "const I il = static_cast<I>(i0 + t);\n";
-      s << in4 << "const int cnt = static_cast<int>(" << count_of("n", "") << ");\n";
-      declare_accs(in4, "acc");
-      s << in4 << "int r = lane;\n";
-      s << in4 << "if (r < cnt) {\n";
-      if (K == 2) {
-        s << in5 << "int u0, u1;\n";
-        s << in5 << "jf_pairs::unrank2_light(n, r, u0, u1);\n";
-      } else {
-        s << in5 << "long long w0, w1, w2;\n";
-        s << in5 << "jf_pairs::unrank3(n, r, w0, w1, w2);\n";
-        s << in5 << "int u0 = static_cast<int>(w0), u1 = static_cast<int>(w1), u2 = static_cast<int>(w2);\n";
-      }
-      list_values(in5, true);
-      hoist(in5, 0, direct_read, true);
-      if (K == 3) hoist(in5, 1, direct_read, true);
-      s << in5 << "for (; r < cnt; r += 32) {\n";
-      name_axes();
-      name_list_values("t");
-      body(in6, direct_read, "r", "acc");
-      restore();
-      advance_by(in6, "32", direct_read);
-      s << in5 << "}\n";
-      s << in4 << "}\n";
+      walk(in4, "lane", 32);
       for (node_id r : reduces)
         s << in4 << "acc" << r << " = jf_nest::warp_reduce(acc" << r << ", " << e.combine_lambda(r) << ");\n";
       s << in4 << "if (lane == 0) {\n";
@@ -961,6 +975,34 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       s << in2 << "}\n";
     }
     s << in << "}\n";
+    if (block_walk) {
+      s << in << "{  // lists of more than " << warp_segments_longest
+        << " elements: the block walks each, thread me its combinations me, me + " << block_threads << ", ...\n";
+      s << in2 << "bool jf_lg[" << lists_per_thread << "];\n";
+      s << in2 << "int jf_nlg = 0;\n";
+      s << in2 << "for (int u = 0; u < " << lists_per_thread << "; ++u) {\n";
+      s << in3 << "const int t = me * " << lists_per_thread << " + u;\n";
+      s << in3 << "const int nl_ = t < nl ? static_cast<int>(s_off[t + 1] - s_off[t]) : 0;\n";
+      s << in3 << "jf_lg[u] = nl_" << is_longer << ";\n";
+      s << in3 << "jf_nlg += jf_lg[u];\n";
+      s << in2 << "}\n";
+      s << in2 << "int jf_ltot;\n";
+      s << in2 << "int jf_lat = jf_pairs::block_exclusive_scan(jf_nlg, s_scan, &jf_ltot);\n";
+      s << in2 << "for (int u = 0; u < " << lists_per_thread << "; ++u)\n";
+      s << in3 << "if (jf_lg[u]) s_long[jf_lat++] = me * " << lists_per_thread << " + u;\n";
+      s << in2 << "__syncthreads();\n";
+      s << in2 << "for (int k = 0; k < jf_ltot; ++k) {  // (the same trips for every thread)\n";
+      s << in3 << "const int t = s_long[k];\n";
+      walk(in3, "me", block_threads);
+      for (node_id r : reduces)
+        s << in3 << "acc" << r << " = jf_nest::group_allreduce(acc" << r << ", " << e.combine_lambda(r) << ", "
+          << e.identity(r) << ");\n";
+      s << in3 << "if (me == 0) {\n";
+      store_acc(in4, "res", "t", "acc");
+      s << in3 << "}\n";
+      s << in2 << "}\n";
+      s << in << "}\n";
+    }
     s << in << "__syncthreads();  // (the results loop below reads s_res of other warps' lists)\n";
   } else {
     // Runs of lists whose elements fit the staging buffer.
