@@ -873,6 +873,26 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     // segmented reduction: lane i takes lane i + d's partial while it is in the same list) and the
     // list's first lane adds the result to s_res after the earlier trips' (the same order).
     const int per_warp = tile_lists / (block_threads / 32);
+    // List t's length, first element and index; then the combination of rank r in it (u0, u1[, u2]),
+    // the list's values and the outer slots' fields hoisted.
+    auto list_head = [&](const std::string& ind) {
+      s << ind << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
+      s << ind << "const long long jb = s_off[t];\n";
+      s << ind << "const I il = static_cast<I>(i0 + t);\n";
+    };
+    auto combination_at_r = [&](const std::string& ind) {
+      if (K == 2) {
+        s << ind << "int u0, u1;\n";
+        s << ind << "jf_pairs::unrank2_light(n, r, u0, u1);\n";
+      } else {
+        s << ind << "long long w0, w1, w2;\n";
+        s << ind << "jf_pairs::unrank3(n, r, w0, w1, w2);\n";
+        s << ind << "int u0 = static_cast<int>(w0), u1 = static_cast<int>(w1), u2 = static_cast<int>(w2);\n";
+      }
+      list_values(ind, true);
+      hoist(ind, 0, direct_read, true);
+      if (K == 3) hoist(ind, 1, direct_read, true);
+    };
     s << in << "{  // warp segments\n";
     s << in2 << "const int lane = me & 31, jf_w0 = (me >> 5) * " << per_warp << ";\n";
     s << in2 << "const int t0 = jf_w0 < nl ? jf_w0 : nl, t1 = jf_w0 + " << per_warp << " < nl ? jf_w0 + " << per_warp
@@ -884,21 +904,9 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     declare_accs(in3, "acc");
     s << in3 << "if (q < ce) {\n";
     s << in4 << "t = jf_pairs::list_at(s_pre, t0, t1, q);\n";
-    s << in4 << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
-    s << in4 << "const long long jb = s_off[t];\n";
-    s << in4 << "const I il = static_cast<I>(i0 + t);\n";
+    list_head(in4);
     s << in4 << "const int r = q - s_pre[t];  // the combination's rank in its list\n";
-    if (K == 2) {
-      s << in4 << "int u0, u1;\n";
-      s << in4 << "jf_pairs::unrank2_light(n, r, u0, u1);\n";
-    } else {
-      s << in4 << "long long w0, w1, w2;\n";
-      s << in4 << "jf_pairs::unrank3(n, r, w0, w1, w2);\n";
-      s << in4 << "const int u0 = static_cast<int>(w0), u1 = static_cast<int>(w1), u2 = static_cast<int>(w2);\n";
-    }
-    list_values(in4, true);
-    hoist(in4, 0, direct_read, true);
-    if (K == 3) hoist(in4, 1, direct_read, true);
+    combination_at_r(in4);
     name_axes();
     name_list_values("t");
     body(in4, direct_read, "r", "acc");
@@ -929,24 +937,12 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     // List t's combinations first, first + stride, ... into acc (from `ind`).
     auto walk = [&](const std::string& ind, const std::string& first, int stride) {
       const std::string i2 = ind + "  ", i3 = i2 + "  ";
-      s << ind << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
-      s << ind << "const long long jb = s_off[t];\n";
-      s << ind << "const I il = static_cast<I>(i0 + t);\n";
+      list_head(ind);
       s << ind << "const int cnt = static_cast<int>(" << count_of("n", "") << ");\n";
       declare_accs(ind, "acc");
       s << ind << "int r = " << first << ";\n";
       s << ind << "if (r < cnt) {\n";
-      if (K == 2) {
-        s << i2 << "int u0, u1;\n";
-        s << i2 << "jf_pairs::unrank2_light(n, r, u0, u1);\n";
-      } else {
-        s << i2 << "long long w0, w1, w2;\n";
-        s << i2 << "jf_pairs::unrank3(n, r, w0, w1, w2);\n";
-        s << i2 << "int u0 = static_cast<int>(w0), u1 = static_cast<int>(w1), u2 = static_cast<int>(w2);\n";
-      }
-      list_values(i2, true);
-      hoist(i2, 0, direct_read, true);
-      if (K == 3) hoist(i2, 1, direct_read, true);
+      combination_at_r(i2);
       s << i2 << "for (; r < cnt; r += " << stride << ") {\n";
       name_axes();
       name_list_values("t");
