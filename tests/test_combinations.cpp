@@ -9,8 +9,8 @@
 // heavy tails, a long list and offsets not at 0.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "jetfuse/jetfuse.hpp"
 #include "awkward_values.hpp"
+#include "jetfuse/jetfuse.hpp"
 #include "pair_mass_check.hpp"
 #include "test_support.hpp"
 
@@ -48,7 +48,8 @@ struct events {
   jf::jagged_record ev;
   jf::array<float> met;
 };
-template <class T> jf::array<T> with_poison(const std::vector<std::string>& words, i64 first, T poison, jf::device dev) {
+template <class T>
+jf::array<T> with_poison(const std::vector<std::string>& words, i64 first, T poison, jf::device dev) {
   std::vector<T> v(static_cast<std::size_t>(first), poison);
   for (T x : test_support::parse_words<T>(words)) v.push_back(x);
   return jf::array<T>(v, dev);
@@ -57,7 +58,9 @@ events events_of(const combo_case& c, jf::device dev) {
   const std::vector<i64> off = test_support::parse_words<i64>(c.offsets);
   const jf::array<i64> offsets(off, dev);
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  auto field = [&](const std::vector<std::string>& w) { return jf::jagged<float>(offsets, with_poison<float>(w, off[0], nan, dev)); };
+  auto field = [&](const std::vector<std::string>& w) {
+    return jf::jagged<float>(offsets, with_poison<float>(w, off[0], nan, dev));
+  };
   const jf::jagged<std::int32_t> charge(offsets, with_poison<std::int32_t>(c.charge, off[0], 7777, dev));
   std::vector<float> met;
   for (std::size_t i = 0; i + 1 < off.size(); ++i) met.push_back(static_cast<float>(i) / 4 - 2);
@@ -66,14 +69,16 @@ events events_of(const combo_case& c, jf::device dev) {
 }
 
 using test_support::joined;
-using test_support::mass;  // the dielectron mass of two slots (pair_mass_check.hpp)
+using test_support::mass;        // the dielectron mass of two slots (pair_mass_check.hpp)
 using test_support::same_value;  // Awkward's value against ours (awkward_values.hpp)
-template <class R> void expect_values(const combo_case& c, const std::vector<std::optional<R>>& got, double rel = 0) {
+template <class R>
+void expect_values(const combo_case& c, const std::vector<std::optional<R>>& got, double rel = 0) {
   EXPECT_EQ(std::string(jf::name(jf::dtype_v<R>)), c.result_dtype.at(0));
   ASSERT_EQ(got.size(), c.values.size());
   for (std::size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(same_value<R>(c.values[k], got[k], rel)) << "at " << k;
 }
-template <class R> void expect_dense(const combo_case& c, const jf::array<R>& y) {
+template <class R>
+void expect_dense(const combo_case& c, const jf::array<R>& y) {
   const std::vector<R> v = y.to_vector();
   expect_values<R>(c, std::vector<std::optional<R>>(v.begin(), v.end()));
 }
@@ -81,7 +86,8 @@ template <class R> void expect_dense(const combo_case& c, const jf::array<R>& y)
 constexpr double mass_rel = 1e-5;
 
 // Awkward's text and type (awkward_values.hpp), and str also through operator<<.
-template <class X> void expect_printed(const combo_case& c, const X& x) {
+template <class X>
+void expect_printed(const combo_case& c, const X& x) {
   test_support::expect_printed(c, x);
   if (c.op.rfind("repr_", 0) != 0) {
     std::ostringstream os;
@@ -115,13 +121,15 @@ void run_case(const combo_case& c, jf::device dev) {
     const auto pb = b.field<float>("pt");
     const auto pc = t.field<float>("pt");
     const auto ec = t.field<float>("eta");
-    if (op == "max_triple_pt") return expect_values<float>(c, jf::option_array<float>(jf::max(pa + pb + pc, -1)).to_vector());
+    if (op == "max_triple_pt")
+      return expect_values<float>(c, jf::option_array<float>(jf::max(pa + pb + pc, -1)).to_vector());
     // 280840 triples in the long list: a float32 sum past 2^24, rounded in another order than numpy's.
     if (op == "sum_triple") {
       const std::vector<float> v = jf::array<float>(jf::sum(pa * pb - ec, -1)).to_vector();
       return expect_values<float>(c, std::vector<std::optional<float>>(v.begin(), v.end()), 1e-4);
     }
-    if (op == "argmax_triple") return expect_values<i64>(c, jf::option_array<i64>(jf::argmax(pa - pb + pc, -1)).to_vector());
+    if (op == "argmax_triple")
+      return expect_values<i64>(c, jf::option_array<i64>(jf::argmax(pa - pb + pc, -1)).to_vector());
     // Materialised on request (count -> scan -> fill), as pairs are.
     if (op == "triples_flat") return expect_dense(c, jf::flatten(jf::jagged<float>(pa * pb - ec)));
     if (op == "triples_counts") return expect_dense(c, jf::num(jf::jagged<float>(pa)));
@@ -140,9 +148,12 @@ void run_case(const combo_case& c, jf::device dev) {
   if (op == "argmax_exact") return expect_values<i64>(c, jf::eval(jf::argmax(pt1 * pt2 - eta1, -1)).to_vector());
   if (op == "argmin_exact") return expect_values<i64>(c, jf::eval(jf::argmin(pt1 + pt2, -1)).to_vector());
   // Positions among the selected pairs (the selection materialised, then the per-list argmax).
-  if (op == "argmax_exact_os") return expect_values<i64>(c, jf::eval(jf::argmax((pt1 * pt2 - eta1)(q1 != q2), -1)).to_vector());
-  if (op == "argmin_exact_os") return expect_values<i64>(c, jf::eval(jf::argmin((pt1 + pt2)(q1 != q2), -1)).to_vector());
-  if (op == "argmax_ptpt_ordered") return expect_values<i64>(c, jf::eval(jf::argmax((pt1 * pt2)(pt1 > pt2), -1)).to_vector());
+  if (op == "argmax_exact_os")
+    return expect_values<i64>(c, jf::eval(jf::argmax((pt1 * pt2 - eta1)(q1 != q2), -1)).to_vector());
+  if (op == "argmin_exact_os")
+    return expect_values<i64>(c, jf::eval(jf::argmin((pt1 + pt2)(q1 != q2), -1)).to_vector());
+  if (op == "argmax_ptpt_ordered")
+    return expect_values<i64>(c, jf::eval(jf::argmax((pt1 * pt2)(pt1 > pt2), -1)).to_vector());
   if (op == "count_ordered") return expect_dense(c, jf::eval(jf::count_nonzero(pt1 > pt2, -1)));
   if (op == "any_same_charge") return expect_dense(c, jf::eval(jf::any(q1 == q2, -1)));
   if (op == "min_dpt_met") return expect_values<float>(c, jf::eval(jf::min(pt1 - pt2 + e.met, -1)).to_vector());
@@ -153,7 +164,8 @@ void run_case(const combo_case& c, jf::device dev) {
   if (op == "pairs_os_flat") return expect_dense(c, jf::flatten(jf::jagged<float>((pt1 - pt2)(q1 != q2))));
   if (op == "pairs_os_counts") return expect_dense(c, jf::num(jf::jagged<float>((pt1 - pt2)(q1 != q2))));
   if (op == "argcombinations_0") return expect_dense(c, jf::flatten(jf::argcombinations(e.ev, 2).slot(0)));
-  if (op == "argcombinations_1") return expect_dense(c, jf::flatten(std::get<1>(jf::unzip(jf::argcombinations(e.ev, 2)))));
+  if (op == "argcombinations_1")
+    return expect_dense(c, jf::flatten(std::get<1>(jf::unzip(jf::argcombinations(e.ev, 2)))));
   ADD_FAILURE() << "unknown op " << op;
 }
 
@@ -205,38 +217,48 @@ TEST_P(Combinations, JaggedMaskMaterialisedAndReduced) {
 TEST_P(Combinations, Errors) {
   const jf::jagged<float> x(std::vector<std::vector<float>>{{1, 2, 3}, {4}}, dev());
   const jf::jagged<float> y(std::vector<std::vector<float>>{{1, 2}, {4, 5}}, dev());
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::combinations(x, 4); }).find("n=4"), std::string::npos);
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::unzip<3>(jf::combinations(x, 2)); }).find("unzip<2>"),
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::combinations(x, 4); }).find("n=4"),
             std::string::npos);
+  EXPECT_NE(
+      test_support::message_of<jf::value_error>([&] { (void)jf::unzip<3>(jf::combinations(x, 2)); }).find("unzip<2>"),
+      std::string::npos);
   auto [a, b] = jf::unzip(jf::combinations(x, 2));
   // A pair's value is not an element's: Awkward's broadcasting error.
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::sum(a + x, -1)); }).find("cannot broadcast"),
-            std::string::npos);
+  EXPECT_NE(
+      test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::sum(a + x, -1)); }).find("cannot broadcast"),
+      std::string::npos);
   // Combinations of lists of other lengths.
   auto [c, d] = jf::unzip(jf::combinations(y, 2));
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::sum(a * c, -1)); }).find("cannot broadcast"),
-            std::string::npos);
+  EXPECT_NE(
+      test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::sum(a * c, -1)); }).find("cannot broadcast"),
+      std::string::npos);
   // Fields of pairs and of triples of the same lists in one materialised value; unzip<2> of triples.
   auto [t1, t2, t3] = jf::unzip<3>(jf::combinations(x, 3));
   EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = t1 * a; }).find("cannot broadcast"),
             std::string::npos);
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::unzip(jf::argcombinations(x, 3)); }).find("unzip<3>"),
+  EXPECT_NE(
+      test_support::message_of<jf::value_error>([&] { (void)jf::unzip(jf::argcombinations(x, 3)); }).find("unzip<3>"),
+      std::string::npos);
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::argcombinations(x, 4); }).find("n=4"),
             std::string::npos);
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::argcombinations(x, 4); }).find("n=4"), std::string::npos);
   // A masked value inside a result.
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = x(x > 1.f) * 2; }).find("(x * 2)(mask)"),
-            std::string::npos);
+  EXPECT_NE(
+      test_support::message_of<jf::value_error>([&] { jf::jagged<float> z = x(x > 1.f) * 2; }).find("(x * 2)(mask)"),
+      std::string::npos);
   // argmax of an expression of a masked value (jf::argmax((a * 2)(a > b), -1) is the supported form),
   // two different masks.
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::argmax(a(a > b) * 2, -1)); })
-                .find("apply the mask last"),
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] {
+              (void)jf::eval(jf::argmax(a(a > b) * 2, -1));
+            }).find("apply the mask last"),
             std::string::npos);
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::sum(a(a > b) + b(a < b), -1)); })
-                .find("different masks"),
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] {
+              (void)jf::eval(jf::sum(a(a > b) + b(a < b), -1));
+            }).find("different masks"),
             std::string::npos);
   // Awkward's depth error.
-  EXPECT_NE(test_support::message_of<jf::axis_error>([&] { (void)jf::eval(jf::sum(a * b, 2)); }).find("exceeds the depth"),
-            std::string::npos);
+  EXPECT_NE(
+      test_support::message_of<jf::axis_error>([&] { (void)jf::eval(jf::sum(a * b, 2)); }).find("exceeds the depth"),
+      std::string::npos);
 }
 
 // Triples materialised for lists up to 230 elements (2 million triples in the last), with empty
@@ -291,8 +313,8 @@ TEST_P(Combinations, PrintingComputesOnlyTheWindow) {
   jf::detail::show_options all;
   all.type = all.nbytes = all.backend = true;
   EXPECT_EQ(jf::show(jf::argcombinations(small, 2), all),
-            "type: 3 * var * (\n    int64,\n    int64\n)\nnbytes: 80 B\nbackend: " + jf::detail::awkward_backend_name(dev()) +
-                "\n[[(0, 1), (0, 2), (1, 2)],\n [],\n []]");
+            "type: 3 * var * (\n    int64,\n    int64\n)\nnbytes: 80 B\nbackend: " +
+                jf::detail::awkward_backend_name(dev()) + "\n[[(0, 1), (0, 2), (1, 2)],\n [],\n []]");
   EXPECT_EQ(jf::to_string(jf::cartesian(small, small)),
             "[[(1.5, 1.5), (1.5, 2), (1.5, 3), (...), ..., (3, 1.5), (3, 2), (3, 3)], ...]");
   EXPECT_EQ(jf::to_string(jf::combinations(small(jf::range(0, 0)), 2)), "[]");
@@ -354,8 +376,9 @@ TEST(CombinationsGpu, MatchesCpu) {
       for (i64 a = off[static_cast<std::size_t>(i)]; a < off[static_cast<std::size_t>(i + 1)]; ++a)
         for (i64 b = a + 1; b < off[static_cast<std::size_t>(i + 1)]; ++b) {
           const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
-          band[static_cast<std::size_t>(i)] = std::max(
-              band[static_cast<std::size_t>(i)], test_support::pair_mass_band(pt[ua], eta[ua], phi[ua], pt[ub], eta[ub], phi[ub]));
+          band[static_cast<std::size_t>(i)] =
+              std::max(band[static_cast<std::size_t>(i)],
+                       test_support::pair_mass_band(pt[ua], eta[ua], phi[ua], pt[ub], eta[ub], phi[ub]));
         }
     test_support::expect_masses_close(std::get<0>(cpu), std::get<0>(gpu), band);
     test_support::expect_masses_close(std::get<1>(cpu), std::get<1>(gpu), band);
@@ -381,6 +404,29 @@ TEST(CombinationsCudaPlan, MeanOverEveryPair) {
   EXPECT_DOUBLE_EQ(jf::eval(jf::mean(p1)).item(), 26.0 / 4);
 }
 
+// The dielectron query through the front end: events validated with at most 16 electrons take the
+// pairs kernel's warp segments (no staging), longer ones the staged runs (docs/design.md, "Pairs
+// kernels"); a cartesian product never does (b's lengths are not known to the kernel).
+TEST(CombinationsCudaPlan, WarpSegmentsWhereEveryEventIsShort) {
+  auto query = [](std::size_t longest) {
+    std::vector<std::vector<float>> lists{{30, 20}, {}, std::vector<float>(longest, 10.0f), {40}};
+    const jf::jagged<float> pt(lists, jf::cpu), eta(lists, jf::cpu);
+    auto [e1, e2] = jf::unzip(jf::combinations(jf::zip({{"pt", pt}, {"eta", eta}}), 2));
+    return jf::explain_cuda(jf::max(jf::sqrt(2 * e1.field<float>("pt") * e2.field<float>("pt") *
+                                             jf::cosh(e1.field<float>("eta") - e2.field<float>("eta"))),
+                                    -1));
+  };
+  const std::string short16 = query(16), long17 = query(17);
+  EXPECT_NE(short16.find("each warp taking its share"), std::string::npos) << short16;
+  EXPECT_EQ(short16.find("Staged: each field once"), std::string::npos) << short16;
+  EXPECT_EQ(long17.find("each warp taking its share"), std::string::npos) << long17;
+  EXPECT_NE(long17.find("Staged: each field once"), std::string::npos) << long17;
+  const jf::jagged<float> a(std::vector<std::vector<float>>{{1, 2}, {3}}, jf::cpu);
+  auto [x, y] = jf::unzip(jf::cartesian(a, a));
+  const std::string product = jf::explain_cuda(jf::sum(x * y, -1));
+  EXPECT_EQ(product.find("each warp taking its share"), std::string::npos) << product;
+}
+
 TEST(CombinationsUnrank, ExactForLargeLists) {
   const auto choose = [](i64 c, int k) {  // the division by 3 first: C(3e6, 3) fits, c (c - 1) (c - 2) / 2 does not
     const i64 two = c * (c - 1) / 2;
@@ -400,9 +446,9 @@ TEST(CombinationsUnrank, ExactForLargeLists) {
         }
         ASSERT_LT(j[static_cast<std::size_t>(k - 1)], m);
         // The combinations before j in Awkward's order.
-        const i64 before = k == 2 ? total - choose(m - j[0], 2) + (j[1] - j[0] - 1)
-                                  : total - choose(m - j[0], 3) + choose(m - j[0] - 1, 2) - choose(m - j[1], 2) +
-                                        (j[2] - j[1] - 1);
+        const i64 before =
+            k == 2 ? total - choose(m - j[0], 2) + (j[1] - j[0] - 1)
+                   : total - choose(m - j[0], 3) + choose(m - j[0] - 1, 2) - choose(m - j[1], 2) + (j[2] - j[1] - 1);
         EXPECT_EQ(before, r);
       }
     }
