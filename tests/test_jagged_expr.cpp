@@ -6,6 +6,7 @@
 // lists (printed seed) with empty lists, one long list and offsets not starting at 0.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -14,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "jetfuse/jetfuse.hpp"
-#include "explained_cuda.hpp"
-#include "test_support.hpp"
 #include "awkward_values.hpp"
+#include "explained_cuda.hpp"
+#include "jetfuse/jetfuse.hpp"
+#include "test_support.hpp"
 #ifdef JF_HAVE_CUDA
 #include "cuda/runtime.hpp"
 #endif
@@ -41,44 +42,52 @@ std::vector<expr_case> table() {
   return out;
 }
 
-template <class R> void expect_values(const expr_case& c, const std::vector<std::optional<R>>& got) {
+template <class R>
+void expect_values(const expr_case& c, const std::vector<std::optional<R>>& got) {
   ASSERT_EQ(got.size(), c.values.size());
-  for (std::size_t k = 0; k < got.size(); ++k) EXPECT_TRUE(test_support::same_value_ulps<R>(c.values[k], got[k])) << "at " << k;
+  for (std::size_t k = 0; k < got.size(); ++k)
+    EXPECT_TRUE(test_support::same_value_ulps<R>(c.values[k], got[k])) << "at " << k;
 }
-template <class R> std::vector<std::optional<R>> all_valid(const std::vector<R>& v) {
+template <class R>
+std::vector<std::optional<R>> all_valid(const std::vector<R>& v) {
   return std::vector<std::optional<R>>(v.begin(), v.end());
 }
 
 // Awkward's dtypes, except where numpy's rule is kept (design.md: mean, var, std of float32 are
 // float32 in jetfuse, float64 in Awkward 2.14).
-template <class R> void expect_dtype(const expr_case& c) {
+template <class R>
+void expect_dtype(const expr_case& c) {
   const std::string want = c.result_dtype.at(0);
   const std::string have(jf::name(jf::dtype_v<R>));
   const std::string op = c.op.ends_with("_axis0") ? c.op.substr(0, c.op.size() - 6) : c.op;
-  const bool awkward_float64 = c.dtype == "float32" && want == "float64" &&
-                               (op == "mean" || op == "var" || op == "std" || op == "centered");
+  const bool awkward_float64 =
+      c.dtype == "float32" && want == "float64" && (op == "mean" || op == "var" || op == "std" || op == "centered");
   if (!awkward_float64) {
     EXPECT_EQ(have, want);
   }
 }
 
-template <class R> void check_jagged_result(const expr_case& c, const jf::jagged<R>& y, const jf::jagged<double>& shape_of) {
+template <class R>
+void check_jagged_result(const expr_case& c, const jf::jagged<R>& y, const jf::jagged<double>& shape_of) {
   expect_dtype<R>(c);
   EXPECT_EQ(jf::num(y).to_vector(), test_support::parse_words<i64>(c.counts));
   EXPECT_EQ(y.size(), shape_of.size());
   expect_values<R>(c, all_valid(jf::flatten(y).to_vector()));
 }
-template <class R> void check_dense(const expr_case& c, const jf::array<R>& y) {
+template <class R>
+void check_dense(const expr_case& c, const jf::array<R>& y) {
   expect_dtype<R>(c);
   expect_values<R>(c, all_valid(y.to_vector()));
 }
-template <class R> void check_option(const expr_case& c, const jf::option_array<R>& y) {
+template <class R>
+void check_option(const expr_case& c, const jf::option_array<R>& y) {
   expect_dtype<R>(c);
   expect_values<R>(c, y.to_vector());
 }
 
 // Across the lists (axis=0 or -2): Awkward's column of every list longer than j.
-template <class T> void run_across_case(const expr_case& c, const jf::jagged<T>& x, const jf::array<double>& met) {
+template <class T>
+void run_across_case(const expr_case& c, const jf::jagged<T>& x, const jf::array<double>& met) {
   const std::string op = c.op.substr(0, c.op.rfind('_'));
   if constexpr (!std::is_same_v<T, bool>) {
     if (op == "prod") return check_dense(c, jf::eval(jf::prod(x, 0)));
@@ -102,7 +111,8 @@ template <class T> void run_across_case(const expr_case& c, const jf::jagged<T>&
   ADD_FAILURE() << "unknown op " << c.op;
 }
 
-template <class T> void run_case(const expr_case& c, jf::device dev) {
+template <class T>
+void run_case(const expr_case& c, jf::device dev) {
   SCOPED_TRACE(c.dataset + " " + c.dtype + " " + c.op);
   const std::vector<i64> off = test_support::parse_words<i64>(c.offsets);
   const jf::jagged<T> x(jf::array<i64>(off, dev), jf::array<T>(test_support::parse_words<T>(c.content), dev));
@@ -139,14 +149,19 @@ template <class T> void run_case(const expr_case& c, jf::device dev) {
 }
 
 // Equal values, NaN equal to NaN whatever its sign (the mean of an empty list is 0/0), None to None.
-template <class V> bool same_or_nan(const V& a, const V& b) {
-  if constexpr (std::is_floating_point_v<V>) return a == b || (std::isnan(a) && std::isnan(b));
-  else return a == b;
+template <class V>
+bool same_or_nan(const V& a, const V& b) {
+  if constexpr (std::is_floating_point_v<V>)
+    return a == b || (std::isnan(a) && std::isnan(b));
+  else
+    return a == b;
 }
-template <class V> bool same_or_nan(const std::optional<V>& a, const std::optional<V>& b) {
+template <class V>
+bool same_or_nan(const std::optional<V>& a, const std::optional<V>& b) {
   return a.has_value() == b.has_value() && (!a || same_or_nan(*a, *b));
 }
-template <class V> void expect_same_values(const std::vector<V>& a, const std::vector<V>& b) {
+template <class V>
+void expect_same_values(const std::vector<V>& a, const std::vector<V>& b) {
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t k = 0; k < a.size(); ++k) EXPECT_TRUE(same_or_nan(a[k], b[k])) << "at " << k;
 }
@@ -198,11 +213,13 @@ TEST_P(JaggedExpr, AxisErrors) {
             "axis=2 exceeds the depth of the nested list structure (which is 2)");
   // Across the lists: at the root of an expression (inside one, the result's length is not a list's).
   EXPECT_EQ(jf::array<double>(jf::sum(x, 0)).to_vector(), (std::vector<double>{4, 2}));
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::array<double>(jf::sum(x, 0) * 2); })
-                .find("evaluate it first"),
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] {
+              (void)jf::array<double>(jf::sum(x, 0) * 2);
+            }).find("evaluate it first"),
             std::string::npos);
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::array<double>(jf::sum(x, 0, jf::keepdims)); })
-                .find("keepdims"),
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] {
+              (void)jf::array<double>(jf::sum(x, 0, jf::keepdims));
+            }).find("keepdims"),
             std::string::npos);
   EXPECT_EQ(jf::count(x).item(), 3);
   EXPECT_EQ(jf::count(x, -1).to_vector(), (std::vector<i64>{2, 0, 1}));
@@ -226,7 +243,8 @@ TEST_P(JaggedExpr, Int32OffsetsWithoutACopy) {
     SCOPED_TRACE(narrow ? "int32" : "int64");
     const jf::jagged<float>& v = narrow ? x : w;
     same(jf::eval(jf::sum(v * 2 + met, -1)), jf::eval(jf::sum(w * 2 + met, -1)));
-    EXPECT_EQ(jf::eval(jf::max(v, -1)).to_vector(), (std::vector<std::optional<float>>{3, std::nullopt, 4, 8, std::nullopt, 9}));
+    EXPECT_EQ(jf::eval(jf::max(v, -1)).to_vector(),
+              (std::vector<std::optional<float>>{3, std::nullopt, 4, 8, std::nullopt, 9}));
     same(jf::eval(jf::argmax(v(v > 2.f), -1)), jf::eval(jf::argmax(w(w > 2.f), -1)));
     same(jf::eval(jf::mean(v, 1)), jf::eval(jf::mean(w, 1)));
     EXPECT_EQ(jf::eval(jf::sum(v)).item(), 41.f);  // axis=None: every element
@@ -241,7 +259,8 @@ TEST_P(JaggedExpr, Int32OffsetsWithoutACopy) {
   same(jf::flatten(jf::eval(x + w)), jf::flatten(jf::eval(w * 2)));
   const jf::jagged<float> s = x(jf::range(1, jf::none));
   EXPECT_EQ(s.stored_offsets().buffer(), off32.buffer());
-  EXPECT_EQ(jf::eval(jf::max(s, -1)).to_vector(), (std::vector<std::optional<float>>{std::nullopt, 4, 8, std::nullopt, 9}));
+  EXPECT_EQ(jf::eval(jf::max(s, -1)).to_vector(),
+            (std::vector<std::optional<float>>{std::nullopt, 4, 8, std::nullopt, 9}));
   // Offsets from 0: an element-wise result shares them (int32 stays int32).
   const jf::array<std::int32_t> from0(std::vector<std::int32_t>{0, 2, 2, 5}, dev());
   const jf::jagged<float> z(from0, values(jf::range(0, 5)));
@@ -290,13 +309,16 @@ TEST(JaggedExprCuda, LongestListChoosesTheKernelsPaths) {
     const char* said;  // in the launch's description
     bool warp, block;
   };
-  for (const want& w : {want{16, "(lists of at most 16 elements)", false, false}, want{17, "(lists of at most 4096 elements)", true, false},
+  for (const want& w : {want{16, "(lists of at most 16 elements)", false, false},
+                        want{17, "(lists of at most 4096 elements)", true, false},
                         want{4096, "(lists of at most 4096 elements)", true, false}, want{4097, nullptr, true, true}}) {
     const std::string e = jf::explain_cuda(jf::sum(make(w.longest) * 2, -1));
     SCOPED_TRACE(e);
     const std::string body = e.substr(e.find("extern \"C\" __global__"));
-    if (w.said) EXPECT_NE(e.find(w.said), std::string::npos);
-    else EXPECT_EQ(e.find("(lists of at most"), std::string::npos);
+    if (w.said)
+      EXPECT_NE(e.find(w.said), std::string::npos);
+    else
+      EXPECT_EQ(e.find("(lists of at most"), std::string::npos);
     EXPECT_EQ(body.find("__ballot_sync") != std::string::npos, w.warp);
     EXPECT_EQ(body.find("s_big") != std::string::npos, w.block);
   }
@@ -326,17 +348,18 @@ TEST_P(JaggedExpr, ArgOfSelected) {
   EXPECT_EQ(jf::option_array<i64>(jf::argmax((x * -1)(x < 10.f), -1)).to_vector(), (opt{1, std::nullopt, 0, 0, 0}));
   // Evaluated when called (an option per-list value): beside other per-list values, None where any
   // operand is (Awkward: ak.argmax(x[x > 1.5], -1) - ak.argmin(x[x != 1], -1) + ak.count(x, -1)).
-  EXPECT_EQ(jf::option_array<i64>(jf::argmax(x(x > 1.5f), -1) - jf::argmin(x(x != 1.f), -1) + jf::count(x, -1))
-                .to_vector(),
-            (opt{1 - 3 + 5, std::nullopt, std::nullopt, 1 - 1 + 4, 1 - 0 + 3}));
+  EXPECT_EQ(
+      jf::option_array<i64>(jf::argmax(x(x > 1.5f), -1) - jf::argmin(x(x != 1.f), -1) + jf::count(x, -1)).to_vector(),
+      (opt{1 - 3 + 5, std::nullopt, std::nullopt, 1 - 1 + 4, 1 - 0 + 3}));
   EXPECT_EQ(jf::option_array<float>(jf::max(x(x < 8.f), -1) * jf::argmin(x(x != 1.f), 1)).to_vector(),
             (std::vector<std::optional<float>>{21, std::nullopt, std::nullopt, 3, std::nullopt}));
   // keepdims: the materialised selection's (n, 1) result.
   const jf::jagged<float> selected = x(x > 1.5f);
   EXPECT_EQ(jf::eval(jf::argmax(x(x > 1.5f), -1, jf::keepdims)).to_vector(),
             jf::eval(jf::argmax(selected, -1, jf::keepdims)).to_vector());
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)jf::eval(jf::argmax(x(x > 1.5f) * 2, -1)); })
-                .find("apply the mask last"),
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] {
+              (void)jf::eval(jf::argmax(x(x > 1.5f) * 2, -1));
+            }).find("apply the mask last"),
             std::string::npos);
 }
 
@@ -387,6 +410,43 @@ TEST(JaggedExprCpu, PerListReductionsOfEveryLength) {
   }
 }
 
+// Ties and NaNs in short lists (at most 8 elements: folded left to right on the CPU, which gives
+// the bits of the lanes and their tree) and in a list of 12 (the lanes): max and min keep the
+// later of equal values (np.maximum's -0.0 / 0.0), the first NaN (its payload), argmax the first
+// position; the float product of 8 factors keeps the tree's rounding.
+TEST(JaggedExprCpu, ShortListsTiesAndNaNs) {
+  const float nan1 = std::bit_cast<float>(0x7fc00001u), nan2 = std::bit_cast<float>(0x7fc00002u);
+  const std::vector<std::vector<float>> lists{{0.0f, -0.0f},
+                                              {-0.0f, 0.0f},
+                                              {1.0f, nan1, nan2},
+                                              {nan2, 2.0f, nan1},
+                                              {-1.0f, 3.0f, 3.0f, -0.0f},
+                                              {},
+                                              {-0.0f, -5, -5, -5, -5, -5, -5, -5, 0.0f, -5, -5, -5}};
+  const jf::jagged<float> x(lists);
+  const auto mx = jf::option_array<float>(jf::max(x, -1)).to_vector();
+  const auto mn = jf::option_array<float>(jf::min(x * -1.0f, -1)).to_vector();
+  const auto am = jf::option_array<std::int64_t>(jf::argmax(x, -1)).to_vector();
+  auto bits = [](const std::optional<float>& v) { return v ? std::bit_cast<std::uint32_t>(*v) : 1u; };
+  EXPECT_EQ(bits(mx[0]), std::bit_cast<std::uint32_t>(-0.0f));  // the later of 0.0, -0.0
+  EXPECT_EQ(bits(mx[1]), std::bit_cast<std::uint32_t>(0.0f));
+  EXPECT_EQ(bits(mx[2]), std::bit_cast<std::uint32_t>(nan1));  // the first NaN
+  EXPECT_EQ(bits(mx[3]), std::bit_cast<std::uint32_t>(nan2));
+  EXPECT_EQ(bits(mx[4]), std::bit_cast<std::uint32_t>(3.0f));
+  EXPECT_FALSE(mx[5].has_value());
+  // 12 elements: lane 0 holds -0.0 then -5, lane 0's -0.0 against lane 0's 0.0 (element 8): the later.
+  EXPECT_EQ(bits(mx[6]), std::bit_cast<std::uint32_t>(0.0f));
+  EXPECT_EQ(bits(mn[0]), std::bit_cast<std::uint32_t>(0.0f));  // min(-0.0, 0.0) after * -1: the later
+  EXPECT_EQ(bits(mn[1]), std::bit_cast<std::uint32_t>(-0.0f));
+  EXPECT_EQ(am[0], std::optional<std::int64_t>(0));  // argmax: the first of equal values
+  EXPECT_EQ(am[4], std::optional<std::int64_t>(1));
+  EXPECT_EQ(am[2], std::optional<std::int64_t>(1));  // the first NaN
+  const jf::jagged<float> p({{1.1f, 1.3f, 1.7f, 1.9f, 2.3f, 2.9f, 3.1f, 3.7f}});
+  const float tree = ((1.1f * 1.3f) * (1.7f * 1.9f)) * ((2.3f * 2.9f) * (3.1f * 3.7f));
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(jf::array<float>(jf::prod(p, -1)).to_vector()[0]),
+            std::bit_cast<std::uint32_t>(tree));
+}
+
 TEST(JaggedExprGpu, MatchesCpu) {
   if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
   auto& rng = test_support::rng();
@@ -423,13 +483,16 @@ TEST(JaggedExprGpu, MatchesCpu) {
       same(jf::eval(jf::any(gx > 5, -1)), jf::eval(jf::any(cx > 5, -1)));
       same(jf::eval(jf::mean(gx, -1)), jf::eval(jf::mean(cx, -1)));
       same(jf::eval(jf::sum(gx)), jf::eval(jf::sum(cx)));
-      same(jf::flatten(jf::eval(jf::sqrt(gx * gx * 2 + gmet) - 1)), jf::flatten(jf::eval(jf::sqrt(cx * cx * 2 + cmet) - 1)));
+      same(jf::flatten(jf::eval(jf::sqrt(gx * gx * 2 + gmet) - 1)),
+           jf::flatten(jf::eval(jf::sqrt(cx * cx * 2 + cmet) - 1)));
       same(jf::flatten(jf::eval(gx - jf::mean(gx, -1))), jf::flatten(jf::eval(cx - jf::mean(cx, -1))));
-      same(jf::eval(jf::max(jf::sqrt(gx * gx * 2 + gmet) - 1, -1)), jf::eval(jf::max(jf::sqrt(cx * cx * 2 + cmet) - 1, -1)));
+      same(jf::eval(jf::max(jf::sqrt(gx * gx * 2 + gmet) - 1, -1)),
+           jf::eval(jf::max(jf::sqrt(cx * cx * 2 + cmet) - 1, -1)));
       // Positions among the selected (the selection materialised, then the per-list argmin/argmax).
       same(jf::eval(jf::argmax(gx(gx > 2), -1)), jf::eval(jf::argmax(cx(cx > 2), -1)));
       same(jf::eval(jf::argmin(gx(gx > 2), -1)), jf::eval(jf::argmin(cx(cx > 2), -1)));
-      same(jf::eval(jf::argmax((gx * 2 - gmet)(gx != 0.25f), -1)), jf::eval(jf::argmax((cx * 2 - cmet)(cx != 0.25f), -1)));
+      same(jf::eval(jf::argmax((gx * 2 - gmet)(gx != 0.25f), -1)),
+           jf::eval(jf::argmax((cx * 2 - cmet)(cx != 0.25f), -1)));
       // Across the lists (axis=0): the transposition's lists are as long as the number of lists
       // (sums of multiples of 1/4 below 2**22: exact in any order, so the bits agree).
       same(jf::eval(jf::sum(gx, 0)), jf::eval(jf::sum(cx, 0)));

@@ -102,6 +102,9 @@ struct reducer {
   // Only floating-point sums gain from pairwise addition: the other monoids are exact, and a
   // product's relative error does not depend on the order of its factors.
   static constexpr bool pairwise = M == monoid::sum && std::is_floating_point_v<T>;
+  // Monoids whose combine is associative in the bits (selections, integer arithmetic): any
+  // bracketing of the same operands in the same order gives the same result.
+  static constexpr bool associative = !std::is_floating_point_v<T> || (M != monoid::sum && M != monoid::prod);
   static constexpr int levels = 8;  // a piece has at most chunk_len / pair_len = 2^(levels - 1) blocks
   static_assert(chunk_len / pair_len <= (std::int64_t{1} << (levels - 1)));
   struct state {
@@ -247,7 +250,13 @@ struct reducer {
     for (std::int64_t s = 0; s < nseg; ++s) {
       const std::int64_t a = start[s] - first, m = start[s + 1] - start[s];
       A acc = mo::identity();
-      if (m > 0) {
+      if (associative && m <= lanes) {
+        // At most one element per lane: the tree keeps the elements' order, so for an associative
+        // combine (ties and NaNs included) a fold left to right gives the same bits without the
+        // lanes' identities and the tree (most lists of HEP events are this short).
+        for (std::int64_t i = 0; i < m; ++i)
+          if (!g || g[a + i]) acc = mo::combine(acc, value(x + a, i, 0));
+      } else if (m > 0) {
         A total;
         if (m < pair_len) {  // one piece, one block: lane i % lanes from the identity, then tree
           const A id = mo::identity();
