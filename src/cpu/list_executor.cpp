@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cpu/executor.hpp"
@@ -257,6 +258,26 @@ const std::byte* evaluate(const program& p, const chunk& c, columns& w, node_id 
     const ir::domain_id from = p.domain_of(n.args[0]) == p.pairs ? p.pairs : p.elements;
     const std::vector<std::int64_t>& start = from == p.pairs ? p.poff : p.off;
     const std::int64_t first = from == p.pairs ? c.p0 : c.j0;
+    if (static_cast<monoid>(n.attr[0]) == monoid::sum && n.nargs == 1 && x.code == op::broadcast &&
+        is_integer(x.type) && uniform(p.g.at(x.args[0]))) {
+      // A count (the validity of a max, a mean's divisor): an integer sum of one value over each
+      // list is the value times the list's length (modulo 2^bits, as the sum's additions), without
+      // a column of copies.
+      visit_dtype(x.type, [&](auto ti) {
+        using T = typename decltype(ti)::type;
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+          using U = std::make_unsigned_t<T>;
+          T v;
+          std::memcpy(&v, evaluate(p, c, w, x.args[0]), sizeof(T));
+          T* r = reinterpret_cast<T*>(out.data());
+          for (std::int64_t i = c.i0; i < c.i1; ++i) {
+            const auto ii = static_cast<std::size_t>(i);
+            r[i - c.i0] = static_cast<T>(static_cast<U>(v) * static_cast<U>(start[ii + 1] - start[ii]));
+          }
+        }
+      });
+      break;
+    }
     std::vector<std::byte> s0, s1;
     const std::byte* xv = column_in(p, c, w, n.args[0], from, s0);
     const bool* guard = nullptr;
