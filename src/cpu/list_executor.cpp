@@ -75,8 +75,11 @@ struct program {
   int arity = 0;                   // pairs: the combinations' size
   bool product = false;            // the pairs domain is a cartesian product (slot 1 walks offb)
   std::int32_t pair_axes[3] = {};  // pairs: the slots' global axes
-  std::vector<std::int64_t> off;   // the offsets, on the host
-  std::vector<std::int64_t> offb;  // product: the second lists' offsets, on the host
+  // The offsets, int64 on the host: the input itself where it is int64 and contiguous, else a copy
+  // in off_store (offb: a product's second lists').
+  const std::int64_t* off = nullptr;
+  const std::int64_t* offb = nullptr;
+  std::vector<std::int64_t> off_store, offb_store;
   std::vector<std::int64_t> poff;  // pairs: combinations (product: pairs) before list i (poff[0] = 0)
   std::vector<chunk> chunks;
   std::vector<int> phase;
@@ -256,7 +259,7 @@ const std::byte* evaluate(const program& p, const chunk& c, columns& w, node_id 
     const ir::node& x = p.g.at(n.args[0]);
     const reduce_kernels rk = find_reduce(static_cast<monoid>(n.attr[0]), x.type);
     const ir::domain_id from = p.domain_of(n.args[0]) == p.pairs ? p.pairs : p.elements;
-    const std::vector<std::int64_t>& start = from == p.pairs ? p.poff : p.off;
+    const std::int64_t* start = from == p.pairs ? p.poff.data() : p.off;
     const std::int64_t first = from == p.pairs ? c.p0 : c.j0;
     if (static_cast<monoid>(n.attr[0]) == monoid::sum && n.nargs == 1 && x.code == op::broadcast &&
         is_integer(x.type) && uniform(p.g.at(x.args[0]))) {
@@ -282,7 +285,7 @@ const std::byte* evaluate(const program& p, const chunk& c, columns& w, node_id 
     const std::byte* xv = column_in(p, c, w, n.args[0], from, s0);
     const bool* guard = nullptr;
     if (n.nargs == 2) guard = reinterpret_cast<const bool*>(column_in(p, c, w, n.args[1], from, s1));
-    rk.reduce_segments(xv, guard, start.data() + c.i0, first, c.i1 - c.i0, out.data());
+    rk.reduce_segments(xv, guard, start + c.i0, first, c.i1 - c.i0, out.data());
     break;
   }
   default: {
@@ -349,7 +352,7 @@ void run_chunks(void* ctx, std::int64_t c0, std::int64_t c1) {
       std::vector<std::byte> s0, s1;
       const std::byte* xv = column_in(p, c, w, n.args[0], xd, s0);
       const bool* guard = n.nargs == 2 ? reinterpret_cast<const bool*>(column_in(p, c, w, n.args[1], xd, s1)) : nullptr;
-      const std::int64_t pos0 = xd == p.elements ? c.j0 - p.off.front() : xd == p.pairs ? c.p0 : c.i0;
+      const std::int64_t pos0 = xd == p.elements ? c.j0 - p.off[0] : xd == p.pairs ? c.p0 : c.i0;
       auto& acc = (*job.partial)[r][static_cast<std::size_t>(ci)];
       acc.resize(rk.acc_bytes);
       accumulate_range(rk, xv, size_of(x.type), guard, length_in(p, c, xd), pos0, acc.data());
@@ -409,10 +412,20 @@ void execute_lists(const ir::graph& g, const detail::step_bindings& b) {
   }
   // The offsets on the host, int64 (int32 offsets, Awkward's Index32, are read as given and widened).
   const std::int64_t nl = b.extents[static_cast<std::size_t>(p.list_axis)];
-  const auto host_offsets = [&](ir::domain_id d, std::vector<std::int64_t>& out) {
+  const auto host_offsets = [&](ir::domain_id d, std::vector<std::int64_t>& out) -> const std::int64_t* {
     const auto k = static_cast<std::size_t>(g.dom(d).source);
     const detail::operand_binding& ob = b.inputs[k];
     const std::int64_t st = ob.strides[static_cast<std::size_t>(p.list_axis)];
+    // Read in place when int64 and contiguous, unless an output is written over them (in place, or
+    // starting inside them; offsets are immutable once a jf::jagged holds them, as Awkward's).
+    const auto* first = static_cast<const std::byte*>(ob.ptr);
+    bool overlap = false;
+    for (std::size_t o = 0; o < b.outputs.size(); ++o) {
+      const auto* q = static_cast<const std::byte*>(b.outputs[o].ptr);
+      overlap = overlap || g.outputs[o].same_as_input == static_cast<std::int32_t>(k) ||
+                (q >= first && q < first + (nl + 1) * 8);
+    }
+    if (g.inputs[k].type == dtype::int64 && st == 1 && !overlap) return static_cast<const std::int64_t*>(ob.ptr);
     out.resize(static_cast<std::size_t>(nl + 1));
     if (g.inputs[k].type == dtype::int32) {
       std::vector<std::int32_t> narrow(out.size());
@@ -423,31 +436,34 @@ void execute_lists(const ir::graph& g, const detail::step_bindings& b) {
     } else {
       throw error("jf::cpu_exec: offsets of dtype " + std::string(name(g.inputs[k].type)) + " (int64 or int32 only)");
     }
+    return out.data();
   };
-  host_offsets(p.lists, p.off);
+  p.off = host_offsets(p.lists, p.off_store);
   for (const ir::output_desc& o : g.outputs)
     if (p.pairs >= 0 && o.domain == p.pairs) throw error("jf::cpu_exec: an output over a pairs or product domain (its tuples are not materialised)");
   // The combinations before each list.
-  if (p.product) host_offsets(p.pairs, p.offb);
-  p.poff.assign(static_cast<std::size_t>(nl + 1), 0);
-  if (p.pairs >= 0)
+  if (p.product) p.offb = host_offsets(p.pairs, p.offb_store);
+  if (p.pairs >= 0) {  // (without a pairs domain every chunk's combinations are [0, 0))
+    p.poff.assign(static_cast<std::size_t>(nl + 1), 0);
     for (std::int64_t i = 0; i < nl; ++i) {
       const auto ii = static_cast<std::size_t>(i);
       const std::int64_t m = p.off[ii + 1] - p.off[ii];
       p.poff[ii + 1] = p.poff[ii] + (p.product ? m * (p.offb[ii + 1] - p.offb[ii]) : combinations_of(m, p.arity));
     }
+  }
+  const auto pre = [&](std::int64_t i) { return p.pairs >= 0 ? p.poff[static_cast<std::size_t>(i)] : std::int64_t{0}; };
   // Chunks of lists: a rule of the offsets alone.
   for (std::int64_t i = 0; i < nl;) {
     chunk c;
     c.i0 = i;
     c.j0 = p.off[static_cast<std::size_t>(i)];
-    c.p0 = p.poff[static_cast<std::size_t>(i)];
+    c.p0 = pre(i);
     do ++i;
     while (i < nl && i - c.i0 < chunk_len && p.off[static_cast<std::size_t>(i)] - c.j0 < chunk_len &&
-           p.poff[static_cast<std::size_t>(i)] - c.p0 < chunk_len);
+           pre(i) - c.p0 < chunk_len);
     c.i1 = i;
     c.j1 = p.off[static_cast<std::size_t>(i)];
-    c.p1 = p.poff[static_cast<std::size_t>(i)];
+    c.p1 = pre(i);
     p.chunks.push_back(c);
   }
   // Phases.
