@@ -768,16 +768,22 @@ TEST(CudaPairs, Int32IndicesAreChecked) {
   EXPECT_THROW(rt::launch_nest(k, compiled(k), b), jf::error);
 }
 
+// A pairs schedule forced for one test's kernels (pairs_schedule_override), the generator's
+// choice again when it ends.
+struct forced_schedule {
+  explicit forced_schedule(jf::ir::nest::pairs_schedule s) { jf::ir::nest::pairs_schedule_override() = s; }
+  ~forced_schedule() { jf::ir::nest::pairs_schedule_override() = {}; }
+  forced_schedule(const forced_schedule&) = delete;
+  forced_schedule& operator=(const forced_schedule&) = delete;
+};
+
 // pairs_schedule::thread_max (a shape to measure, not the generator's choice yet): lists of at most
 // 8 elements combined by a thread each, fields read in place, beside the staged runs and the heavy
 // queue of the same tiles; every check against the host reference as above.
 TEST(CudaPairs, AThreadPerShortList) {
   REQUIRE_GPU();
   test_support::seed();
-  struct forced {
-    forced() { jf::ir::nest::pairs_schedule_override().thread_max = 8; }
-    ~forced() { jf::ir::nest::pairs_schedule_override() = {}; }
-  } schedule;
+  const forced_schedule schedule({.thread_max = 8});
   const std::vector<lists> layouts = pair_layouts(), triples = triple_layouts();
   for (monoid m : {monoid::sum, monoid::prod, monoid::max, monoid::argmax})
     for (dtype t : {dtype::int64, dtype::float32})
@@ -798,10 +804,7 @@ TEST(CudaPairs, SplitByWeight) {
   REQUIRE_GPU();
   test_support::seed();
   for (int w : {4, 13}) {
-    struct forced {
-      explicit forced(int w) { jf::ir::nest::pairs_schedule_override().list_weight = w; }
-      ~forced() { jf::ir::nest::pairs_schedule_override() = {}; }
-    } schedule(w);
+    const forced_schedule schedule({.list_weight = w});
     const std::vector<lists> layouts = pair_layouts();
     for (monoid m : {monoid::sum, monoid::max, monoid::argmax})
       for (bool guard : {false, true}) check_reduce(m, dtype::float32, 2, guard, layouts);
@@ -820,10 +823,7 @@ TEST(CudaPairs, SplitByWeight) {
 // combination, the lanes' values combined per list in lane order, the heavy queue unchanged; lists
 // of more than 16 elements walked by their warp (1) or by the block (2).
 void check_warp_segments(int mode) {
-  struct forced {
-    explicit forced(int mode) { jf::ir::nest::pairs_schedule_override().warp_segments = mode; }
-    ~forced() { jf::ir::nest::pairs_schedule_override() = {}; }
-  } schedule(mode);
+  const forced_schedule schedule({.warp_segments = mode});
   const std::vector<lists> layouts = pair_layouts(), triples = triple_layouts();
   for (monoid m : {monoid::sum, monoid::prod, monoid::min, monoid::max, monoid::argmin, monoid::argmax})
     for (dtype t : {dtype::int64, dtype::float32})
