@@ -5,13 +5,15 @@
 // hand-written thread-per-event CUDA kernel (the Numba kernel of the seed, in CUDA C++: IEEE coshf
 // and cosf, compiled here by NVRTC) on the same data. Events: (A) 10^7, Poisson(1.5) electrons;
 // (B) A with every 200th event holding 64 electrons; (C) 2 10^6, Poisson(8); (D) 10^6 Poisson(1.5)
-// and one event of 10^4 electrons (5 10^7 pairs). pt = 5 + Exp(20), eta U(-2.5, 2.5), phi
+// and one event of 10^4 electrons (5 10^7 pairs); (E, F, G) 5, 4, 3 10^6 events of Poisson(2, 3, 4)
+// electrons (where warp segments and the staged runs cross over). pt = 5 + Exp(20), eta U(-2.5, 2.5), phi
 // U(-pi, pi), charge +-1, float32 (charge int32). Rows report microseconds per call, pairs/s, and
 // the bytes read and written (offsets, three fields, the outputs) as GB/s and as a fraction of a
 // device copy measured in the same run. The fused kernels come from hand-built graphs
 // (tests/nest_graphs.hpp) through the generator and launcher the engine uses, the list domain's
-// longest list set from the data as the engine's validation of the offsets sets it (A's lists are
-// at most 16 long: warp segments; B, C, D: staged runs; BM_FusedWarpSegments forces either).
+// longest list and mean length set from the data as the engine's validation of the offsets sets
+// them (A's lists are at most 16 long: warp segments; B and D are short on average: warp segments
+// and the warp queue; C: staged runs; BM_FusedWarpSegments forces either).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -95,6 +97,9 @@ events& data(char which) {
   static events* b = nullptr;
   static events* c = nullptr;
   static events* d = nullptr;
+  static events* e = nullptr;
+  static events* f = nullptr;
+  static events* gg = nullptr;
   switch (which) {
     case 'A':
       return *(a ? a : a = new events(10000000, 1.5, false, 0));
@@ -102,6 +107,12 @@ events& data(char which) {
       return *(b ? b : b = new events(10000000, 1.5, true, 0));
     case 'C':
       return *(c ? c : c = new events(2000000, 8, false, 0));
+    case 'E':
+      return *(e ? e : e = new events(5000000, 2, false, 0));
+    case 'F':
+      return *(f ? f : f = new events(4000000, 3, false, 0));
+    case 'G':
+      return *(gg ? gg : gg = new events(3000000, 4, false, 0));
     default:
       return *(d ? d : d = new events(1000000, 1.5, false, 10000));
   }
@@ -114,13 +125,17 @@ void report(benchmark::State& state, const events& d) {
 
 // The fused query: max mass per event and its validity (some (opposite-charge) pair).
 void run_fused(benchmark::State& state, events& d, bool charge, int tile_lists = 0, int stage_bytes = 0,
-               int thread_max = 0, int list_weight = 0, int warp_segments = 0) {
-  jf::ir::nest::pairs_schedule_override() = {tile_lists, stage_bytes, thread_max, list_weight, warp_segments};
+               int thread_max = 0, int list_weight = 0, int warp_segments = 0, int warp_queue = 0) {
+  jf::ir::nest::pairs_schedule_override() = {tile_lists, stage_bytes, thread_max, list_weight, warp_segments,
+                                             warp_queue};
   // The engine's graph: the max and its validity (the count of pairs stays in the kernel), its
   // longest list known as the offsets' validation gives it (domain::longest).
   jf::ir::graph g = nest_test::pairs_dielectron(charge, false, false, true, false);
   for (auto& dom : g.domains)
-    if (dom.kind == jf::ir::domain_kind::list) dom.longest = jf::ir::list_length_class(d.longest);
+    if (dom.kind == jf::ir::domain_kind::list) {
+      dom.longest = jf::ir::list_length_class(d.longest);
+      dom.short_on_average = jf::ir::short_on_average(d.n, d.elements());
+    }
   const jf::ir::kernel_source k = jf::ir::generate_cuda(g);
   jf::ir::nest::pairs_schedule_override() = {};
   const rt::kernel& kern = *std::addressof(rt::get_kernel(k.name, k.source, {}));
@@ -140,9 +155,9 @@ void run_fused(benchmark::State& state, events& d, bool charge, int tile_lists =
   timed_batches(state, 10, [&] { rt::launch_nest(k, kern, b); });
   report(state, d);
   const jf::ir::launch_config c = jf::ir::configure_launch(k, b.extents.data(), 4, rt::nest_device_limits());
-  state.SetLabel(std::string(k.launch.pairs_block_walk      ? "warp segments + block walk, "
-                             : k.launch.pairs_warp_segments ? "warp segments, "
-                                                            : "staged runs, ") +
+  state.SetLabel(std::string(k.launch.pairs_warp_segments ? "warp segments, " : "staged runs, ") +
+                 (k.launch.pairs_warp_queue ? "warp queue over " + std::to_string(k.launch.pairs_warp_queue) + ", "
+                                            : std::string()) +
                  "tile " + std::to_string(k.launch.pairs_tile_lists) + ", thread per list up to " +
                  std::to_string(k.launch.pairs_thread_max) + ", list weight " +
                  std::to_string(k.launch.pairs_list_weight) + ", stage " + std::to_string(k.launch.list_stage_items) +
@@ -226,12 +241,20 @@ template <char Which>
 void BM_FusedListWeight(benchmark::State& state) {
   if (need_gpu(state)) run_fused(state, data(Which), false, 0, 0, 0, static_cast<int>(state.range(0)));
 }
-// The light lists in warp segments (1; 2: lists of more than 16 elements walked by the block) or
-// staged runs (-1) whatever the longest list (pairs_schedule::warp_segments; the generator's choice:
-// warp segments where every list has at most 16 elements).
+// The light lists in warp segments (1; lists of more than 16 elements in the warp queue) or staged
+// runs (-1) whatever the lists' lengths (pairs_schedule::warp_segments; the generator's choice:
+// warp segments where every list has at most 16 elements or the mean is at most 3).
 template <char Which>
 void BM_FusedWarpSegments(benchmark::State& state) {
   if (need_gpu(state)) run_fused(state, data(Which), false, 0, 0, 0, 0, static_cast<int>(state.range(0)));
+}
+// Lists of more than state.range(1) elements queued and combined after the tiles, a warp each
+// (pairs_schedule::warp_queue; -1: none, lists of more than 16 elements walked by their warp
+// inside the tile), beside warp segments (state.range(0) = 1) or staged runs (-1).
+template <char Which>
+void BM_FusedWarpQueue(benchmark::State& state) {
+  if (need_gpu(state))
+    run_fused(state, data(Which), false, 0, 0, 0, 0, static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
 }
 template <char Which>
 void BM_ThreadPerEvent(benchmark::State& state) {
@@ -262,9 +285,15 @@ BENCHMARK(BM_FusedThreadPerShortList<'C'>)->Name("BM_FusedThreadPerShortList/C")
 BENCHMARK(BM_FusedListWeight<'A'>)->Name("BM_FusedListWeight/A")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
 BENCHMARK(BM_FusedListWeight<'B'>)->Name("BM_FusedListWeight/B")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
 BENCHMARK(BM_FusedListWeight<'C'>)->Name("BM_FusedListWeight/C")->Arg(2)->Arg(4)->Arg(8)->Apply(one);
-BENCHMARK(BM_FusedWarpSegments<'A'>)->Name("BM_FusedWarpSegments/A")->Arg(1)->Arg(2)->Arg(-1)->Apply(one);
-BENCHMARK(BM_FusedWarpSegments<'B'>)->Name("BM_FusedWarpSegments/B")->Arg(1)->Arg(2)->Arg(-1)->Apply(one);
-BENCHMARK(BM_FusedWarpSegments<'C'>)->Name("BM_FusedWarpSegments/C")->Arg(1)->Arg(2)->Arg(-1)->Apply(one);
-BENCHMARK(BM_FusedWarpSegments<'D'>)->Name("BM_FusedWarpSegments/D")->Arg(1)->Arg(2)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'A'>)->Name("BM_FusedWarpSegments/A")->Arg(1)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'B'>)->Name("BM_FusedWarpSegments/B")->Arg(1)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'C'>)->Name("BM_FusedWarpSegments/C")->Arg(1)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'D'>)->Name("BM_FusedWarpSegments/D")->Arg(1)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'E'>)->Name("BM_FusedWarpSegments/E")->Arg(1)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'F'>)->Name("BM_FusedWarpSegments/F")->Arg(1)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpSegments<'G'>)->Name("BM_FusedWarpSegments/G")->Arg(1)->Arg(-1)->Apply(one);
+BENCHMARK(BM_FusedWarpQueue<'B'>)->Name("BM_FusedWarpQueue/B")->Args({1, -1})->Args({1, 32})->Args({-1, 16})->Apply(one);
+BENCHMARK(BM_FusedWarpQueue<'C'>)->Name("BM_FusedWarpQueue/C")->Args({-1, 16})->Apply(one);
+BENCHMARK(BM_FusedWarpQueue<'D'>)->Name("BM_FusedWarpQueue/D")->Args({-1, 16})->Apply(one);
 
 BENCHMARK_MAIN();

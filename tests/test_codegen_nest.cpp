@@ -1236,6 +1236,17 @@ TEST(CodegenNestPairs, WarpSegmentsWhereEveryListIsShort) {
                    .launch.pairs_warp_segments);  // a product
   EXPECT_TRUE(generate_cuda(with_longest(pairs_reduce(monoid::argmax, dtype::float64, 3, true), 16))
                   .launch.pairs_warp_segments);
+  // Short on average (at most 3 elements a list), lists up to 4096 elements: warp segments, lists
+  // of more than 16 elements in the warp queue; not short on average: the staged runs.
+  graph mean_short = with_longest(g, 4096);
+  for (auto& d : mean_short.domains) d.short_on_average = d.kind == jf::ir::domain_kind::list;
+  const kernel_source queued = generate_cuda(mean_short);
+  EXPECT_TRUE(queued.launch.pairs_warp_segments);
+  EXPECT_EQ(queued.launch.pairs_warp_queue, 16);
+  EXPECT_EQ(queued.source.find("the warp walks each"), std::string::npos);
+  EXPECT_EQ(short16.launch.pairs_warp_queue, 0);
+  EXPECT_EQ(long4096.launch.pairs_warp_queue, 0);
+  EXPECT_NE(mean_short.to_string().find("at most 3 elements a list on average"), std::string::npos);
   jf::ir::nest::pairs_schedule_override().warp_segments = -1;
   const bool forced_off = generate_cuda(with_longest(g, 16)).launch.pairs_warp_segments;
   jf::ir::nest::pairs_schedule_override().warp_segments = 1;
@@ -1248,8 +1259,9 @@ TEST(CodegenNestPairs, WarpSegmentsWhereEveryListIsShort) {
 TEST(CodegenNestNvrtc, PairsKernelsInWarpSegments) {
   // Warp segments (forced: lists of any length up to the heavy queue's): pairs and triples of every
   // kind of reduction, guards, int32 offsets, slots classified at run time, per-list values, the
-  // dielectron query with its count, validity and argmax.
-  jf::ir::nest::pairs_schedule_override().warp_segments = 1;
+  // dielectron query with its count, validity and argmax; no warp queue: longer lists walked by
+  // their warp inside the tile.
+  jf::ir::nest::pairs_schedule_override() = {.warp_segments = 1, .warp_queue = -1};
   batch b;
   for (int arity : {2, 3})
     for (monoid m : {monoid::sum, monoid::max, monoid::argmax, monoid::prod, monoid::min, monoid::any})
@@ -1264,7 +1276,7 @@ TEST(CodegenNestNvrtc, PairsKernelsInWarpSegments) {
   jf::ir::nest::pairs_schedule_override() = {};
   for (const kernel_source& k : b.kernels) {
     EXPECT_TRUE(k.launch.pairs_warp_segments) << k.name;
-    EXPECT_FALSE(k.launch.pairs_block_walk) << k.name;
+    EXPECT_EQ(k.launch.pairs_warp_queue, 0) << k.name;
     EXPECT_NE(k.source.find("warp segments"), std::string::npos) << k.name;
     EXPECT_NE(k.source.find("the warp walks each"), std::string::npos) << k.name;  // (lists may be longer)
     EXPECT_EQ(k.source.find("Staged: each field once"), std::string::npos) << k.name;
@@ -1272,41 +1284,37 @@ TEST(CodegenNestNvrtc, PairsKernelsInWarpSegments) {
   b.compile(20);
 }
 
-TEST(CodegenNestNvrtc, PairsKernelsInWarpSegmentsWithTheBlockWalkingLongerLists) {
-  // pairs_schedule::warp_segments = 2: the same trips, lists of more than 16 elements walked by the
-  // whole block (its share of each list's combinations per thread, the block's tree) instead of by
-  // their warp; the tile's walked lists listed in shared memory (s_long).
-  const kernel_source by_warp = [] {
-    jf::ir::nest::pairs_schedule_override().warp_segments = 1;
-    kernel_source k = generate_cuda(pairs_dielectron(true, true, false));
-    jf::ir::nest::pairs_schedule_override() = {};
-    return k;
-  }();
-  jf::ir::nest::pairs_schedule_override().warp_segments = 2;
+TEST(CodegenNestNvrtc, PairsKernelsWithAWarpQueue) {
+  // pairs_schedule::warp_queue = Q: lists of more than Q elements queued as their tile is counted
+  // and combined after the tiles, a warp each; beside warp segments (Q = 16: no list left for the
+  // warp's walk) and beside the staged runs (Q = 32). None where no list can be that long, nor for a
+  // product.
   batch b;
-  for (int arity : {2, 3})
-    for (monoid m : {monoid::sum, monoid::max, monoid::argmax})
-      for (bool guard : {false, true}) b.add(pairs_reduce(m, dtype::float32, arity, guard, guard));
-  b.add(pairs_reduce(monoid::argmin, dtype::int64, 2, true, true, true));
-  b.add(pairs_dielectron(true, true, false));
-  for (int arity : {2, 3}) b.add(pairs_with_list_values(arity, true));
-  b.add(pairs_reduce(monoid::argmax, dtype::float32, 2, true, false, false));
-  const bool short_lists_walk =
-      generate_cuda(with_longest(pairs_dielectron(true, true, false), 16)).launch.pairs_block_walk;
+  for (const auto& [segments, queue] : {std::pair{1, 16}, std::pair{-1, 32}}) {
+    jf::ir::nest::pairs_schedule_override() = {.warp_segments = segments, .warp_queue = queue};
+    for (int arity : {2, 3})
+      for (monoid m : {monoid::sum, monoid::max, monoid::argmax})
+        for (bool guard : {false, true}) b.add(pairs_reduce(m, dtype::float32, arity, guard, guard));
+    b.add(pairs_reduce(monoid::argmin, dtype::int64, 2, true, true, true));
+    for (bool i32 : {false, true}) b.add(pairs_dielectron(true, true, i32));
+    for (int arity : {2, 3}) b.add(pairs_with_list_values(arity, true));
+    b.add(pairs_reduce(monoid::argmax, dtype::float32, 2, true, false, false));
+  }
+  jf::ir::nest::pairs_schedule_override() = {.warp_queue = 16};
+  const int short_lists = generate_cuda(with_longest(pairs_dielectron(true, true, false), 16)).launch.pairs_warp_queue;
+  const int product =
+      generate_cuda(pairs_reduce(monoid::sum, dtype::float32, 2, true, false, true, true)).launch.pairs_warp_queue;
   jf::ir::nest::pairs_schedule_override() = {};
   for (const kernel_source& k : b.kernels) {
-    EXPECT_TRUE(k.launch.pairs_warp_segments) << k.name;
-    EXPECT_TRUE(k.launch.pairs_block_walk) << k.name;
-    EXPECT_NE(k.source.find("the block walks each"), std::string::npos) << k.name;
-    EXPECT_EQ(k.source.find("the warp walks each"), std::string::npos) << k.name;
+    const bool segments = k.launch.pairs_warp_segments;
+    EXPECT_EQ(k.launch.pairs_warp_queue, segments ? 16 : 32) << k.name;
+    EXPECT_NE(k.source.find("The warp queue: lists of more than"), std::string::npos) << k.name;
+    EXPECT_NE(k.source.find("the warp queue writes it"), std::string::npos) << k.name;
+    EXPECT_EQ(k.source.find("the warp walks each"), std::string::npos) << k.name;  // (queued instead)
+    EXPECT_NE(jf::ir::describe_launch(k).find("a warp each"), std::string::npos) << k.name;
   }
-  EXPECT_FALSE(short_lists_walk);  // (no list longer than 16: nothing to walk)
-  const auto dielectron = std::find_if(b.kernels.begin(), b.kernels.end(), [](const kernel_source& k) {
-    return k.source.find("jf_cosh(") != std::string::npos;
-  });
-  ASSERT_NE(dielectron, b.kernels.end());
-  EXPECT_EQ(dielectron->launch.static_shared_bytes,
-            by_warp.launch.static_shared_bytes + 4 * by_warp.launch.pairs_tile_lists);
+  EXPECT_EQ(short_lists, 0);  // (no list longer than 16: nothing to queue)
+  EXPECT_EQ(product, 0);
   b.compile(20);
 }
 

@@ -408,8 +408,10 @@ TEST(CombinationsCudaPlan, MeanOverEveryPair) {
 // pairs kernel's warp segments (no staging), longer ones the staged runs (docs/design.md, "Pairs
 // kernels"); a cartesian product never does (b's lengths are not known to the kernel).
 TEST(CombinationsCudaPlan, WarpSegmentsWhereEveryEventIsShort) {
-  auto query = [](std::size_t longest) {
+  // (short_ones: more lists of one element, making the mean at most 3 elements a list.)
+  auto query = [](std::size_t longest, std::size_t short_ones = 0) {
     std::vector<std::vector<float>> lists{{30, 20}, {}, std::vector<float>(longest, 10.0f), {40}};
+    lists.resize(lists.size() + short_ones, std::vector<float>{50});
     const jf::jagged<float> pt(lists, jf::cpu), eta(lists, jf::cpu);
     auto [e1, e2] = jf::unzip(jf::combinations(jf::zip({{"pt", pt}, {"eta", eta}}), 2));
     return jf::explain_cuda(jf::max(jf::sqrt(2 * e1.field<float>("pt") * e2.field<float>("pt") *
@@ -421,6 +423,13 @@ TEST(CombinationsCudaPlan, WarpSegmentsWhereEveryEventIsShort) {
   EXPECT_EQ(short16.find("Staged: each field once"), std::string::npos) << short16;
   EXPECT_EQ(long17.find("each warp taking its share"), std::string::npos) << long17;
   EXPECT_NE(long17.find("Staged: each field once"), std::string::npos) << long17;
+  EXPECT_EQ(long17.find("a warp each"), std::string::npos) << long17;
+  // Short on average, one list of 17: warp segments, the longer list in the warp queue.
+  const std::string mean_short = query(17, 16);
+  EXPECT_NE(mean_short.find("each warp taking its share"), std::string::npos) << mean_short;
+  EXPECT_NE(mean_short.find("lists of more than 16 elements queued on the device and combined after the tiles"),
+            std::string::npos)
+      << mean_short;
   const jf::jagged<float> a(std::vector<std::vector<float>>{{1, 2}, {3}}, jf::cpu);
   auto [x, y] = jf::unzip(jf::cartesian(a, a));
   const std::string product = jf::explain_cuda(jf::sum(x * y, -1));

@@ -821,9 +821,11 @@ TEST(CudaPairs, SplitByWeight) {
 // pairs_schedule::warp_segments (the generator's choice where every list has at most 16 elements;
 // forced here on lists of every length): each warp its share of a tile's lists, a lane per
 // combination, the lanes' values combined per list in lane order, the heavy queue unchanged; lists
-// of more than 16 elements walked by their warp (1) or by the block (2).
-void check_warp_segments(int mode) {
-  const forced_schedule schedule({.warp_segments = mode});
+// of more than 16 elements walked by their warp. With pairs_schedule::warp_queue, the lists of more
+// than that many elements queued and combined after the tiles, a warp each (beside warp segments or
+// the staged runs).
+void check_schedule(jf::ir::nest::pairs_schedule forced) {
+  const forced_schedule schedule(forced);
   const std::vector<lists> layouts = pair_layouts(), triples = triple_layouts();
   for (monoid m : {monoid::sum, monoid::prod, monoid::min, monoid::max, monoid::argmin, monoid::argmax})
     for (dtype t : {dtype::int64, dtype::float32})
@@ -840,13 +842,14 @@ void check_warp_segments(int mode) {
 TEST(CudaPairs, WarpSegments) {
   REQUIRE_GPU();
   test_support::seed();
-  check_warp_segments(1);
+  check_schedule({.warp_segments = 1, .warp_queue = -1});  // lists of more than 16 walked by their warp
 }
 
-TEST(CudaPairs, WarpSegmentsWithTheBlockWalkingLongerLists) {
+TEST(CudaPairs, AWarpQueue) {
   REQUIRE_GPU();
   test_support::seed();
-  check_warp_segments(2);
+  check_schedule({.warp_segments = 1, .warp_queue = 16});  // every list of more than 16 elements queued
+  check_schedule({.warp_segments = -1, .warp_queue = 8});  // beside the staged runs; many queued
 }
 
 #else

@@ -405,6 +405,7 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   a.domains[lists].source = c.leaf_input[static_cast<std::size_t>(c.first_offsets_leaf)];
   // The longest list, where the offsets' validation saw it: short lists need no warp or block paths.
   a.domains[lists].longest = ir::list_length_class(c.longest);
+  a.domains[lists].short_on_average = ir::short_on_average(c.nlists, c.last - c.first);
   if (c.product) a.domains[pairs].source = c.leaf_input[static_cast<std::size_t>(c.first_offsets_b_leaf)];
   // The variant key.
   auto& key = c.key;
@@ -414,6 +415,7 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   key.push_back(static_cast<std::int32_t>(r.opt.mode) * 2 + (r.opt.fast_math ? 1 : 0));
   key.push_back((c.index32 ? 1 : 0) + (c.option ? 2 : 0) + (r.result_offsets ? 4 : 0));
   key.push_back(static_cast<std::int32_t>(a.domains[lists].longest));
+  key.push_back(a.domains[lists].short_on_average ? 1 : 0);
   for (const auto& Q : a.regions) {
     key.push_back(Q.domain);
     key.push_back(Q.result_domain);

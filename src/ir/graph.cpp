@@ -378,6 +378,8 @@ std::string graph::to_string() const {
         for (std::size_t a = 0; a < dm.axes.size(); ++a) s << (a ? ", " : "") << "axis " << dm.axes[a];
         if (dm.kind == domain_kind::list || dm.kind == domain_kind::product) s << ", offsets #" << dm.source;
         if (dm.kind == domain_kind::list && dm.longest >= 0) s << ", lists of at most " << dm.longest;
+        if (dm.kind == domain_kind::list && dm.short_on_average)
+          s << ", at most " << list_mean_short << " elements a list on average";
         s << ")";
       }
       s << " in " << domain_name(dm.parent) << "\n";

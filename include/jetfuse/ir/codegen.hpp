@@ -110,8 +110,9 @@ struct launch_info {
   // pairs: the light lists combined in warp segments (each warp its share of a tile's lists, a lane
   // per combination, fields read in place) instead of staged runs.
   bool pairs_warp_segments = false;
-  // pairs, warp segments: lists of more than 16 elements walked by the block (else by their warp).
-  bool pairs_block_walk = false;
+  // pairs: lists of more than this many elements (not heavy) queued on the device and combined
+  // after the tiles, a warp each (0: none); sizes their queue in scratch.
+  int pairs_warp_queue = 0;
 };
 
 struct kernel_source {

@@ -39,12 +39,21 @@ struct domain {
   // list: every list has at most this many elements, known when the graph was built (one of
   // list_length_classes; -1: not known). Kernels may leave out their paths for longer lists.
   std::int64_t longest = -1;
+  // list: the lists hold at most list_mean_short elements on average (from the offsets' first and
+  // last values and their count, known when the graph was built; false: longer or not known).
+  bool short_on_average = false;
   friend bool operator==(const domain&, const domain&) = default;
 };
 
 // The classes of domain::longest: the list kernels' limits for a list combined by one lane and by
 // one warp (src/cuda/codegen/shape_list.cpp). A known longest list is rounded up to one of them.
 inline constexpr std::int64_t list_length_classes[] = {16, 4096};
+// The mean list length of domain::short_on_average (pairs kernels: warp segments beside a queue for
+// the few longer lists, src/cuda/codegen/shape_pairs.cpp).
+inline constexpr std::int64_t list_mean_short = 3;
+inline bool short_on_average(std::int64_t lists, std::int64_t elements) {
+  return lists > 0 && elements <= list_mean_short * lists;
+}
 inline std::int64_t list_length_class(std::int64_t longest) {
   if (longest < 0) return -1;
   for (std::int64_t c : list_length_classes)

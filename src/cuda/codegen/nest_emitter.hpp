@@ -184,16 +184,18 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li);  // shape_pai
 // list's setup costs about a combination: threads over many short lists take fewer combinations);
 // 0: evenly over the combinations (the generator's choice: by weight measured slower on the H200).
 // warp_segments: 1 forces a tile's lists into warp segments (each warp its share of the lists, 32
-// combinations at a time, fields read in place; a list of more than 16 elements walked by its warp),
-// 2 the same with such lists walked by the whole block, -1 forces the staged runs; 0: the
-// generator's choice (warp segments where every list is known to have at most 16 elements; never
-// for products).
+// combinations at a time, fields read in place; a list of more than 16 elements walked by its warp
+// unless queued), -1 forces the staged runs; 0: the generator's choice (warp segments where every
+// list is known to have at most 16 elements; never for products).
+// warp_queue = Q > 0: lists of more than Q elements (not heavy) are queued on the device and
+// combined after the tiles, a warp each; -1: none; 0: the generator's choice.
 struct pairs_schedule {
   int tile_lists = 0;
   int stage_bytes = 0;
   int thread_max = 0;
   int list_weight = 0;
   int warp_segments = 0;
+  int warp_queue = 0;
 };
 pairs_schedule& pairs_schedule_override();
 // The list kernels' lists per lane (1, 2 or 4) and longest list combined by a lane; 0: the

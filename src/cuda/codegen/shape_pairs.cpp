@@ -33,8 +33,11 @@
 //   tile's lists and their combinations 32 at a time, a lane each, the fields read in place; a
 //   segmented reduction over the lanes combines each list's part of the 32 left to right, which its
 //   first lane adds to the list's result. (Forced where lists may be longer, the warp walks each
-//   list of more than 16 elements, lane l its combinations l, l + 32, ...; or, forced with 2, the
-//   block walks each, thread me its combinations me, me + 256, ..., then the block's tree.)
+//   list of more than 16 elements, lane l its combinations l, l + 32, ...)
+//  The warp queue (pairs_schedule::warp_queue = Q): a list of more than Q elements, not heavy, is
+//   queued as its tile is counted (no combinations in the tile's runs or trips) and combined once
+//   every tile is counted, a warp each, lane l its combinations l, l + 32, ..., then the warp's tree;
+//   lane 0 writes the list's results. No block waits at a tile's barrier on one long list.
 //  With pairs_schedule::thread_max = T > 0 (forced; measured slower than the runs), a list of at
 //   most T elements (both sides of a product) is left out of the runs and combined by one thread,
 //   every combination in Awkward's order, its fields read in place (the hand-written hybrid's
@@ -45,7 +48,8 @@
 // Order of combination (fixed by the offsets alone: the same bits on every run, on any grid and at
 // any timing): a light list's combinations are folded in Awkward's order within each thread's
 // range, the ranges' partials left to right (in warp segments: the lanes' values left to right
-// within a trip, the trips left to right; a walked list as a heavy chunk); a heavy list's chunk: each thread its
+// within a trip, the trips left to right; a walked or queued list: each lane's strided share in order,
+// then the warp's tree); a heavy list's chunk: each thread its
 // strided share in order, then jf_nest::group_allreduce's tree, then the chunks left to right (a thread per strided
 // share of chunks and the tree). argmin/argmax carry the combination's rank in the list (Awkward's order), ties to the
 // lowest rank whatever the order.
@@ -376,19 +380,32 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   li.pairs_thread_max = std::max(thread_max, 0);
   // Lists in warp segments: each warp of the block takes its share of the tile's lists and their
   // combinations 32 at a time, a lane each, the fields read in place (no staging, no block-wide
-  // split); a segmented reduction over the lanes gives each list's part of the 32. Where every list
-  // is known to be short (domain::longest: at most 16 elements, 120 pairs, 560 triples) the warps
-  // stay balanced; not for products (b's lengths are not known). Forced either way for tests.
+  // split); a segmented reduction over the lanes gives each list's part of the 32. The generator's
+  // choice where every list is known to be short (domain::longest: at most 16 elements, 120 pairs,
+  // 560 triples), or where lists are short on average (domain::short_on_average: at most 3
+  // elements) beside the warp queue below; not for products (b's lengths are not known). Forced
+  // either way for tests and benchmarks.
   const std::int64_t longest = g.dom(L).longest;
-  const bool warp_segments = !X && (forced.warp_segments > 0 ||
-                                    (forced.warp_segments == 0 && longest >= 0 && longest <= warp_segments_longest));
+  const bool all_short = longest >= 0 && longest <= warp_segments_longest;
+  const bool warp_segments =
+      !X && (forced.warp_segments > 0 || (forced.warp_segments == 0 && (all_short || g.dom(L).short_on_average)));
   li.pairs_warp_segments = warp_segments;
-  const bool walk_longer = warp_segments && !(longest >= 0 && longest <= warp_segments_longest);
-  // Forced with 2: those longer lists walked by the whole block (each thread its share, then the
-  // block's tree) instead of by their warp, so that a tile's few long lists do not hold one warp
-  // while the others wait at the tile's barrier.
-  const bool block_walk = walk_longer && forced.warp_segments == 2;
-  li.pairs_block_walk = block_walk;
+  // The warp queue: lists of more than Q elements (not heavy, not a thread's) are queued on the
+  // device as the tiles are counted and combined once every tile is, a warp each (lane l its
+  // combinations l, l + 32, ..., then the warp's tree; lane 0 writes the list's results), so that
+  // no block waits at a tile's barrier on a warp (or its threads) busy with one long list: the
+  // hand-written hybrid's shape. The generator's choice beside warp segments where lists may be
+  // longer than 16 elements (Q = 16: (B) of issue 11, 0.5 % of events with 64 electrons, 793 us
+  // against 849 for the warp's own walk and 868 for the staged runs); not for products; none where
+  // no list can be that long.
+  const int queue_over = forced.warp_queue > 0    ? forced.warp_queue
+                         : forced.warp_queue == 0 ? (warp_segments ? static_cast<int>(warp_segments_longest) : 0)
+                                                  : 0;
+  const int warp_queue =
+      X || queue_over <= 0 || (longest >= 0 && longest <= queue_over) ? 0 : std::max(queue_over, forced.thread_max);
+  li.pairs_warp_queue = warp_queue;
+  // Lists of more than 16 elements in warp segments (forced), not queued: walked by their warp.
+  const bool walk_longer = warp_segments && !all_short && !(warp_queue > 0 && warp_queue <= warp_segments_longest);
   // Whether list (n, nb) is combined by its own thread (device code).
   auto short_of = [&](const std::string& n, const std::string& nb) {
     const std::string t = std::to_string(thread_max);
@@ -410,7 +427,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
            " 32 at a time, a lane each, fields read in place (a segmented" +
            "\nreduction over the lanes per list); lists with more than " + std::to_string(heavy_combinations) +
            "\ncombinations are queued and combined in chunks by blocks done with the tiles.";
-  if (block_walk) plan += cat("\nLists of more than ", warp_segments_longest) + " elements: walked by the block.";
+  if (warp_queue > 0)
+    plan += cat("\nLists of more than ", warp_queue) + " elements: queued, a warp each after the tiles.";
   if (thread_max > 0)
     plan += cat("\nLists of at most ", thread_max) + " elements: a thread each, fields read in place.";
   if (list_weight > 0) plan += cat("\nThe runs split by weight: 4 per combination, ", list_weight) + " per list.";
@@ -420,8 +438,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   e.args_struct();
   // Registers for as many blocks per SM as the shared memory admits (228 KiB per SM on H100 and H200,
   // 1 KiB reserved per block), up to 5: the walk's state would otherwise take 64 registers (4 blocks).
-  const bool stage = !by_size.empty() && !warp_segments;                  // (warp segments read the fields in place)
-  if (block_walk) per_block += 4 * static_cast<std::size_t>(tile_lists);  // s_long
+  const bool stage = !by_size.empty() && !warp_segments;  // (warp segments read the fields in place)
   li.static_shared_bytes = static_cast<int>(per_block + per_list * static_cast<std::size_t>(tile_lists + 1) +
                                             static_cast<std::size_t>(stage ? stage_bytes : 16));
   bool runtime = false;  // operands classified at run time
@@ -534,7 +551,6 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << "  __shared__ int s_scan[32];\n";
   if (list_weight > 0)
     s << "  __shared__ int s_lo[" << block_threads + 1 << "];  // each thread's first combination in the run\n";
-  if (block_walk) s << "  __shared__ int s_long[" << tile_lists << "];  // the tile's lists the block walks\n";
   s << "  __shared__ long long s_tile, s_we, s_wc;\n";
   s << "  __shared__ bool s_last;\n";
   for (node_id r : reduces) {
@@ -547,8 +563,9 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   }
   for (node_id x : before)
     s << "  __shared__ " << e.T(g.at(x).type) << " s_lv" << x << "[" << tile_lists << "];  // %" << x << " per list\n";
-  s << "  // Scratch: counters [tiles taken, tiles done, heavy lists, first heavy list not exhausted] and the\n"
-       "  // chunk total; ready flags (zeroed by the launcher), queue entries, chunk partials.\n";
+  s << "  // Scratch: counters [tiles taken, tiles done, heavy lists, first heavy list not exhausted], the\n"
+       "  // chunk total, counters [warp-queue lists, taken]; ready flags (zeroed by the launcher), queue\n"
+       "  // entries, chunk partials, the warp queue.\n";
   s << "  unsigned* const jf_ctr = reinterpret_cast<unsigned*>(a.scratch);\n";
   s << "  unsigned long long* const jf_nchunks = reinterpret_cast<unsigned long long*>(a.scratch + 16);\n";
   s << "  const long long jf_maxq = jf_ne / " << li.pairs_min_heavy << " + 1;  // heavy lists at most\n";
@@ -566,6 +583,10 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       s << "  long long* const part" << r << "_pos = reinterpret_cast<long long*>(jf_next);\n";
       s << "  jf_next += jf_nest::align16(8ull * jf_maxc);\n";
     }
+  }
+  if (warp_queue > 0) {
+    s << "  long long* const jf_wq = reinterpret_cast<long long*>(jf_next);  // the warp queue's lists\n";
+    s << "  jf_next += jf_nest::align16(8ull * (jf_ne / " << warp_queue + 1 << " + 1));\n";
   }
   s << "  (void)jf_next;\n";
   s << "  const long long ntiles = (jf_nl + " << tile_lists - 1 << ") / " << tile_lists << ";\n";
@@ -787,6 +808,14 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in4 << "atomicExch(jf_ready + q, 1u);\n";
   s << in3 << "} else {\n";
   s << in4 << "c = static_cast<int>(" << count_of("n", "nb") << ");\n";
+  if (warp_queue > 0) {
+    s << in4 << "if (n > " << warp_queue << ") {  // to the warp queue (after the tiles): not in the "
+      << (warp_segments ? "trips" : "runs") << "\n";
+    s << in5 << "c = 0;\n";
+    s << in5 << "jf_wq[atomicAdd(jf_ctr + 6, 1u)] = static_cast<long long>(il);\n";
+    s << in5 << "__threadfence();  // the entry before the tile is counted done\n";
+    s << in4 << "}\n";
+  }
   if (walk_longer) s << in4 << "if (n > " << warp_segments_longest << ") c = 0;  // walked (below): not in the trips\n";
   if (thread_max > 0)
     s << in4 << "if (" << short_of("n", "nb") << ") c = 0;  // its own thread's (below): not in the runs\n";
@@ -867,31 +896,33 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     s << in << "__syncthreads();  // (the results loop below reads s_res of other threads' lists)\n";
   }
 
+  // The combination of rank r (int) in a list of n (int) elements, not heavy: (u0, u1[, u2]), the
+  // list's values and the outer slots' fields hoisted (warp segments, a walk, the warp queue).
+  auto combination_at_r = [&](const std::string& ind) {
+    if (K == 2) {
+      s << ind << "int u0, u1;\n";
+      s << ind << "jf_pairs::unrank2_light(n, r, u0, u1);\n";
+    } else {
+      s << ind << "long long w0, w1, w2;\n";
+      s << ind << "jf_pairs::unrank3(n, r, w0, w1, w2);\n";
+      s << ind << "int u0 = static_cast<int>(w0), u1 = static_cast<int>(w1), u2 = static_cast<int>(w2);\n";
+    }
+    list_values(ind, true);
+    hoist(ind, 0, direct_read, true);
+    if (K == 3) hoist(ind, 1, direct_read, true);
+  };
+
   if (warp_segments) {
     // Warp w: lists [w S, (w + 1) S) of the tile, their combinations 32 at a time in Awkward's order,
     // combination q by lane q % 32; then, per list, the lanes' values combined left to right (a
     // segmented reduction: lane i takes lane i + d's partial while it is in the same list) and the
     // list's first lane adds the result to s_res after the earlier trips' (the same order).
     const int per_warp = tile_lists / (block_threads / 32);
-    // List t's length, first element and index; then the combination of rank r in it (u0, u1[, u2]),
-    // the list's values and the outer slots' fields hoisted.
+    // List t's length, first element and index.
     auto list_head = [&](const std::string& ind) {
       s << ind << "const int n = static_cast<int>(s_off[t + 1] - s_off[t]);\n";
       s << ind << "const long long jb = s_off[t];\n";
       s << ind << "const I il = static_cast<I>(i0 + t);\n";
-    };
-    auto combination_at_r = [&](const std::string& ind) {
-      if (K == 2) {
-        s << ind << "int u0, u1;\n";
-        s << ind << "jf_pairs::unrank2_light(n, r, u0, u1);\n";
-      } else {
-        s << ind << "long long w0, w1, w2;\n";
-        s << ind << "jf_pairs::unrank3(n, r, w0, w1, w2);\n";
-        s << ind << "int u0 = static_cast<int>(w0), u1 = static_cast<int>(w1), u2 = static_cast<int>(w2);\n";
-      }
-      list_values(ind, true);
-      hoist(ind, 0, direct_read, true);
-      if (K == 3) hoist(ind, 1, direct_read, true);
     };
     s << in << "{  // warp segments\n";
     s << in2 << "const int lane = me & 31, jf_w0 = (me >> 5) * " << per_warp << ";\n";
@@ -929,11 +960,12 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     store_acc(in4, "res", "t", "acc");
     s << in3 << "}\n";
     s << in2 << "}\n";
-    // Longer lists (forced warp segments: more than 16 elements, not heavy): the warp walks each,
-    // lane l its combinations l, l + 32, ... (phase 2's walk), then the lanes' tree. Not emitted
-    // where no list is longer (its registers cost the trips 5 % on the H200).
+    // Longer lists (forced warp segments: more than 16 elements, not heavy, not queued): the warp
+    // walks each, lane l its combinations l, l + 32, ... (phase 2's walk), then the lanes' tree.
+    // Not emitted where no list is longer (its registers cost the trips 5 % on the H200).
     const std::string is_longer = cat(" > ", warp_segments_longest) + " && !" + heavy_of("nl_", "") +
-                                  (thread_max > 0 ? " && !(" + short_of("nl_", "") + ")" : std::string());
+                                  (thread_max > 0 ? " && !(" + short_of("nl_", "") + ")" : std::string()) +
+                                  (warp_queue > 0 ? cat(" && nl_ <= ", warp_queue) : std::string());
     // List t's combinations first, first + stride, ... into acc (from `ind`).
     auto walk = [&](const std::string& ind, const std::string& first, int stride) {
       const std::string i2 = ind + "  ", i3 = i2 + "  ";
@@ -952,7 +984,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       s << i2 << "}\n";
       s << ind << "}\n";
     };
-    if (walk_longer && !block_walk) {
+    if (walk_longer) {
       s << in2 << "for (int tb = t0; tb < t1; tb += 32) {  // lists of more than " << warp_segments_longest
         << " elements: the warp walks each\n";
       s << in3 << "const int tl = tb + lane;\n";
@@ -971,34 +1003,6 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       s << in2 << "}\n";
     }
     s << in << "}\n";
-    if (block_walk) {
-      s << in << "{  // lists of more than " << warp_segments_longest
-        << " elements: the block walks each, thread me its combinations me, me + " << block_threads << ", ...\n";
-      s << in2 << "bool jf_lg[" << lists_per_thread << "];\n";
-      s << in2 << "int jf_nlg = 0;\n";
-      s << in2 << "for (int u = 0; u < " << lists_per_thread << "; ++u) {\n";
-      s << in3 << "const int t = me * " << lists_per_thread << " + u;\n";
-      s << in3 << "const int nl_ = t < nl ? static_cast<int>(s_off[t + 1] - s_off[t]) : 0;\n";
-      s << in3 << "jf_lg[u] = nl_" << is_longer << ";\n";
-      s << in3 << "jf_nlg += jf_lg[u];\n";
-      s << in2 << "}\n";
-      s << in2 << "int jf_ltot;\n";
-      s << in2 << "int jf_lat = jf_pairs::block_exclusive_scan(jf_nlg, s_scan, &jf_ltot);\n";
-      s << in2 << "for (int u = 0; u < " << lists_per_thread << "; ++u)\n";
-      s << in3 << "if (jf_lg[u]) s_long[jf_lat++] = me * " << lists_per_thread << " + u;\n";
-      s << in2 << "__syncthreads();\n";
-      s << in2 << "for (int k = 0; k < jf_ltot; ++k) {  // (the same trips for every thread)\n";
-      s << in3 << "const int t = s_long[k];\n";
-      walk(in3, "me", block_threads);
-      for (node_id r : reduces)
-        s << in3 << "acc" << r << " = jf_nest::group_allreduce(acc" << r << ", " << e.combine_lambda(r) << ", "
-          << e.identity(r) << ");\n";
-      s << in3 << "if (me == 0) {\n";
-      store_acc(in4, "res", "t", "acc");
-      s << in3 << "}\n";
-      s << in2 << "}\n";
-      s << in << "}\n";
-    }
     s << in << "__syncthreads();  // (the results loop below reads s_res of other warps' lists)\n";
   } else {
     // Runs of lists whose elements fit the staging buffer.
@@ -1166,6 +1170,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in << "for (int t = me; t < nl; t += " << block_threads << ") {  // each light list's results and outputs\n";
   s << in2 << "if (" << heavy_of("s_off[t + 1] - s_off[t]", "s_offb[t + 1] - s_offb[t]")
     << ") continue;  // phase 2 writes it\n";
+  if (warp_queue > 0)
+    s << in2 << "if (s_off[t + 1] - s_off[t] > " << warp_queue << ") continue;  // the warp queue writes it\n";
   s << in2 << "const I il = static_cast<I>(i0 + t);\n";
   {
     std::vector<std::string> accs;
@@ -1279,6 +1285,60 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in << "}\n";
   s << in << "__syncthreads();  // s_we, s_wc, s_last are rewritten next\n";
   s << "  }\n";
+
+  // ================= The warp queue: a warp per queued list =================
+  if (warp_queue > 0) {
+    s << "\n  // ---- The warp queue: lists of more than " << warp_queue
+      << " elements, a warp each, once every tile has queued its lists\n"
+      << "  // (after the heavy lists' chunks, which may be queued and taken earlier).\n";
+    s << "  {\n";
+    s << in << "const int lane = me & 31;\n";
+    s << in << "if (lane == 0)\n";
+    s << in2 << "while (static_cast<long long>(jf_nest::load_volatile(jf_ctr + 1)) < ntiles) __nanosleep(256);\n";
+    s << in << "__syncwarp();\n";
+    s << in << "__threadfence();\n";
+    s << in << "const unsigned jf_nq = jf_nest::load_volatile(jf_ctr + 6);\n";
+    s << in << "for (;;) {\n";
+    s << in2 << "unsigned k = 0;\n";
+    s << in2 << "if (lane == 0) k = atomicAdd(jf_ctr + 7, 1u);\n";
+    s << in2 << "k = __shfl_sync(jf_nest::full_mask, k, 0);\n";
+    s << in2 << "if (k >= jf_nq) break;\n";
+    s << in2 << "const long long il_l = jf_wq[k];\n";
+    s << in2 << "const I il = static_cast<I>(il_l);\n";
+    s << in2 << "const long long jb = jf_off[il_l * jf_st_off];\n";
+    s << in2 << "const int n = static_cast<int>(jf_off[(il_l + 1) * jf_st_off] - jb);\n";
+    if (!before.empty()) {
+      e.axis[static_cast<std::size_t>(A)] = "il";
+      e.emit_nodes(need0, in2, "_q", emitter::which::all);
+      e.axis[static_cast<std::size_t>(A)].clear();
+    }
+    const auto named = e.vname;  // with the list's values named
+    declare_accs(in2, "acc");
+    s << in2 << "const int cnt = static_cast<int>(" << count_of("n", "") << ");\n";
+    s << in2 << "int r = lane;  // lane l: the combinations l, l + 32, ... in Awkward's order\n";
+    s << in2 << "if (r < cnt) {\n";
+    combination_at_r(in3);
+    s << in3 << "for (; r < cnt; r += 32) {\n";
+    name_axes();
+    body(in4, direct_read, "r", "acc");
+    e.vname = named;
+    std::fill(e.axis.begin(), e.axis.end(), std::string());
+    advance_by(in4, "32", direct_read);
+    s << in3 << "}\n";
+    s << in2 << "}\n";
+    for (node_id r : reduces)
+      s << in2 << "acc" << r << " = jf_nest::warp_reduce(acc" << r << ", " << e.combine_lambda(r) << ");\n";
+    s << in2 << "if (lane == 0) {\n";
+    e.vname = named;
+    {
+      std::vector<std::string> accs;
+      for (node_id r : reduces) accs.push_back(cat("acc", r));
+      finish_list(in3, accs);
+    }
+    s << in2 << "}\n";
+    s << in << "}\n";
+    s << "  }\n";
+  }
   e.close_kernel();
 }
 
@@ -1295,6 +1355,8 @@ pairs_scratch scratch_of(const launch_info& li, std::int64_t elements) {
   s.zeroed = 32 + 4 * maxq;
   s.bytes = align16(s.zeroed) + align16(32 * maxq);
   for (int b : li.partial_bytes) s.bytes += align16(static_cast<std::size_t>(b) * maxc);
+  if (li.pairs_warp_queue > 0)
+    s.bytes += align16(8 * static_cast<std::size_t>(elements / (li.pairs_warp_queue + 1) + 1));
   return s;
 }
 
@@ -1328,6 +1390,14 @@ launch_config configure_pairs(const launch_info& li, const std::int64_t* ext, co
   return c;
 }
 
+namespace {
+std::string warp_queue_text(const launch_info& li) {
+  return cat("; lists of more than ", li.pairs_warp_queue) +
+         " elements queued on the device and combined after the tiles, a warp each (partials in lane order, "
+         "then the warp's tree)";
+}
+}  // namespace
+
 std::string describe_pairs(const launch_info& li, const launch_config* c) {
   const std::string kind = li.pairs_product ? std::string("pairs kernel (a cartesian product of two lists)")
                                             : cat("pairs kernel (combinations of ", li.pairs_arity) + ")";
@@ -1340,6 +1410,7 @@ std::string describe_pairs(const launch_info& li, const launch_config* c) {
                     " combinations queued on the device and combined in chunks by the blocks done with the tiles "
                     "(partials in chunk order)";
     if (li.pairs_thread_max > 0) s += cat("; lists of at most ", li.pairs_thread_max) + " elements by a thread each";
+    if (li.pairs_warp_queue > 0) s += warp_queue_text(li);
     if (c && c->grid[0] > 0) s += cat(" (", c->grid[0]) + " blocks)";
     return s;
   }
@@ -1354,6 +1425,7 @@ std::string describe_pairs(const launch_info& li, const launch_config* c) {
   if (li.pairs_thread_max > 0) s += cat("; lists of at most ", li.pairs_thread_max) + " elements by a thread each";
   if (li.pairs_list_weight > 0)
     s += cat("; the runs split by weight (4 per combination, ", li.pairs_list_weight) + " per list)";
+  if (li.pairs_warp_queue > 0) s += warp_queue_text(li);
   if (c && c->grid[0] > 0) s += cat(" (", c->grid[0]) + " blocks)";
   return s;
 }
