@@ -1236,7 +1236,7 @@ TEST(CodegenNestPairs, WarpSegmentsWhereEveryListIsShort) {
                    .launch.pairs_warp_segments);  // a product
   EXPECT_TRUE(generate_cuda(with_longest(pairs_reduce(monoid::argmax, dtype::float64, 3, true), 16))
                   .launch.pairs_warp_segments);
-  // Short on average (at most 3 elements a list), lists up to 4096 elements: warp segments, lists
+  // Short on average (at most 1.875 elements a list), lists up to 4096 elements: warp segments, lists
   // of more than 16 elements in the warp queue; not short on average: the staged runs.
   graph mean_short = with_longest(g, 4096);
   for (auto& d : mean_short.domains) d.short_on_average = d.kind == jf::ir::domain_kind::list;
@@ -1246,7 +1246,7 @@ TEST(CodegenNestPairs, WarpSegmentsWhereEveryListIsShort) {
   EXPECT_EQ(queued.source.find("the warp walks each"), std::string::npos);
   EXPECT_EQ(short16.launch.pairs_warp_queue, 0);
   EXPECT_EQ(long4096.launch.pairs_warp_queue, 0);
-  EXPECT_NE(mean_short.to_string().find("at most 3 elements a list on average"), std::string::npos);
+  EXPECT_NE(mean_short.to_string().find("at most 1.875 elements a list on average"), std::string::npos);
   jf::ir::nest::pairs_schedule_override().warp_segments = -1;
   const bool forced_off = generate_cuda(with_longest(g, 16)).launch.pairs_warp_segments;
   jf::ir::nest::pairs_schedule_override().warp_segments = 1;

@@ -408,7 +408,7 @@ TEST(CombinationsCudaPlan, MeanOverEveryPair) {
 // pairs kernel's warp segments (no staging), longer ones the staged runs (docs/design.md, "Pairs
 // kernels"); a cartesian product never does (b's lengths are not known to the kernel).
 TEST(CombinationsCudaPlan, WarpSegmentsWhereEveryEventIsShort) {
-  // (short_ones: more lists of one element, making the mean at most 3 elements a list.)
+  // (short_ones: more lists of one element, making the mean at most 1.875 elements a list.)
   auto query = [](std::size_t longest, std::size_t short_ones = 0) {
     std::vector<std::vector<float>> lists{{30, 20}, {}, std::vector<float>(longest, 10.0f), {40}};
     lists.resize(lists.size() + short_ones, std::vector<float>{50});

@@ -48,11 +48,12 @@ struct domain {
 // The classes of domain::longest: the list kernels' limits for a list combined by one lane and by
 // one warp (src/cuda/codegen/shape_list.cpp). A known longest list is rounded up to one of them.
 inline constexpr std::int64_t list_length_classes[] = {16, 4096};
-// The mean list length of domain::short_on_average (pairs kernels: warp segments beside a queue for
-// the few longer lists, src/cuda/codegen/shape_pairs.cpp).
-inline constexpr std::int64_t list_mean_short = 3;
+// The mean list length of domain::short_on_average: pairs kernels take warp segments (and a queue
+// for the few longer lists) below it, where they were measured faster than the staged runs on the
+// H200 (Poisson means 1.5 and 1.81; the staged runs at 2 and 3: docs/design.md, "Pairs kernels").
+inline constexpr double list_mean_short = 1.875;
 inline bool short_on_average(std::int64_t lists, std::int64_t elements) {
-  return lists > 0 && elements <= list_mean_short * lists;
+  return lists > 0 && static_cast<double>(elements) <= list_mean_short * static_cast<double>(lists);
 }
 inline std::int64_t list_length_class(std::int64_t longest) {
   if (longest < 0) return -1;

@@ -382,7 +382,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   // combinations 32 at a time, a lane each, the fields read in place (no staging, no block-wide
   // split); a segmented reduction over the lanes gives each list's part of the 32. The generator's
   // choice where every list is known to be short (domain::longest: at most 16 elements, 120 pairs,
-  // 560 triples), or where lists are short on average (domain::short_on_average: at most 3
+  // 560 triples), or where lists are short on average (domain::short_on_average: at most 1.875
   // elements) beside the warp queue below; not for products (b's lengths are not known). Forced
   // either way for tests and benchmarks.
   const std::int64_t longest = g.dom(L).longest;
@@ -395,8 +395,8 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   // combinations l, l + 32, ..., then the warp's tree; lane 0 writes the list's results), so that
   // no block waits at a tile's barrier on a warp (or its threads) busy with one long list: the
   // hand-written hybrid's shape. The generator's choice beside warp segments where lists may be
-  // longer than 16 elements (Q = 16: (B) of issue 11, 0.5 % of events with 64 electrons, 793 us
-  // against 849 for the warp's own walk and 868 for the staged runs); not for products; none where
+  // longer than 16 elements (Q = 16: (B) of issue 11, 0.5 % of events with 64 electrons, 785 us
+  // against 850 for the warp's own walk and 867 for the staged runs); not for products; none where
   // no list can be that long.
   const int queue_over = forced.warp_queue > 0    ? forced.warp_queue
                          : forced.warp_queue == 0 ? (warp_segments ? static_cast<int>(warp_segments_longest) : 0)
