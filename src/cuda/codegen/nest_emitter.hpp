@@ -186,9 +186,10 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li);  // shape_pai
 // warp_segments: 1 forces a tile's lists into warp segments (each warp its share of the lists, 32
 // combinations at a time, fields read in place; a list of more than 16 elements walked by its warp
 // unless queued), -1 forces the staged runs; 0: the generator's choice (warp segments where every
-// list is known to have at most 16 elements; never for products).
+// list is known to have at most 16 elements or lists are short on average; never for products).
 // warp_queue = Q > 0: lists of more than Q elements (not heavy) are queued on the device and
-// combined after the tiles, a warp each; -1: none; 0: the generator's choice.
+// combined after the tiles, a warp each; -1: none; 0: the generator's choice (16 beside warp
+// segments where lists may be longer, none beside the staged runs).
 struct pairs_schedule {
   int tile_lists = 0;
   int stage_bytes = 0;

@@ -29,15 +29,18 @@
 //   by running blocks, so no block waits on one that has not started.
 //
 //  Warp segments instead of the runs (the generator's choice where every list is known to have at
-//   most 16 elements; forced by pairs_schedule::warp_segments): each warp takes its share of the
-//   tile's lists and their combinations 32 at a time, a lane each, the fields read in place; a
-//   segmented reduction over the lanes combines each list's part of the 32 left to right, which its
-//   first lane adds to the list's result. (Forced where lists may be longer, the warp walks each
-//   list of more than 16 elements, lane l its combinations l, l + 32, ...)
-//  The warp queue (pairs_schedule::warp_queue = Q): a list of more than Q elements, not heavy, is
-//   queued as its tile is counted (no combinations in the tile's runs or trips) and combined once
-//   every tile is counted, a warp each, lane l its combinations l, l + 32, ..., then the warp's tree;
-//   lane 0 writes the list's results. No block waits at a tile's barrier on one long list.
+//   most 16 elements or lists are short on average; forced by pairs_schedule::warp_segments): each
+//   warp takes its share of the tile's lists and their combinations 32 at a time, a lane each, the
+//   fields read in place; a segmented reduction over the lanes combines each list's part of the 32
+//   left to right, which its first lane adds to the list's result. (Forced without the warp queue
+//   where lists may be longer, the warp walks each list of more than 16 elements, lane l its
+//   combinations l, l + 32, ...)
+//  The warp queue (Q = 16 beside warp segments where lists may be longer; forced by
+//   pairs_schedule::warp_queue = Q): a list of more than Q elements, not heavy, is queued as its
+//   tile is counted (no combinations in the tile's runs or trips) and combined once every tile is
+//   counted and no heavy chunk is left, a warp each, lane l its combinations l, l + 32, ..., then
+//   the warp's tree; lane 0 writes the list's results. No block waits at a tile's barrier on one
+//   long list.
 //  With pairs_schedule::thread_max = T > 0 (forced; measured slower than the runs), a list of at
 //   most T elements (both sides of a product) is left out of the runs and combined by one thread,
 //   every combination in Awkward's order, its fields read in place (the hand-written hybrid's
