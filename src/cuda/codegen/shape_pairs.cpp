@@ -1184,6 +1184,35 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   s << in << "}\n";
   s << "  }\n";
 
+  // Where a list is combined outside a tile (phase 2, the warp queue): list il's values P reads,
+  // named (returns the names to restore after each body).
+  auto name_list_values_of_il = [&](const std::string& ind, const std::string& suffix) {
+    if (!before.empty()) {
+      e.axis[static_cast<std::size_t>(A)] = "il";
+      e.emit_nodes(need0, ind, suffix, emitter::which::all);
+      e.axis[static_cast<std::size_t>(A)].clear();
+    }
+    return e.vname;
+  };
+  // for (; r < end; r += stride): the body at rank r, then the next combination `stride` on.
+  auto strided_walk = [&](const std::string& ind, const std::string& end, const std::string& stride,
+                          const std::vector<std::string>& named) {
+    s << ind << "for (; r < " << end << "; r += " << stride << ") {\n";
+    name_axes();
+    body(ind + "  ", direct_read, "r", "acc");
+    e.vname = named;
+    std::fill(e.axis.begin(), e.axis.end(), std::string());
+    advance_by(ind + "  ", stride, direct_read);
+    s << ind << "}\n";
+  };
+  // The list's results from the accumulators acc<r> (its values named as `named`).
+  auto finish_from_accs = [&](const std::string& ind, const std::vector<std::string>& named) {
+    e.vname = named;
+    std::vector<std::string> accs;
+    for (node_id r : reduces) accs.push_back(cat("acc", r));
+    finish_list(ind, accs);
+  };
+
   // ================= Phase 2: heavy lists in chunks =================
   s << "\n  // ---- Phase 2: heavy lists from the queue, a chunk of combinations per block at a time.\n";
   s << "  unsigned jf_cursor = 0;  // (thread 0) the first entry that may have chunks left\n";
@@ -1233,12 +1262,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     << "const long long x0 = wc * size < total ? wc * size : total, x1 = x0 + size < total ? x0 + size : total;\n";
   s << in << "// Thread me: the chunk's combinations x0 + me, x0 + me + " << block_threads
     << ", ... (a warp reads consecutive elements).\n";
-  if (!before.empty()) {
-    e.axis[static_cast<std::size_t>(A)] = "il";
-    e.emit_nodes(need0, in, "_l", emitter::which::all);
-    e.axis[static_cast<std::size_t>(A)].clear();
-  }
-  const auto saved_before = e.vname;  // with the list's values named
+  const auto saved_before = name_list_values_of_il(in, "_l");
   declare_accs(in, "acc");
   s << in << "long long r = x0 + me;\n";
   s << in << "if (r < x1) {\n";
@@ -1251,13 +1275,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
   list_values(in2, true);
   hoist(in2, 0, direct_read, true);
   if (K == 3) hoist(in2, 1, direct_read, true);
-  s << in2 << "for (; r < x1; r += " << block_threads << ") {\n";
-  name_axes();
-  body(in3, direct_read, "r", "acc");
-  e.vname = saved_before;
-  std::fill(e.axis.begin(), e.axis.end(), std::string());
-  advance_by(in3, cat("", block_threads), direct_read);
-  s << in2 << "}\n";
+  strided_walk(in2, "x1", std::to_string(block_threads), saved_before);
   s << in << "}\n";
   for (node_id r : reduces)
     s << in << "acc" << r << " = jf_nest::group_allreduce(acc" << r << ", " << e.combine_lambda(r) << ", "
@@ -1278,12 +1296,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       << e.identity(r) << ");\n";
   }
   s << in2 << "if (me == 0) {\n";
-  e.vname = saved_before;
-  {
-    std::vector<std::string> accs;
-    for (node_id r : reduces) accs.push_back(cat("acc", r));
-    finish_list(in3, accs);
-  }
+  finish_from_accs(in3, saved_before);
   s << in2 << "}\n";
   s << in << "}\n";
   s << in << "__syncthreads();  // s_we, s_wc, s_last are rewritten next\n";
@@ -1310,34 +1323,18 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     s << in2 << "const I il = static_cast<I>(il_l);\n";
     s << in2 << "const long long jb = jf_off[il_l * jf_st_off];\n";
     s << in2 << "const int n = static_cast<int>(jf_off[(il_l + 1) * jf_st_off] - jb);\n";
-    if (!before.empty()) {
-      e.axis[static_cast<std::size_t>(A)] = "il";
-      e.emit_nodes(need0, in2, "_q", emitter::which::all);
-      e.axis[static_cast<std::size_t>(A)].clear();
-    }
-    const auto named = e.vname;  // with the list's values named
+    const auto named = name_list_values_of_il(in2, "_q");
     declare_accs(in2, "acc");
     s << in2 << "const int cnt = static_cast<int>(" << count_of("n", "") << ");\n";
     s << in2 << "int r = lane;  // lane l: the combinations l, l + 32, ... in Awkward's order\n";
     s << in2 << "if (r < cnt) {\n";
     combination_at_r(in3);
-    s << in3 << "for (; r < cnt; r += 32) {\n";
-    name_axes();
-    body(in4, direct_read, "r", "acc");
-    e.vname = named;
-    std::fill(e.axis.begin(), e.axis.end(), std::string());
-    advance_by(in4, "32", direct_read);
-    s << in3 << "}\n";
+    strided_walk(in3, "cnt", "32", named);
     s << in2 << "}\n";
     for (node_id r : reduces)
       s << in2 << "acc" << r << " = jf_nest::warp_reduce(acc" << r << ", " << e.combine_lambda(r) << ");\n";
     s << in2 << "if (lane == 0) {\n";
-    e.vname = named;
-    {
-      std::vector<std::string> accs;
-      for (node_id r : reduces) accs.push_back(cat("acc", r));
-      finish_list(in3, accs);
-    }
+    finish_from_accs(in3, named);
     s << in2 << "}\n";
     s << in << "}\n";
     s << "  }\n";
