@@ -430,6 +430,12 @@ TEST(CombinationsCudaPlan, WarpSegmentsWhereEveryEventIsShort) {
   EXPECT_NE(mean_short.find("lists of more than 16 elements queued on the device and combined after the tiles"),
             std::string::npos)
       << mean_short;
+  EXPECT_NE(mean_short.find("at most 1.875 elements a list on average"), std::string::npos) << mean_short;
+  // Only the combinations' kernel reads the mean: a per-list sum of the same short lists keeps the
+  // one variant (and source) it has for any mean.
+  const jf::jagged<float> ones(std::vector<std::vector<float>>(20, std::vector<float>{1.0f}), jf::cpu);
+  const std::string list_sum = jf::explain_cuda(jf::sum(ones * 2, -1));
+  EXPECT_EQ(list_sum.find("on average"), std::string::npos) << list_sum;
   const jf::jagged<float> a(std::vector<std::vector<float>>{{1, 2}, {3}}, jf::cpu);
   auto [x, y] = jf::unzip(jf::cartesian(a, a));
   const std::string product = jf::explain_cuda(jf::sum(x * y, -1));

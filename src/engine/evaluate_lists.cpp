@@ -405,7 +405,9 @@ void analyse(const eval_request& r, device dev, list_call& c) {
   a.domains[lists].source = c.leaf_input[static_cast<std::size_t>(c.first_offsets_leaf)];
   // The longest list, where the offsets' validation saw it: short lists need no warp or block paths.
   a.domains[lists].longest = ir::list_length_class(c.longest);
-  a.domains[lists].short_on_average = ir::short_on_average(c.nlists, c.last - c.first);
+  // Short on average: read by the combinations' kernel only (other graphs keep one variant, one
+  // source, whatever the mean).
+  a.domains[lists].short_on_average = c.arity > 0 && !c.product && ir::short_on_average(c.nlists, c.last - c.first);
   if (c.product) a.domains[pairs].source = c.leaf_input[static_cast<std::size_t>(c.first_offsets_b_leaf)];
   // The variant key.
   auto& key = c.key;
