@@ -243,7 +243,7 @@ void BM_FusedListWeight(benchmark::State& state) {
 }
 // The light lists in warp segments (1; lists of more than 16 elements in the warp queue) or staged
 // runs (-1) whatever the lists' lengths (pairs_schedule::warp_segments; the generator's choice:
-// warp segments where every list has at most 16 elements or the mean is at most 3).
+// warp segments where every list has at most 16 elements or the mean is at most 1.875).
 template <char Which>
 void BM_FusedWarpSegments(benchmark::State& state) {
   if (need_gpu(state)) run_fused(state, data(Which), false, 0, 0, 0, 0, static_cast<int>(state.range(0)));
