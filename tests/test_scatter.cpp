@@ -448,6 +448,43 @@ TEST_P(Scatter, FusedExpressions) {
   }
 }
 
+TEST_P(Scatter, IndicesAndValuesComputedByAReduction) {
+  // Evaluated first, as numpy evaluates both operands before it writes.
+  const jf::array<i32> y({{1, 5, 2}, {7, 0, 3}, {2, 2, 9}}, dev());
+  const jf::array<double> x({10.0, 20.0, 30.0, 40.0}, dev());
+  x(jf::argmax(y, 1)) = -1.0;  // numpy: x[np.argmax(y, 1)] = -1 (positions 1, 0, 2)
+  EXPECT_EQ(x.to_vector(), (std::vector<double>{-1, -1, -1, 40}));
+  jf::put(x, jf::array<i64>({3}, dev()), jf::sum(x));  // x's sum before the put: 37
+  EXPECT_EQ(x.to_vector(), (std::vector<double>{-1, -1, -1, 37}));
+  // Both: argmin per row (0, 1, 0), each row's minimum times 2 (2, 0, 4): x[0] written last by 4.
+  x(jf::argmin(y, 1)) = jf::min(y, 1) * 2.0;
+  EXPECT_EQ(x.to_vector(), (std::vector<double>{4, 0, -1, 37}));
+  const jf::array<double> h = jf::zeros<double>({3}, dev());
+  jf::add_at(h, jf::array<i64>({0, 0, 2}, dev()), jf::max(y, 1));  // 5 + 7 at 0, 9 at 2
+  EXPECT_EQ(h.to_vector(), (std::vector<double>{12, 0, 9}));
+  // Random rows (odd sizes, many duplicates): each row's maximum added at its position, against
+  // the host's loop; an out-of-range index from the reduction raises numpy's message.
+  for (const i64 rows : {i64{1}, i64{7}, i64{1001}}) {
+    const i64 cols = 37;
+    std::vector<i32> yv(static_cast<std::size_t>(rows * cols));
+    for (auto& v : yv) v = static_cast<i32>(rand_int(-50, 50));
+    const jf::array<i32> yr(yv, jf::shape_t{rows, cols}, dev());
+    const jf::array<double> acc = jf::full<double>({cols}, -0.5, dev());  // poisoned: kept where untouched
+    jf::add_at(acc, jf::argmax(yr, 1), jf::max(yr, 1));
+    std::vector<double> want(static_cast<std::size_t>(cols), -0.5);
+    for (i64 r = 0; r < rows; ++r) {
+      const auto row = yv.begin() + r * cols;
+      const auto best = std::max_element(row, row + cols);  // the first maximum, as argmax
+      want[static_cast<std::size_t>(best - row)] += *best;
+    }
+    EXPECT_EQ(acc.to_vector(), want) << rows << " rows";
+  }
+  const std::vector<double> before = x.to_vector();
+  EXPECT_EQ(message_of<jf::index_error>([&] { x(jf::argmax(y, 1) + 3) = 0.0; }),
+            "index 4 is out of bounds for axis 0 with size 4");  // (4, 3, 5): numpy names the first
+  EXPECT_EQ(x.to_vector(), before);
+}
+
 TEST_P(Scatter, CallOperatorReadsAndWrites) {
   jf::array<float> x({1.5f, 2.5f, 3.5f, 4.5f}, dev());
   const jf::array<i32> i({3, 0, -1, 1}, dev());

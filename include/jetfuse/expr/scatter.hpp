@@ -51,15 +51,10 @@ template <class I, class V, dtype C>
 template <scatter_kind K, ir::put_rule R, ir::gather_mode M, dtype C, class I, class V>
 struct scatter_slot_key {};
 
-// Gathers the leaves of the (captured) indices and values and runs the scatter into x (or, with
-// `explained`, describes it there: jf::cuda's plan). The values' scalars are converted to C as numpy
-// converts them (an integer outside C's range raises).
+// The scatter of indices and values without reductions: their leaves gathered, one evaluation. The
+// values' scalars are converted to C as numpy converts them (an integer outside C's range raises).
 template <scatter_kind K, ir::put_rule R, ir::gather_mode M, dtype C, class I, class V>
-[[gnu::noinline]] void scatter_into(const array_base& x, const I& indices, const V& values,
-                                    std::string* explained = nullptr) {
-  static_assert(leaf_counts<I>::reductions == 0 && leaf_counts<V>::reductions == 0,
-                "jetfuse: indices or values computed by a reduction are not supported in a scatter yet; evaluate "
-                "the reduction into an array first");
+[[gnu::noinline]] void scatter_leaves(const array_base& x, const I& indices, const V& values, std::string* explained) {
   constexpr int A = leaf_counts<I>::arrays + leaf_counts<V>::arrays;
   constexpr int S = leaf_counts<I>::scalars + leaf_counts<V>::scalars;
   std::array<const array_base*, (A > 0 ? A : 1)> arrays{};
@@ -91,6 +86,26 @@ template <scatter_kind K, ir::put_rule R, ir::gather_mode M, dtype C, class I, c
     *explained = explain_scatter(r);
   } else {
     evaluate_scatter(r);
+  }
+}
+
+// Runs the scatter of the (captured) indices and values into x (or, with `explained`, describes it
+// there: jf::cuda's plan). Indices or values computed by a reduction (x(jf::argmax(y, 1)) = 0,
+// jf::put(x, i, jf::sum(y, 0))) are evaluated into an array first, in their own dtype, as numpy
+// evaluates both operands before it writes (so a reduction of x itself sees x before the scatter);
+// the scatter then reads that array. (jf::explain of such a scatter evaluates the reduction and
+// describes the scatter of its array.)
+template <scatter_kind K, ir::put_rule R, ir::gather_mode M, dtype C, class I, class V>
+[[gnu::noinline]] void scatter_into(const array_base& x, const I& indices, const V& values,
+                                    std::string* explained = nullptr) {
+  if constexpr (leaf_counts<I>::reductions > 0) {
+    const array<cpp_type_t<type_of_v<I>.type>> evaluated(indices);
+    scatter_into<K, R, M, C>(x, capture(evaluated), values, explained);
+  } else if constexpr (leaf_counts<V>::reductions > 0) {
+    const array<cpp_type_t<type_of_v<V>.type>> evaluated(values);
+    scatter_into<K, R, M, C>(x, indices, capture(evaluated), explained);
+  } else {
+    scatter_leaves<K, R, M, C>(x, indices, values, explained);
   }
 }
 
