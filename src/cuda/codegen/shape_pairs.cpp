@@ -914,6 +914,28 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     hoist(ind, 0, direct_read, true);
     if (K == 3) hoist(ind, 1, direct_read, true);
   };
+  // for (; r < end; r += stride): the body at rank r, then the next combination `stride` on.
+  auto strided_walk = [&](const std::string& ind, const std::string& end, const std::string& stride,
+                          const std::vector<std::string>& named) {
+    s << ind << "for (; r < " << end << "; r += " << stride << ") {\n";
+    name_axes();
+    body(ind + "  ", direct_read, "r", "acc");
+    e.vname = named;
+    std::fill(e.axis.begin(), e.axis.end(), std::string());
+    advance_by(ind + "  ", stride, direct_read);
+    s << ind << "}\n";
+  };
+  // A list (n, jb, il in scope, its values named as `named`) walked by the warp into acc<r>: lane l
+  // its combinations l, l + 32, ... in Awkward's order (a walked or queued list; then the warp's tree).
+  auto warp_walk = [&](const std::string& ind, const std::vector<std::string>& named) {
+    s << ind << "const int cnt = static_cast<int>(" << count_of("n", "") << ");\n";
+    declare_accs(ind, "acc");
+    s << ind << "int r = lane;  // lane l: the combinations l, l + 32, ... in Awkward's order\n";
+    s << ind << "if (r < cnt) {\n";
+    combination_at_r(ind + "  ");
+    strided_walk(ind + "  ", "cnt", "32", named);
+    s << ind << "}\n";
+  };
 
   if (warp_segments) {
     // Warp w: lists [w S, (w + 1) S) of the tile, their combinations 32 at a time in Awkward's order,
@@ -969,24 +991,6 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     const std::string is_longer = cat(" > ", warp_segments_longest) + " && !" + heavy_of("nl_", "") +
                                   (thread_max > 0 ? " && !(" + short_of("nl_", "") + ")" : std::string()) +
                                   (warp_queue > 0 ? cat(" && nl_ <= ", warp_queue) : std::string());
-    // List t's combinations first, first + stride, ... into acc (from `ind`).
-    auto walk = [&](const std::string& ind, const std::string& first, int stride) {
-      const std::string i2 = ind + "  ", i3 = i2 + "  ";
-      list_head(ind);
-      s << ind << "const int cnt = static_cast<int>(" << count_of("n", "") << ");\n";
-      declare_accs(ind, "acc");
-      s << ind << "int r = " << first << ";\n";
-      s << ind << "if (r < cnt) {\n";
-      combination_at_r(i2);
-      s << i2 << "for (; r < cnt; r += " << stride << ") {\n";
-      name_axes();
-      name_list_values("t");
-      body(i3, direct_read, "r", "acc");
-      restore();
-      advance_by(i3, std::to_string(stride), direct_read);
-      s << i2 << "}\n";
-      s << ind << "}\n";
-    };
     if (walk_longer) {
       s << in2 << "for (int tb = t0; tb < t1; tb += 32) {  // lists of more than " << warp_segments_longest
         << " elements: the warp walks each\n";
@@ -996,7 +1000,10 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
       s << in3 << "while (jf_walk) {\n";
       s << in4 << "const int t = tb + __ffs(jf_walk) - 1;\n";
       s << in4 << "jf_walk &= jf_walk - 1u;\n";
-      walk(in4, "lane", 32);
+      list_head(in4);
+      name_list_values("t");
+      warp_walk(in4, e.vname);
+      restore();
       for (node_id r : reduces)
         s << in4 << "acc" << r << " = jf_nest::warp_reduce(acc" << r << ", " << e.combine_lambda(r) << ");\n";
       s << in4 << "if (lane == 0) {\n";
@@ -1194,17 +1201,6 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     }
     return e.vname;
   };
-  // for (; r < end; r += stride): the body at rank r, then the next combination `stride` on.
-  auto strided_walk = [&](const std::string& ind, const std::string& end, const std::string& stride,
-                          const std::vector<std::string>& named) {
-    s << ind << "for (; r < " << end << "; r += " << stride << ") {\n";
-    name_axes();
-    body(ind + "  ", direct_read, "r", "acc");
-    e.vname = named;
-    std::fill(e.axis.begin(), e.axis.end(), std::string());
-    advance_by(ind + "  ", stride, direct_read);
-    s << ind << "}\n";
-  };
   // The list's results from the accumulators acc<r> (its values named as `named`).
   auto finish_from_accs = [&](const std::string& ind, const std::vector<std::string>& named) {
     e.vname = named;
@@ -1324,13 +1320,7 @@ void emit_pairs(emitter& e, const shape_plan& p, launch_info& li) {
     s << in2 << "const long long jb = jf_off[il_l * jf_st_off];\n";
     s << in2 << "const int n = static_cast<int>(jf_off[(il_l + 1) * jf_st_off] - jb);\n";
     const auto named = name_list_values_of_il(in2, "_q");
-    declare_accs(in2, "acc");
-    s << in2 << "const int cnt = static_cast<int>(" << count_of("n", "") << ");\n";
-    s << in2 << "int r = lane;  // lane l: the combinations l, l + 32, ... in Awkward's order\n";
-    s << in2 << "if (r < cnt) {\n";
-    combination_at_r(in3);
-    strided_walk(in3, "cnt", "32", named);
-    s << in2 << "}\n";
+    warp_walk(in2, named);
     for (node_id r : reduces)
       s << in2 << "acc" << r << " = jf_nest::warp_reduce(acc" << r << ", " << e.combine_lambda(r) << ");\n";
     s << in2 << "if (lane == 0) {\n";
