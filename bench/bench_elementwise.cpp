@@ -333,6 +333,31 @@ void BM_SmallCachedCall(benchmark::State& state) {
   timed_batches(state, 1000, [&] { d.x = quadratic(d.a, d.b, d.c); });
 }
 
+// The same call's host time: batches of 100 calls timed up to the last call's return (the GPU
+// runs them meanwhile; the synchronisation after each batch is not timed).
+void BM_SmallCachedCallHost(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  quad_data d(1000);
+  jf_bench::host_batches(state, 100, [&] { d.x = quadratic(d.a, d.b, d.c); });
+}
+
+// The floor under both: an empty kernel launched by the driver on the same stream (cuLaunchKernel
+// through cuda_rt::launch), back to back with one synchronisation (host:0) and host time (host:1).
+void BM_BareLaunch(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  const std::string src =
+      "struct jf_bench_empty_args { long long n; };\n"
+      "extern \"C\" __global__ void jf_bench_empty(const jf_bench_empty_args a) {}\n";
+  const auto& k = *std::addressof(jf::cuda_rt::get_kernel("jf_bench_empty", src, {}));
+  const long long args = 0;
+  const unsigned grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
+  auto call = [&] { jf::cuda_rt::launch(k, grid, block, 0, &args); };
+  if (state.range(0))
+    jf_bench::host_batches(state, 100, call);
+  else
+    timed_batches(state, 1000, call);
+}
+
 void BM_SmallCachedCallNewOutput(benchmark::State& state) {
   if (!need_gpu(state)) return;
   quad_data d(1000);
@@ -426,6 +451,8 @@ BENCHMARK(BM_SquareInt32)->ArgName("hand")->Arg(0)->Arg(1)->UseManualTime()->Uni
 BENCHMARK(BM_AddOneInPlace)->ArgName("hand")->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5);
 BENCHMARK(BM_Diffusion)->ArgName("how")->Arg(0)->Arg(1)->Arg(2)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(10);
 BENCHMARK(BM_SmallCachedCall)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
+BENCHMARK(BM_SmallCachedCallHost)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(200);
+BENCHMARK(BM_BareLaunch)->ArgName("host")->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 BENCHMARK(BM_SmallCachedCallNewOutput)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(20);
 BENCHMARK(BM_FirstCallCompile)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(BM_DiskCacheLoadNewProcess)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);

@@ -178,6 +178,8 @@ WORKLOADS = [
                   "interior element (CuPy Elementwise: the stencil into the strided interior view)"),
     ("SmallCall", "the quadratic formula on 1000 float64, a new output per call: host cost of a cached call"),
     ("SmallCallIntoOutput", "the same assigned into an existing output (jetfuse only)"),
+    ("SmallCallHostTime", "the same, host time per call (batches of 100 timed up to the last call's return; the "
+                          "device runs them meanwhile); hand-written: an empty kernel's cuLaunchKernel, the floor"),
     ("FirstCall", "first call in a new process: jetfuse with its kernel in the disk cache; the peers with their "
                   "caches as they are (compilation, or its cache's load)"),
     ("FirstCallCompile", "jetfuse: generate + NVRTC + load a new kernel (no cache)"),
@@ -273,6 +275,8 @@ CPP_ROWS = {
         "BM_Diffusion/how:2": ("Diffusion", "cuda_handwritten"),
         "BM_SmallCachedCallNewOutput": ("SmallCall", "jetfuse"),
         "BM_SmallCachedCall": ("SmallCallIntoOutput", "jetfuse"),
+        "BM_SmallCachedCallHost": ("SmallCallHostTime", "jetfuse"),
+        "BM_BareLaunch/host:1": ("SmallCallHostTime", "cuda_handwritten"),
         "BM_DiskCacheLoadNewProcess": ("FirstCall", "jetfuse"),
         "BM_FirstCallCompile": ("FirstCallCompile", "jetfuse"),
     },

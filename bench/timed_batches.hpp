@@ -32,6 +32,26 @@ template <class F> void timed_batches(benchmark::State& state, int reps, F&& cal
   mean_seconds = calls ? total / static_cast<double>(calls) : 0;
 }
 
+// Host time per call: each iteration synchronises (untimed), then times `reps` calls up to the
+// last one's return; the device runs them meanwhile. `reps` stays below the launch queue's depth so
+// that the calls never wait for the device.
+template <class F> void host_batches(benchmark::State& state, int reps, F&& call) {
+  call();  // warm
+  double total = 0;
+  std::int64_t calls = 0;
+  for (auto _ : state) {
+    jf::synchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i) call();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(s / reps);
+    total += s;
+    calls += reps;
+  }
+  jf::synchronize();
+  mean_seconds = calls ? total / static_cast<double>(calls) : 0;
+}
+
 // Skips a benchmark on a machine without a GPU (the benchmarks need one); true when there is one.
 inline bool need_gpu(benchmark::State& state) {
   if (jf::cuda_available()) return true;

@@ -138,6 +138,36 @@ TEST(CudaFusion, StridedViewsWithLongRows) {
   EXPECT_TRUE(same_values(jf::array<double>(s2(wg)).to_vector(), jf::array<double>(s2(w)).to_vector()));
 }
 
+// Strided 2-d and 3-d maps of more shapes against the CPU: more rows than a grid of 4 waves has
+// threads, rows shorter than a block, one element a row, a reversed strided output (poisoned).
+TEST(CudaFusion, StridedMapsOfManyShapes) {
+  JF_REQUIRE_GPU();
+  const auto mid = jf::range(1, -1), hi = jf::range(2, jf::range::none), lo = jf::range(jf::range::none, -2);
+  auto step = [&](const auto& x) {
+    return x(mid, mid) + 0.25 * (x(hi, mid) + x(lo, mid) + x(mid, hi) + x(mid, lo) - 4.0 * x(mid, mid));
+  };
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {{70001, 133}, {3, 2000}, {300, 40}, {2, 1}, {4, 131}};
+  for (const auto& [rows, cols] : shapes) {
+    SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols));
+    auto u = random_array<double>({rows + 2, cols + 2});
+    auto ug = gpu(u);
+    EXPECT_TRUE(same_values(jf::array<double>(step(ug)).to_vector(), jf::array<double>(step(u)).to_vector()));
+    auto out = jf::full<double>({rows + 2, cols + 2}, std::nan(""), jf::cuda);
+    auto outc = jf::full<double>({rows + 2, cols + 2}, std::nan(""), jf::cpu);
+    out(mid, jf::range(cols, 0, -1)) = step(ug) * ug(hi, lo);  // a reversed strided output
+    outc(mid, jf::range(cols, 0, -1)) = step(u) * u(hi, lo);
+    EXPECT_TRUE(same_values(out.to_vector(), outc.to_vector()));
+  }
+  // Three axes, a stepped middle axis.
+  auto w = random_array<float>({5, 9, 700});
+  auto wg = jf::to_backend(w, jf::cuda);
+  auto f = [](const auto& x) {
+    return x(jf::all, jf::range(0, 9, 2), jf::range(1, jf::range::none)) * 2.0f -
+           x(jf::all, jf::range(8, jf::range::none, -2), jf::range(0, -1));
+  };
+  EXPECT_TRUE(same_values(jf::array<float>(f(wg)).to_vector(), jf::array<float>(f(w)).to_vector()));
+}
+
 TEST(CudaFusion, AssignmentInPlaceAndOverlapping) {
   JF_REQUIRE_GPU();
   const std::int64_t n = 100001;

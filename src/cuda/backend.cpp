@@ -15,11 +15,7 @@ const cuda_rt::kernel& load_kernel(const ir::kernel_source& src, const eval_opti
 
 void launch_map(const ir::kernel_source& src, const cuda_rt::kernel& k, const void* args, std::size_t bytes,
                 const std::int64_t* extents, int ndim) {
-  const cuda_rt::device_props& p = cuda_rt::props(0);
-  ir::device_limits dev;
-  dev.sm_count = p.sm_count;
-  dev.max_threads_per_sm = p.max_threads_per_sm;
-  const ir::launch_config c = ir::configure_launch(src, extents, ndim, dev);
+  const ir::launch_config c = ir::configure_launch(src, extents, ndim, cuda_rt::nest_device_limits());
   if (c.empty()) return;
   cuda_rt::launch(k, c.grid[0], c.block[0], args, bytes);
 }

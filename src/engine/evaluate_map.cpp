@@ -248,7 +248,8 @@ void evaluate_cuda(const eval_request& r, device dev) {
   }
   // Outputs that overlap an input elsewhere than element for element go through a temporary.
   std::vector<array_base> staged;
-  std::vector<strides_t> out_strides(static_cast<std::size_t>(r.nout));
+  thread_local std::vector<strides_t> out_strides;
+  out_strides.resize(static_cast<std::size_t>(r.nout));
   for (int o = 0; o < r.nout; ++o) {
     if (a.out_staged[o]) {
       staged.push_back(make_array(dev, r.out_types[o], iter));

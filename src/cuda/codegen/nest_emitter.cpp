@@ -1077,7 +1077,12 @@ launch_config configure_launch(const kernel_source& k, const std::int64_t* exten
     // stride loop runs once): on an H200 at the copy's speed where a grid capped at 4 or 16 waves of
     // resident blocks stayed 5-7 % behind (bench/experiments/map_launch_variants.cu). Scalar maps
     // (strided or unaligned operands) keep 4 waves: a block per 256 such elements made the 2000^2
-    // diffusion step 30 % slower (17.7 against 13.7 us; too little work per block).
+    // diffusion step 30 % slower (17.7 against 13.7 us; too little work per block). Row loops for
+    // strided maps (the last axis on the grid's x, rows on y, no division per element) were slower
+    // each time they were tried (docs/benchmarks.md; bench/experiments/strided_map_variants.cu; H200
+    // 2026-11-29: 19.8 us with a row per y, 14.4 with rows within 4 waves, 13.7 flat): Nsight
+    // Compute finds the kernel bound by its instructions (64-70 % SM throughput, DRAM 19 %), five
+    // operands' offsets computed apart where the hand-written stencil has one address.
     const std::int64_t cap = li.vector_width > 1 ? std::int64_t(0x7fffffff) : nest::resident_blocks(dev, li.block) * 4;
     const std::int64_t blocks = std::min<std::int64_t>((work + li.block - 1) / li.block, cap);
     c.grid[0] = static_cast<unsigned>(blocks);
