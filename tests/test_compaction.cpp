@@ -273,6 +273,10 @@ TEST(CudaCompaction, NdMasksRowsAndIndices) {
   EXPECT_EQ(host(jf::array<float>(xg(xg > 0.5f))), jf::array<float>(xc(xc > 0.5f)).to_vector());
   const jf::array<float> tc = xc.transpose(), tg = xg.transpose();
   EXPECT_EQ(host(jf::array<float>(tg(tg < -1.0f))), jf::array<float>(tc(tc < -1.0f)).to_vector());
+  // A dense selection (about 70 %) whose values come from other, strided operands than the mask:
+  // the kernel prefetches their lines (3 axes unravelled, transposed strides).
+  const jf::array<float> wc = xc * 3.0f, wg = jf::to_backend(wc, jf::cuda);
+  EXPECT_EQ(host(jf::array<float>(wg.transpose()(tg > -0.5f))), jf::array<float>(wc.transpose()(tc > -0.5f)).to_vector());
   const auto nc = jf::nonzero(xc > 1.0f), ng = jf::nonzero(xg > 1.0f);
   ASSERT_EQ(ng.size(), 3u);
   for (int k = 0; k < 3; ++k) EXPECT_EQ(host(ng[static_cast<std::size_t>(k)]), nc[static_cast<std::size_t>(k)].to_vector());
