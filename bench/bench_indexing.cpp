@@ -1,7 +1,8 @@
 // jf::take on the GPU: 2^27 doubles gathered by an identity and a random permutation (int64), with
 // the bound check (mode raise: checked in the kernel, reported after it) and without it (mode clip),
-// and fused with a consumer; bandwidth counts x + indices + result (24 bytes per element) against a
-// device copy of the same 2^27 doubles measured in the same run (16 bytes per element).
+// and fused with a consumer, and as an index pair m[p // cols, p % cols]; bandwidth counts x +
+// indices + result (24 bytes per element) against a device copy of the same 2^27 doubles measured
+// in the same run (16 bytes per element).
 // Peers: bench/peers_indexing.py (CuPy, PyTorch, JAX).
 //
 //   ./build/cuda/bench/bench_indexing --benchmark_counters_tabular=true
@@ -93,6 +94,19 @@ void BM_TakeRowsRandom(benchmark::State& state) {
   jf_bench::report_bandwidth(state, 16.0 * static_cast<double>(n) + 8.0 * static_cast<double>(rows), copy_gbps);
 }
 
+// numpy's m[p // cols, p % cols] on x viewed as a 2^14 x 2^13 matrix: the same elements as
+// take(x, p), each pick's two indices computed in the kernel and checked along their own axes.
+template <bool Random>
+void BM_IndexPair(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  const std::int64_t cols = std::int64_t(1) << 13;
+  const jf::array<double> m = d.x.reshape({n / cols, cols});
+  const jf::array<std::int64_t>& p = Random ? d.random : d.identity;
+  timed_batches(state, 10, [&] { d.y = m(jf::floor_divide(p, cols), p % cols); });
+  bandwidth(state, 24);
+}
+
 void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5); }
 
 }  // namespace
@@ -105,5 +119,7 @@ BENCHMARK(BM_Take<true, false>)->Name("BM_TakeRandomUnchecked")->Apply(one);
 BENCHMARK(BM_TakeFusedRandom)->Apply(one);
 BENCHMARK(BM_TakeUnfusedRandom)->Apply(one);
 BENCHMARK(BM_TakeRowsRandom)->Apply(one);
+BENCHMARK(BM_IndexPair<false>)->Name("BM_IndexPairIdentity")->Apply(one);
+BENCHMARK(BM_IndexPair<true>)->Name("BM_IndexPairRandom")->Apply(one);
 
 BENCHMARK_MAIN();

@@ -2,8 +2,8 @@
 // array[cp.array([2, 3, 5, 6, 7, 8])] on a 6-element array silently wraps the indices 6, 7, 8 and
 // returns [2.2, 3.3, 5.5, 0., 1.1, 2.2]; numpy raises IndexError. jetfuse checks every index inside
 // the fused kernel and raises jf::index_error with numpy's message, on the GPU as on the CPU.
-// Then numpy's wrap/clip modes, a masked assignment, and a permutation gathered and consumed in
-// one kernel.
+// Then numpy's wrap/clip modes, a masked assignment, a permutation gathered and consumed in
+// one kernel, take_along_axis and an index pair m[rows, cols].
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -57,7 +57,20 @@ int main() {
   const jf::array<double> m = jf::array<double>({3, 9, 1, 4, 4, 7, 8, 2, 6}, dev).reshape({3, 3});
   const jf::array<double> row_max = jf::take_along_axis(m, jf::argmax(m, 1, jf::keepdims), 1);
   std::printf("take_along_axis(m, argmax(m, 1, keepdims), 1) = %s\n", jf::detail::repr(row_max).c_str());
-  const bool ok = raised && static_cast<double>(out(5)) == expect && row_max.to_vector() == std::vector<double>{9, 7, 8};
+  // numpy's m[rows, cols]: one pick per (row, column) pair, each index checked along its own axis.
+  const jf::array<std::int64_t> rows = jf::array<std::int64_t>({0, 2, -1}, dev),
+                                cols = jf::array<std::int64_t>({1, 0, 2}, dev);
+  const jf::array<double> picks = m(rows, cols) * 10;
+  std::printf("m[[0, 2, -1], [1, 0, 2]] * 10 = %s\n", jf::detail::repr(picks).c_str());
+  try {
+    const jf::array<double> r = m(rows, cols + 1);
+    std::printf("picked: %s (should not happen)\n", jf::detail::repr(r).c_str());
+  } catch (const jf::index_error& e) {
+    std::printf("m[rows, cols + 1] raised jf::index_error: %s\n", e.what());
+  }
+  const bool ok = raised && static_cast<double>(out(5)) == expect &&
+                  row_max.to_vector() == std::vector<double>{9, 7, 8} &&
+                  picks.to_vector() == std::vector<double>{90, 80, 60};
   std::printf("%s\n", ok ? "ok" : "MISMATCH");
   return ok ? 0 : 1;
 }

@@ -74,6 +74,13 @@ template <ir::gather_mode M, class X, class I, class A> struct program_of<call_n
   static constexpr auto value =
       concat_programs(std::array<prog_entry, 1>{self}, program_of<X>::value, program_of<I>::value, program_of<A>::value);
 };
+template <class X, class I, class J, class A>
+struct program_of<call_node<index_pair_fn, X, I, J, A>> {
+  static constexpr prog_entry self{prog_entry::gather, index_pair_program_nargs,
+                                   static_cast<std::int8_t>(ir::gather_mode::raise)};
+  static constexpr auto value = concat_programs(std::array<prog_entry, 1>{self}, program_of<X>::value,
+                                                program_of<I>::value, program_of<J>::value, program_of<A>::value);
+};
 template <bool Right, class X, class V, class A> struct program_of<call_node<search_fn<Right>, X, V, A>> {
   static constexpr prog_entry self{prog_entry::gather, 3, search_program_mode};
   static constexpr auto value =

@@ -93,20 +93,21 @@ enum class op_rule : std::uint8_t {
   X(where, "where", 3, select)
 
 enum class op : std::uint8_t {
-  input,     // a leaf array (kernel argument)
-  param,     // a run-time scalar (kernel argument, never a literal)
-  constant,  // a compile-time scalar (from specialisation or folding), written as a literal
-  cast,      // astype
-  reduce,    // combines its argument over a domain into the parent domain (jf::ir, monoid in attr[0])
-  scatter,   // combines values into the iteration of a 1-axis box that an index names (histograms)
-  broadcast, // makes a value of an outer domain available in an inner one
-  extent,    // the number of iterations of a domain (attr[0]) for one iteration of its parent: int64
-  gather,    // the element of an input (index) at a position an int64 value names (numpy take)
-  user,      // a user-defined element function (jf::elementwise), id in attr[0]; 1 to 3 arguments
-  search,    // numpy searchsorted: the insertion index of a value in a sorted input (index)
-  put,       // writes (or combines) a value into an output at a position an int64 value names (scatters)
-  scan,      // an inclusive prefix combination (cumsum, cumprod) along an axis of its domain (attr[0])
-  index,     // the current iteration's index along a global axis (attr[0]), or its flat position (-1)
+  input,        // a leaf array (kernel argument)
+  param,        // a run-time scalar (kernel argument, never a literal)
+  constant,     // a compile-time scalar (from specialisation or folding), written as a literal
+  cast,         // astype
+  reduce,       // combines its argument over a domain into the parent domain (jf::ir, monoid in attr[0])
+  scatter,      // combines values into the iteration of a 1-axis box that an index names (histograms)
+  broadcast,    // makes a value of an outer domain available in an inner one
+  extent,       // the number of iterations of a domain (attr[0]) for one iteration of its parent: int64
+  gather,       // the element of an input (index) at a position an int64 value names (numpy take)
+  user,         // a user-defined element function (jf::elementwise), id in attr[0]; 1 to 3 arguments
+  search,       // numpy searchsorted: the insertion index of a value in a sorted input (index)
+  put,          // writes (or combines) a value into an output at a position an int64 value names (scatters)
+  scan,         // an inclusive prefix combination (cumsum, cumprod) along an axis of its domain (attr[0])
+  index,        // the current iteration's index along a global axis (attr[0]), or its flat position (-1)
+  check_index,  // an int64 position along an axis of `size` elements after numpy's bounds check (x[i, j])
 #define JF_X(code, name, arity, rule) code,
   JF_ELEMENTWISE_OPS(JF_X)
 #undef JF_X
@@ -141,6 +142,7 @@ constexpr op_info info(op o) {
   case op::put: return {"put", 2, op_rule::special};
   case op::scan: return {"scan", 1, op_rule::special};
   case op::index: return {"index", 0, op_rule::special};
+  case op::check_index: return {"check_index", 2, op_rule::special};
 #define JF_X(code, nm, ar, rl) \
   case op::code: return {nm, ar, op_rule::rl};
     JF_ELEMENTWISE_OPS(JF_X)

@@ -81,7 +81,7 @@ struct access {
   bool overlaps = false;
 };
 
-enum class kind : std::uint8_t { uniform, load, compute, gather, search, index };
+enum class kind : std::uint8_t { uniform, load, compute, gather, search, index, check };
 
 // n results of numpy.searchsorted (kind::search): element e searches the array at
 // base + e * inner elements (TA) for values[e] (C), ops::jf_searchsorted shared with the kernels.
@@ -107,7 +107,39 @@ struct gather_src {
   ir::gather_mode mode = ir::gather_mode::raise;
   int axis = 0;
   detail::index_error_record* error = nullptr;
+  int rank = 0;  // check_index: its rank among one index tuple's checks
 };
+
+// Records an out-of-range index at iteration f (of rank `rank` among one tuple's checks: a later
+// index array's failures rank after every failure of an earlier one, as numpy checks them); the
+// engine raises jf::index_error afterwards. The earliest (rank, iteration) wins, as in the kernels.
+void report_index(const gather_src& g, std::int64_t f, std::int64_t value) {
+  static std::mutex report;
+  std::lock_guard<std::mutex> lock(report);
+  const std::uint64_t rank = ~(static_cast<std::uint64_t>(f) + (static_cast<std::uint64_t>(g.rank) << 48));
+  if (rank > g.error->rank) *g.error = detail::index_error_record{rank, value, g.size, g.axis, 0};
+}
+
+// n checked positions (kind::check, numpy's bounds check of one index of a tuple): pos normalised
+// into [0, size) by the mode into out; raise reports and gives 0.
+void check_column(const gather_src& g, const std::int64_t* pos, std::int64_t* out, std::int64_t f0, std::int64_t n) {
+  for (std::int64_t j = 0; j < n; ++j) {
+    std::int64_t at = pos[j];
+    if (g.mode == ir::gather_mode::wrap) {
+      at %= g.size;
+      if (at < 0) at += g.size;
+    } else if (g.mode == ir::gather_mode::clip) {
+      at = at < 0 ? 0 : (at >= g.size ? g.size - 1 : at);
+    } else {
+      if (at < 0) at += g.size;
+      if (at < 0 || at >= g.size) [[unlikely]] {
+        report_index(g, f0 + j, pos[j]);
+        at = 0;
+      }
+    }
+    out[j] = at;
+  }
+}
 struct xnode {
   kind k = kind::uniform;
   dtype type = dtype::float64;
@@ -140,17 +172,14 @@ void gather_elements(const gather_src& g, const char* base, std::int64_t inner, 
       if (at < 0) at += g.size;
     } else if constexpr (Mode == ir::gather_mode::clip) {
       at = at < 0 ? 0 : (at >= g.size ? g.size - 1 : at);
-    } else {
+    } else if constexpr (Mode == ir::gather_mode::raise) {
       if (at < 0) at += g.size;
       if (at < 0 || at >= g.size) [[unlikely]] {  // recorded; the engine raises jf::index_error afterwards
-        static std::mutex report;
-        std::lock_guard<std::mutex> lock(report);
-        const std::uint64_t rank = ~static_cast<std::uint64_t>(f0 + j);
-        if (rank > g.error->rank) *g.error = detail::index_error_record{rank, pos[j], g.size, g.axis, 0};
+        report_index(g, f0 + j, pos[j]);
         std::memset(dst + j * elem, 0, Elem);
         continue;
       }
-    }
+    }  // unchecked: an offset its check_index nodes computed
     std::memcpy(dst + j * elem, base + (j * inner + at * g.stride) * elem, Elem);
   }
 }
@@ -160,6 +189,8 @@ void gather_elements(const gather_src& g, const char* base, std::int64_t inner, 
   switch (g.mode) {
   case ir::gather_mode::wrap: return gather_elements<Elem, ir::gather_mode::wrap>(g, base, inner, pos, dst, f0, n);
   case ir::gather_mode::clip: return gather_elements<Elem, ir::gather_mode::clip>(g, base, inner, pos, dst, f0, n);
+  case ir::gather_mode::unchecked:
+    return gather_elements<Elem, ir::gather_mode::unchecked>(g, base, inner, pos, dst, f0, n);
   default: return gather_elements<Elem, ir::gather_mode::raise>(g, base, inner, pos, dst, f0, n);
   }
 }
@@ -595,6 +626,19 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
         x.src.error = static_cast<detail::index_error_record*>(b.error);
         break;
       }
+      case op::check_index: {
+        if (b.error == nullptr) throw error("jf::cpu_exec: an index check needs an error record in the bindings");
+        x.k = kind::check;
+        x.nargs = 1;  // the position; the size is uniform
+        x.args[0] = arg(0);
+        x.level = level_of(arg(0));
+        x.src.size = static_cast<std::int64_t>(p.nodes[static_cast<std::size_t>(arg(1))].bits);
+        x.src.mode = ir::mode_of_gather(n);
+        x.src.axis = ir::axis_of_gather(n);
+        x.src.rank = ir::rank_of_check(n);
+        x.src.error = static_cast<detail::index_error_record*>(b.error);
+        break;
+      }
       case op::search: {
         x.k = kind::search;
         x.nargs = 1;  // the value; size and stride are uniform
@@ -982,6 +1026,13 @@ struct worker {
         auto* c = reinterpret_cast<std::int64_t*>(column(i));
         for (std::int64_t j = 0; j < len; ++j)
           c[j] = n.index_extent ? (f0 + j) / n.index_inner % n.index_extent : f0 + j;
+        col[i] = c;
+      } else if (n.k == kind::check) {
+        const auto* pos = static_cast<const std::int64_t*>(
+            col[static_cast<std::size_t>(pos_of[static_cast<std::size_t>(n.args[0])])]);
+        auto* c = reinterpret_cast<std::int64_t*>(column(i));
+        for (std::size_t s = 0; s < seg_len.size(); ++s)
+          check_column(n.src, pos + seg_pos[s], c + seg_pos[s], f0 + seg_pos[s], seg_len[s]);
         col[i] = c;
       } else if (n.k == kind::gather) {
         const access& a = p.accesses[static_cast<std::size_t>(n.acc)];

@@ -394,7 +394,7 @@ void execute_lists(const ir::graph& g, const detail::step_bindings& b) {
   // What a chunk's evaluation supports (checked here: the pool's workers must not throw).
   for (const ir::node& n : g.nodes) {
     if (n.code == op::user || n.code == op::scan || n.code == op::gather || n.code == op::search || n.code == op::put ||
-        n.code == op::scatter || n.code == op::index)
+        n.code == op::scatter || n.code == op::index || n.code == op::check_index)
       throw error("jf::cpu_exec: " + std::string(info(n.code).name) + " in a graph of list domains is not supported yet");
     if (n.code == op::reduce) {
       const ir::domain_id from = uniform(g.at(n.args[0])) ? root : g.at(n.args[0]).domain;

@@ -156,6 +156,10 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     a.gather_param[static_cast<std::size_t>(i)] = r.nscalars + static_cast<std::int32_t>(a.extra_params.size());
     a.extra_params.push_back(static_cast<std::uint64_t>(a.gather_size[static_cast<std::size_t>(i)]));
     a.extra_params.push_back(static_cast<std::uint64_t>(a.gather_stride[static_cast<std::size_t>(i)]));
+    if (a.pair_size[static_cast<std::size_t>(i)] >= 0) {  // x(i, j): the second axis's length and stride
+      a.extra_params.push_back(static_cast<std::uint64_t>(a.pair_size[static_cast<std::size_t>(i)]));
+      a.extra_params.push_back(static_cast<std::uint64_t>(a.pair_stride[static_cast<std::size_t>(i)]));
+    }
   }
   const ir::domain_id out_domain = a.regions[0].domain;
   c.out_strides.assign(static_cast<std::size_t>(r.nout), {});

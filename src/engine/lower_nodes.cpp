@@ -107,8 +107,9 @@ ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target, ir::domain_id 
 
 namespace {
 // The gathered leaf's length and stride: params the analysis numbered.
-void gather_params(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id* p) {
-  const std::int32_t first = in.nest->gather_param[static_cast<std::size_t>(leaf)];
+// From its `skip`-th on (an index pair's second axis: 2).
+void gather_params(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id* p, int skip = 0) {
+  const std::int32_t first = in.nest->gather_param[static_cast<std::size_t>(leaf)] + skip;
   for (int j = 0; j < 2; ++j) {
     ir::node n;
     n.code = op::param;
@@ -127,6 +128,27 @@ ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::
       g.add_gather(in.array_input[leaf], position, p[0], p[1], mode, in.nest->gather_axis[static_cast<std::size_t>(leaf)]);
   if (is_uniform(g.at(position)))
     g.nodes.back().domain = region_domain(*in.nest, in.nest->leaf_region[static_cast<std::size_t>(leaf)]);
+  return k;
+}
+
+ir::node_id lower_index_pair(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id i, ir::node_id j) {
+  const ir::domain_id home = region_domain(*in.nest, in.nest->leaf_region[static_cast<std::size_t>(leaf)]);
+  ir::node_id p[4];  // axis 0's length and stride, axis 1's
+  gather_params(g, in, leaf, p);
+  gather_params(g, in, leaf, p + 2, 2);
+  auto checked = [&](ir::node_id x, ir::node_id size, int axis) {
+    const ir::node_id c = g.add_check_index(x, size, ir::gather_mode::raise, axis, axis);
+    if (is_uniform(g.at(x))) g.nodes.back().domain = home;
+    return c;
+  };
+  const ir::node_id c0 = checked(i, p[0], 0), c1 = checked(j, p[2], 1);
+  ir::node_id a0[2] = {c0, p[1]}, a1[2] = {c1, p[3]};
+  ir::node_id sum[2] = {lower_operation(g, op::multiply, dtype::int64, a0, 2, home),
+                        lower_operation(g, op::multiply, dtype::int64, a1, 2, home)};
+  const ir::node_id offset = lower_operation(g, op::add, dtype::int64, sum, 2, home);
+  const ir::node_id one = g.add_constant(dtype::int64, ir::scalar_value{0, 1});
+  const ir::node_id k = g.add_gather(in.array_input[leaf], offset, p[0], one, ir::gather_mode::unchecked, 0);
+  if (is_uniform(g.at(offset))) g.nodes.back().domain = home;
   return k;
 }
 

@@ -150,6 +150,8 @@ struct parser {
     a.gather_axis.push_back(-1);
     a.gather_size.push_back(0);
     a.gather_stride.push_back(0);
+    a.pair_size.push_back(-1);
+    a.pair_stride.push_back(0);
     a.leaf_pad.push_back(0);
   }
 
@@ -163,6 +165,7 @@ struct parser {
     const int leaf = ai++;
     new_leaf(region, 1);
     const array_base& x = *arrays[leaf];
+    if (e.nargs == index_pair_program_nargs) return index_pair(region, e, leaf, x);
     if (e.mode == static_cast<std::int8_t>(ir::gather_mode::raise)) a.raises = true;
     const int first_leaf = ai, first_reduction = ri;
     const shape_t s = parse(region);
@@ -208,6 +211,58 @@ struct parser {
     a.gather_axis[l] = ax;
     a.gather_size[l] = x.shape()[ax];
     a.gather_stride[l] = x.strides()[ax];
+    return result;
+  }
+
+  // x(i, j), numpy's x[i, j]: the operands are x, i, j, an unused scalar. i and j broadcast
+  // together (numpy's message when they do not) to the shape S; the result has S + x.shape[2:]. x's
+  // view: S's axes of extent 1 and stride 0, then x's trailing axes; both indexed axes' lengths and
+  // strides are params (gather_size/stride and pair_size/stride).
+  shape_t index_pair(int region, const prog_entry& e, int leaf, const array_base& x) {
+    if (x.ndim() < 2) throw error("jetfuse: internal: an index pair of an array of fewer than 2 axes");
+    if (e.mode == static_cast<std::int8_t>(ir::gather_mode::raise)) a.raises = true;
+    const int first_leaf = ai, first_reduction = ri;
+    const shape_t ish = parse(region), jsh = parse(region);
+    if (pos >= size || program[pos].kind != prog_entry::scalar)
+      throw error("jetfuse: internal: an index pair without its scalar");
+    ++pos;
+    ++si;
+    shape_t s;
+    try {
+      s = broadcast_shapes(ish, jsh);
+    } catch (const shape_error&) {
+      throw index_error("shape mismatch: indexing arrays could not be broadcast together with shapes " +
+                        to_string(ish) + " " + to_string(jsh) + " ");
+    }
+    const int trailing = x.ndim() - 2;
+    if (trailing > 0) {  // the index arrays' axes come before x's trailing ones
+      if (ri > first_reduction)
+        throw value_error(
+            "jetfuse: x(i, j) with indices computed by a reduction on an array of more than 2 axes: not "
+            "supported yet; evaluate the indices first");
+      for (int k = first_leaf; k < ai; ++k) a.leaf_pad[static_cast<std::size_t>(k)] += trailing;
+    }
+    shape_t result, view_shape;
+    strides_t view_strides;
+    for (int k = 0; k < s.size(); ++k) {
+      result.push_back(s[k]);
+      view_shape.push_back(1);
+      view_strides.push_back(0);
+    }
+    for (int k = 2; k < x.ndim(); ++k) {
+      result.push_back(x.shape()[k]);
+      view_shape.push_back(x.shape()[k]);
+      view_strides.push_back(x.strides()[k]);
+    }
+    if ((x.shape()[0] == 0 || x.shape()[1] == 0) && s.product() > 0)
+      throw error("jetfuse: internal: x(i, j) of an empty indexed axis reached the engine");  // the front end raises
+    const auto l = static_cast<std::size_t>(leaf);
+    a.leaf_view[l] = array_base(x.buffer(), x.dtype(), view_shape, view_strides, x.offset());
+    a.gather_axis[l] = 0;
+    a.gather_size[l] = x.shape()[0];
+    a.gather_stride[l] = x.strides()[0];
+    a.pair_size[l] = x.shape()[1];
+    a.pair_stride[l] = x.strides()[1];
     return result;
   }
 
@@ -262,6 +317,8 @@ void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_siz
   a.gather_axis.clear();
   a.gather_size.clear();
   a.gather_stride.clear();
+  a.pair_size.clear();
+  a.pair_stride.clear();
   a.leaf_pad.clear();
   a.raises = false;
   a.scatter = false;

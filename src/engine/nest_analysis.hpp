@@ -36,6 +36,9 @@ struct nest_analysis {
   std::vector<array_base> leaf_view;
   std::vector<std::int32_t> gather_axis;
   std::vector<std::int64_t> gather_size, gather_stride;
+  // x(i, j) (an index pair): the second indexed axis's length and stride (-1 and 0 elsewhere); its
+  // leaf has four params from gather_param on: the two lengths and strides, axis 0's first.
+  std::vector<std::int64_t> pair_size, pair_stride;
   std::vector<std::int32_t> gather_param;
   // Per array leaf: unit axes appended to its shape before it is aligned with its region (the
   // indices of a take along an axis that has axes after it: their axes sit before those).

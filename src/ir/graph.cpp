@@ -45,6 +45,19 @@ node_id graph::add_input(dtype t, layout l) {
   return add(n);
 }
 
+node_id graph::add_check_index(node_id position, node_id size, gather_mode mode, int axis, int rank) {
+  if (mode == gather_mode::unchecked) throw error("jf::ir::graph::add_check_index: a check cannot be unchecked");
+  node n;
+  n.code = op::check_index;
+  n.type = dtype::int64;
+  n.nargs = 2;
+  n.args = {position, size, no_node};
+  n.attr[0] = static_cast<std::int64_t>(mode) | (static_cast<std::int64_t>(axis) << 2);
+  n.attr[1] = rank;
+  n.domain = at(position).domain;
+  return add(n);
+}
+
 node_id graph::add_gather(std::int32_t input, node_id position, node_id size, node_id stride, gather_mode mode, int axis) {
   if (input < 0 || static_cast<std::size_t>(input) >= inputs.size()) throw error("jf::ir::graph::add_gather: no such input");
   node n;
@@ -439,8 +452,14 @@ std::string graph::to_string() const {
       for (int a = 0; a < n.nargs; ++a) s << (a ? ", %" : " %") << n.args[static_cast<std::size_t>(a)];
       break;
     }
-    case op::gather: {
+    case op::check_index: {
       static const char* const modes[] = {"raise", "wrap", "clip", "?"};
+      s << "check_index %" << n.args[0] << " (size %" << n.args[1] << ", axis " << axis_of_gather(n) << ", "
+        << modes[static_cast<int>(mode_of_gather(n))] << ", rank " << rank_of_check(n) << ")";
+      break;
+    }
+    case op::gather: {
+      static const char* const modes[] = {"raise", "wrap", "clip", "unchecked"};
       s << "gather " << short_name(n.type) << " input #" << n.index << " at %" << n.args[0] << " (size %" << n.args[1]
         << ", stride %" << n.args[2] << ", axis " << axis_of_gather(n) << ", " << modes[static_cast<int>(mode_of_gather(n))]
         << ")";
@@ -695,7 +714,17 @@ void graph::validate() const {
       for (int a = 1; a < 3; ++a)
         if (at(n.args[static_cast<std::size_t>(a)]).type != dtype::int64 || !uniform(at(n.args[static_cast<std::size_t>(a)])))
           bad(*this, k, "size and stride must be uniform int64 values");
-      if ((n.attr[0] & 3) == 3 || n.attr[0] < 0) bad(*this, k, "unknown mode");
+      if (n.attr[0] < 0) bad(*this, k, "unknown mode");
+      continue;
+    }
+    case op::check_index: {
+      if (n.type != dtype::int64) bad(*this, k, "must be int64");
+      const node& pos = at(n.args[0]);
+      if (pos.type != dtype::int64) bad(*this, k, "the position must be int64");
+      if (!uniform(pos) && pos.domain != n.domain) bad(*this, k, "must be in its position's domain");
+      if (at(n.args[1]).type != dtype::int64 || !uniform(at(n.args[1])))
+        bad(*this, k, "the size must be a uniform int64 value");
+      if ((n.attr[0] & 3) == 3 || n.attr[0] < 0 || n.attr[1] < 0) bad(*this, k, "unknown mode or rank");
       continue;
     }
     default: check_rule(*this, k);

@@ -34,8 +34,8 @@ void fold_constants(graph& g) {
     // A reduction of a constant depends on its domain's extent: not folded. A broadcast of a
     // constant is that constant (constants are usable from every domain), unless a reduce reads it.
     if (n.code == op::input || n.code == op::param || n.code == op::constant || n.code == op::reduce ||
-        n.code == op::scatter || n.code == op::scan || n.code == op::gather || n.code == op::search || n.code == op::user ||
-        n.code == op::put || n.nargs == 0)
+        n.code == op::scatter || n.code == op::scan || n.code == op::gather || n.code == op::search ||
+        n.code == op::user || n.code == op::check_index || n.code == op::put || n.nargs == 0)
       continue;
     if (n.code == op::broadcast) {
       const node& x = g.nodes[static_cast<std::size_t>(n.args[0])];

@@ -25,6 +25,8 @@ inline constexpr clip_t clip{};
 
 template <ir::gather_mode M> struct take_fn {};
 template <class T, class I> class indexed;  // x(indices): expr/scatter.hpp
+// x(i, j): numpy's x[i, j], an index pair (integer arrays or expressions broadcast together).
+struct index_pair_fn {};
 
 // The node: the gathered array, the indices, the axis (a scalar leaf the analysis reads).
 template <ir::gather_mode M, class X, class I, class A> struct type_of_impl<call_node<take_fn<M>, X, I, A>> {
@@ -33,6 +35,18 @@ template <ir::gather_mode M, class X, class I, class A> struct type_of_impl<call
 template <ir::gather_mode M, class X, class I, class A> struct leaf_counts<call_node<take_fn<M>, X, I, A>> {
   static constexpr int arrays = 1 + leaf_counts<I>::arrays, scalars = leaf_counts<I>::scalars + 1;
   static constexpr int reductions = leaf_counts<I>::reductions, nest_only = 1 + leaf_counts<I>::nest_only;
+};
+
+template <class X, class I, class J, class A>
+struct type_of_impl<call_node<index_pair_fn, X, I, J, A>> {
+  static constexpr operand_type value = strong(type_of_v<X>.type);
+};
+template <class X, class I, class J, class A>
+struct leaf_counts<call_node<index_pair_fn, X, I, J, A>> {
+  static constexpr int arrays = 1 + leaf_counts<I>::arrays + leaf_counts<J>::arrays;
+  static constexpr int scalars = leaf_counts<I>::scalars + leaf_counts<J>::scalars + 1;
+  static constexpr int reductions = leaf_counts<I>::reductions + leaf_counts<J>::reductions;
+  static constexpr int nest_only = 1 + leaf_counts<I>::nest_only + leaf_counts<J>::nest_only;
 };
 
 namespace detail {
@@ -81,6 +95,46 @@ template <ir::gather_mode M, class X, class I, class A> struct lower_type<call_n
   }
 };
 
+template <class X, class I, class J, class A>
+struct tree<call_node<index_pair_fn, X, I, J, A>> {
+  template <dtype Target>
+  static void gather(const call_node<index_pair_fn, X, I, J, A>& e, const array_base** arrays, scalar_slot* scalars,
+                     reduce_spec* specs, scalar_use) {
+    arrays[0] = &e.elements[hana::llong_c<1>].elements[hana::llong_c<0>];  // the indexed array, first
+    tree<I>::template gather<type_of_v<I>.type>(e.elements[hana::llong_c<2>], arrays + 1, scalars, specs,
+                                                scalar_use::value);
+    tree<J>::template gather<type_of_v<J>.type>(e.elements[hana::llong_c<3>], arrays + 1 + leaf_counts<I>::arrays,
+                                                scalars + leaf_counts<I>::scalars, specs + leaf_counts<I>::reductions,
+                                                scalar_use::value);
+    tree<A>::template gather<dtype::int64>(e.elements[hana::llong_c<4>], arrays,
+                                           scalars + leaf_counts<I>::scalars + leaf_counts<J>::scalars, specs,
+                                           scalar_use::value);
+  }
+};
+
+template <class X, class I, class J, class A>
+struct lower_type<call_node<index_pair_fn, X, I, J, A>> {
+  static ir::node_id run(ir::graph& g, const lowering_inputs& in, lower_cursor& c, dtype) {
+    const int leaf = c.ai++;
+    ir::node_id i = lower_type<I>::run(g, in, c, type_of_v<I>.type);
+    i = lower_cast(g, i, dtype::int64, home_domain(in, c.region));
+    ir::node_id j = lower_type<J>::run(g, in, c, type_of_v<J>.type);
+    j = lower_cast(g, j, dtype::int64, home_domain(in, c.region));
+    ++c.si;  // the unused scalar (the program's shape of a gather)
+    return lower_index_pair(g, in, leaf, i, j);
+  }
+};
+
+// x(i, j) where an indexed axis of x is empty: no element may be read, so the indices are checked
+// here, on the host (numpy's messages: the first index of i out of range, then of j; a mismatch of
+// their shapes). Returns when they select nothing (an empty result).
+void raise_for_empty_axis(const shape_t& x, const array_base& i, const array_base& j);
+template <class T, class I, class J>
+void raise_for_empty_axis(const array<T>& x, const I& i, const J& j) {
+  const array<std::int64_t> ii = astype<std::int64_t>(i), jj = astype<std::int64_t>(j);
+  raise_for_empty_axis(x.shape(), ii, jj);
+}
+
 }  // namespace detail
 
 // numpy.take(x, indices): x flattened (C order); the result has the indices' shape.
@@ -117,6 +171,28 @@ template <class T, lazy_operand I> auto take(const array<T>& x, I&& indices, int
 // raise numpy's IndexError; numpy's ValueError for indices of another rank (jf::value_error).
 template <class T, lazy_operand I> auto take_along_axis(const array<T>& x, I&& indices, int axis) {
   return detail::make_take<ir::gather_mode::raise>(x, std::forward<I>(indices), axis, false, true);
+}
+
+template <class T>
+template <class I, class J>
+requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>> &&
+         !std::is_convertible_v<J, index_arg> &&
+         !std::is_arithmetic_v<std::remove_cvref_t<J>>) auto array<T>::operator()(const I& i, const J& j) const {
+  static_assert(lazy_operand<I> && lazy_operand<J>,
+                "jetfuse: x(i, j) takes integer arrays or expressions (or integers, jf::range and jf::all for a view)");
+  static_assert(is_integer(type_of_v<capture_t<const I&>>.type) && is_integer(type_of_v<capture_t<const J&>>.type),
+                "jetfuse: x(i, j) takes integer index arrays or expressions (a bool mask selects with x(mask))");
+  if (is_null()) throw value_error("jetfuse: x(i, j) of a null array handle");
+  if (ndim() < 2)
+    throw index_error("too many indices for array: array is " + std::to_string(ndim()) +
+                      "-dimensional, but 2 were indexed");
+  using X = term<array<T>>;
+  using A = term<std::int64_t>;
+  using C = call_node<index_pair_fn, X, capture_t<const I&>, capture_t<const J&>, A>;
+  if (shape()[0] == 0 || shape()[1] == 0) detail::raise_for_empty_axis(*this, capture(i), capture(j));
+  return C{hana::tuple<term<index_pair_fn>, X, capture_t<const I&>, capture_t<const J&>, A>(
+      term<index_pair_fn>{hana::tuple<index_pair_fn>(index_pair_fn{})}, X{hana::tuple<array<T>>(*this)}, capture(i),
+      capture(j), A{hana::tuple<std::int64_t>(0)})};
 }
 
 template <class T>

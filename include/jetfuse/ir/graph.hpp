@@ -116,11 +116,16 @@ const char* bit_generator_name(bit_generator b);
 // Draws of one Philox block: 4 64-bit outputs, or 8 32-bit halves for the float32 kinds.
 inline int draws_per_block(generator g) { return g == generator::philox_f32 || g == generator::normal_f32 ? 8 : 4; }
 
-// What a gather does with a position outside [-size, size): numpy take's mode.
-enum class gather_mode : std::uint8_t { raise, wrap, clip };
+// What a gather does with a position outside [-size, size): numpy take's mode; unchecked: the
+// position is an offset (elements, any sign) some check_index nodes computed, used as it is.
+enum class gather_mode : std::uint8_t { raise, wrap, clip, unchecked };
 // A gather node's mode and axis (for the error message) are packed in attr[0].
 inline gather_mode mode_of_gather(const node& n) { return static_cast<gather_mode>(n.attr[0] & 3); }
 inline int axis_of_gather(const node& n) { return static_cast<int>(n.attr[0] >> 2); }
+// A check_index node's mode (raise, wrap or clip) and axis pack into attr[0] as a gather's; attr[1]
+// is its rank among the checks of one index tuple (x[i, j]: i's check 0, j's 1): numpy reports the
+// first out-of-range index of the first index array before looking at the next.
+inline int rank_of_check(const node& n) { return static_cast<int>(n.attr[1]); }
 
 // How a put node combines its value with the element it names (numpy's scatters): store (several
 // iterations naming one element: the latest in row-major order over the claim domain wins, numpy's
@@ -266,6 +271,11 @@ struct graph {
   // reported (gather_mode::raise: the evaluation raises jf::index_error), wrapped or clipped.
   // The input's own strides over the global axes are not used (they are 0).
   node_id add_gather(std::int32_t input, node_id position, node_id size, node_id stride, gather_mode mode, int axis);
+  // check_index(position, size): `position` (int64; negative counts from the end) normalised into
+  // [0, size) after numpy's bounds check along axis `axis` of `size` (a uniform int64): reported
+  // (raise: the evaluation raises jf::index_error; the value is then 0), wrapped or clipped as a
+  // gather's. `rank` orders the reports of one index tuple's checks (numpy checks i, then j).
+  node_id add_check_index(node_id position, node_id size, gather_mode mode, int axis, int rank);
   // search(input k, value, size, stride): numpy.searchsorted of `value` in input k viewed as `size`
   // elements `stride` apart (sorted, NaN last), compared in the value's dtype; int64. attr[0]: side
   // (0 left, 1 right).

@@ -157,15 +157,36 @@ __device__ __forceinline__ T gather(const T* p, long long j, long long size, lon
     if (j < 0) j += size;
   } else if (Mode == 2) {
     j = j < 0 ? 0 : (j >= size ? size - 1 : j);
-  } else {
+  } else if (Mode == 0) {
     const long long given = j;
     if (j < 0) j += size;
     if (static_cast<unsigned long long>(j) >= static_cast<unsigned long long>(size)) {
       report_index(e, pos, given, size, axis);
       return T();
     }
-  }
+  }  // 3: an offset check_index nodes computed, used as it is
   return p[j * stride];
+}
+// numpy's bounds check of one index of a tuple (x[i, j]): j normalised into [0, size) by the mode;
+// raise reports (ranked after every failure of the tuple's earlier index arrays: `rank` in the
+// position's top bits) and gives 0. The gather that reads the element is unchecked.
+template <int Mode>
+__device__ __forceinline__ long long check_index(long long j, long long size, index_error_record* e, unsigned long long pos,
+                                                 int axis) {
+  if (Mode == 1) {
+    j %= size;
+    if (j < 0) j += size;
+  } else if (Mode == 2) {
+    j = j < 0 ? 0 : (j >= size ? size - 1 : j);
+  } else {
+    const long long given = j;
+    if (j < 0) j += size;
+    if (static_cast<unsigned long long>(j) >= static_cast<unsigned long long>(size)) {
+      report_index(e, pos, given, size, axis);
+      return 0;
+    }
+  }
+  return j;
 }
 
 // A random leaf's element, out of line (chunked loops call it only for leaves their chunks do
@@ -395,7 +416,7 @@ shape_plan recognise_list(const facts& f) {
   if (!f.scans.empty() || !f.scatters.empty()) throw refuse("scans and scatters do not occur in list graphs yet");
   for (std::size_t k = 0; k < g.nodes.size(); ++k) {
     const node& n = g.nodes[k];
-    if (n.code == op::gather || n.code == op::search || n.code == op::put)
+    if (n.code == op::gather || n.code == op::search || n.code == op::put || n.code == op::check_index)
       throw refuse(cat("%", static_cast<long long>(k)) + ": gathers, searches and puts do not occur in list graphs yet");
     if (n.code == op::index && n.attr[0] < 0) throw refuse(cat("%", static_cast<long long>(k)) + ": a flat index over a list domain");
   }
@@ -770,6 +791,13 @@ void emitter::emit_nodes(const std::vector<char>& needed, const std::string& ind
       const std::string base = nest::cat("in", n.index) + (rest.empty() ? std::string() : " + (" + rest + ")");
       s << decl << "jf::ops::jf_searchsorted<" << n.attr[0] << ">(" << base << ", " << arg(1) << ", " << arg(2) << ", "
         << arg(0) << ");\n";
+      break;
+    }
+    case op::check_index: {
+      s << decl << "jf_nest::check_index<" << static_cast<int>(mode_of_gather(n)) << ">(" << arg(0) << ", " << arg(1)
+        << ", a.err, static_cast<unsigned long long>(" << position(n.domain) << ")"
+        << (rank_of_check(n) ? nest::cat(" + (", rank_of_check(n)) + "ull << 48)" : std::string()) << ", "
+        << axis_of_gather(n) << ");\n";
       break;
     }
     case op::gather: {

@@ -94,11 +94,13 @@ template <int R, class T, class C> __device__ void combine(T* p, C v) {
 #endif
 )";
 
-// Raising gathers among the nodes `need` (they report into the error record when evaluated).
+// Raising gathers and index checks among the nodes `need` (they report into the error record when
+// evaluated).
 std::vector<node_id> raising_gathers(const graph& g, const std::vector<char>& need) {
   std::vector<node_id> v;
   for (std::size_t k = 0; k < need.size(); ++k)
-    if (need[k] && g.nodes[k].code == op::gather && mode_of_gather(g.nodes[k]) == gather_mode::raise)
+    if (need[k] && (g.nodes[k].code == op::gather || g.nodes[k].code == op::check_index) &&
+        mode_of_gather(g.nodes[k]) == gather_mode::raise)
       v.push_back(static_cast<node_id>(k));
   return v;
 }

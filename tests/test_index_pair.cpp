@@ -1,0 +1,169 @@
+// x(i, j), numpy's x[i, j] with two integer index arrays or expressions, on every backend: numpy's
+// values and errors from tests/data/index_pair_table.txt (gen_index_pair_table.py: broadcast index
+// arrays, trailing axes, nothing selected, indices out of range on either axis and on both, empty
+// indexed axes, shapes that do not broadcast), views of x and index expressions against host loops
+// on fresh random inputs (sizes 0, 1, odd, longer than a block), fusion into one kernel, an error
+// followed by a working evaluation, the generated kernel compiled by NVRTC, and GPU against CPU.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <jetfuse/jetfuse.hpp>
+#include <string>
+#include <vector>
+
+#include "explained_cuda.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using i64 = std::int64_t;
+using test_support::parse_shape;
+using test_support::parse_words;
+using test_support::same;
+using test_support::values_of;
+
+class IndexPair : public test_support::on_backends {};
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+TEST_P(IndexPair, MatchesNumpysTable) {
+  const auto cases = test_support::read_table(JF_TEST_DATA_DIR "/index_pair_table.txt", 8);
+  ASSERT_GE(cases.size(), 19u);
+  for (const auto& c : cases) {
+    const jf::shape_t xs = parse_shape(c.lines[0][0]), is = parse_shape(c.lines[2][0]), js = parse_shape(c.lines[4][0]);
+    SCOPED_TRACE("x " + c.lines[0][0] + ", i " + c.lines[2][0] + ", j " + c.lines[4][0]);
+    const jf::array<double> x = jf::array<double>(parse_words<double>(values_of(c.lines[1])), dev()).reshape(xs);
+    const jf::array<i64> i = jf::array<i64>(parse_words<i64>(values_of(c.lines[3])), dev()).reshape(is);
+    const jf::array<i64> j = jf::array<i64>(parse_words<i64>(values_of(c.lines[5])), dev()).reshape(js);
+    const std::vector<double> x_before = x.to_vector();
+    if (c.lines[6][0] == "error") {
+      std::string msg;
+      for (std::size_t k = 0; k < c.lines[7].size(); ++k) msg += (k ? " " : "") + c.lines[7][k];
+      EXPECT_EQ(trimmed(test_support::message_of<jf::index_error>([&] { jf::array<double> r = x(i, j); })), msg);
+      EXPECT_EQ(x.to_vector(), x_before);
+      continue;
+    }
+    // Into an existing array of the result's shape, poisoned first.
+    jf::array<double> out = jf::full<double>(parse_shape(c.lines[6][0]), -99.0, dev());
+    out = x(i, j);
+    EXPECT_EQ(out.shape(), parse_shape(c.lines[6][0]));
+    EXPECT_TRUE(same(out.to_vector(), parse_words<double>(values_of(c.lines[7]))));
+  }
+}
+
+// Views of x (transposed, rows reversed, stepped columns) picked by index expressions (int32 and
+// int64, negative positions, one broadcast against the other), against host loops.
+TEST_P(IndexPair, ViewsAndExpressionsAgainstHostLoops) {
+  auto& r = test_support::rng();
+  for (const i64 m : {i64{1}, i64{37}, i64{300}}) {
+    const i64 n = 2 * m + 3;
+    std::vector<i64> base(static_cast<std::size_t>(m * n));
+    for (i64& e : base) e = static_cast<i64>(r() % 100000);
+    const jf::array<i64> a = jf::array<i64>(base, dev()).reshape({m, n});
+    auto at = [&](i64 p, i64 q) { return base[static_cast<std::size_t>(p * n + q)]; };
+    for (const i64 k : {i64{0}, i64{1}, i64{257}, i64{5003}}) {
+      SCOPED_TRACE("m " + std::to_string(m) + ", k " + std::to_string(k));
+      std::vector<std::int32_t> iv(static_cast<std::size_t>(k));
+      std::vector<i64> jv(static_cast<std::size_t>(k));
+      for (auto& e : iv)
+        e = static_cast<std::int32_t>(r() % static_cast<std::uint64_t>(2 * m)) - static_cast<std::int32_t>(m);
+      for (auto& e : jv) e = static_cast<i64>(r() % static_cast<std::uint64_t>(n));
+      const jf::array<std::int32_t> iw(iv, dev());
+      const jf::array<i64> jw(jv, dev());
+      auto norm = [](i64 v, i64 size) { return v < 0 ? v + size : v; };
+      // Transposed (n, m): x.T[j, i] = x[i, j]; j reversed by an expression.
+      const jf::array<i64> t = a.transpose();
+      const std::vector<i64> got = jf::array<i64>(t((n - 1) - jw, iw) * 2 + 1).to_vector();
+      ASSERT_EQ(got.size(), static_cast<std::size_t>(k));
+      for (i64 e = 0; e < k; ++e) {
+        const auto s = static_cast<std::size_t>(e);
+        ASSERT_EQ(got[s], at(norm(iv[s], m), n - 1 - jv[s]) * 2 + 1) << "pick " << e;
+      }
+      // Rows reversed, every other column: shape (m, (n + 1) / 2).
+      const i64 half = (n + 1) / 2;
+      const jf::array<i64> rs = a(jf::range(jf::range::none, jf::range::none, -1), jf::range(0, n, 2));
+      const std::vector<i64> got2 = jf::array<i64>(rs(iw, jw % half)).to_vector();
+      for (i64 e = 0; e < k; ++e) {
+        const auto s = static_cast<std::size_t>(e);
+        ASSERT_EQ(got2[s], at(m - 1 - norm(iv[s], m), 2 * (jv[s] % half))) << "pick " << e;
+      }
+    }
+    // An outer grid: i of shape (m, 1) against j of shape (n,): the whole array, rows reversed.
+    std::vector<i64> rows(static_cast<std::size_t>(m)), cols(static_cast<std::size_t>(n));
+    for (i64 p = 0; p < m; ++p) rows[static_cast<std::size_t>(p)] = m - 1 - p;
+    for (i64 q = 0; q < n; ++q) cols[static_cast<std::size_t>(q)] = q - n;  // all negative
+    const jf::array<i64> grid = a(jf::array<i64>(rows, dev()).reshape({m, 1}), jf::array<i64>(cols, dev()));
+    ASSERT_EQ(grid.shape(), (jf::shape_t{m, n}));
+    const std::vector<i64> gv = grid.to_vector();
+    for (i64 p = 0; p < m; ++p)
+      for (i64 q = 0; q < n; ++q) ASSERT_EQ(gv[static_cast<std::size_t>(p * n + q)], at(m - 1 - p, q));
+  }
+}
+
+// One kernel for the indices' producers, the picks and their consumer; an error does not stop a
+// later evaluation; the reported index is i's when both are out of range (numpy checks i first).
+TEST_P(IndexPair, FusedErrorsAndRecovery) {
+  const i64 m = 1000, n = 777;
+  std::vector<float> xv(static_cast<std::size_t>(m * n));
+  for (std::size_t k = 0; k < xv.size(); ++k) xv[k] = static_cast<float>(k % 1013) * 0.5f;
+  const jf::array<float> x = jf::array<float>(xv, dev()).reshape({m, n});
+  const jf::array<i64> p = jf::arange<i64>(0, 4096, 1, dev());
+  const auto e = jf::sqrt(x((p * 7) % m, (p * 13) % n)) + 1.0f;
+  const std::vector<float> got = jf::array<float>(e).to_vector();
+  for (i64 k = 0; k < 4096; ++k) {
+    ASSERT_EQ(got[static_cast<std::size_t>(k)],
+              std::sqrt(xv[static_cast<std::size_t>(((k * 7) % m) * n + (k * 13) % n)]) + 1.0f);
+  }
+  const std::string plan = jf::explain(e);
+  EXPECT_NE(plan.find("check_index"), std::string::npos) << plan;
+  if (dev().kind == jf::device_kind::cuda) {
+    EXPECT_NE(plan.find("1 kernel"), std::string::npos) << plan;
+  }
+  // Out of range on both axes: i = 7p % 4000 first fails at p = 143 (1001), j = 13p % 7000 earlier
+  // at p = 60 (780), but i's failures come first.
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { jf::array<float> r = x((p * 7) % 4000, (p * 13) % 7000); }),
+            "index 1001 is out of bounds for axis 0 with size 1000");
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { jf::array<float> r = x(p % m, p - n); }),
+            "index 777 is out of bounds for axis 1 with size 777");
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { jf::array<float> r = x(p % m - 1001, p % n); }),
+            "index -1001 is out of bounds for axis 0 with size 1000");
+  const std::vector<float> again = jf::array<float>(e).to_vector();
+  EXPECT_EQ(again, got);
+  // Too few axes: numpy's message; a bool index selects with x(mask) instead (a compile-time error).
+  const jf::array<float> v = jf::array<float>(std::vector<float>{1, 2, 3}, dev());
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { auto r = v(p, p); }),
+            "too many indices for array: array is 1-dimensional, but 2 were indexed");
+}
+
+// The kernel jf::cuda would generate compiles with NVRTC (on any machine with the toolkit).
+TEST(IndexPairCuda, GeneratedKernelCompiles) {
+  const jf::array<double> x = jf::zeros<double>({5, 4, 3});
+  const jf::array<std::int32_t> i = jf::zeros<std::int32_t>({6, 1});
+  const jf::array<i64> j = jf::zeros<i64>({7});
+  test_support::expect_explained_cuda_compiles(jf::explain_cuda(jf::exp(x(i * 2 - 1, j)) * 2.0));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, IndexPair, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
+
+// jf::cuda against jf::cpu on a large random case (2^20 picks, every index in range, some negative).
+TEST(IndexPairGpu, MatchesCpu) {
+  if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
+  auto& r = test_support::rng();
+  const i64 m = 3001, n = 2003, k = i64{1} << 20;
+  std::vector<double> xv(static_cast<std::size_t>(m * n));
+  for (double& e : xv) e = static_cast<double>(r() % 100003) * 0.5;
+  std::vector<i64> iv(static_cast<std::size_t>(k)), jv(static_cast<std::size_t>(k));
+  for (auto& e : iv) e = static_cast<i64>(r() % static_cast<std::uint64_t>(2 * m)) - m;
+  for (auto& e : jv) e = static_cast<i64>(r() % static_cast<std::uint64_t>(2 * n)) - n;
+  auto run = [&](jf::device dev) {
+    const jf::array<double> x = jf::array<double>(xv, dev).reshape({m, n});
+    const jf::array<i64> i(iv, dev), j(jv, dev);
+    return jf::array<double>(jf::sqrt(x(i, j)) + x(j % m, i % n)).to_vector();
+  };
+  EXPECT_TRUE(same(run(jf::cuda), run(jf::cpu)));
+}
+
+}  // namespace
