@@ -147,6 +147,15 @@ TEST_P(Take, CallOperatorIsTake) {
             "too many indices for array: array is 2-dimensional, but 3 were indexed");
   EXPECT_EQ(message_of<jf::index_error>([&] { (void)x(i, jf::all); }),
             "too many indices for array: array is 1-dimensional, but 2 were indexed");
+  // x(jf::all, indices) is numpy's x[:, indices]: take along axis 1 (numpy: m[:, [1, 0, -1]]).
+  const jf::array<std::int64_t> cols({1, 0, -1}, dev());
+  const jf::array<float> picked = m(jf::all, cols) * 10.0f;
+  EXPECT_EQ(picked.shape(), (jf::shape_t{3, 3}));
+  EXPECT_EQ(picked.to_vector(), (std::vector<float>{20, 10, 20, 40, 30, 40, 60, 50, 60}));
+  EXPECT_EQ(message_of<jf::index_error>([&] { (void)jf::array<float>(m(jf::all, cols + 2)); }),
+            "index 3 is out of bounds for axis 1 with size 2");
+  EXPECT_EQ(message_of<jf::index_error>([&] { (void)x(jf::all, i); }),
+            "too many indices for array: array is 1-dimensional, but 2 were indexed");
 }
 
 // numpy.take(x, idx, axis) for x of 1 to 3 dimensions, every axis, 0- to 2-d indices, views:

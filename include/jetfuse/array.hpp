@@ -239,16 +239,21 @@ public:
   template <class I>
     requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>>)
   auto operator()(const I& indices) const;
-    // x(i, j) with integer arrays or expressions: numpy's x[i, j] (i and j broadcast together; the
-    // result has their shape + x.shape[2:]), a lazy, fused gather whose indices are checked in the
-    // kernel along axes 0 and 1 (numpy's IndexError). Defined in expr/take.hpp.
-    template <class I, class J>
+  // x(i, j) with integer arrays or expressions: numpy's x[i, j] (i and j broadcast together; the
+  // result has their shape + x.shape[2:]), a lazy, fused gather whose indices are checked in the
+  // kernel along axes 0 and 1 (numpy's IndexError). Defined in expr/take.hpp.
+  template <class I, class J>
     requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>> &&
-             !std::is_convertible_v<J, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<J>>) auto
-    operator()(const I& i, const J& j) const;
-    // x(indices, jf::all, ...): numpy's x[indices, :, ...], the same as x(indices) (numpy's
-    // IndexError "too many indices for array" when there are more arguments than axes).
-    template <class I, class... A>
+             !std::is_convertible_v<J, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<J>>)
+  auto operator()(const I& i, const J& j) const;
+  // x(jf::all, indices): numpy's x[:, indices], jf::take(x, indices, 1) (lazy, fused, checked
+  // along axis 1; shape x.shape[:1] + indices.shape + x.shape[2:]). Defined in expr/take.hpp.
+  template <class J>
+    requires(!std::is_convertible_v<J, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<J>>)
+  auto operator()(all_t, const J& indices) const;
+  // x(indices, jf::all, ...): numpy's x[indices, :, ...], the same as x(indices) (numpy's
+  // IndexError "too many indices for array" when there are more arguments than axes).
+  template <class I, class... A>
     requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>> && sizeof...(A) > 0 &&
              (std::is_same_v<A, all_t> && ...))
   auto operator()(const I& indices, A...) const {

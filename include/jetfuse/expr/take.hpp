@@ -175,9 +175,9 @@ template <class T, lazy_operand I> auto take_along_axis(const array<T>& x, I&& i
 
 template <class T>
 template <class I, class J>
-requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>> &&
-         !std::is_convertible_v<J, index_arg> &&
-         !std::is_arithmetic_v<std::remove_cvref_t<J>>) auto array<T>::operator()(const I& i, const J& j) const {
+  requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>> &&
+           !std::is_convertible_v<J, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<J>>)
+auto array<T>::operator()(const I& i, const J& j) const {
   static_assert(lazy_operand<I> && lazy_operand<J>,
                 "jetfuse: x(i, j) takes integer arrays or expressions (or integers, jf::range and jf::all for a view)");
   static_assert(is_integer(type_of_v<capture_t<const I&>>.type) && is_integer(type_of_v<capture_t<const J&>>.type),
@@ -193,6 +193,20 @@ requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remo
   return C{hana::tuple<term<index_pair_fn>, X, capture_t<const I&>, capture_t<const J&>, A>(
       term<index_pair_fn>{hana::tuple<index_pair_fn>(index_pair_fn{})}, X{hana::tuple<array<T>>(*this)}, capture(i),
       capture(j), A{hana::tuple<std::int64_t>(0)})};
+}
+
+template <class T>
+template <class J>
+  requires(!std::is_convertible_v<J, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<J>>)
+auto array<T>::operator()(all_t, const J& indices) const {
+  static_assert(lazy_operand<J>, "jetfuse: x(jf::all, indices) takes an integer array or expression");
+  static_assert(type_of_v<capture_t<const J&>>.type != dtype::bool_,
+                "jetfuse: x(jf::all, mask) with a bool mask is not supported yet; select columns with "
+                "jf::compress(mask, x, 1)");
+  if (is_null()) throw value_error("jetfuse: x(jf::all, indices) of a null array handle");
+  if (ndim() < 2)
+    throw index_error("too many indices for array: array is " + std::to_string(ndim()) + "-dimensional, but 2 were indexed");
+  return take(*this, indices, 1);
 }
 
 template <class T>
