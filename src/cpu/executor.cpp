@@ -120,24 +120,39 @@ void report_index(const gather_src& g, std::int64_t f, std::int64_t value) {
   if (rank > g.error->rank) *g.error = detail::index_error_record{rank, value, g.size, g.axis, 0};
 }
 
+// Position `at` (iteration f) normalised by the mode as the kernels' jf_nest::normalise_index:
+// wrap, clip, raise (false after a report: nothing may be read) or unchecked (left as it is).
+template <ir::gather_mode Mode> bool normalise_index(std::int64_t& at, const gather_src& g, std::int64_t f) {
+  if constexpr (Mode == ir::gather_mode::wrap) {
+    at %= g.size;
+    if (at < 0) at += g.size;
+  } else if constexpr (Mode == ir::gather_mode::clip) {
+    at = at < 0 ? 0 : (at >= g.size ? g.size - 1 : at);
+  } else if constexpr (Mode == ir::gather_mode::raise) {
+    const std::int64_t given = at;
+    if (at < 0) at += g.size;
+    if (at < 0 || at >= g.size) [[unlikely]] {
+      report_index(g, f, given);
+      return false;
+    }
+  }
+  return true;
+}
+
 // n checked positions (kind::check, numpy's bounds check of one index of a tuple): pos normalised
 // into [0, size) by the mode into out; raise reports and gives 0.
-void check_column(const gather_src& g, const std::int64_t* pos, std::int64_t* out, std::int64_t f0, std::int64_t n) {
+template <ir::gather_mode Mode>
+void check_elements(const gather_src& g, const std::int64_t* pos, std::int64_t* out, std::int64_t f0, std::int64_t n) {
   for (std::int64_t j = 0; j < n; ++j) {
     std::int64_t at = pos[j];
-    if (g.mode == ir::gather_mode::wrap) {
-      at %= g.size;
-      if (at < 0) at += g.size;
-    } else if (g.mode == ir::gather_mode::clip) {
-      at = at < 0 ? 0 : (at >= g.size ? g.size - 1 : at);
-    } else {
-      if (at < 0) at += g.size;
-      if (at < 0 || at >= g.size) [[unlikely]] {
-        report_index(g, f0 + j, pos[j]);
-        at = 0;
-      }
-    }
-    out[j] = at;
+    out[j] = normalise_index<Mode>(at, g, f0 + j) ? at : 0;
+  }
+}
+void check_column(const gather_src& g, const std::int64_t* pos, std::int64_t* out, std::int64_t f0, std::int64_t n) {
+  switch (g.mode) {
+  case ir::gather_mode::wrap: return check_elements<ir::gather_mode::wrap>(g, pos, out, f0, n);
+  case ir::gather_mode::clip: return check_elements<ir::gather_mode::clip>(g, pos, out, f0, n);
+  default: return check_elements<ir::gather_mode::raise>(g, pos, out, f0, n);
   }
 }
 struct xnode {
@@ -167,19 +182,10 @@ void gather_elements(const gather_src& g, const char* base, std::int64_t inner, 
   const auto elem = static_cast<std::int64_t>(Elem);
   for (std::int64_t j = 0; j < n; ++j) {
     std::int64_t at = pos[j];
-    if constexpr (Mode == ir::gather_mode::wrap) {
-      at %= g.size;
-      if (at < 0) at += g.size;
-    } else if constexpr (Mode == ir::gather_mode::clip) {
-      at = at < 0 ? 0 : (at >= g.size ? g.size - 1 : at);
-    } else if constexpr (Mode == ir::gather_mode::raise) {
-      if (at < 0) at += g.size;
-      if (at < 0 || at >= g.size) [[unlikely]] {  // recorded; the engine raises jf::index_error afterwards
-        report_index(g, f0 + j, pos[j]);
-        std::memset(dst + j * elem, 0, Elem);
-        continue;
-      }
-    }  // unchecked: an offset its check_index nodes computed
+    if (!normalise_index<Mode>(at, g, f0 + j)) {  // recorded; the engine raises jf::index_error afterwards
+      std::memset(dst + j * elem, 0, Elem);
+      continue;
+    }
     std::memcpy(dst + j * elem, base + (j * inner + at * g.stride) * elem, Elem);
   }
 }

@@ -149,9 +149,12 @@ __device__ __noinline__ void report_index(index_error_record* e, unsigned long l
   __threadfence();
   atomicExch(&e->lock, 0u);
 }
-template <int Mode, class T>
-__device__ __forceinline__ T gather(const T* p, long long j, long long size, long long stride, index_error_record* e,
-                                    unsigned long long pos, int axis) {
+// Position j along an axis of `size` elements normalised by numpy's mode: 1 wraps, 2 clips, 0
+// (raise) counts a negative j from the end and reports one outside [-size, size) (false: nothing
+// may be read); 3 (unchecked) leaves an offset check_index nodes computed as it is.
+template <int Mode>
+__device__ __forceinline__ bool normalise_index(long long& j, long long size, index_error_record* e, unsigned long long pos,
+                                                int axis) {
   if (Mode == 1) {
     j %= size;
     if (j < 0) j += size;
@@ -162,10 +165,15 @@ __device__ __forceinline__ T gather(const T* p, long long j, long long size, lon
     if (j < 0) j += size;
     if (static_cast<unsigned long long>(j) >= static_cast<unsigned long long>(size)) {
       report_index(e, pos, given, size, axis);
-      return T();
+      return false;
     }
-  }  // 3: an offset check_index nodes computed, used as it is
-  return p[j * stride];
+  }
+  return true;
+}
+template <int Mode, class T>
+__device__ __forceinline__ T gather(const T* p, long long j, long long size, long long stride, index_error_record* e,
+                                    unsigned long long pos, int axis) {
+  return normalise_index<Mode>(j, size, e, pos, axis) ? p[j * stride] : T();
 }
 // numpy's bounds check of one index of a tuple (x[i, j]): j normalised into [0, size) by the mode;
 // raise reports (ranked after every failure of the tuple's earlier index arrays: `rank` in the
@@ -173,20 +181,7 @@ __device__ __forceinline__ T gather(const T* p, long long j, long long size, lon
 template <int Mode>
 __device__ __forceinline__ long long check_index(long long j, long long size, index_error_record* e, unsigned long long pos,
                                                  int axis) {
-  if (Mode == 1) {
-    j %= size;
-    if (j < 0) j += size;
-  } else if (Mode == 2) {
-    j = j < 0 ? 0 : (j >= size ? size - 1 : j);
-  } else {
-    const long long given = j;
-    if (j < 0) j += size;
-    if (static_cast<unsigned long long>(j) >= static_cast<unsigned long long>(size)) {
-      report_index(e, pos, given, size, axis);
-      return 0;
-    }
-  }
-  return j;
+  return normalise_index<Mode>(j, size, e, pos, axis) ? j : 0;
 }
 
 // A random leaf's element, out of line (chunked loops call it only for leaves their chunks do
