@@ -3,7 +3,8 @@
 // returns [2.2, 3.3, 5.5, 0., 1.1, 2.2]; numpy raises IndexError. jetfuse checks every index inside
 // the fused kernel and raises jf::index_error with numpy's message, on the GPU as on the CPU.
 // Then numpy's wrap/clip modes, a masked assignment, a permutation gathered and consumed in
-// one kernel, take_along_axis and an index pair m[rows, cols].
+// one kernel, take_along_axis, an index pair m[rows, cols] read and assigned, and index arrays
+// mixed with slices (m[:, cols] = v).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -68,9 +69,19 @@ int main() {
   } catch (const jf::index_error& e) {
     std::printf("m[rows, cols + 1] raised jf::index_error: %s\n", e.what());
   }
+  // numpy's m2[rows, cols] = -1 and m2[:, [0, 2]] = [10, 20]: scatters, the indices checked first.
+  jf::array<double> m2 = m.copy();
+  m2(rows, cols) = -1.0;
+  m2(jf::all, jf::array<std::int64_t>({0, 2}, dev)) = jf::array<double>({10, 20}, dev);
+  std::printf("m2[rows, cols] = -1; m2[:, [0, 2]] = [10, 20]: %s\n", jf::detail::repr(m2).c_str());
+  // m[1:, [2, 0]]: the rows sliced, the columns picked (numpy keeps the column axis in place).
+  const jf::array<double> block = m(jf::range(1, jf::range::none), jf::array<std::int64_t>({2, 0}, dev));
+  std::printf("m[1:, [2, 0]] = %s\n", jf::detail::repr(block).c_str());
   const bool ok = raised && static_cast<double>(out(5)) == expect &&
                   row_max.to_vector() == std::vector<double>{9, 7, 8} &&
-                  picks.to_vector() == std::vector<double>{90, 80, 60};
+                  picks.to_vector() == std::vector<double>{90, 80, 60} &&
+                  m2.to_vector() == std::vector<double>{10, -1, 20, 10, 4, 20, 10, 2, 20} &&
+                  block.to_vector() == std::vector<double>{7, 4, 6, 8};
   std::printf("%s\n", ok ? "ok" : "MISMATCH");
   return ok ? 0 : 1;
 }

@@ -158,6 +158,40 @@ TEST(CudaFusion, StridedMapsOfManyShapes) {
     outc(mid, jf::range(cols, 0, -1)) = step(u) * u(hi, lo);
     EXPECT_TRUE(same_values(out.to_vector(), outc.to_vector()));
   }
+  // The diffusion step's form: the interior of a second field (poisoned), whose strides are the
+  // five views' (one stride class, one offset), fused and unfused; a divisor of 1, powers of two
+  // and their neighbours as row lengths.
+  const std::pair<std::int64_t, std::int64_t> fields[] = {{1, 1}, {2, 64}, {65, 63}, {7, 65}, {1999, 1998}};
+  for (const auto& [rows, cols] : fields) {
+    SCOPED_TRACE("field " + std::to_string(rows) + " x " + std::to_string(cols));
+    auto u = random_array<float>({rows + 2, cols + 2}, false);
+    auto ug = jf::to_backend(u, jf::cuda);
+    auto fstep = [&](const auto& x) {
+      return x(mid, mid) + 0.1f * (x(hi, mid) + x(lo, mid) + x(mid, hi) + x(mid, lo) - 4 * x(mid, mid));
+    };
+    auto want = jf::full<float>({rows + 2, cols + 2}, std::nanf(""), jf::cpu);
+    want(mid, mid) = fstep(u);
+    for (bool fused : {true, false}) {
+      auto un = jf::full<float>({rows + 2, cols + 2}, std::nanf(""), jf::cuda);
+      if (fused)
+        un(mid, mid) = fstep(ug);
+      else
+        un(mid, mid) = jf::eval(jf::unfused, fstep(ug));
+      EXPECT_TRUE(same_values(un.to_vector(), want.to_vector())) << (fused ? "fused" : "unfused");
+    }
+  }
+  // Three axes of one stride class: shifted views along the first and last axes.
+  auto v3 = random_array<double>({6, 33, 130}, false);
+  auto v3g = gpu(v3);
+  auto s3 = [](const auto& x) {
+    const auto in = jf::range(1, -1), up = jf::range(2, jf::range::none), down = jf::range(jf::range::none, -2);
+    return x(in, jf::all, in) * 2.0 - x(up, jf::all, down) + x(down, jf::all, up);
+  };
+  auto out3 = jf::full<double>({6, 33, 130}, std::nan(""), jf::cuda);
+  auto out3c = jf::full<double>({6, 33, 130}, std::nan(""), jf::cpu);
+  out3(jf::range(1, -1), jf::all, jf::range(1, -1)) = s3(v3g);
+  out3c(jf::range(1, -1), jf::all, jf::range(1, -1)) = s3(v3);
+  EXPECT_TRUE(same_values(out3.to_vector(), out3c.to_vector()));
   // Three axes, a stepped middle axis.
   auto w = random_array<float>({5, 9, 700});
   auto wg = jf::to_backend(w, jf::cuda);

@@ -3,7 +3,8 @@
 // arrays, trailing axes, nothing selected, indices out of range on either axis and on both, empty
 // indexed axes, shapes that do not broadcast), views of x and index expressions against host loops
 // on fresh random inputs (sizes 0, 1, odd, longer than a block), fusion into one kernel, an error
-// followed by a working evaluation, the generated kernel compiled by NVRTC, and GPU against CPU.
+// followed by a working evaluation, the generated kernel compiled by NVRTC, and GPU against CPU;
+// the same for x(i, j) = v (numpy's x[i, j] = v, index_pair_setitem_table.txt).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -138,12 +139,130 @@ TEST_P(IndexPair, FusedErrorsAndRecovery) {
             "too many indices for array: array is 1-dimensional, but 2 were indexed");
 }
 
+// x(i, j) = v against numpy's x[i, j] = v (tests/data/index_pair_setitem_table.txt): into x itself
+// (its first two axes merge: the scatter writes x in place) and into a view of x with those two
+// axes transposed in memory (they do not merge: a copy written back); errors leave x untouched.
+TEST_P(IndexPair, AssignmentMatchesNumpysTable) {
+  const auto cases = test_support::read_table(JF_TEST_DATA_DIR "/index_pair_setitem_table.txt", 10);
+  ASSERT_GE(cases.size(), 17u);
+  for (const auto& c : cases) {
+    const jf::shape_t xs = parse_shape(c.lines[0][0]), is = parse_shape(c.lines[2][0]), js = parse_shape(c.lines[4][0]);
+    SCOPED_TRACE("x " + c.lines[0][0] + ", i " + c.lines[2][0] + ", j " + c.lines[4][0] + ", v " + c.lines[6][0]);
+    const std::vector<double> xv = parse_words<double>(values_of(c.lines[1]));
+    const jf::array<i64> i = jf::array<i64>(parse_words<i64>(values_of(c.lines[3])), dev()).reshape(is);
+    const jf::array<i64> j = jf::array<i64>(parse_words<i64>(values_of(c.lines[5])), dev()).reshape(js);
+    const jf::array<double> v =
+        jf::array<double>(parse_words<double>(values_of(c.lines[7])), dev()).reshape(parse_shape(c.lines[6][0]));
+    // x's axes 0 and 1 swapped in memory: the same values seen through a transposed view.
+    jf::shape_t swapped = xs, order;
+    for (int k = 0; k < xs.size(); ++k) order.push_back(k < 2 ? 1 - k : k);
+    if (xs.size() >= 2) {
+      swapped[0] = xs[1];
+      swapped[1] = xs[0];
+    }
+    for (const bool view : {false, true}) {
+      SCOPED_TRACE(view ? "a view whose first two axes do not merge" : "a contiguous x");
+      const jf::array<double> contiguous = jf::array<double>(xv, dev()).reshape(xs);
+      const jf::array<double> x =
+          view ? jf::array<double>(contiguous.transpose(order).copy().transpose(order)) : contiguous;
+      ASSERT_EQ(x.shape(), xs);
+      ASSERT_EQ(x.to_vector(), xv);
+      if (c.lines[8][0] == "error") {
+        std::string msg;
+        for (std::size_t k = 0; k < c.lines[9].size(); ++k) msg += (k ? " " : "") + c.lines[9][k];
+        if (c.lines[8][1] == "index")
+          EXPECT_EQ(trimmed(test_support::message_of<jf::index_error>([&] { x(i, j) = v; })), msg);
+        else
+          EXPECT_EQ(test_support::message_of<jf::shape_error>([&] { x(i, j) = v; }), msg);
+        EXPECT_EQ(x.to_vector(), xv);
+        continue;
+      }
+      x(i, j) = v;
+      EXPECT_EQ(x.shape(), parse_shape(c.lines[8][0]));
+      EXPECT_TRUE(same(x.to_vector(), parse_words<double>(values_of(c.lines[9]))));
+    }
+  }
+}
+
+// x(i, j) = expression and x(i, j) += v with index expressions (int32 and int64, negative
+// positions), fresh random inputs of sizes 0, 1, odd, longer than a block, against a host loop in
+// numpy's order (the last duplicate wins; += reads x before it writes: a duplicate adds once).
+TEST_P(IndexPair, AssignmentOfExpressionsAgainstHostLoops) {
+  auto& r = test_support::rng();
+  for (const i64 m : {i64{1}, i64{37}, i64{300}}) {
+    const i64 n = 2 * m + 3;
+    for (const i64 k : {i64{0}, i64{1}, i64{257}, i64{5003}}) {
+      SCOPED_TRACE("m " + std::to_string(m) + ", k " + std::to_string(k));
+      std::vector<double> xv(static_cast<std::size_t>(m * n));
+      for (double& e : xv) e = static_cast<double>(r() % 1000) * 0.25;
+      std::vector<std::int32_t> iv(static_cast<std::size_t>(k));
+      std::vector<i64> jv(static_cast<std::size_t>(k));
+      std::vector<double> vv(static_cast<std::size_t>(k));
+      for (auto& e : iv)
+        e = static_cast<std::int32_t>(r() % static_cast<std::uint64_t>(2 * m)) - static_cast<std::int32_t>(m);
+      for (auto& e : jv) e = static_cast<i64>(r() % static_cast<std::uint64_t>(n));
+      for (auto& e : vv) e = static_cast<double>(r() % 1000) + 0.5;
+      const jf::array<std::int32_t> iw(iv, dev());
+      const jf::array<i64> jw(jv, dev());
+      const jf::array<double> vw(vv, dev());
+      auto norm = [](i64 q, i64 size) { return q < 0 ? q + size : q; };
+      // x(i, n - 1 - j) = sqrt(v) * 2: computed values, reversed columns.
+      jf::array<double> x = jf::array<double>(xv, dev()).reshape({m, n});
+      x(iw, (n - 1) - jw) = jf::sqrt(vw) * 2.0;
+      std::vector<double> want = xv;
+      for (i64 e = 0; e < k; ++e) {
+        const auto s = static_cast<std::size_t>(e);
+        want[static_cast<std::size_t>(norm(iv[s], m) * n + (n - 1 - jv[s]))] = std::sqrt(vv[s]) * 2.0;
+      }
+      EXPECT_TRUE(same(x.to_vector(), want));
+      // x(i, j) += v: x read before the assignment, the last duplicate's value added once.
+      x(iw, jw) += vw;
+      std::vector<double> plus = want;
+      for (i64 e = 0; e < k; ++e) {
+        const auto s = static_cast<std::size_t>(e);
+        const auto at = static_cast<std::size_t>(norm(iv[s], m) * n + jv[s]);
+        plus[at] = want[at] + vv[s];
+      }
+      EXPECT_TRUE(same(x.to_vector(), plus));
+    }
+  }
+}
+
+// An out-of-range index of a fused assignment raises numpy's IndexError (i's before j's) and
+// leaves x untouched; a later assignment works; x(jf::argmax(y, 1), j) = v evaluates the
+// reduction first.
+TEST_P(IndexPair, AssignmentErrorsAndRecovery) {
+  const i64 m = 1000, n = 777;
+  std::vector<float> xv(static_cast<std::size_t>(m * n));
+  for (std::size_t k = 0; k < xv.size(); ++k) xv[k] = static_cast<float>(k % 1013) * 0.5f;
+  jf::array<float> x = jf::array<float>(xv, dev()).reshape({m, n});
+  const jf::array<i64> p = jf::arange<i64>(0, 4096, 1, dev());
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { x((p * 7) % 4000, (p * 13) % 7000) = 1.0f; }),
+            "index 1001 is out of bounds for axis 0 with size 1000");
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { x(p % m, p - n) = jf::sqrt(x(p % m, p % n)); }),
+            "index 777 is out of bounds for axis 1 with size 777");
+  EXPECT_EQ(x.to_vector(), xv);
+  x((p * 7) % m, (p * 13) % n) = -1.0f;
+  std::vector<float> want = xv;
+  for (i64 k = 0; k < 4096; ++k) want[static_cast<std::size_t>(((k * 7) % m) * n + (k * 13) % n)] = -1.0f;
+  EXPECT_EQ(x.to_vector(), want);
+  // Indices from a reduction: each row's first maximum of y.
+  const jf::array<float> y = jf::array<float>(std::vector<float>{1, 5, 2, 7, 0, 3}, dev()).reshape({2, 3});
+  jf::array<float> z = jf::zeros<float>({3, 2}, dev());
+  z(jf::argmax(y, 1), jf::arange<i64>(0, 2, 1, dev())) = 9.0f;  // argmax: (1, 0)
+  EXPECT_EQ(z.to_vector(), (std::vector<float>{0, 9, 9, 0, 0, 0}));
+}
+
 // The kernel jf::cuda would generate compiles with NVRTC (on any machine with the toolkit).
 TEST(IndexPairCuda, GeneratedKernelCompiles) {
   const jf::array<double> x = jf::zeros<double>({5, 4, 3});
   const jf::array<std::int32_t> i = jf::zeros<std::int32_t>({6, 1});
   const jf::array<i64> j = jf::zeros<i64>({7});
   test_support::expect_explained_cuda_compiles(jf::explain_cuda(jf::exp(x(i * 2 - 1, j)) * 2.0));
+  // x(i, j) = v: one scatter kernel (its two launches) whose indices are checked along both axes.
+  const std::string put = x(i * 2 - 1, j).explain_assignment(jf::sqrt(x(i, j)) + 1.0);
+  EXPECT_NE(put.find("check_index"), std::string::npos) << put;
+  test_support::expect_explained_cuda_compiles(put);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, IndexPair, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
@@ -164,6 +283,14 @@ TEST(IndexPairGpu, MatchesCpu) {
     return jf::array<double>(jf::sqrt(x(i, j)) + x(j % m, i % n)).to_vector();
   };
   EXPECT_TRUE(same(run(jf::cuda), run(jf::cpu)));
+  // x(i, j) = v with 2^20 pairs (many duplicates: the last one wins on both backends).
+  auto assign = [&](jf::device dev) {
+    jf::array<double> x = jf::array<double>(xv, dev).reshape({m, n});
+    const jf::array<i64> i(iv, dev), j(jv, dev);
+    x(i % 97, j) = jf::arange<double>(0, static_cast<double>(k), 1, dev) * 0.5;
+    return x.to_vector();
+  };
+  EXPECT_TRUE(same(assign(jf::cuda), assign(jf::cpu)));
 }
 
 }  // namespace

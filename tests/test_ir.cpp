@@ -1,10 +1,10 @@
 // jf::ir::graph: builders, the listing, scalar_value::of and the invariant checker.
 #include <gtest/gtest.h>
 
-#include <vector>
-
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "jetfuse/errors.hpp"
 #include "jetfuse/ir/graph.hpp"
@@ -50,6 +50,75 @@ TEST(IrGraph, BuildersAndListing) {
             "out #1 <- %7 (bool, strided)\n");
   EXPECT_EQ(ir::num_strided(g), 2);
   EXPECT_EQ(ir::abi_slots(g), 2 + 2 + 1 + 1 + 2 + 2 * 2);
+}
+
+// Operands of one stride class are listed with it (the kernel name hashes the listing); only
+// strided operands may have one.
+TEST(IrGraph, StrideClasses) {
+  graph g;
+  g.set_map_rank(2);
+  g.index32 = true;
+  const node_id a = g.add_input(dtype::float32, layout::strided);
+  const node_id b = g.add_input(dtype::float32, layout::strided);
+  g.inputs[0].stride_class = 0;
+  g.inputs[1].stride_class = 0;
+  g.add_output(g.add_op(op::add, dtype::float32, {a, b}), layout::strided);
+  g.outputs[0].desc.stride_class = 0;
+  EXPECT_NO_THROW(g.validate());
+  const std::string listing = g.to_string();
+  EXPECT_NE(listing.find("%0 = input #0 f32 strided class 0\n"), std::string::npos) << listing;
+  EXPECT_NE(listing.find("out #0 <- %2 (f32, strided class 0)"), std::string::npos) << listing;
+  // int indices, two axes, strided operands: the ABI ends with one divisor per axis after the first.
+  EXPECT_TRUE(ir::has_unravel_divisors(g));
+  EXPECT_EQ(ir::abi_slots(g), 1 + 2 + 1 + 2 + 3 * 2 + 1);
+  g.index32 = false;
+  EXPECT_FALSE(ir::has_unravel_divisors(g));
+  EXPECT_EQ(ir::abi_slots(g), 1 + 2 + 1 + 2 + 3 * 2);
+  g.inputs[1].lay = layout::contiguous;
+  EXPECT_THROW(g.validate(), jf::error);
+}
+
+// unravel_divisor's magic numbers against the division they replace, evaluated as the kernel does
+// (32-bit multiply-high, add, shift): every extent up to 3000, powers of two and their neighbours,
+// random extents up to 2^31 - 1; numerators at the ends, near multiples, random.
+TEST(IrGraph, UnravelDivisorsDivideExactly) {
+  std::vector<std::int64_t> extents;
+  for (std::int64_t d = 1; d <= 3000; ++d) extents.push_back(d);
+  for (int b = 1; b < 31; ++b)
+    for (std::int64_t e : {(std::int64_t(1) << b) - 1, std::int64_t(1) << b, (std::int64_t(1) << b) + 1})
+      extents.push_back(e);
+  extents.push_back((std::int64_t(1) << 31) - 1);
+  std::uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&] {  // splitmix64
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  for (int k = 0; k < 2000; ++k) extents.push_back(static_cast<std::int64_t>(next() % 0x7fffffffull) + 1);
+  int failures = 0;
+  for (std::int64_t d : extents) {
+    const std::uint64_t slot = ir::unravel_divisor(d);
+    const auto m = static_cast<std::uint32_t>(slot), l = static_cast<std::uint32_t>(slot >> 32);
+    auto check = [&](std::uint32_t i) {
+      const auto hi = static_cast<std::uint32_t>((std::uint64_t(i) * m) >> 32);
+      const std::uint32_t q = (hi + i) >> l;
+      if (q != i / d && failures++ < 5)
+        ADD_FAILURE() << i << " / " << d << ": " << q << " (m " << m << ", l " << l << ")";
+    };
+    for (std::uint32_t i : {0u, 1u, 0x7ffffffeu, 0x7fffffffu}) check(i);
+    for (int k = 0; k < 64; ++k) {
+      const std::uint64_t near =
+          (next() % (0x80000000ull / static_cast<std::uint64_t>(d) + 1)) * static_cast<std::uint64_t>(d);
+      for (std::int64_t delta : {-1, 0, 1})
+        if (static_cast<std::int64_t>(near) + delta >= 0 && static_cast<std::int64_t>(near) + delta < 0x80000000ll)
+          check(static_cast<std::uint32_t>(static_cast<std::int64_t>(near) + delta));
+      check(static_cast<std::uint32_t>(next() & 0x7fffffffu));
+    }
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_THROW(ir::unravel_divisor(0), jf::error);
+  EXPECT_THROW(ir::unravel_divisor(std::int64_t(1) << 31), jf::error);
 }
 
 TEST(IrGraph, ScalarValueOfCastsLikeNumpy) {

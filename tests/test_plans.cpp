@@ -4,9 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <jetfuse/jetfuse.hpp>
-
 #include <string>
 #include <vector>
+
+#include "explained_cuda.hpp"
 
 namespace {
 
@@ -112,6 +113,26 @@ TEST(Plans, ScansAreOneKernelWithTheirProducers) {
   EXPECT_EQ(shapes(jf::detail::explain_with(jf::detail::eval_options{jf::detail::eval_mode::unfused, false, true},
                                             jf::cumsum(a * 2 + 1))),
             (v{"generic loop nest", "generic loop nest", "scan"}));
+}
+
+// The diffusion step's five views of one field have the same strides: one stride class, one
+// offset computed per element, the unravel's division a multiply-high and shift (int indices).
+TEST(Plans, StencilViewsShareOneOffset) {
+  const auto u = jf::zeros<float>({2000, 2000});
+  const auto mid = jf::range(1, -1), hi = jf::range(2, jf::range::none), lo = jf::range(jf::range::none, -2);
+  const std::string e =
+      jf::explain_cuda(u(mid, mid) + 0.1f * (u(hi, mid) + u(lo, mid) + u(mid, hi) + u(mid, lo) - 4 * u(mid, mid)));
+  std::size_t classes = 0;
+  for (std::size_t at = e.find("strided class 0"); at != std::string::npos; at = e.find("strided class 0", at + 1))
+    ++classes;
+  EXPECT_EQ(classes, 3u * 5u) << e;  // five inputs, in the IR before and after the passes and the kernel's header
+  EXPECT_NE(e.find("const I o_in1 = o_in0;  // the same strides"), std::string::npos) << e;
+  EXPECT_NE(e.find("__umulhi(static_cast<unsigned>(r), magic1)"), std::string::npos) << e;
+  EXPECT_EQ(e.find("r % shape1"), std::string::npos) << e;
+  test_support::expect_explained_cuda_compiles(e);
+  // A view with other strides keeps its own offset.
+  const std::string t = jf::explain_cuda(u(mid, mid) + u(mid, mid).transpose());
+  EXPECT_EQ(t.find("the same strides"), std::string::npos) << t;
 }
 
 // Compaction (x(mask), flatnonzero, nonzero): after the count (a full reduction, its own

@@ -12,6 +12,9 @@
 //   flatfull  the same over a block per 256 elements
 //   rows4     rows of the last axis: grid (8, 528), each block walks rows y, y + 528, ...
 //   rowsfull  grid (8, 1998): a thread per element, as hand but with five operands
+//   shared4   flat4 with one offset for the six views (they share their strides), six pointers
+//   fastdiv4  flat4 with the division as a multiply-high and shift (magic numbers from the host)
+//   both4     both; bothfull both over a block per 256 elements
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 -fmad=false strided_map_variants.cu -o /tmp/smv && /tmp/smv
 // Measured (H200, 2026-11-28, device call G; every variant equal to hand's result): copy of 1998^2
 // float32 8.96 us; hand 12.59 us (71.2 % of the copy), flat4 13.58 (66.0 %), flatfull 17.08,
@@ -19,6 +22,10 @@
 // a separate short run per block), so the reverted row-walking launch was not a codegen accident;
 // flat4 reproduces jetfuse's 13.5 us, and the remaining 1 us to hand is its five views (five
 // pointers and strides, a division per element) against hand's one pointer and fixed offsets.
+// Measured (H200, 2026-11-29, session call 1, two runs): hand 12.31 / 12.40 us, flat4 13.34 / 13.75,
+// shared4 11.98 / 12.13, fastdiv4 12.01 / 12.07, both4 10.76 / 10.87, bothfull 12.45 / 12.70:
+// one offset for the views of one stride class and the division as a multiply-high each save
+// about 1.3 us, together 2.6 us (below the hand-written kernel). The generator does both since.
 #include <cstdio>
 #include <vector>
 
@@ -53,6 +60,52 @@ __global__ void flat(const views v) {
 #pragma unroll
     for (int q = 0; q < 5; ++q) x[q] = v.in[q][c0 * v.st0[q] + c1 * v.st1[q]];
     v.out[c0 * v.ost0 + c1 * v.ost1] = stencil(x[0], x[1], x[2], x[3], x[4], v.k);
+  }
+}
+
+// One offset for the six views (the same strides), five pointers.
+__global__ void flat_shared(const views v) {
+  const int n = v.rows * v.cols;
+  const int start = blockIdx.x * blockDim.x + threadIdx.x, step = gridDim.x * blockDim.x;
+  for (int i = start; i < n; i = (n - i > step) ? i + step : n) {
+    const int c1 = i % v.cols, c0 = i / v.cols;
+    const int o = c0 * v.st0[0] + c1 * v.st1[0];
+    float x[5];
+#pragma unroll
+    for (int q = 0; q < 5; ++q) x[q] = v.in[q][o];
+    v.out[o] = stencil(x[0], x[1], x[2], x[3], x[4], v.k);
+  }
+}
+
+// Division by the row length as a multiply-high and shift (magic numbers computed on the host;
+// numerators < 2^31): q = (umulhi(i, m) + i) >> l.
+struct fastdiv {
+  unsigned m, l;
+};
+__device__ __forceinline__ int divide(int i, fastdiv d) {
+  return (int)((__umulhi((unsigned)i, d.m) + (unsigned)i) >> d.l);
+}
+__global__ void flat_fastdiv(const views v, const fastdiv cols) {
+  const int n = v.rows * v.cols;
+  const int start = blockIdx.x * blockDim.x + threadIdx.x, step = gridDim.x * blockDim.x;
+  for (int i = start; i < n; i = (n - i > step) ? i + step : n) {
+    const int c0 = divide(i, cols), c1 = i - c0 * v.cols;
+    float x[5];
+#pragma unroll
+    for (int q = 0; q < 5; ++q) x[q] = v.in[q][c0 * v.st0[q] + c1 * v.st1[q]];
+    v.out[c0 * v.ost0 + c1 * v.ost1] = stencil(x[0], x[1], x[2], x[3], x[4], v.k);
+  }
+}
+__global__ void flat_both(const views v, const fastdiv cols) {
+  const int n = v.rows * v.cols;
+  const int start = blockIdx.x * blockDim.x + threadIdx.x, step = gridDim.x * blockDim.x;
+  for (int i = start; i < n; i = (n - i > step) ? i + step : n) {
+    const int c0 = divide(i, cols), c1 = i - c0 * v.cols;
+    const int o = c0 * v.st0[0] + c1 * v.st1[0];
+    float x[5];
+#pragma unroll
+    for (int q = 0; q < 5; ++q) x[q] = v.in[q][o];
+    v.out[o] = stencil(x[0], x[1], x[2], x[3], x[4], v.k);
   }
 }
 
@@ -131,6 +184,18 @@ int main() {
   const int flat_blocks = (R * R + 255) / 256;
   row("flat4", time([&] { flat<<<flat_blocks < waves4 ? flat_blocks : waves4, 256>>>(v); }), false);
   row("flatfull", time([&] { flat<<<flat_blocks, 256>>>(v); }), false);
+  fastdiv fd{0, 0};
+  {
+    unsigned l = 0;
+    while ((1ull << l) < (unsigned long long)R) ++l;
+    fd.l = l;
+    fd.m = (unsigned)(((1ull << 32) * ((1ull << l) - R)) / R + 1);
+  }
+  const int fb = flat_blocks < waves4 ? flat_blocks : waves4;
+  row("shared4", time([&] { flat_shared<<<fb, 256>>>(v); }), false);
+  row("fastdiv4", time([&] { flat_fastdiv<<<fb, 256>>>(v, fd); }), false);
+  row("both4", time([&] { flat_both<<<fb, 256>>>(v, fd); }), false);
+  row("bothfull", time([&] { flat_both<<<flat_blocks, 256>>>(v, fd); }), false);
   const int x = (R + 255) / 256;
   row("rows4", time([&] { rows<<<dim3(x, waves4 / x), 256>>>(v); }), false);
   row("rowsfull", time([&] { rows<<<dim3(x, R), 256>>>(v); }), false);

@@ -69,17 +69,24 @@ template <class Tag, class... A> struct program_of<call_node<Tag, A...>> {
                                    static_cast<std::int8_t>(sizeof...(A))};
   static constexpr auto value = concat_programs(std::array<prog_entry, 1>{self}, program_of<A>::value...);
 };
-template <ir::gather_mode M, class X, class I, class A> struct program_of<call_node<take_fn<M>, X, I, A>> {
+template <ir::gather_mode M, int Msg, class X, class I, class A>
+struct program_of<call_node<take_fn<M, Msg>, X, I, A>> {
   static constexpr prog_entry self{prog_entry::gather, 3, static_cast<std::int8_t>(M)};
   static constexpr auto value =
       concat_programs(std::array<prog_entry, 1>{self}, program_of<X>::value, program_of<I>::value, program_of<A>::value);
 };
-template <class X, class I, class J, class A>
-struct program_of<call_node<index_pair_fn, X, I, J, A>> {
+template <int AI, int AJ, class X, class I, class J, class A>
+struct program_of<call_node<index_pair_fn<AI, AJ>, X, I, J, A>> {
   static constexpr prog_entry self{prog_entry::gather, index_pair_program_nargs,
                                    static_cast<std::int8_t>(ir::gather_mode::raise)};
   static constexpr auto value = concat_programs(std::array<prog_entry, 1>{self}, program_of<X>::value,
                                                 program_of<I>::value, program_of<J>::value, program_of<A>::value);
+};
+template <int AI, int AJ, class I, class J, class N>
+struct program_of<call_node<pair_position_fn<AI, AJ>, I, J, N, N>> {
+  static constexpr prog_entry self{prog_entry::elementwise, 4, pair_positions_mode};
+  static constexpr auto value = concat_programs(std::array<prog_entry, 1>{self}, program_of<I>::value,
+                                                program_of<J>::value, program_of<N>::value, program_of<N>::value);
 };
 template <bool Right, class X, class V, class A> struct program_of<call_node<search_fn<Right>, X, V, A>> {
   static constexpr prog_entry self{prog_entry::gather, 3, search_program_mode};
@@ -329,4 +336,5 @@ std::ostream& operator<<(std::ostream& os, const E& e) {
 }  // namespace jf
 
 // x(indices) = v and the other scatters (after everything they use).
+#include "jetfuse/expr/mixed_indexing.hpp"
 #include "jetfuse/expr/scatter.hpp"

@@ -92,4 +92,24 @@ struct index_arg {
   constexpr index_arg(all_t) : k(kind::slice) {}
 };
 
+namespace detail {
+// An argument of x(...) that is an integer array or expression (numpy's advanced index), not an
+// integer, a range or jf::all.
+template <class A>
+inline constexpr bool is_index_operand =
+    !std::is_convertible_v<A, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<A>>;
+template <class... A>
+inline constexpr int index_operands = (0 + ... + (is_index_operand<A> ? 1 : 0));
+template <class A0, class... A>
+inline constexpr bool operand_then_all = is_index_operand<A0> && (std::is_same_v<std::remove_cvref_t<A>, all_t> && ...);
+// x(args...) with one or two index operands among integers, ranges and jf::all (numpy's mixed
+// advanced and basic indexing, expr/mixed_indexing.hpp), except the forms with overloads of their
+// own: x(i, j) and x(i, jf::all, ...).
+template <class... A>
+inline constexpr bool mixed_index_args = sizeof...(A) >= 2 &&
+                                         (index_operands<A...> == 1 || index_operands<A...> == 2) &&
+                                         ((is_index_operand<A> || std::is_convertible_v<A, index_arg>)&&...) &&
+                                         !(sizeof...(A) == 2 && index_operands<A...> == 2) && !operand_then_all<A...>;
+}  // namespace detail
+
 }  // namespace jf

@@ -1,14 +1,17 @@
-// x(i, j) where an indexed axis of x is empty (numpy's x[i, j]): nothing may be read, so the
-// indices are checked on the host with numpy's messages (expr/take.hpp, detail::raise_for_empty_axis).
+// Index pairs (numpy's x[i, j]) on the host: where an indexed axis of x is empty nothing may be
+// read, so the indices are checked here with numpy's messages (expr/take.hpp,
+// detail::raise_for_empty_axis); x's first two axes merged for x(i, j) = v (expr/scatter.hpp); the
+// host-side checks of expr/mixed_indexing.hpp.
 #include <string>
 #include <vector>
 
+#include "engine/nest_analysis.hpp"
 #include "jetfuse/array.hpp"
 #include "jetfuse/errors.hpp"
 
 namespace jf::detail {
 
-void raise_for_empty_axis(const shape_t& x, const array_base& i, const array_base& j) {
+void raise_for_empty_axis(const shape_t& x, const array_base& i, const array_base& j, int ai, int aj) {
   shape_t s;
   try {
     s = broadcast_shapes(i.shape(), j.shape());
@@ -24,10 +27,52 @@ void raise_for_empty_axis(const shape_t& x, const array_base& i, const array_bas
     const std::int64_t n = x[axis];
     for (std::int64_t k : v)
       if (k < -n || k >= n)
-        throw index_error("index " + std::to_string(k) + " is out of bounds for axis " + std::to_string(axis) +
-                          " with size " + std::to_string(n));
+        throw index_error("index " + std::to_string(k) + " is out of bounds for axis " +
+                          std::to_string(axis == 0 ? ai : aj) + " with size " + std::to_string(n));
   }
   throw error("jetfuse: internal: x(i, j) of an empty axis with every index in range");
+}
+
+void raise_for_empty_take(const array_base& indices, int axis) {
+  if (indices.size() == 0) return;
+  const std::vector<std::int64_t> v = array<std::int64_t>(detail::to_backend(indices, cpu)).to_vector();
+  throw index_error("index " + std::to_string(v[0]) + " is out of bounds for axis " + std::to_string(axis) +
+                    " with size 0");
+}
+
+void check_values_fit(const shape_t& values, const shape_t& result) {
+  bool fits = values.size() <= result.size();
+  try {
+    fits = fits && broadcast_shapes(values, result) == result;
+  } catch (const shape_error&) {
+    fits = false;
+  }
+  if (!fits)
+    throw shape_error("shape mismatch: value array of shape " + numpy_shape(values) +
+                      " could not be broadcast to indexing result of shape " + numpy_shape(result));
+}
+
+array_base merged_leading_axes(const array_base& x) {
+  const shape_t& s = x.shape();
+  const strides_t& st = x.strides();
+  std::int64_t stride = 0;
+  if (s[0] == 1)
+    stride = st[1];
+  else if (s[1] == 1)
+    stride = st[0];
+  else if (st[0] == st[1] * s[1])
+    stride = st[1];
+  else
+    return array_base();
+  shape_t shape;
+  strides_t strides;
+  shape.push_back(s[0] * s[1]);
+  strides.push_back(stride);
+  for (int k = 2; k < s.size(); ++k) {
+    shape.push_back(s[k]);
+    strides.push_back(st[k]);
+  }
+  return array_base(x.buffer(), x.dtype(), shape, strides, x.offset());
 }
 
 }  // namespace jf::detail

@@ -35,6 +35,9 @@ struct call_analysis {
   std::vector<std::int32_t> out_same_as;   // input read element for element, or -1
   std::vector<bool> out_staged;            // output overlaps an input: computed into a temporary
   std::vector<bool> specialised;           // per scalar leaf
+  // Stride classes of the strided operands (outputs, then inputs; -1: strides of its own):
+  // operands whose strides are equal share one offset in the kernel (ir::operand_desc).
+  std::vector<std::int8_t> out_class, input_class;
   bool index32 = true;
   int vector_width = 1;
   std::vector<std::int32_t> key;
@@ -79,9 +82,12 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
   a.out_layout.assign(static_cast<std::size_t>(r.nout), ir::layout::contiguous);
   a.out_same_as.assign(static_cast<std::size_t>(r.nout), -1);
   a.out_staged.assign(static_cast<std::size_t>(r.nout), false);
+  thread_local std::vector<strides_t> out_strides;
+  out_strides.resize(static_cast<std::size_t>(r.nout));
   for (int o = 0; o < r.nout; ++o) {
     const array_base& out = r.outputs[o];
-    const strides_t s = effective_strides(out, iter);
+    strides_t& s = out_strides[static_cast<std::size_t>(o)];
+    s = effective_strides(out, iter);
     if (max_offset(s, iter) >= int32_limit) a.index32 = false;
     a.out_layout[o] = classify(s, iter);
     if (a.out_layout[o] == ir::layout::scalar) a.out_layout[o] = ir::layout::strided;
@@ -111,6 +117,28 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
     consider(a.out_layout[o], r.out_types[o], a.out_staged[o] ? nullptr : r.outputs[o].raw_data());
   a.vector_width = vec ? 16 / widest : 1;
 
+  // Stride classes: the first strided operand with the same strides opens a class.
+  a.out_class.assign(static_cast<std::size_t>(r.nout), -1);
+  a.input_class.assign(a.input_leaf.size(), -1);
+  thread_local std::vector<std::pair<const strides_t*, std::int8_t*>> strided;
+  strided.clear();
+  std::int8_t classes = 0;
+  auto classify_strides = [&](const strides_t& st, std::int8_t& cls) {
+    for (auto& [other, other_cls] : strided) {
+      if (*other != st) continue;
+      if (*other_cls < 0 && classes < 127) *other_cls = classes++;
+      cls = *other_cls;
+      break;
+    }
+    strided.push_back({&st, &cls});
+  };
+  for (int o = 0; o < r.nout; ++o)
+    if (a.out_layout[o] == ir::layout::strided)
+      classify_strides(out_strides[static_cast<std::size_t>(o)], a.out_class[o]);
+  for (std::size_t k = 0; k < a.input_leaf.size(); ++k)
+    if (a.input_layout[k] == ir::layout::strided)
+      classify_strides(a.leaf_strides[static_cast<std::size_t>(a.input_leaf[k])], a.input_class[k]);
+
   // The variant key: everything above that shapes the generated code.
   const bool any_strided = std::any_of(a.input_layout.begin(), a.input_layout.end(),
                                        [](ir::layout l) { return l == ir::layout::strided; }) ||
@@ -130,6 +158,8 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
   }
   for (int i = 0; i < na; ++i) key.push_back(a.leaf_input[i]);
   for (auto l : a.input_layout) key.push_back(static_cast<std::int32_t>(l));
+  for (auto c : a.out_class) key.push_back(c);
+  for (auto c : a.input_class) key.push_back(c);
   // Specialised exponents by value; comparisons with an integer outside the compared dtype have a
   // known answer (a constant in the IR).
   specialise_scalars(r.scalars, r.nscalars, a.specialised, key);
@@ -138,8 +168,10 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
 // Builds the IR of one variant (before the passes).
 ir::graph lower_variant(const eval_request& r, const call_analysis& a) {
   ir::graph g;
-  for (std::size_t k = 0; k < a.input_leaf.size(); ++k)
+  for (std::size_t k = 0; k < a.input_leaf.size(); ++k) {
     g.inputs.push_back({r.arrays[a.input_leaf[k]]->dtype(), a.input_layout[k]});
+    g.inputs.back().stride_class = a.input_class[k];
+  }
   std::vector<unsigned char> spec(a.specialised.begin(), a.specialised.end());
   spec.push_back(0);
   lowering_inputs in{a.leaf_input.data(), a.input_layout.data(), r.scalars, reinterpret_cast<const bool*>(spec.data())};
@@ -152,6 +184,7 @@ ir::graph lower_variant(const eval_request& r, const call_analysis& a) {
     ir::node_id v = roots[static_cast<std::size_t>(o)];
     if (g.nodes[static_cast<std::size_t>(v)].type != r.out_types[o]) v = g.add_cast(r.out_types[o], v);
     g.add_output(v, a.out_layout[o], a.out_same_as[o]);
+    g.outputs.back().desc.stride_class = a.out_class[o];
   }
   const bool any_strided = std::any_of(g.inputs.begin(), g.inputs.end(), [](const ir::operand_desc& d) { return d.lay == ir::layout::strided; }) ||
                            std::any_of(g.outputs.begin(), g.outputs.end(), [](const ir::output_desc& d) { return d.desc.lay == ir::layout::strided; });
@@ -217,6 +250,8 @@ void launch_step(const ir::plan_step& step, const ir::kernel_source& src, const 
     if (g.outputs[o].desc.lay == ir::layout::strided) put_strides(resolve(step.outputs[o]));
   for (std::size_t i = 0; i < g.inputs.size(); ++i)
     if (g.inputs[i].lay == ir::layout::strided) put_strides(resolve(step.inputs[i]));
+  if (ir::has_unravel_divisors(g))
+    for (int d = 1; d < g.ndim; ++d) put(ir::unravel_divisor(a.iter[d]));
 
   // The iteration space as the kernel sees it (one axis when no operand is strided).
   std::int64_t extents[max_ndim > 1 ? max_ndim : 1] = {};

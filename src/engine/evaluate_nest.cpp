@@ -236,6 +236,7 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
   if (sc) {
     key.push_back(static_cast<std::int32_t>(sc->kind) * 256 + static_cast<std::int32_t>(sc->rule) * 16 +
                   static_cast<std::int32_t>(sc->mode));
+    key.push_back(sc->axis);
     key.push_back(static_cast<std::int32_t>(sc->value_type));
     key.push_back(a.target_axis);
   }
@@ -282,7 +283,7 @@ ir::graph lower_nest(const eval_request& r, const nest_call& c) {
     const ir::node_id index = lower_cast(g, roots[0], dtype::int64, claims);
     const ir::node_id value = lower_cast(g, roots[1], sc->value_type, out_domain);
     const ir::node_id put =
-        g.add_put(sc->rule, r.out_types[0], value, index, c.a.target_domain, claims, out_domain, sc->mode, 0);
+        g.add_put(sc->rule, r.out_types[0], value, index, c.a.target_domain, claims, out_domain, sc->mode, sc->axis);
     g.add_output(put, c.out_layout[0]);
     g.outputs.back().domain = out_domain;
   }

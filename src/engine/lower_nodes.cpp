@@ -121,27 +121,29 @@ void gather_params(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_i
 bool is_uniform(const ir::node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
 }  // namespace
 
-ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id position, ir::gather_mode mode) {
+ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id position, ir::gather_mode mode,
+                         int message_axis) {
   ir::node_id p[2];
   gather_params(g, in, leaf, p);
-  const ir::node_id k =
-      g.add_gather(in.array_input[leaf], position, p[0], p[1], mode, in.nest->gather_axis[static_cast<std::size_t>(leaf)]);
+  const int axis = message_axis >= 0 ? message_axis : in.nest->gather_axis[static_cast<std::size_t>(leaf)];
+  const ir::node_id k = g.add_gather(in.array_input[leaf], position, p[0], p[1], mode, axis);
   if (is_uniform(g.at(position)))
     g.nodes.back().domain = region_domain(*in.nest, in.nest->leaf_region[static_cast<std::size_t>(leaf)]);
   return k;
 }
 
-ir::node_id lower_index_pair(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id i, ir::node_id j) {
+ir::node_id lower_index_pair(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id i, ir::node_id j, int ai,
+                             int aj) {
   const ir::domain_id home = region_domain(*in.nest, in.nest->leaf_region[static_cast<std::size_t>(leaf)]);
   ir::node_id p[4];  // axis 0's length and stride, axis 1's
   gather_params(g, in, leaf, p);
   gather_params(g, in, leaf, p + 2, 2);
-  auto checked = [&](ir::node_id x, ir::node_id size, int axis) {
-    const ir::node_id c = g.add_check_index(x, size, ir::gather_mode::raise, axis, axis);
+  auto checked = [&](ir::node_id x, ir::node_id size, int axis, int rank) {
+    const ir::node_id c = g.add_check_index(x, size, ir::gather_mode::raise, axis, rank);
     if (is_uniform(g.at(x))) g.nodes.back().domain = home;
     return c;
   };
-  const ir::node_id c0 = checked(i, p[0], 0), c1 = checked(j, p[2], 1);
+  const ir::node_id c0 = checked(i, p[0], ai, 0), c1 = checked(j, p[2], aj, 1);
   ir::node_id a0[2] = {c0, p[1]}, a1[2] = {c1, p[3]};
   ir::node_id sum[2] = {lower_operation(g, op::multiply, dtype::int64, a0, 2, home),
                         lower_operation(g, op::multiply, dtype::int64, a1, 2, home)};
@@ -150,6 +152,19 @@ ir::node_id lower_index_pair(ir::graph& g, const lowering_inputs& in, int leaf, 
   const ir::node_id k = g.add_gather(in.array_input[leaf], offset, p[0], one, ir::gather_mode::unchecked, 0);
   if (is_uniform(g.at(offset))) g.nodes.back().domain = home;
   return k;
+}
+
+ir::node_id lower_pair_position(ir::graph& g, ir::domain_id home, ir::node_id i, ir::node_id j, ir::node_id n0,
+                                ir::node_id n1, int ai, int aj) {
+  auto checked = [&](ir::node_id x, ir::node_id size, int axis, int rank) {
+    const ir::node_id c = g.add_check_index(x, size, ir::gather_mode::raise, axis, rank);
+    if (is_uniform(g.at(x))) g.nodes.back().domain = home;
+    return c;
+  };
+  const ir::node_id c0 = checked(i, n0, ai, 0), c1 = checked(j, n1, aj, 1);
+  ir::node_id row[2] = {c0, n1};
+  ir::node_id sum[2] = {lower_operation(g, op::multiply, dtype::int64, row, 2, home), c1};
+  return lower_operation(g, op::add, dtype::int64, sum, 2, home);
 }
 
 ir::node_id lower_search(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id value, bool right) {

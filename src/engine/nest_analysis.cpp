@@ -40,6 +40,7 @@ struct parser {
     case prog_entry::gather: return gather(region, e);
     case prog_entry::scalar: ++si; return shape_t{};
     case prog_entry::elementwise: {
+      if (e.mode == pair_positions_mode) return pair_positions(region);
       shape_t s;
       for (int k = 0; k < e.nargs; ++k) s = k == 0 ? parse(region) : broadcast_shapes(s, parse(region));
       return s;
@@ -218,6 +219,19 @@ struct parser {
   // together (numpy's message when they do not) to the shape S; the result has S + x.shape[2:]. x's
   // view: S's axes of extent 1 and stride 0, then x's trailing axes; both indexed axes' lengths and
   // strides are params (gather_size/stride and pair_size/stride).
+  // x(i, j) = v's positions: i and j broadcast together (numpy's IndexError), the two lengths.
+  shape_t pair_positions(int region) {
+    const shape_t ish = parse(region), jsh = parse(region);
+    parse(region);
+    parse(region);
+    try {
+      return broadcast_shapes(ish, jsh);
+    } catch (const shape_error&) {
+      throw index_error("shape mismatch: indexing arrays could not be broadcast together with shapes " +
+                        to_string(ish) + " " + to_string(jsh) + " ");
+    }
+  }
+
   shape_t index_pair(int region, const prog_entry& e, int leaf, const array_base& x) {
     if (x.ndim() < 2) throw error("jetfuse: internal: an index pair of an array of fewer than 2 axes");
     if (e.mode == static_cast<std::int8_t>(ir::gather_mode::raise)) a.raises = true;

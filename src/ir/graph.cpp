@@ -407,6 +407,7 @@ std::string graph::to_string() const {
       if (n.index >= 0 && static_cast<std::size_t>(n.index) < inputs.size()) {
         const operand_desc& in = inputs[static_cast<std::size_t>(n.index)];
         s << " " << layout_name(in.lay);
+        if (in.stride_class >= 0) s << " class " << static_cast<int>(in.stride_class);
         if (in.slot >= 0) s << " slot " << static_cast<int>(in.slot);
         if (in.gen != generator::none)
           s << " generated: " << bit_generator_name(in.bits) << " " << generator_name(in.gen) << " (key #" << in.param << ", #" << in.param + 1
@@ -476,6 +477,7 @@ std::string graph::to_string() const {
   for (std::size_t k = 0; k < outputs.size(); ++k) {
     const output_desc& o = outputs[k];
     s << "out #" << k << " <- %" << o.value << " (" << short_name(o.desc.type) << ", " << layout_name(o.desc.lay);
+    if (o.desc.stride_class >= 0) s << " class " << static_cast<int>(o.desc.stride_class);
     if (o.same_as_input >= 0) s << ", same as input #" << o.same_as_input;
     s << ")";
     if (nested) s << " @ " << domain_name(o.domain);
@@ -738,6 +740,9 @@ void graph::validate() const {
   }
   auto check_operand = [&](const operand_desc& d, const std::string& what) {
     if (w > 1 && d.lay == layout::strided) throw error("jf::ir: " + what + " is strided with vector_width > 1");
+    if (d.stride_class < -1 || (d.stride_class >= 0 && d.lay != layout::strided))
+      throw error("jf::ir: " + what + " has stride class " + std::to_string(d.stride_class) +
+                  " (only strided operands have one)");
     if (w > 1 && d.lay != layout::scalar && w * size_of(d.type) > 16)
       throw error("jf::ir: " + what + ": vector_width " + std::to_string(w) + " of " + std::string(name(d.type)) +
                   " exceeds 16 bytes");
@@ -789,9 +794,21 @@ int num_strided(const graph& g) {
   return s;
 }
 
+bool has_unravel_divisors(const graph& g) { return g.index32 && g.ndim >= 2 && num_strided(g) > 0; }
+
+std::uint64_t unravel_divisor(std::int64_t d) {
+  if (d < 1 || d >= (std::int64_t(1) << 31))
+    throw error("jf::ir::unravel_divisor: extent " + std::to_string(d) + " out of range");
+  std::uint64_t l = 0;
+  while ((std::uint64_t(1) << l) < static_cast<std::uint64_t>(d)) ++l;
+  const std::uint64_t ud = static_cast<std::uint64_t>(d);
+  const std::uint64_t m = ((std::uint64_t(1) << 32) * ((std::uint64_t(1) << l) - ud)) / ud + 1;
+  return m | (l << 32);
+}
+
 int abi_slots(const graph& g) {
-  return static_cast<int>(g.outputs.size() + g.inputs.size() + g.params.size()) + 1 + g.ndim +
-         g.ndim * num_strided(g);
+  return static_cast<int>(g.outputs.size() + g.inputs.size() + g.params.size()) + 1 + g.ndim + g.ndim * num_strided(g) +
+         (has_unravel_divisors(g) ? g.ndim - 1 : 0);
 }
 
 }  // namespace jf::ir

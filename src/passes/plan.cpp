@@ -67,12 +67,19 @@ struct planner {
       auto [it, fresh] = seen_inputs.emplace(std::make_pair(static_cast<int>(l.ref.k), l.ref.index), no_node);
       if (fresh) {
         it->second = s.kernel.add_input(n.type, l.lay);
+        // Operands of the original graph keep their stride class (temporaries are contiguous).
+        const auto at = static_cast<std::size_t>(l.ref.index);
+        std::int8_t& cls = s.kernel.inputs.back().stride_class;
+        if (l.lay == layout::strided && l.ref.k == operand_ref::kind::input) cls = pl.g.inputs[at].stride_class;
+        if (l.lay == layout::strided && l.ref.k == operand_ref::kind::output) cls = pl.g.outputs[at].desc.stride_class;
         s.inputs.push_back(l.ref);
       }
       return it->second;
     }
     void write_output(node_id v, std::int32_t original_output) {
       s.kernel.add_output(v, pl.g.outputs[static_cast<std::size_t>(original_output)].desc.lay);
+      s.kernel.outputs.back().desc.stride_class =
+          pl.g.outputs[static_cast<std::size_t>(original_output)].desc.stride_class;
       s.outputs.push_back({operand_ref::kind::output, original_output});
     }
     std::int32_t write_temporary(node_id v) {

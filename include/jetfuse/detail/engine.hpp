@@ -69,6 +69,7 @@ struct scatter_spec {
   dtype value_type = dtype::float64;  // the values' dtype at the put (the target's when stored)
   int index_arrays = 0;               // array leaves of the indices (the values' follow)
   int index_program = 0;              // entries of the indices' program (the values' follow)
+  int axis = 0;  // the axis numpy's IndexError names (the target's first; x(jf::all, i) = v: x's axis 1)
 };
 
 // Builds the IR of the expression type(s) for one variant; pushes one root per expression.

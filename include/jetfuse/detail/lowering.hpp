@@ -84,16 +84,27 @@ inline ir::domain_id home_domain(const lowering_inputs& in, int region) {
 
 // jf::take of array leaf `leaf` (a gathered 1-d array) at `position` (int64): a gather node
 // reading the leaf's kernel input with the size and stride the analysis made params.
-ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id position, ir::gather_mode mode);
+// message_axis: the axis numpy's IndexError names, when not the gathered one (-1).
+ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id position, ir::gather_mode mode,
+                         int message_axis = -1);
 // x(i, j): i and j (int64) checked along x's axes 0 and 1 (numpy's messages; i's failures first),
 // the element at their offset read by an unchecked gather of leaf `leaf`.
-ir::node_id lower_index_pair(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id i, ir::node_id j);
+// ai, aj: the axes numpy's IndexError names for i and j.
+ir::node_id lower_index_pair(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id i, ir::node_id j, int ai,
+                             int aj);
+// x(i, j) = v's scatter positions: i and j checked along axes 0 and 1 (lengths n0, n1; numpy's
+// IndexError naming axes ai and aj, i's failures before j's), then i * n1 + j.
+ir::node_id lower_pair_position(ir::graph& g, ir::domain_id home, ir::node_id i, ir::node_id j, ir::node_id n0,
+                                ir::node_id n1, int ai, int aj);
 // jf::searchsorted of `value` in array leaf `leaf` (read like a gathered 1-d array).
 ir::node_id lower_search(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id value, bool right);
 // prog_entry::gather's mode for a search (not a gather_mode: it never raises, an empty array is fine).
 inline constexpr std::int8_t search_program_mode = 3;
 // prog_entry::gather's nargs for x(i, j) (an index pair: x, i, j, a scalar); a take's is 3.
 inline constexpr std::int8_t index_pair_program_nargs = 4;
+// An elementwise program entry of this mode: x(i, j) = v's positions (i, j, n0, n1), whose i and j
+// must broadcast together (numpy's IndexError otherwise).
+inline constexpr std::int8_t pair_positions_mode = 1;
 // Added to a gather's axis leaf for numpy's take_along_axis: the indices have x's rank and are
 // aligned with it (broadcast on the other axes) instead of replacing the axis.
 inline constexpr std::int64_t take_along_axis_flag = std::int64_t{1} << 32;

@@ -22,6 +22,38 @@
 
 namespace jf {
 
+// The compound assignments of an assignable index expression class `cls` (x(indices), x(i, j),
+// expr/mixed_indexing.hpp's x(..., indices)):
+// `x(...) op= v` is numpy's buffered x[...] = x[...] op v, with numpy's dtype rules (`what` names
+// the expression in the compile-time messages).
+#define JF_INDEXED_COMPOUND(cls, what, sym, code)                                                                      \
+  template <class V>                                                                                                   \
+  const cls& operator sym##=(V&& v) const {                                                                            \
+    if constexpr (!operand<V>) {                                                                                       \
+      static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);                                                       \
+      return *this;                                                                                                    \
+    } else {                                                                                                           \
+      static_assert(detail::compound_types<op::code, T, V>::defined,                                                   \
+                    "jetfuse: `" what " " #sym "= v` is not defined for these dtypes; convert with jf::astype first"); \
+      static_assert(can_cast_same_kind(detail::compound_types<op::code, T, V>::result, dtype_v<T>),                    \
+                    "jetfuse: `" what " " #sym                                                                         \
+                    "= v` would cast the result to x's dtype of a lower kind: numpy's "                                \
+                    "same_kind rule raises UFuncTypeError");                                                           \
+      return assign(static_cast<const node_type&>(*this) sym std::forward<V>(v));                                      \
+    }                                                                                                                  \
+  }
+#define JF_INDEXED_COMPOUND_ASSIGNMENTS(cls, what) \
+  JF_INDEXED_COMPOUND(cls, what, +, add)           \
+  JF_INDEXED_COMPOUND(cls, what, -, subtract)      \
+  JF_INDEXED_COMPOUND(cls, what, *, multiply)      \
+  JF_INDEXED_COMPOUND(cls, what, /, true_divide)   \
+  JF_INDEXED_COMPOUND(cls, what, %, remainder)     \
+  JF_INDEXED_COMPOUND(cls, what, &, bitwise_and)   \
+  JF_INDEXED_COMPOUND(cls, what, |, bitwise_or)    \
+  JF_INDEXED_COMPOUND(cls, what, ^, bitwise_xor)   \
+  JF_INDEXED_COMPOUND(cls, what, <<, left_shift)   \
+  JF_INDEXED_COMPOUND(cls, what, >>, right_shift)
+
 namespace detail {
 
 template <class I>
@@ -54,7 +86,8 @@ struct scatter_slot_key {};
 // The scatter of indices and values without reductions: their leaves gathered, one evaluation. The
 // values' scalars are converted to C as numpy converts them (an integer outside C's range raises).
 template <scatter_kind K, ir::put_rule R, ir::gather_mode M, dtype C, class I, class V>
-[[gnu::noinline]] void scatter_leaves(const array_base& x, const I& indices, const V& values, std::string* explained) {
+[[gnu::noinline]] void scatter_leaves(const array_base& x, const I& indices, const V& values, std::string* explained,
+                                      int message_axis) {
   constexpr int A = leaf_counts<I>::arrays + leaf_counts<V>::arrays;
   constexpr int S = leaf_counts<I>::scalars + leaf_counts<V>::scalars;
   std::array<const array_base*, (A > 0 ? A : 1)> arrays{};
@@ -71,6 +104,7 @@ template <scatter_kind K, ir::put_rule R, ir::gather_mode M, dtype C, class I, c
   sp.value_type = C;
   sp.index_arrays = leaf_counts<I>::arrays;
   sp.index_program = static_cast<int>(program_of<I>::value.size());
+  sp.axis = message_axis;
   eval_request r;
   r.slot = slot_for<scatter_slot_key<K, R, M, C, I, V>>();
   r.lower = &lower_scatter<I, V, C>;
@@ -94,18 +128,19 @@ template <scatter_kind K, ir::put_rule R, ir::gather_mode M, dtype C, class I, c
 // jf::put(x, i, jf::sum(y, 0))) are evaluated into an array first, in their own dtype, as numpy
 // evaluates both operands before it writes (so a reduction of x itself sees x before the scatter);
 // the scatter then reads that array. (jf::explain of such a scatter evaluates the reduction and
-// describes the scatter of its array.)
+// describes the scatter of its array.) message_axis: the axis numpy's IndexError names (x's, when
+// x is a view of the indexed array with that axis moved first).
 template <scatter_kind K, ir::put_rule R, ir::gather_mode M, dtype C, class I, class V>
 [[gnu::noinline]] void scatter_into(const array_base& x, const I& indices, const V& values,
-                                    std::string* explained = nullptr) {
+                                    std::string* explained = nullptr, int message_axis = 0) {
   if constexpr (leaf_counts<I>::reductions > 0) {
     const array<cpp_type_t<type_of_v<I>.type>> evaluated(indices);
-    scatter_into<K, R, M, C>(x, capture(evaluated), values, explained);
+    scatter_into<K, R, M, C>(x, capture(evaluated), values, explained, message_axis);
   } else if constexpr (leaf_counts<V>::reductions > 0) {
     const array<cpp_type_t<type_of_v<V>.type>> evaluated(values);
-    scatter_into<K, R, M, C>(x, indices, capture(evaluated), explained);
+    scatter_into<K, R, M, C>(x, indices, capture(evaluated), explained, message_axis);
   } else {
-    scatter_leaves<K, R, M, C>(x, indices, values, explained);
+    scatter_leaves<K, R, M, C>(x, indices, values, explained, message_axis);
   }
 }
 
@@ -220,10 +255,12 @@ std::string explain_add_at(const array<T>& x, I&& indices, V&& values) {
 //                     to x's dtype; of duplicate indices the last one wins
 //   x(indices) += v   numpy's x[indices] += v, i.e. x[indices] = x[indices] + v: buffered, so a
 //                     duplicate index adds once (the last one's value), unlike jf::add_at
-template <class T, class I>
-class indexed : public call_node<take_fn<ir::gather_mode::raise>, term<array<T>>, I, term<std::int64_t>> {
+// (Msg >= 0: x is a view of the indexed array with the indexed axis first, and numpy's IndexError
+// names that array's axis Msg: expr/mixed_indexing.hpp.)
+template <class T, class I, int Msg>
+class indexed : public call_node<take_fn<ir::gather_mode::raise, Msg>, term<array<T>>, I, term<std::int64_t>> {
  public:
-  using node_type = call_node<take_fn<ir::gather_mode::raise>, term<array<T>>, I, term<std::int64_t>>;
+  using node_type = call_node<take_fn<ir::gather_mode::raise, Msg>, term<array<T>>, I, term<std::int64_t>>;
   explicit indexed(node_type n) : node_type(std::move(n)) {}
   indexed(const indexed&) = default;
   indexed(indexed&&) noexcept = default;
@@ -240,34 +277,7 @@ class indexed : public call_node<take_fn<ir::gather_mode::raise>, term<array<T>>
     }
   }
 
-#define JF_INDEXED_COMPOUND(sym, code)                                                              \
-  template <class V>                                                                                \
-  const indexed& operator sym##=(V&& v) const {                                                     \
-    if constexpr (!operand<V>) {                                                                    \
-      static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);                                    \
-      return *this;                                                                                 \
-    } else {                                                                                        \
-      static_assert(detail::compound_types<op::code, T, V>::defined,                                \
-                    "jetfuse: `x(indices) " #sym                                                    \
-                    "= v` is not defined for these dtypes; convert with jf::astype first");         \
-      static_assert(can_cast_same_kind(detail::compound_types<op::code, T, V>::result, dtype_v<T>), \
-                    "jetfuse: `x(indices) " #sym                                                    \
-                    "= v` would cast the result to x's dtype of a lower kind: numpy's "             \
-                    "same_kind rule raises UFuncTypeError");                                        \
-      return assign(static_cast<const node_type&>(*this) sym std::forward<V>(v));                   \
-    }                                                                                               \
-  }
-  JF_INDEXED_COMPOUND(+, add)
-  JF_INDEXED_COMPOUND(-, subtract)
-  JF_INDEXED_COMPOUND(*, multiply)
-  JF_INDEXED_COMPOUND(/, true_divide)
-  JF_INDEXED_COMPOUND(%, remainder)
-  JF_INDEXED_COMPOUND(&, bitwise_and)
-  JF_INDEXED_COMPOUND(|, bitwise_or)
-  JF_INDEXED_COMPOUND(^, bitwise_xor)
-  JF_INDEXED_COMPOUND(<<, left_shift)
-  JF_INDEXED_COMPOUND(>>, right_shift)
-#undef JF_INDEXED_COMPOUND
+  JF_INDEXED_COMPOUND_ASSIGNMENTS(indexed, "x(indices)")
 
   // What `x(indices) = v` would run on jf::cuda (as jf::explain_put); writes nothing.
   template <class V>
@@ -282,17 +292,113 @@ class indexed : public call_node<take_fn<ir::gather_mode::raise>, term<array<T>>
   const indexed& assign(V&& v, std::string* explained = nullptr) const {
     const array<T>& x = this->elements[hana::llong_c<1>].elements[hana::llong_c<0>];
     detail::scatter_into<detail::scatter_kind::setitem, ir::put_rule::store, ir::gather_mode::raise, dtype_v<T>>(
-        x, this->elements[hana::llong_c<2>], capture(std::forward<V>(v)), explained);
+        x, this->elements[hana::llong_c<2>], capture(std::forward<V>(v)), explained, Msg < 0 ? 0 : Msg);
     return *this;
   }
 };
 
 // x(indices) is an operand like the take node it derives from (captured as that node).
-template <class T, class I>
-struct is_lazy_expr<indexed<T, I>> : std::true_type {};
-template <class T, class I>
-struct node_of<indexed<T, I>> {
-  using type = typename indexed<T, I>::node_type;
+template <class T, class I, int Msg>
+struct is_lazy_expr<indexed<T, I, Msg>> : std::true_type {};
+template <class T, class I, int Msg>
+struct node_of<indexed<T, I, Msg>> {
+  using type = typename indexed<T, I, Msg>::node_type;
+};
+
+namespace detail {
+
+// x viewed with its first two axes merged into one of n0 * n1 elements (a view when their strides
+// allow it: src/core/index_pair.cpp), or a null handle.
+array_base merged_leading_axes(const array_base& x);
+
+// x(i, j) = v: numpy's x[i, j] = v as a scatter along the first axis of x with axes 0 and 1 merged,
+// at positions i * n1 + j checked along each axis (i's failures first). An x whose two axes do not
+// merge as a view is scattered in a contiguous copy written back. Indices computed by a reduction
+// are evaluated first (numpy evaluates the operands before it assigns).
+template <int AI, int AJ, class T, class I, class J, class V>
+void scatter_through_pair(const array<T>& x, const I& i, const J& j, const V& values, std::string* explained) {
+  if constexpr (leaf_counts<I>::reductions > 0) {
+    const array<cpp_type_t<type_of_v<I>.type>> evaluated(i);
+    scatter_through_pair<AI, AJ>(x, capture(evaluated), j, values, explained);
+  } else if constexpr (leaf_counts<J>::reductions > 0) {
+    const array<cpp_type_t<type_of_v<J>.type>> evaluated(j);
+    scatter_through_pair<AI, AJ>(x, i, capture(evaluated), values, explained);
+  } else {
+    require_writable(x);
+    if (x.shape()[0] == 0 || x.shape()[1] == 0) return raise_for_empty_axis(x, i, j, AI, AJ);  // nothing to write
+    using N = term<std::int64_t>;
+    using F = pair_position_fn<AI, AJ>;
+    using P = call_node<F, I, J, N, N>;
+    const P positions{hana::tuple<term<F>, I, J, N, N>(term<F>{hana::tuple<F>(F{})}, i, j,
+                                                       N{hana::tuple<std::int64_t>(x.shape()[0])},
+                                                       N{hana::tuple<std::int64_t>(x.shape()[1])})};
+    const array_base merged = merged_leading_axes(x);
+    if (!merged.is_null()) {
+      scatter_into<scatter_kind::setitem, ir::put_rule::store, ir::gather_mode::raise, dtype_v<T>>(merged, positions,
+                                                                                                   values, explained);
+      return;
+    }
+    const array<T> copy = x.copy();  // numpy's WRITEBACKIFCOPY
+    scatter_into<scatter_kind::setitem, ir::put_rule::store, ir::gather_mode::raise, dtype_v<T>>(
+        merged_leading_axes(copy), positions, values, explained);
+    if (!explained) assign(x, copy);
+  }
+}
+
+}  // namespace detail
+
+// What x(i, j) gives for integer index arrays or expressions: numpy's x[i, j], a lazy gather every
+// expression accepts (expr/take.hpp), which takes assignments:
+//   x(i, j) = v    numpy's x[i, j] = v: v broadcast to the indices' broadcast shape + x.shape[2:]
+//                  and cast to x's dtype; of duplicate (i, j) pairs the last one wins
+//   x(i, j) += v   numpy's x[i, j] = x[i, j] + v (buffered: a duplicate pair adds once)
+// An index out of range raises jf::index_error with numpy's message (i's before j's) and leaves x
+// untouched.
+template <class T, class I, class J, int AI, int AJ>
+class indexed_pair : public call_node<index_pair_fn<AI, AJ>, term<array<T>>, I, J, term<std::int64_t>> {
+ public:
+  using node_type = call_node<index_pair_fn<AI, AJ>, term<array<T>>, I, J, term<std::int64_t>>;
+  explicit indexed_pair(node_type n) : node_type(std::move(n)) {}
+  indexed_pair(const indexed_pair&) = default;
+  indexed_pair(indexed_pair&&) noexcept = default;
+
+  // x(p, q) = y(r, s): assigns the values (not the expression).
+  const indexed_pair& operator=(const indexed_pair& v) const { return assign(static_cast<const node_type&>(v)); }
+  template <class V>
+  requires(!std::is_same_v<std::remove_cvref_t<V>, indexed_pair>) const indexed_pair& operator=(V&& v) const {
+    if constexpr (!operand<V>) {
+      static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
+      return *this;
+    } else {
+      return assign(std::forward<V>(v));
+    }
+  }
+
+  JF_INDEXED_COMPOUND_ASSIGNMENTS(indexed_pair, "x(i, j)")
+
+  // What `x(i, j) = v` would run on jf::cuda; writes nothing.
+  template <class V>
+  std::string explain_assignment(V&& v) const {
+    std::string s;
+    assign(std::forward<V>(v), &s);
+    return s;
+  }
+
+ private:
+  template <class V>
+  const indexed_pair& assign(V&& v, std::string* explained = nullptr) const {
+    const array<T>& x = this->elements[hana::llong_c<1>].elements[hana::llong_c<0>];
+    detail::scatter_through_pair<AI, AJ>(x, this->elements[hana::llong_c<2>], this->elements[hana::llong_c<3>],
+                                         capture(std::forward<V>(v)), explained);
+    return *this;
+  }
+};
+
+template <class T, class I, class J, int AI, int AJ>
+struct is_lazy_expr<indexed_pair<T, I, J, AI, AJ>> : std::true_type {};
+template <class T, class I, class J, int AI, int AJ>
+struct node_of<indexed_pair<T, I, J, AI, AJ>> {
+  using type = typename indexed_pair<T, I, J, AI, AJ>::node_type;
 };
 
 }  // namespace jf

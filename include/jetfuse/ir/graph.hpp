@@ -165,6 +165,10 @@ struct operand_desc {
   // other slots' axes); n, a value per list (stride 0 along every slot's axis); -1, no promise (the
   // kernel reads the strides at run time). Kernels specialise on it.
   std::int8_t slot = -1;
+  // Map graphs, strided operands: operands of one class (>= 0) have equal strides at run time
+  // (the shifted views of a stencil, a view and its destination of the same layout): the kernel
+  // computes their offset once. -1: no promise. The launcher still passes every operand's strides.
+  std::int8_t stride_class = -1;
 };
 
 struct output_desc {
@@ -187,8 +191,9 @@ struct output_desc {
 // Kernel ABI (shared by the code generator and the launcher): one struct argument of 8-byte slots:
 //   outputs' pointers, inputs' pointers, params (one slot each, value in the low bytes),
 //   n (the number of elements), shape[ndim], then strides[ndim] for every strided operand
-//   (outputs first, then inputs, in order). Strides count elements, not bytes; every field is
-//   alignas(8), so the struct is 8 * abi_slots(g) bytes.
+//   (outputs first, then inputs, in order), then, when has_unravel_divisors(g), one divisor per
+//   axis 1 .. ndim-1 (unravel_divisor(shape[d])). Strides count elements, not bytes; every field
+//   is alignas(8), so the struct is 8 * abi_slots(g) bytes.
 //
 // Loop-nest ABI (every graph that is not is_map(); jf::ir::nest_abi_slots(g) slots, codegen.hpp):
 //   outputs' pointers, inputs' pointers, params (one slot each, value in the low bytes),
@@ -315,6 +320,14 @@ scalar_value apply(jf::op code, dtype result, dtype arg_type, const scalar_value
 
 // The number of strided operands, i.e. the stride arrays in the kernel ABI.
 int num_strided(const graph& g);
+// Whether a map kernel's arguments end with the divisors of its unravel (int indices, two or more
+// axes, a strided operand): the flat index is split into coordinates by a multiply-high and a
+// shift instead of a division per axis.
+bool has_unravel_divisors(const graph& g);
+// The divisor slot of an extent 1 <= d < 2^31: the magic number m (low 32 bits) and shift l (high
+// 32 bits) with q = (umulhi(i, m) + i) >> l == i / d for every 0 <= i < 2^31 (Granlund and
+// Montgomery's round-up method; m < 2^32 and the sum cannot overflow for such i).
+std::uint64_t unravel_divisor(std::int64_t d);
 // The number of 8-byte slots of the kernel's argument struct (its size is 8 * abi_slots(g)).
 int abi_slots(const graph& g);
 

@@ -200,6 +200,9 @@ struct writer {
       for (std::size_t k = 0; k < g.inputs.size(); ++k)
         if (g.inputs[k].lay == layout::strided)
           s << "  alignas(8) long long strides_" << in_name(k) << "[" << g.ndim << "];  // in elements\n";
+      if (has_unravel_divisors(g))
+        s << "  alignas(8) unsigned long long divisors[" << g.ndim - 1
+          << "];  // shape[1..]: magic number (low 32 bits), shift (high 32 bits)\n";
     }
     s << "};\n";
     s << "static_assert(sizeof(" << args << ") == " << abi_slots(g) << " * 8, \"jetfuse kernel ABI: 8-byte slots\");\n";
@@ -227,15 +230,19 @@ struct writer {
         << " = a." << in_name(k) << ";\n";
     }
     if (any_strided_used()) {
-      for (int d = 1; d < g.ndim; ++d) s << ind << "const I shape" << d << " = static_cast<I>(a.shape[" << d << "]);\n";
+      for (int d = 1; d < g.ndim; ++d) {
+        s << ind << "const I shape" << d << " = static_cast<I>(a.shape[" << d << "]);\n";
+        if (has_unravel_divisors(g))
+          s << ind << "const unsigned magic" << d << " = static_cast<unsigned>(a.divisors[" << d - 1 << "]), shift" << d
+            << " = static_cast<unsigned>(a.divisors[" << d - 1 << "] >> 32);\n";
+      }
       auto strides = [&](const std::string& nm) {
         for (int d = 0; d < g.ndim; ++d)
           s << ind << "const I st_" << nm << "_" << d << " = static_cast<I>(a.strides_" << nm << "[" << d << "]);\n";
       };
-      for (std::size_t k = 0; k < g.outputs.size(); ++k)
-        if (g.outputs[k].desc.lay == layout::strided) strides(out_name(k));
-      for (std::size_t k = 0; k < g.inputs.size(); ++k)
-        if (input_used[k] && g.inputs[k].lay == layout::strided) strides(in_name(k));
+      for_each_offset([&](const std::string& nm, const std::string& shared) {
+        if (shared.empty()) strides(nm);
+      });
     }
     for (std::size_t id = 0; id < g.nodes.size(); ++id) {
       const node& n = g.nodes[id];
@@ -247,22 +254,52 @@ struct writer {
     }
   }
 
-  // Offsets of the strided operands from the flat index i (last axis fastest), one unravel shared.
+  // Calls f(name, shared) for every strided operand the kernel addresses (outputs, then used
+  // inputs): shared names the earlier operand of its stride class whose offset it reuses, or is empty.
+  template <class F>
+  void for_each_offset(F f) const {
+    std::vector<std::string> first_of_class(128);
+    auto visit = [&](const operand_desc& d, const std::string& nm) {
+      if (d.lay != layout::strided) return;
+      if (d.stride_class < 0) return f(nm, std::string());
+      std::string& first = first_of_class[static_cast<std::size_t>(d.stride_class)];
+      if (first.empty()) {
+        first = nm;
+        f(nm, std::string());
+      } else {
+        f(nm, first);
+      }
+    };
+    for (std::size_t k = 0; k < g.outputs.size(); ++k) visit(g.outputs[k].desc, out_name(k));
+    for (std::size_t k = 0; k < g.inputs.size(); ++k)
+      if (input_used[k]) visit(g.inputs[k], in_name(k));
+  }
+
+  // Offsets of the strided operands from the flat index i (last axis fastest), one unravel shared;
+  // operands of one stride class share one offset. With int indices each axis' division is a
+  // multiply-high and a shift by the launcher's magic numbers (graph.hpp, unravel_divisor).
   void unravel(const std::string& ind) {
     if (!any_strided_used()) return;
     s << ind << "I r = i;\n";
-    for (int d = g.ndim - 1; d >= 1; --d)
-      s << ind << "const I c" << d << " = r % shape" << d << ";\n" << ind << "r /= shape" << d << ";\n";
+    for (int d = g.ndim - 1; d >= 1; --d) {
+      if (has_unravel_divisors(g)) {
+        s << ind << "const I q" << d << " = static_cast<I>((__umulhi(static_cast<unsigned>(r), magic" << d
+          << ") + static_cast<unsigned>(r)) >> shift" << d << ");\n";
+        s << ind << "const I c" << d << " = r - q" << d << " * shape" << d << ";\n" << ind << "r = q" << d << ";\n";
+      } else {
+        s << ind << "const I c" << d << " = r % shape" << d << ";\n" << ind << "r /= shape" << d << ";\n";
+      }
+    }
     s << ind << "const I c0 = r;\n";
-    auto offset = [&](const std::string& nm) {
+    for_each_offset([&](const std::string& nm, const std::string& shared) {
       s << ind << "const I o_" << nm << " = ";
+      if (!shared.empty()) {
+        s << "o_" << shared << ";  // the same strides\n";
+        return;
+      }
       for (int d = 0; d < g.ndim; ++d) s << (d ? " + " : "") << "c" << d << " * st_" << nm << "_" << d;
       s << ";\n";
-    };
-    for (std::size_t k = 0; k < g.outputs.size(); ++k)
-      if (g.outputs[k].desc.lay == layout::strided) offset(out_name(k));
-    for (std::size_t k = 0; k < g.inputs.size(); ++k)
-      if (input_used[k] && g.inputs[k].lay == layout::strided) offset(in_name(k));
+    });
   }
 
   // The nodes computed per element. lane: "" for the scalar loop, else the vector lane variable.

@@ -1,0 +1,213 @@
+// numpy's advanced indexing mixed with basic indexing: x(a, b, ...) with one or two integer index
+// arrays or expressions (the operands) among integers, jf::range and jf::all — x(jf::all, cols),
+// x(rows, jf::range(1, 3)), x(2, jf::all, i), x(i, j, 0), x(i, jf::range(2, 5), j).
+//
+// numpy's rule for where the operands' broadcast axes go: integers beside operands are advanced
+// indices too; when the advanced indices are next to each other the broadcast axes replace them in
+// place, when a slice separates them they come first. Reading is a take (one operand) or an index
+// pair (two) on a view of x: the basic indices applied (integers remove their axes), the indexed
+// axes moved where the gather wants them when numpy puts the result's axes first. Lazy, fused and
+// checked in the kernel like jf::take; numpy's IndexError names x's axis. Assignment is the
+// matching scatter into that view (x(jf::all, cols) = v: the values' axes moved with it).
+// Not supported (a compile-time error): two operands after a slice whose axes numpy keeps in place
+// (x(jf::range(1, 3), i, j)), bool masks among other indices.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "jetfuse/expr/scatter.hpp"
+#include "jetfuse/expr/take.hpp"
+#include "jetfuse/views.hpp"
+
+namespace jf {
+
+namespace detail {
+
+// What an argument of x(...) is: an index operand, an integer (it removes its axis) or a slice.
+enum class index_kind : char { operand, integer, slice };
+template <class A>
+constexpr index_kind index_kind_of() {
+  if constexpr (is_index_operand<A>)
+    return index_kind::operand;
+  else if constexpr (std::is_integral_v<std::remove_cvref_t<A>>)
+    return index_kind::integer;
+  else
+    return index_kind::slice;
+}
+
+// Where the operands are and where numpy puts their axes; only the arguments' kinds matter.
+struct mixed_plan {
+  int operands = 0;
+  int position[2] = {-1, -1};   // the operands' argument positions: x's axes, which the messages name
+  int view_axis[2] = {-1, -1};  // their axes in the view (the integers' axes removed)
+  bool adjacent = true;         // the advanced indices (operands and integers) are next to each other
+  int insert_at = 0;            // the view axis where the broadcast axes go when they are adjacent
+};
+template <std::size_t N>
+constexpr mixed_plan plan_mixed(const std::array<index_kind, N>& k) {
+  mixed_plan p;
+  int first = -1, last = -1, integers = 0;
+  for (int a = 0; a < static_cast<int>(N); ++a) {
+    if (k[static_cast<std::size_t>(a)] == index_kind::slice) continue;
+    if (first < 0) first = a;
+    last = a;
+    if (k[static_cast<std::size_t>(a)] == index_kind::integer) {
+      ++integers;
+    } else {
+      p.position[p.operands] = a;
+      p.view_axis[p.operands] = a - integers;
+      ++p.operands;
+    }
+  }
+  for (int a = first; a <= last; ++a)
+    if (k[static_cast<std::size_t>(a)] == index_kind::slice) p.adjacent = false;
+  for (int a = 0; a < first; ++a) p.insert_at += k[static_cast<std::size_t>(a)] == index_kind::slice;
+  return p;
+}
+
+// numpy's "shape mismatch: value array of shape (3,) could not be broadcast to indexing result of
+// shape (4,2)" unless `values` broadcasts to `result` (src/core/index_pair.cpp).
+void check_values_fit(const shape_t& values, const shape_t& result);
+// x(..., i, ...) along an empty axis: numpy's IndexError for i's first index, if it has one.
+void raise_for_empty_take(const array_base& indices, int axis);
+
+}  // namespace detail
+
+// x(..., indices, ...) where numpy keeps the indices' axes in place after other axes of the view
+// (x(jf::all, cols), x(jf::range(1, 3), i)): a take along view axis > 0 that takes assignments, the
+// values' axes moved with the indexed one (v is evaluated first when it is an expression).
+template <class T, class I, int Msg>
+class indexed_axis : public call_node<take_fn<ir::gather_mode::raise, Msg>, term<array<T>>, I, term<std::int64_t>> {
+ public:
+  using node_type = call_node<take_fn<ir::gather_mode::raise, Msg>, term<array<T>>, I, term<std::int64_t>>;
+  explicit indexed_axis(node_type n) : node_type(std::move(n)) {}
+  indexed_axis(const indexed_axis&) = default;
+  indexed_axis(indexed_axis&&) noexcept = default;
+
+  const indexed_axis& operator=(const indexed_axis& v) const { return assign(static_cast<const node_type&>(v)); }
+  template <class V>
+  requires(!std::is_same_v<std::remove_cvref_t<V>, indexed_axis>) const indexed_axis& operator=(V&& v) const {
+    if constexpr (!operand<V>) {
+      static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
+      return *this;
+    } else {
+      return assign(std::forward<V>(v));
+    }
+  }
+  JF_INDEXED_COMPOUND_ASSIGNMENTS(indexed_axis, "x(..., indices)")
+
+  // What the assignment would run on jf::cuda; writes nothing (an expression v is evaluated).
+  template <class V>
+  std::string explain_assignment(V&& v) const {
+    std::string s;
+    assign(std::forward<V>(v), &s);
+    return s;
+  }
+
+ private:
+  template <class V>
+  const indexed_axis& assign(V&& v, std::string* explained = nullptr) const {
+    const array<T>& view = this->elements[hana::llong_c<1>].elements[hana::llong_c<0>];
+    const int axis = static_cast<int>(this->elements[hana::llong_c<3>].elements[hana::llong_c<0>]);
+    const array<T> target = moveaxis(view, axis, 0);
+    // The indices evaluated (numpy evaluates them before it assigns): their shape places v's axes.
+    const array<std::int64_t> indices = astype<std::int64_t>(this->elements[hana::llong_c<2>]);
+    if constexpr (std::is_arithmetic_v<std::remove_cvref_t<V>>) {
+      detail::scatter_into<detail::scatter_kind::setitem, ir::put_rule::store, ir::gather_mode::raise, dtype_v<T>>(
+          target, capture(indices), capture(v), explained, Msg);
+    } else {
+      using W = cpp_type_t<type_of_v<capture_t<V>>.type>;
+      const array<W> values = v;
+      shape_t result, order;
+      const int r = indices.ndim();
+      for (int k = 0; k < axis; ++k) result.push_back(view.shape()[k]);
+      for (int k = 0; k < r; ++k) result.push_back(indices.shape()[k]);
+      for (int k = axis + 1; k < view.ndim(); ++k) result.push_back(view.shape()[k]);
+      detail::check_values_fit(values.shape(), result);
+      for (int k = 0; k < r; ++k) order.push_back(axis + k);  // the indices' axes first, as the target's
+      for (int k = 0; k < result.size(); ++k)
+        if (k < axis || k >= axis + r) order.push_back(k);
+      const array<W> moved = broadcast_to(values, result).transpose(order);
+      detail::scatter_into<detail::scatter_kind::setitem, ir::put_rule::store, ir::gather_mode::raise, dtype_v<T>>(
+          target, capture(indices), capture(moved), explained, Msg);
+    }
+    return *this;
+  }
+};
+
+template <class T, class I, int Msg>
+struct is_lazy_expr<indexed_axis<T, I, Msg>> : std::true_type {};
+template <class T, class I, int Msg>
+struct node_of<indexed_axis<T, I, Msg>> {
+  using type = typename indexed_axis<T, I, Msg>::node_type;
+};
+
+namespace detail {
+
+template <class A>
+index_arg basic_index(const A& a) {
+  if constexpr (is_index_operand<A>)
+    return index_arg(all);
+  else
+    return index_arg(a);
+}
+
+}  // namespace detail
+
+template <class T>
+template <class... A>
+requires(detail::mixed_index_args<A...>) auto array<T>::operator()(const A&... args) const {
+  using detail::index_kind;
+  static constexpr std::array<index_kind, sizeof...(A)> kinds{detail::index_kind_of<A>()...};
+  static constexpr detail::mixed_plan p = detail::plan_mixed(kinds);
+  static constexpr int a0 = p.position[0], a1 = p.operands == 2 ? p.position[1] : p.position[0];
+  const auto& args_tuple = std::tie(args...);
+  using I = std::remove_cvref_t<std::tuple_element_t<static_cast<std::size_t>(a0), std::tuple<A...>>>;
+  using J = std::remove_cvref_t<std::tuple_element_t<static_cast<std::size_t>(a1), std::tuple<A...>>>;
+  static_assert(lazy_operand<I> && lazy_operand<J>,
+                "jetfuse: x(...) takes integers, jf::range, jf::all and integer index arrays or expressions");
+  static_assert(
+      type_of_v<capture_t<const I&>>.type != dtype::bool_ && type_of_v<capture_t<const J&>>.type != dtype::bool_,
+      "jetfuse: a bool mask among other indices is not supported yet: select with jf::compress(mask, x, axis)");
+  static_assert(is_integer(type_of_v<capture_t<const I&>>.type) && is_integer(type_of_v<capture_t<const J&>>.type),
+                "jetfuse: x(...) takes integer index arrays or expressions");
+  static_assert(p.operands == 1 || !p.adjacent || p.insert_at == 0,
+                "jetfuse: x(range, i, j) (two index arrays after a slice, numpy keeping their axes in place) is not "
+                "supported yet: index the view first (y = x(range, jf::all, jf::all); y(jf::all, i, j)) or move "
+                "the axes (jf::moveaxis)");
+  if (is_null()) throw value_error("jetfuse: x(...) of a null array handle");
+  const index_arg basic[] = {detail::basic_index(args)...};
+  const array view(detail::slice(*this, basic, static_cast<int>(sizeof...(A))));  // numpy's IndexError for too many
+  const I& i = std::get<static_cast<std::size_t>(a0)>(args_tuple);
+  if constexpr (p.operands == 1) {
+    constexpr int axis = p.view_axis[0];
+    if (view.shape()[axis] == 0)
+      detail::raise_for_empty_take(array<std::int64_t>(astype<std::int64_t>(capture(i))), a0);
+    if constexpr (p.adjacent && axis > 0) {
+      return indexed_axis<T, capture_t<const I&>, a0>(
+          detail::make_take<ir::gather_mode::raise, a0>(view, i, axis, false));
+    } else {
+      const array moved = axis == 0 ? view : moveaxis(view, axis, 0);
+      return indexed<T, capture_t<const I&>, a0>(detail::make_take<ir::gather_mode::raise, a0>(moved, i, 0, false));
+    }
+  } else {
+    const J& j = std::get<static_cast<std::size_t>(a1)>(args_tuple);
+    if constexpr (p.adjacent) {
+      return detail::make_index_pair<a0, a1>(view, i, j);  // the operands are the view's axes 0 and 1
+    } else {
+      shape_t order;
+      order.push_back(p.view_axis[0]);
+      order.push_back(p.view_axis[1]);
+      for (int k = 0; k < view.ndim(); ++k)
+        if (k != p.view_axis[0] && k != p.view_axis[1]) order.push_back(k);
+      return detail::make_index_pair<a0, a1>(array(view.transpose(order)), i, j);
+    }
+  }
+}
+
+}  // namespace jf

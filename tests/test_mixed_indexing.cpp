@@ -1,0 +1,211 @@
+// Index arrays mixed with slices and integers (numpy's x[:, i], x[i, 1:3], x[2, :, i], x[i, j, 1:3],
+// x[i, 2, j], ...), read and assigned, on every backend: numpy's values, shapes, placement of the
+// index axes and messages from tests/data/mixed_indexing_table.txt (gen_mixed_indexing_table.py);
+// fused producers and consumers against host loops on fresh random inputs; an error then a working
+// evaluation; the generated kernel compiled by NVRTC; GPU against CPU.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <jetfuse/jetfuse.hpp>
+#include <string>
+#include <vector>
+
+#include "explained_cuda.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using i64 = std::int64_t;
+using test_support::parse_shape;
+using test_support::parse_words;
+using test_support::same;
+using test_support::values_of;
+
+class MixedIndexing : public test_support::on_backends {};
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+// One table case's operands and how to read or assign through its pattern.
+struct mixed_case {
+  jf::array<double> x;
+  jf::array<i64> i, j;
+  i64 n = 0;
+  jf::range r;
+  // Reads x(pattern) into an array, or assigns v through it.
+  template <class F>
+  void visit(const std::string& pattern, F&& f) const {
+    const auto all = jf::all;
+    if (pattern == "all i") return f(x(all, i));
+    if (pattern == "i r") return f(x(i, r));
+    if (pattern == "r i") return f(x(r, i));
+    if (pattern == "n i") return f(x(n, i));
+    if (pattern == "i n") return f(x(i, n));
+    if (pattern == "n all i") return f(x(n, all, i));
+    if (pattern == "all n i") return f(x(all, n, i));
+    if (pattern == "i all n") return f(x(i, all, n));
+    if (pattern == "i j r") return f(x(i, j, r));
+    if (pattern == "i n j") return f(x(i, n, j));
+    if (pattern == "i r j") return f(x(i, r, j));
+    if (pattern == "n i j") return f(x(n, i, j));
+    FAIL() << "no such pattern: " << pattern;
+  }
+};
+
+TEST_P(MixedIndexing, MatchesNumpysTable) {
+  const auto cases = test_support::read_table(JF_TEST_DATA_DIR "/mixed_indexing_table.txt", 13);
+  ASSERT_GE(cases.size(), 35u);
+  for (const auto& c : cases) {
+    std::string pattern;
+    for (std::size_t k = 0; k < c.lines[0].size(); ++k) pattern += (k ? " " : "") + c.lines[0][k];
+    SCOPED_TRACE(pattern + ", x " + c.lines[1][0] + ", i " + c.lines[3][0] + ", " + c.lines[8][0]);
+    const std::vector<double> xv = parse_words<double>(values_of(c.lines[2]));
+    mixed_case m;
+    m.x = jf::array<double>(xv, dev()).reshape(parse_shape(c.lines[1][0]));
+    m.i = jf::array<i64>(parse_words<i64>(values_of(c.lines[4])), dev()).reshape(parse_shape(c.lines[3][0]));
+    if (c.lines[5][0] != "-")
+      m.j = jf::array<i64>(parse_words<i64>(values_of(c.lines[6])), dev()).reshape(parse_shape(c.lines[5][0]));
+    const std::vector<i64> scalars = parse_words<i64>(c.lines[7]);
+    m.n = scalars[0];
+    m.r = jf::range(scalars[1], scalars[2]);
+    const bool set = c.lines[8][0] == "set";
+    jf::array<double> v;
+    if (set)
+      v = jf::array<double>(parse_words<double>(values_of(c.lines[10])), dev()).reshape(parse_shape(c.lines[9][0]));
+    auto run = [&] {
+      m.visit(pattern, [&](auto&& e) {
+        if (set) {
+          e = v;
+        } else {
+          jf::array<double> out = e;
+          m.x = out;  // the result replaces x for the comparison below
+        }
+      });
+    };
+    if (c.lines[11][0] == "error") {
+      std::string msg;
+      for (std::size_t k = 0; k < c.lines[12].size(); ++k) msg += (k ? " " : "") + c.lines[12][k];
+      const jf::array<double> before = m.x;
+      if (c.lines[11][1] == "index")
+        EXPECT_EQ(trimmed(test_support::message_of<jf::index_error>(run)), msg);
+      else
+        EXPECT_EQ(test_support::message_of<jf::shape_error>(run), msg);
+      EXPECT_EQ(before.to_vector(), xv);  // untouched
+      continue;
+    }
+    run();
+    EXPECT_EQ(m.x.shape(), parse_shape(c.lines[11][0]));
+    EXPECT_TRUE(same(m.x.to_vector(), parse_words<double>(values_of(c.lines[12]))));
+  }
+}
+
+// Index expressions (int32 with negative positions) into views (stepped, reversed), their picks
+// consumed by an expression, and the assignments x(jf::all, i) = expression and x(i, r) += v, on
+// fresh random inputs of sizes 0, 1, odd and longer than a block, against host loops.
+TEST_P(MixedIndexing, ExpressionsAndViewsAgainstHostLoops) {
+  auto& rng = test_support::rng();
+  for (const i64 rows : {i64{1}, i64{9}, i64{300}}) {
+    const i64 cols = 2 * rows + 5;
+    std::vector<double> base(static_cast<std::size_t>(rows * cols));
+    for (double& e : base) e = static_cast<double>(rng() % 10000) * 0.5;
+    auto at = [&](i64 p, i64 q) { return base[static_cast<std::size_t>(p * cols + q)]; };
+    for (const i64 k : {i64{0}, i64{1}, i64{257}, i64{1031}}) {
+      SCOPED_TRACE("rows " + std::to_string(rows) + ", k " + std::to_string(k));
+      std::vector<std::int32_t> iv(static_cast<std::size_t>(k));
+      for (auto& e : iv)
+        e = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(2 * cols)) - static_cast<std::int32_t>(cols);
+      const jf::array<std::int32_t> iw(iv, dev());
+      auto norm = [&](i64 q) { return q < 0 ? q + cols : q; };
+      const jf::array<double> x = jf::array<double>(base, dev()).reshape({rows, cols});
+      // x(jf::range(rows - 1, none, -1), -(i + 1) - 1 ...): rows reversed, columns from an expression.
+      const jf::array<double> got = jf::sqrt(x(jf::range(rows - 1, jf::range::none, -1), (iw + 1) - 1)) * 2.0;
+      ASSERT_EQ(got.shape(), (jf::shape_t{rows, k}));
+      const std::vector<double> gv = got.to_vector();
+      for (i64 p = 0; p < rows; ++p)
+        for (i64 e = 0; e < k; ++e)
+          ASSERT_EQ(gv[static_cast<std::size_t>(p * k + e)],
+                    std::sqrt(at(rows - 1 - p, norm(iv[static_cast<std::size_t>(e)]))) * 2.0);
+      // x(jf::all, i) = 10 * row + position: v of shape (rows, k) computed, the last duplicate wins.
+      jf::array<double> y = x.copy();
+      const jf::array<double> pos = jf::arange<double>(0, static_cast<double>(k), 1, dev());
+      const jf::array<double> row = jf::arange<double>(0, static_cast<double>(rows), 1, dev()).reshape({rows, 1});
+      y(jf::all, iw) = row * 10000.0 + pos;
+      std::vector<double> want = base;
+      for (i64 p = 0; p < rows; ++p)
+        for (i64 e = 0; e < k; ++e)
+          want[static_cast<std::size_t>(p * cols + norm(iv[static_cast<std::size_t>(e)]))] =
+              static_cast<double>(p) * 10000.0 + static_cast<double>(e);
+      EXPECT_TRUE(same(y.to_vector(), want));
+      // x(i % rows, jf::range(1, cols, 2)) += 1: buffered, a duplicate row adds once.
+      jf::array<double> z = x.copy();
+      z(iw % static_cast<std::int32_t>(rows), jf::range(1, cols, 2)) += 1.0;
+      std::vector<double> plus = base;
+      for (i64 e = 0; e < k; ++e) {
+        i64 p = iv[static_cast<std::size_t>(e)] % rows;
+        if (p < 0) p += rows;
+        for (i64 q = 1; q < cols; q += 2) plus[static_cast<std::size_t>(p * cols + q)] = at(p, q) + 1.0;
+      }
+      EXPECT_TRUE(same(z.to_vector(), plus));
+    }
+  }
+}
+
+// A fused read's out-of-range index raises numpy's IndexError naming x's axis; x is untouched by a
+// failing assignment; later evaluations work.
+TEST_P(MixedIndexing, ErrorsAndRecovery) {
+  const jf::array<float> x = jf::arange<float>(0, 3 * 4 * 500, 1, dev()).reshape({3, 4, 500});
+  const jf::array<i64> p = jf::arange<i64>(0, 2048, 1, dev());
+  const auto e = x(1, jf::all, (p * 7) % 600) * 2.0f;
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { jf::array<float> r = e; }),
+            "index 504 is out of bounds for axis 2 with size 500");  // p = 72
+  const std::vector<float> before = x.to_vector();
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { x(1, jf::all, p - 1000) = 0.0f; }),
+            "index -1000 is out of bounds for axis 2 with size 500");
+  EXPECT_EQ(x.to_vector(), before);
+  const std::vector<float> got = jf::array<float>(x(1, jf::all, (p * 7) % 500) * 2.0f).to_vector();
+  ASSERT_EQ(got.size(), std::size_t{2048 * 4});
+  for (i64 k = 0; k < 2048; ++k)
+    for (i64 q = 0; q < 4; ++q)
+      ASSERT_EQ(got[static_cast<std::size_t>(k * 4 + q)],
+                static_cast<float>(1 * 2000 + q * 500 + (k * 7) % 500) * 2.0f);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, MixedIndexing, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
+
+// The kernels jf::cuda would generate (a read fused with its consumer, an assignment's scatter)
+// compile with NVRTC.
+TEST(MixedIndexingCuda, GeneratedKernelsCompile) {
+  const jf::array<double> x = jf::zeros<double>({5, 4, 3});
+  const jf::array<i64> i = jf::zeros<i64>({6});
+  test_support::expect_explained_cuda_compiles(jf::explain_cuda(jf::exp(x(2, jf::all, i * 2 - 1)) * 2.0));
+  const std::string put = x(jf::all, i).explain_assignment(jf::sqrt(x(jf::all, i)) + 1.0);
+  EXPECT_NE(put.find("put store"), std::string::npos) << put;
+  test_support::expect_explained_cuda_compiles(put);
+}
+
+// jf::cuda against jf::cpu on 2^20 picks of a 3-d array.
+TEST(MixedIndexingGpu, MatchesCpu) {
+  if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
+  auto& rng = test_support::rng();
+  const i64 k = i64{1} << 20;
+  std::vector<double> xv(static_cast<std::size_t>(7 * 301 * 203));
+  for (double& e : xv) e = static_cast<double>(rng() % 100003) * 0.5;
+  std::vector<i64> iv(static_cast<std::size_t>(k));
+  for (auto& e : iv) e = static_cast<i64>(rng() % 406) - 203;
+  auto run = [&](jf::device dev) {
+    const jf::array<double> x = jf::array<double>(xv, dev).reshape({7, 301, 203});
+    const jf::array<i64> i(iv, dev);
+    jf::array<double> r = jf::sqrt(x(3, jf::range(0, 301, 100), i)) + 1.0;
+    jf::array<double> y = x.copy();
+    y(jf::all, 5, i) = jf::arange<double>(0, static_cast<double>(k), 1, dev) * 0.5;
+    std::vector<double> out = r.to_vector(), yv = y.to_vector();
+    out.insert(out.end(), yv.begin(), yv.end());
+    return out;
+  };
+  EXPECT_TRUE(same(run(jf::cuda), run(jf::cpu)));
+}
+
+}  // namespace
