@@ -20,7 +20,10 @@
 // same call (bench_scan): 632 / 930 / 1039 us (46 / 44 / 52 %). Reduce-then-scan with direct stores
 // is the fastest at every density, ahead of CUB: no tile waits for another, and the count jetfuse
 // needs anyway (the output's size) is the first pass. Staging in shared memory costs more than the
-// scattered stores save.
+// scattered stores save. But the same two passes built into jetfuse's generator (the compaction's
+// scan kernel launched twice, its tile pipeline otherwise as today) were slower than its look-back:
+// 828 / 1185 / 1308 us against 632 / 930 / 1039 (session call 4): what makes rts fast here is the
+// per-tile work (one 16-byte mask load a thread, one rank table), not the absent look-back.
 #include <cstdint>
 #include <cstdio>
 #include <cub/cub.cuh>
