@@ -25,11 +25,6 @@ using test_support::values_of;
 
 class IndexPair : public test_support::on_backends {};
 
-std::string trimmed(std::string s) {
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
 TEST_P(IndexPair, MatchesNumpysTable) {
   const auto cases = test_support::read_table(JF_TEST_DATA_DIR "/index_pair_table.txt", 8);
   ASSERT_GE(cases.size(), 19u);
@@ -43,7 +38,9 @@ TEST_P(IndexPair, MatchesNumpysTable) {
     if (c.lines[6][0] == "error") {
       std::string msg;
       for (std::size_t k = 0; k < c.lines[7].size(); ++k) msg += (k ? " " : "") + c.lines[7][k];
-      EXPECT_EQ(trimmed(test_support::message_of<jf::index_error>([&] { jf::array<double> r = x(i, j); })), msg);
+      EXPECT_EQ(
+          test_support::trimmed(test_support::message_of<jf::index_error>([&] { jf::array<double> r = x(i, j); })),
+          msg);
       EXPECT_EQ(x.to_vector(), x_before);
       continue;
     }
@@ -171,7 +168,7 @@ TEST_P(IndexPair, AssignmentMatchesNumpysTable) {
         std::string msg;
         for (std::size_t k = 0; k < c.lines[9].size(); ++k) msg += (k ? " " : "") + c.lines[9][k];
         if (c.lines[8][1] == "index")
-          EXPECT_EQ(trimmed(test_support::message_of<jf::index_error>([&] { x(i, j) = v; })), msg);
+          EXPECT_EQ(test_support::trimmed(test_support::message_of<jf::index_error>([&] { x(i, j) = v; })), msg);
         else
           EXPECT_EQ(test_support::message_of<jf::shape_error>([&] { x(i, j) = v; }), msg);
         EXPECT_EQ(x.to_vector(), xv);

@@ -24,11 +24,6 @@ using test_support::values_of;
 
 class MixedIndexing : public test_support::on_backends {};
 
-std::string trimmed(std::string s) {
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
 // One table case's operands and how to read or assign through its pattern.
 struct mixed_case {
   jf::array<double> x;
@@ -90,7 +85,7 @@ TEST_P(MixedIndexing, MatchesNumpysTable) {
       for (std::size_t k = 0; k < c.lines[12].size(); ++k) msg += (k ? " " : "") + c.lines[12][k];
       const jf::array<double> before = m.x;
       if (c.lines[11][1] == "index")
-        EXPECT_EQ(trimmed(test_support::message_of<jf::index_error>(run)), msg);
+        EXPECT_EQ(test_support::trimmed(test_support::message_of<jf::index_error>(run)), msg);
       else
         EXPECT_EQ(test_support::message_of<jf::shape_error>(run), msg);
       EXPECT_EQ(before.to_vector(), xv);  // untouched

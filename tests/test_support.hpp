@@ -122,6 +122,13 @@ class on_backends : public ::testing::TestWithParam<jf::device> {
   }
   jf::device dev() const { return GetParam(); }
 };
+// A message without its trailing spaces (numpy's index-array shape mismatch ends with one; the
+// tables' words do not keep it).
+inline std::string trimmed(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
 inline std::string backend_name(const ::testing::TestParamInfo<jf::device>& info) {
   return info.param.kind == jf::device_kind::cpu ? "cpu" : "cuda";
 }

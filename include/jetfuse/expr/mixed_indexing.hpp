@@ -82,32 +82,23 @@ void raise_for_empty_take(const array_base& indices, int axis);
 // (x(jf::all, cols), x(jf::range(1, 3), i)): a take along view axis > 0 that takes assignments, the
 // values' axes moved with the indexed one (v is evaluated first when it is an expression).
 template <class T, class I, int Msg>
-class indexed_axis : public call_node<take_fn<ir::gather_mode::raise, Msg>, term<array<T>>, I, term<std::int64_t>> {
+class indexed_axis
+    : public detail::assignable_index<indexed_axis<T, I, Msg>, call_node<take_fn<ir::gather_mode::raise, Msg>,
+                                                                         term<array<T>>, I, term<std::int64_t>>> {
+  using base =
+      detail::assignable_index<indexed_axis<T, I, Msg>,
+                               call_node<take_fn<ir::gather_mode::raise, Msg>, term<array<T>>, I, term<std::int64_t>>>;
+  friend base;
+
  public:
-  using node_type = call_node<take_fn<ir::gather_mode::raise, Msg>, term<array<T>>, I, term<std::int64_t>>;
-  explicit indexed_axis(node_type n) : node_type(std::move(n)) {}
+  using base::base;
+  using typename base::node_type;
   indexed_axis(const indexed_axis&) = default;
   indexed_axis(indexed_axis&&) noexcept = default;
-
+  using base::operator=;
+  // x(p) = y(q): assigns the values (not the expression).
   const indexed_axis& operator=(const indexed_axis& v) const { return assign(static_cast<const node_type&>(v)); }
-  template <class V>
-  requires(!std::is_same_v<std::remove_cvref_t<V>, indexed_axis>) const indexed_axis& operator=(V&& v) const {
-    if constexpr (!operand<V>) {
-      static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
-      return *this;
-    } else {
-      return assign(std::forward<V>(v));
-    }
-  }
   JF_INDEXED_COMPOUND_ASSIGNMENTS(indexed_axis, "x(..., indices)")
-
-  // What the assignment would run on jf::cuda; writes nothing (an expression v is evaluated).
-  template <class V>
-  std::string explain_assignment(V&& v) const {
-    std::string s;
-    assign(std::forward<V>(v), &s);
-    return s;
-  }
 
  private:
   template <class V>

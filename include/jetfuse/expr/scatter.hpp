@@ -249,6 +249,48 @@ std::string explain_add_at(const array<T>& x, I&& indices, V&& values) {
   return s;
 }
 
+namespace detail {
+
+// What the assignable index expressions share (x(indices), x(i, j) below, x(..., indices) of
+// expr/mixed_indexing.hpp): each reads as its gather node `Node` and takes `x(...) = v`, which
+// Derived::assign runs (a scatter); Derived adds its copy assignment (x(p) = y(q) assigns y(q)'s
+// values, not the expression) and the compound assignments (JF_INDEXED_COMPOUND_ASSIGNMENTS).
+template <class Derived, class Node>
+class assignable_index : public Node {
+ public:
+  using node_type = Node;
+  explicit assignable_index(Node n) : Node(std::move(n)) {}
+  assignable_index(const assignable_index&) = default;
+  assignable_index(assignable_index&&) noexcept = default;
+  // Derived's own copy assignment is the one that runs (no implicit move assignment here to
+  // compete with it once Derived brings these operators in).
+  const assignable_index& operator=(const assignable_index&) const = delete;
+
+  template <class V>
+  requires(!std::is_same_v<std::remove_cvref_t<V>, Derived>) const Derived& operator=(V&& v) const {
+    if constexpr (!operand<V>) {
+      static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
+      return self();
+    } else {
+      return self().assign(std::forward<V>(v));
+    }
+  }
+
+  // What `x(...) = v` would run on jf::cuda; writes nothing (x(jf::all, i) = expression evaluates
+  // the expression to describe it).
+  template <class V>
+  std::string explain_assignment(V&& v) const {
+    std::string s;
+    self().assign(std::forward<V>(v), &s);
+    return s;
+  }
+
+ private:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+
+}  // namespace detail
+
 // What x(indices) gives for integer indices: numpy's x[indices] along the first axis. It reads as
 // jf::take(x, indices, 0), a lazy gather every expression accepts, and takes assignments:
 //   x(indices) = v    numpy's x[indices] = v: v broadcast to indices.shape + x.shape[1:] and cast
@@ -258,34 +300,23 @@ std::string explain_add_at(const array<T>& x, I&& indices, V&& values) {
 // (Msg >= 0: x is a view of the indexed array with the indexed axis first, and numpy's IndexError
 // names that array's axis Msg: expr/mixed_indexing.hpp.)
 template <class T, class I, int Msg>
-class indexed : public call_node<take_fn<ir::gather_mode::raise, Msg>, term<array<T>>, I, term<std::int64_t>> {
+class indexed
+    : public detail::assignable_index<
+          indexed<T, I, Msg>, call_node<take_fn<ir::gather_mode::raise, Msg>, term<array<T>>, I, term<std::int64_t>>> {
+  using base =
+      detail::assignable_index<indexed<T, I, Msg>,
+                               call_node<take_fn<ir::gather_mode::raise, Msg>, term<array<T>>, I, term<std::int64_t>>>;
+  friend base;
+
  public:
-  using node_type = call_node<take_fn<ir::gather_mode::raise, Msg>, term<array<T>>, I, term<std::int64_t>>;
-  explicit indexed(node_type n) : node_type(std::move(n)) {}
+  using base::base;
+  using typename base::node_type;
   indexed(const indexed&) = default;
   indexed(indexed&&) noexcept = default;
-
+  using base::operator=;
   // x(p) = y(q): assigns the values (not the expression).
   const indexed& operator=(const indexed& v) const { return assign(static_cast<const node_type&>(v)); }
-  template <class V>
-  requires(!std::is_same_v<std::remove_cvref_t<V>, indexed>) const indexed& operator=(V&& v) const {
-    if constexpr (!operand<V>) {
-      static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
-      return *this;
-    } else {
-      return assign(std::forward<V>(v));
-    }
-  }
-
   JF_INDEXED_COMPOUND_ASSIGNMENTS(indexed, "x(indices)")
-
-  // What `x(indices) = v` would run on jf::cuda (as jf::explain_put); writes nothing.
-  template <class V>
-  std::string explain_assignment(V&& v) const {
-    std::string s;
-    assign(std::forward<V>(v), &s);
-    return s;
-  }
 
  private:
   template <class V>
@@ -355,34 +386,22 @@ void scatter_through_pair(const array<T>& x, const I& i, const J& j, const V& va
 // An index out of range raises jf::index_error with numpy's message (i's before j's) and leaves x
 // untouched.
 template <class T, class I, class J, int AI, int AJ>
-class indexed_pair : public call_node<index_pair_fn<AI, AJ>, term<array<T>>, I, J, term<std::int64_t>> {
+class indexed_pair
+    : public detail::assignable_index<indexed_pair<T, I, J, AI, AJ>,
+                                      call_node<index_pair_fn<AI, AJ>, term<array<T>>, I, J, term<std::int64_t>>> {
+  using base = detail::assignable_index<indexed_pair<T, I, J, AI, AJ>,
+                                        call_node<index_pair_fn<AI, AJ>, term<array<T>>, I, J, term<std::int64_t>>>;
+  friend base;
+
  public:
-  using node_type = call_node<index_pair_fn<AI, AJ>, term<array<T>>, I, J, term<std::int64_t>>;
-  explicit indexed_pair(node_type n) : node_type(std::move(n)) {}
+  using base::base;
+  using typename base::node_type;
   indexed_pair(const indexed_pair&) = default;
   indexed_pair(indexed_pair&&) noexcept = default;
-
-  // x(p, q) = y(r, s): assigns the values (not the expression).
+  using base::operator=;
+  // x(p) = y(q): assigns the values (not the expression).
   const indexed_pair& operator=(const indexed_pair& v) const { return assign(static_cast<const node_type&>(v)); }
-  template <class V>
-  requires(!std::is_same_v<std::remove_cvref_t<V>, indexed_pair>) const indexed_pair& operator=(V&& v) const {
-    if constexpr (!operand<V>) {
-      static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
-      return *this;
-    } else {
-      return assign(std::forward<V>(v));
-    }
-  }
-
   JF_INDEXED_COMPOUND_ASSIGNMENTS(indexed_pair, "x(i, j)")
-
-  // What `x(i, j) = v` would run on jf::cuda; writes nothing.
-  template <class V>
-  std::string explain_assignment(V&& v) const {
-    std::string s;
-    assign(std::forward<V>(v), &s);
-    return s;
-  }
 
  private:
   template <class V>
