@@ -246,15 +246,16 @@ public:
     requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>> &&
              !std::is_convertible_v<J, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<J>>)
   auto operator()(const I& i, const J& j) const;
-    // x(a, b, ...) with one or two integer index arrays or expressions among integers, jf::range and
-    // jf::all: numpy's advanced indexing mixed with basic indexing (x(jf::all, cols), x(rows,
-    // jf::range(1, 3)), x(i, j, 0), x(2, jf::all, i)), lazy and fused, checked in the kernel, with
-    // numpy's placement of the indices' axes; it takes assignments. Defined in expr/mixed_indexing.hpp.
-    template <class... A>
-    requires(detail::mixed_index_args<A...>) auto operator()(const A&... args) const;
-    // x(indices, jf::all, ...): numpy's x[indices, :, ...], the same as x(indices) (numpy's
-    // IndexError "too many indices for array" when there are more arguments than axes).
-    template <class I, class... A>
+  // x(a, b, ...) with one or two integer index arrays or expressions among integers, jf::range and
+  // jf::all: numpy's advanced indexing mixed with basic indexing (x(jf::all, cols), x(rows,
+  // jf::range(1, 3)), x(i, j, 0), x(2, jf::all, i)), lazy and fused, checked in the kernel, with
+  // numpy's placement of the indices' axes; it takes assignments. Defined in expr/mixed_indexing.hpp.
+  template <class... A>
+    requires(detail::mixed_index_args<A...>)
+  auto operator()(const A&... args) const;
+  // x(indices, jf::all, ...): numpy's x[indices, :, ...], the same as x(indices) (numpy's
+  // IndexError "too many indices for array" when there are more arguments than axes).
+  template <class I, class... A>
     requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>> && sizeof...(A) > 0 &&
              (std::is_same_v<A, all_t> && ...))
   auto operator()(const I& indices, A...) const {

@@ -152,7 +152,8 @@ index_arg basic_index(const A& a) {
 
 template <class T>
 template <class... A>
-requires(detail::mixed_index_args<A...>) auto array<T>::operator()(const A&... args) const {
+  requires(detail::mixed_index_args<A...>)
+auto array<T>::operator()(const A&... args) const {
   using detail::index_kind;
   static constexpr std::array<index_kind, sizeof...(A)> kinds{detail::index_kind_of<A>()...};
   static constexpr detail::mixed_plan p = detail::plan_mixed(kinds);

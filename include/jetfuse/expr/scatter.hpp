@@ -267,7 +267,8 @@ class assignable_index : public Node {
   const assignable_index& operator=(const assignable_index&) const = delete;
 
   template <class V>
-  requires(!std::is_same_v<std::remove_cvref_t<V>, Derived>) const Derived& operator=(V&& v) const {
+    requires(!std::is_same_v<std::remove_cvref_t<V>, Derived>)
+  const Derived& operator=(V&& v) const {
     if constexpr (!operand<V>) {
       static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
       return self();

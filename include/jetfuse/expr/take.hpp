@@ -242,9 +242,9 @@ auto make_index_pair(const array<T>& x, const I& i, const J& j) {
 
 template <class T>
 template <class I, class J>
-requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>> &&
-         !std::is_convertible_v<J, index_arg> &&
-         !std::is_arithmetic_v<std::remove_cvref_t<J>>) auto array<T>::operator()(const I& i, const J& j) const {
+  requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>> &&
+           !std::is_convertible_v<J, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<J>>)
+auto array<T>::operator()(const I& i, const J& j) const {
   if (is_null()) throw value_error("jetfuse: x(i, j) of a null array handle");
   if (ndim() < 2)
     throw index_error("too many indices for array: array is " + std::to_string(ndim()) +
