@@ -5,21 +5,26 @@
 #include <string>
 #include <vector>
 
+#include "core/index_errors.hpp"
 #include "engine/nest_analysis.hpp"
 #include "jetfuse/array.hpp"
 #include "jetfuse/errors.hpp"
 
 namespace jf::detail {
 
+namespace {
+// numpy's "index 6 is out of bounds for axis 0 with size 6", as the kernels' records give it.
+std::string out_of_bounds(std::int64_t index, int axis, std::int64_t size) {
+  index_error_record r;
+  r.value = index;
+  r.axis = axis;
+  r.size = size;
+  return index_error_message(r);
+}
+}  // namespace
+
 void raise_for_empty_axis(const shape_t& x, const array_base& i, const array_base& j, int ai, int aj) {
-  shape_t s;
-  try {
-    s = broadcast_shapes(i.shape(), j.shape());
-  } catch (const shape_error&) {
-    throw index_error("shape mismatch: indexing arrays could not be broadcast together with shapes " +
-                      to_string(i.shape()) + " " + to_string(j.shape()) + " ");
-  }
-  if (s.product() == 0) return;  // nothing selected: an empty result
+  if (broadcast_index_arrays(i.shape(), j.shape()).product() == 0) return;  // nothing selected: an empty result
   // numpy checks i's indices, then j's, each in its own order.
   const array_base* index[2] = {&i, &j};
   for (int axis = 0; axis < 2; ++axis) {
@@ -27,8 +32,7 @@ void raise_for_empty_axis(const shape_t& x, const array_base& i, const array_bas
     const std::int64_t n = x[axis];
     for (std::int64_t k : v)
       if (k < -n || k >= n)
-        throw index_error("index " + std::to_string(k) + " is out of bounds for axis " +
-                          std::to_string(axis == 0 ? ai : aj) + " with size " + std::to_string(n));
+        throw index_error(out_of_bounds(k, axis == 0 ? ai : aj, n));
   }
   throw error("jetfuse: internal: x(i, j) of an empty axis with every index in range");
 }
@@ -36,18 +40,11 @@ void raise_for_empty_axis(const shape_t& x, const array_base& i, const array_bas
 void raise_for_empty_take(const array_base& indices, int axis) {
   if (indices.size() == 0) return;
   const std::vector<std::int64_t> v = array<std::int64_t>(detail::to_backend(indices, cpu)).to_vector();
-  throw index_error("index " + std::to_string(v[0]) + " is out of bounds for axis " + std::to_string(axis) +
-                    " with size 0");
+  throw index_error(out_of_bounds(v[0], axis, 0));
 }
 
 void check_values_fit(const shape_t& values, const shape_t& result) {
-  bool fits = values.size() <= result.size();
-  try {
-    fits = fits && broadcast_shapes(values, result) == result;
-  } catch (const shape_error&) {
-    fits = false;
-  }
-  if (!fits)
+  if (!values_fit(values, result))
     throw shape_error("shape mismatch: value array of shape " + numpy_shape(values) +
                       " could not be broadcast to indexing result of shape " + numpy_shape(result));
 }

@@ -119,6 +119,13 @@ void gather_params(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_i
   }
 }
 bool is_uniform(const ir::node& n) { return n.code == op::constant || n.code == op::param || n.code == op::extent; }
+// One index of a tuple checked along its axis (numpy's IndexError naming `axis`; `rank`: its place
+// in the tuple, whose earlier indices' failures are reported first), in `home` when it is uniform.
+ir::node_id checked_index(ir::graph& g, ir::domain_id home, ir::node_id x, ir::node_id size, int axis, int rank) {
+  const ir::node_id c = g.add_check_index(x, size, ir::gather_mode::raise, axis, rank);
+  if (is_uniform(g.at(x))) g.nodes.back().domain = home;
+  return c;
+}
 }  // namespace
 
 ir::node_id lower_gather(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id position, ir::gather_mode mode,
@@ -138,12 +145,7 @@ ir::node_id lower_index_pair(ir::graph& g, const lowering_inputs& in, int leaf, 
   ir::node_id p[4];  // axis 0's length and stride, axis 1's
   gather_params(g, in, leaf, p);
   gather_params(g, in, leaf, p + 2, 2);
-  auto checked = [&](ir::node_id x, ir::node_id size, int axis, int rank) {
-    const ir::node_id c = g.add_check_index(x, size, ir::gather_mode::raise, axis, rank);
-    if (is_uniform(g.at(x))) g.nodes.back().domain = home;
-    return c;
-  };
-  const ir::node_id c0 = checked(i, p[0], ai, 0), c1 = checked(j, p[2], aj, 1);
+  const ir::node_id c0 = checked_index(g, home, i, p[0], ai, 0), c1 = checked_index(g, home, j, p[2], aj, 1);
   ir::node_id a0[2] = {c0, p[1]}, a1[2] = {c1, p[3]};
   ir::node_id sum[2] = {lower_operation(g, op::multiply, dtype::int64, a0, 2, home),
                         lower_operation(g, op::multiply, dtype::int64, a1, 2, home)};
@@ -156,12 +158,7 @@ ir::node_id lower_index_pair(ir::graph& g, const lowering_inputs& in, int leaf, 
 
 ir::node_id lower_pair_position(ir::graph& g, ir::domain_id home, ir::node_id i, ir::node_id j, ir::node_id n0,
                                 ir::node_id n1, int ai, int aj) {
-  auto checked = [&](ir::node_id x, ir::node_id size, int axis, int rank) {
-    const ir::node_id c = g.add_check_index(x, size, ir::gather_mode::raise, axis, rank);
-    if (is_uniform(g.at(x))) g.nodes.back().domain = home;
-    return c;
-  };
-  const ir::node_id c0 = checked(i, n0, ai, 0), c1 = checked(j, n1, aj, 1);
+  const ir::node_id c0 = checked_index(g, home, i, n0, ai, 0), c1 = checked_index(g, home, j, n1, aj, 1);
   ir::node_id row[2] = {c0, n1};
   ir::node_id sum[2] = {lower_operation(g, op::multiply, dtype::int64, row, 2, home), c1};
   return lower_operation(g, op::add, dtype::int64, sum, 2, home);

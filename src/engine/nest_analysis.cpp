@@ -224,12 +224,7 @@ struct parser {
     const shape_t ish = parse(region), jsh = parse(region);
     parse(region);
     parse(region);
-    try {
-      return broadcast_shapes(ish, jsh);
-    } catch (const shape_error&) {
-      throw index_error("shape mismatch: indexing arrays could not be broadcast together with shapes " +
-                        to_string(ish) + " " + to_string(jsh) + " ");
-    }
+    return broadcast_index_arrays(ish, jsh);
   }
 
   shape_t index_pair(int region, const prog_entry& e, int leaf, const array_base& x) {
@@ -241,13 +236,7 @@ struct parser {
       throw error("jetfuse: internal: an index pair without its scalar");
     ++pos;
     ++si;
-    shape_t s;
-    try {
-      s = broadcast_shapes(ish, jsh);
-    } catch (const shape_error&) {
-      throw index_error("shape mismatch: indexing arrays could not be broadcast together with shapes " +
-                        to_string(ish) + " " + to_string(jsh) + " ");
-    }
+    const shape_t s = broadcast_index_arrays(ish, jsh);
     const int trailing = x.ndim() - 2;
     if (trailing > 0) {  // the index arrays' axes come before x's trailing ones
       if (ri > first_reduction)
@@ -352,6 +341,24 @@ void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_siz
   }
 }
 
+shape_t broadcast_index_arrays(const shape_t& i, const shape_t& j) {
+  try {
+    return broadcast_shapes(i, j);
+  } catch (const shape_error&) {
+    throw index_error("shape mismatch: indexing arrays could not be broadcast together with shapes " + to_string(i) +
+                      " " + to_string(j) + " ");
+  }
+}
+
+bool values_fit(const shape_t& values, const shape_t& result) {
+  if (values.size() > result.size()) return false;
+  try {
+    return broadcast_shapes(values, result) == result;
+  } catch (const shape_error&) {
+    return false;
+  }
+}
+
 std::string numpy_shape(const shape_t& s) {
   std::string t("(");  // appended piece by piece (g++ 12's -Wrestrict misfires on operator+)
   for (int k = 0; k < s.size(); ++k) {
@@ -389,17 +396,9 @@ void analyse_scatter_shapes(nest_analysis& a, const prog_entry* program, int pro
   a.regions[1].parent = 0;
   a.value_shape = values;
   if (sp.kind == scatter_kind::put) return;  // cyclic values: the engine's business
-  bool fits = a.values_shape.size() <= values.size();
-  try {
-    fits = fits && broadcast_shapes(values, a.values_shape) == values;
-  } catch (const shape_error&) {
-    fits = false;
-  }
-  if (!fits) {
-    if (sp.kind == scatter_kind::ufunc_at) throw shape_error("array is not broadcastable to correct shape");
-    throw shape_error("shape mismatch: value array of shape " + numpy_shape(a.values_shape) +
-                      " could not be broadcast to indexing result of shape " + numpy_shape(values));
-  }
+  if (sp.kind == scatter_kind::ufunc_at && !values_fit(a.values_shape, values))
+    throw shape_error("array is not broadcastable to correct shape");
+  check_values_fit(a.values_shape, values);
 }
 
 void assign_scatter_domains(nest_analysis& a, const array_base& target) {

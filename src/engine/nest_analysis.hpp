@@ -88,6 +88,13 @@ void assign_scatter_domains(nest_analysis& a, const array_base& target);
 std::vector<std::int64_t> scatter_target_strides(const nest_analysis& a, const array_base& target);
 // numpy's spelling of a shape in messages: "(3,)", "(2,4)".
 std::string numpy_shape(const shape_t& s);
+// Two index arrays' broadcast shape, or numpy's IndexError "shape mismatch: indexing arrays could
+// not be broadcast together with shapes (2,) (3,) " (x[i, j], its assignment, an empty axis's check).
+shape_t broadcast_index_arrays(const shape_t& i, const shape_t& j);
+// Whether values of this shape broadcast to an indexing result of that shape (numpy's setitem);
+// check_values_fit (src/core/index_pair.cpp) raises numpy's message when they do not.
+bool values_fit(const shape_t& values, const shape_t& result);
+void check_values_fit(const shape_t& values, const shape_t& result);
 // The view an array leaf is aligned with its region as: x itself, or (gathered leaves: leaf_view;
 // padded) a view built in `scratch` (no copy of the handle on the common path).
 const array_base& aligned_leaf(const nest_analysis& a, const array_base& x, int leaf, array_base& scratch);
