@@ -259,9 +259,10 @@ inline graph scan_of(monoid m, dtype t, int ndim, int axis, bool consumer = fals
   return g;
 }
 
-// x[mask] of an input of `ndim` axes (0 .. ndim-1) with mask = x > 0: the selected values (x * 2,
-// or with `indices` their flat positions) stored at positions scan(sum, mask) - 1 along axis ndim.
-inline graph compaction(dtype t, int ndim, bool indices = false, bool i32 = false) {
+// x[mask] of an input of `ndim` axes (0 .. ndim-1) with mask = x > 0 (with `bool_mask` a bool input
+// of its own, contiguous): the selected values (x * 2, or with `indices` their flat positions)
+// stored at positions scan(sum, mask) - 1 along axis ndim.
+inline graph compaction(dtype t, int ndim, bool indices = false, bool i32 = false, bool bool_mask = false) {
   graph g;
   g.ndim = ndim + 1;
   g.index32 = i32;
@@ -270,7 +271,9 @@ inline graph compaction(dtype t, int ndim, bool indices = false, bool i32 = fals
   for (int a = 0; a < ndim; ++a) axes.push_back(a);
   const domain_id d = g.add_box(0, axes), b = g.add_box(0, {ndim});
   const node_id x = input_at(g, t, layout::strided, d);
-  const node_id m = g.add_op(op::greater, dtype::bool_, {x, g.add_constant(t, jf::ir::scalar_value::of(t, 0))});
+  const node_id m = bool_mask
+                        ? input_at(g, dtype::bool_, layout::contiguous, d)
+                        : g.add_op(op::greater, dtype::bool_, {x, g.add_constant(t, jf::ir::scalar_value::of(t, 0))});
   const node_id upto = g.add_scan(monoid::sum, g.add_cast(dtype::int64, m), -1);
   const node_id pos = g.add_op(op::subtract, dtype::int64, {upto, g.add_constant(dtype::int64, jf::ir::scalar_value::of(dtype::int64, 1))});
   const node_id v = indices ? g.add_index(d, -1) : g.add_op(op::multiply, t, {x, g.add_constant(t, jf::ir::scalar_value::of(t, 2))});

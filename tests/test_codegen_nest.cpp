@@ -435,12 +435,26 @@ TEST(CodegenNest, ScanLaunch) {
 TEST(CodegenNest, CompactionIsAScanWithStores) {
   const kernel_source k = generate_cuda(compaction(dtype::float64, 1));
   ASSERT_EQ(k.launch.shape, kernel_shape::scan);
+  EXPECT_TRUE(k.launch.scan_compaction);
   EXPECT_NE(k.source.find("out0[ix1_at * st_out0_1] = "), std::string::npos) << k.source;
+  EXPECT_EQ(k.source.find("jf_words"), std::string::npos) << "x > 0 is computed per element, not read as words";
   std::int64_t ext[2] = {std::int64_t(1) << 27, std::int64_t(1) << 26};  // the mask's length, the count
   const launch_config c = configure_launch(k, ext, 2, h100);
   EXPECT_EQ(c.grid[0], 16384u) << "tiles of the mask, not of the count";
-  EXPECT_EQ(c.scratch_bytes, 16u + 32 * 16384);  // the counter, two 16-byte words per tile
+  EXPECT_EQ(c.launches, 2) << "tiles counted, then stored at their offsets";
+  EXPECT_EQ(c.scratch_bytes, 16u + 8 * (16384 + 1));  // two counters, an offset per tile and the total
+  EXPECT_EQ(c.scratch_zero_bytes, 16u);
+  EXPECT_NE(jf::ir::describe_launch(k, c).find("launched twice"), std::string::npos) << jf::ir::describe_launch(k, c);
+  ext[0] = 0;
+  EXPECT_TRUE(configure_launch(k, ext, 2, h100).empty());
   EXPECT_EQ(shape_of(compaction(dtype::int32, 3, true)), kernel_shape::scan);
+  // A bool array as the mask: read as 16-byte words where it is C-contiguous and aligned (a run-time
+  // check over all of D's axes).
+  const kernel_source w = generate_cuda(compaction(dtype::float32, 2, false, false, true));
+  EXPECT_NE(w.source.find("const bool jf_words = (reinterpret_cast<unsigned long long>(in1) & 15ull) == 0 && "
+                          "static_cast<long long>(st_in1_0) == 1LL * e1;"),
+            std::string::npos)
+      << w.source;
 }
 
 TEST(CodegenNest, GeneratedSourceIsReadable) {
@@ -706,7 +720,9 @@ TEST(CodegenNestNvrtc, ScansOfEveryDtypeAndMode) {
       b.add(compaction(t, 2, i32, i32));
     }
   b.add(compaction(dtype::float32, 3, true));
-  EXPECT_EQ(b.kernels.size(), 80u + 45u);
+  b.add(compaction(dtype::float64, 1, false, false, true));
+  b.add(compaction(dtype::int8, 3, false, true, true));
+  EXPECT_EQ(b.kernels.size(), 80u + 47u);
   b.compile();
 }
 

@@ -137,17 +137,17 @@ TEST(Plans, StencilViewsShareOneOffset) {
 
 // Compaction (x(mask), flatnonzero, nonzero): after the count (a full reduction, its own
 // evaluation), one kernel computes the mask, scans its counts and stores the selected values.
-TEST(Plans, CompactionIsOneKernel) {
+TEST(Plans, CompactionIsOneKernel) {  // launched twice (shape_compaction.cpp)
   const auto a = jf::zeros<double>({1 << 20});
   const auto x = jf::zeros<float>({300, 4099});
   using jf::capture;
   EXPECT_EQ(shapes(jf::explain_cuda(jf::count_nonzero(a > 0))), (v{"full reduction"}));
-  EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::values_node(capture(a > 0), capture(a * 2), 1000))), (v{"scan"}));
-  EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::values_node(capture(x > 0), capture(x), 1000))), (v{"scan"}));
-  EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::indices_node(capture(x.transpose() > 0), 1000, 1))), (v{"scan"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::values_node(capture(a > 0), capture(a * 2), 1000))), (v{"compaction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::values_node(capture(x > 0), capture(x), 1000))), (v{"compaction"}));
+  EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::indices_node(capture(x.transpose() > 0), 1000, 1))), (v{"compaction"}));
   // A mask that needs a reduction first: it is stored, then the compaction.
   EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::values_node(capture(a > jf::mean(a)), capture(a), 1000))),
-            (v{"full reduction", "scan"}));
+            (v{"full reduction", "compaction"}));
   // One selected element: a guarded reduction, no positions.
   EXPECT_EQ(shapes(jf::explain_cuda(jf::detail::values_node(capture(a > 0), capture(a), 1))), (v{"full reduction"}));
   const std::string e = jf::explain_cuda(jf::detail::values_node(capture(a > 0), capture(a * 2), 1000));
@@ -156,7 +156,7 @@ TEST(Plans, CompactionIsOneKernel) {
   // Unfused: the mask's and the values' operations, then the compaction's own kernel.
   EXPECT_EQ(shapes(jf::detail::explain_with(jf::detail::eval_options{jf::detail::eval_mode::unfused, false, true},
                                             jf::detail::values_node(capture(a > 0), capture(a * 2), 1000))),
-            (v{"generic loop nest", "generic loop nest", "scan"}));
+            (v{"generic loop nest", "generic loop nest", "compaction"}));
 }
 
 // Cases the differential fuzzer found on the GPU only (the passes and the planner do not run on the

@@ -24,6 +24,8 @@
 // scan kernel launched twice, its tile pipeline otherwise as today) were slower than its look-back:
 // 828 / 1185 / 1308 us against 632 / 930 / 1039 (session call 4): what makes rts fast here is the
 // per-tile work (one 16-byte mask load a thread, one rank table), not the absent look-back.
+#include <thrust/iterator/transform_iterator.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cub/cub.cuh>
@@ -123,6 +125,141 @@ __global__ void __launch_bounds__(threads, 2)
   }
 }
 
+__device__ __forceinline__ void store_word(ulonglong2* p, unsigned long long f, unsigned long long v) {
+  asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(f), "l"(v) : "memory");
+}
+__device__ __forceinline__ ulonglong2 load_word(const ulonglong2* p) {
+  ulonglong2 w;
+  asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(w.x), "=l"(w.y) : "l"(p) : "memory");
+  return w;
+}
+// Warp 0: the exclusive prefix of tile t > 0 from the status words (1: aggregate, 2: inclusive).
+__device__ long long look_back(const ulonglong2* st, long long t) {
+  const int lane = threadIdx.x & 31;
+  long long prefix = 0, hi = t - 1;
+  while (true) {
+    const long long q = hi - lane;
+    ulonglong2 w = make_ulonglong2(2, 0);
+    if (q >= 0) {  // wait for the tile's word
+      w = load_word(st + q);
+      while (w.x == 0) w = load_word(st + q);
+    }
+    const unsigned inc = __ballot_sync(0xffffffffu, w.x == 2);
+    const int last = inc ? __ffs(inc) - 1 : 31;
+    long long v = lane <= last ? static_cast<long long>(w.y) : 0;
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
+    prefix += v;
+    if (inc) return prefix;
+    hi -= 32;
+  }
+}
+__device__ __forceinline__ bool predicate(double x, unsigned pct) {
+  const double f = x * 0.6180339887498949;
+  return (f - floor(f)) * 100.0 < pct;
+}
+struct select_op {
+  unsigned pct;
+  __device__ bool operator()(double x) const { return predicate(x, pct); }
+};
+struct count_op {
+  unsigned pct;
+  __device__ int operator()(double x) const { return predicate(x, pct); }
+};
+
+// Each tile's count of a predicate of x (16 consecutive doubles a thread).
+__global__ void tile_counts_pred(const double* __restrict__ x, long long n, unsigned pct,
+                                 unsigned* __restrict__ counts) {
+  using R = cub::BlockReduce<unsigned, threads>;
+  __shared__ typename R::TempStorage tmp;
+  const long long base = (long long)blockIdx.x * tile + (long long)threadIdx.x * items;
+  unsigned c = 0;
+  if (base + items <= n) {
+    const double2* p = reinterpret_cast<const double2*>(x + base);
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const double2 w = p[k];
+      c += predicate(w.x, pct) + predicate(w.y, pct);
+    }
+  } else {
+    for (long long i = base; i < n; ++i) c += predicate(x[i], pct);
+  }
+  const unsigned total = R(tmp).Sum(c);
+  if (threadIdx.x == 0) counts[blockIdx.x] = total;
+}
+
+// Single pass: each tile's selection as in rts (Pred: computed from x, 16 consecutive doubles a
+// thread; else one 16-byte mask load), its count scanned over the block, a decoupled look-back for
+// the tile's offset, the ranks through shared memory, the selected values stored striped.
+template <bool Pred>
+__global__ void __launch_bounds__(threads, 2)
+    compact_lb(const double* __restrict__ x, const unsigned char* __restrict__ m, long long n, unsigned pct,
+               unsigned long long* counter, ulonglong2* st, double* __restrict__ out,
+               const unsigned* __restrict__ offsets = nullptr) {
+  using S = cub::BlockScan<unsigned, threads>;
+  __shared__ typename S::TempStorage tmp;
+  __shared__ unsigned short rank[tile];
+  __shared__ long long s_t, s_offset;
+  if (threadIdx.x == 0) s_t = offsets ? blockIdx.x : static_cast<long long>(atomicAdd(counter, 1ull));
+  __syncthreads();
+  const long long t = s_t;
+  const long long t0 = t * tile;
+  const long long base = t0 + (long long)threadIdx.x * items;
+  unsigned char f[items];
+  if (Pred) {
+    if (base + items <= n) {
+      const double2* p = reinterpret_cast<const double2*>(x + base);
+#pragma unroll
+      for (int k = 0; k < 8; ++k) {
+        const double2 w = p[k];
+        f[2 * k] = predicate(w.x, pct), f[2 * k + 1] = predicate(w.y, pct);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < 16; ++k) f[k] = base + k < n ? predicate(x[base + k], pct) : 0;
+    }
+  } else if (base + items <= n) {
+    const uint4 w = *reinterpret_cast<const uint4*>(m + base);
+    const unsigned words[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+    for (int k = 0; k < 16; ++k) f[k] = (words[k / 4] >> (8 * (k % 4))) & 1u;
+  } else {
+#pragma unroll
+    for (int k = 0; k < 16; ++k) f[k] = base + k < n ? m[base + k] != 0 : 0;
+  }
+  unsigned c = 0;
+#pragma unroll
+  for (int k = 0; k < 16; ++k) c += f[k];
+  unsigned before, total;
+  S(tmp).ExclusiveSum(c, before, total);
+#pragma unroll
+  for (int k = 0; k < 16; ++k) {
+    rank[threadIdx.x * items + k] = f[k] ? (unsigned short)before : 0xffffu;
+    before += f[k];
+  }
+  if (offsets) {  // reduce-then-scan: the tile's offset is known
+    if (threadIdx.x == 0) s_offset = offsets[t];
+  } else if (threadIdx.x < 32) {
+    long long prefix = 0;
+    if (t == 0) {
+      if (threadIdx.x == 0) store_word(st, 2, total);
+    } else {
+      if (threadIdx.x == 0) store_word(st + t, 1, total);
+      prefix = look_back(st, t);
+      if (threadIdx.x == 0) store_word(st + t, 2, prefix + total);
+    }
+    if (threadIdx.x == 0) s_offset = prefix;
+  }
+  __syncthreads();
+  const long long offset = s_offset;
+#pragma unroll
+  for (int j = 0; j < items; ++j) {
+    const int e = j * threads + (int)threadIdx.x;
+    const unsigned short r = rank[e];
+    if (r != 0xffffu) out[offset + r] = x[t0 + e];
+  }
+}
+
 int main() {
   const long long n = 1ll << 27;
   const int tiles = (int)((n + tile - 1) / tile);
@@ -130,6 +267,8 @@ int main() {
   unsigned char* m;
   unsigned *counts, *offsets;
   int* num;
+  unsigned long long* counter;
+  ulonglong2* st;
   CK(cudaMalloc(&x, 8 * n));
   CK(cudaMalloc(&out, 8 * n));
   CK(cudaMalloc(&ref, 8 * n));
@@ -138,6 +277,8 @@ int main() {
   CK(cudaMalloc(&counts, 4 * (tiles + 1)));
   CK(cudaMalloc(&offsets, 4 * (tiles + 1)));
   CK(cudaMalloc(&num, sizeof(int)));
+  CK(cudaMalloc(&counter, 8));
+  CK(cudaMalloc(&st, 16 * tiles));
   CK(cudaMemset(counts, 0, 4 * (tiles + 1)));  // counts[tiles] stays 0: offsets[tiles] is the total
   CK(cudaFuncSetAttribute(compact<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * tile));
   CK(cudaFuncSetAttribute(compact<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * tile + 8 * tile));
@@ -203,6 +344,77 @@ int main() {
       CK(cudaMemcpy(got.data(), out, 8 * count, cudaMemcpyDeviceToHost));
       row(staged ? "rts_smem" : "rts", t);
       if (got != want) printf("    DIFFERENT from cub\n");
+    }
+    // Single pass with a look-back, after the count (jetfuse's order: the size first).
+    CK(cudaMemset(out, 0xff, 8 * n));
+    const float tlb = time([&] {
+      size_t b = temp_bytes;
+      cub::DeviceReduce::Sum(temp, b, m, num, n);
+      cudaMemcpy(&count, num, sizeof(int), cudaMemcpyDeviceToHost);
+      cudaMemsetAsync(counter, 0, 8);
+      cudaMemsetAsync(st, 0, 16 * tiles);
+      compact_lb<false><<<tiles, threads>>>(x, m, n, pct, counter, st, out);
+    });
+    CK(cudaGetLastError());
+    CK(cudaMemcpy(got.data(), out, 8 * count, cudaMemcpyDeviceToHost));
+    row("lb_rank", tlb);
+    if (got != want) printf("    DIFFERENT from cub\n");
+    // A fused predicate of x (no mask array): CUB's DeviceSelect::If against the look-back kernel,
+    // each after its count (a transform-reduce of the predicate).
+    {
+      const select_op op{pct};
+      auto counted = thrust::make_transform_iterator(x, count_op{pct});
+      size_t if_bytes = 0, red_bytes = 0;
+      cub::DeviceSelect::If(nullptr, if_bytes, x, ref, num, n, op);
+      cub::DeviceReduce::Sum(nullptr, red_bytes, counted, num, n);
+      void* t2;
+      CK(cudaMalloc(&t2, std::max(if_bytes, red_bytes)));
+      int pcount = 0;
+      const float tif = time([&] {
+        size_t b = red_bytes;
+        cub::DeviceReduce::Sum(t2, b, counted, num, n);
+        cudaMemcpy(&pcount, num, sizeof(int), cudaMemcpyDeviceToHost);
+        b = if_bytes;
+        cub::DeviceSelect::If(t2, b, x, ref, num, n, op);
+      });
+      CK(cudaGetLastError());
+      std::vector<double> pw(pcount), pg(pcount);
+      CK(cudaMemcpy(pw.data(), ref, 8 * pcount, cudaMemcpyDeviceToHost));
+      const double pbytes = 8.0 * n + 8.0 * pcount;
+      printf("  %2u %%  %-9s %8.1f us  %5.1f %% of the copy (x > p: %d selected)\n", pct, "cub_if", tif,
+             100.0 * pbytes / tif * 1e-3 / copy_gbps, pcount);
+      CK(cudaMemset(out, 0xff, 8 * n));
+      const float tp = time([&] {
+        size_t b = red_bytes;
+        cub::DeviceReduce::Sum(t2, b, counted, num, n);
+        cudaMemcpy(&pcount, num, sizeof(int), cudaMemcpyDeviceToHost);
+        cudaMemsetAsync(counter, 0, 8);
+        cudaMemsetAsync(st, 0, 16 * tiles);
+        compact_lb<true><<<tiles, threads>>>(x, m, n, pct, counter, st, out);
+      });
+      CK(cudaGetLastError());
+      CK(cudaMemcpy(pg.data(), out, 8 * pcount, cudaMemcpyDeviceToHost));
+      printf("  %2u %%  %-9s %8.1f us  %5.1f %% of the copy\n", pct, "lb_pred", tp,
+             100.0 * pbytes / tp * 1e-3 / copy_gbps);
+      if (pg != pw) printf("    DIFFERENT from cub\n");
+      // The same as a reduce-then-scan: the tiles counted (the predicate computed), the counts
+      // scanned, the tiles compacted at their offsets (the predicate computed again).
+      CK(cudaMemset(out, 0xff, 8 * n));
+      const float tr = time([&] {
+        size_t b = red_bytes;
+        cub::DeviceReduce::Sum(t2, b, counted, num, n);
+        cudaMemcpy(&pcount, num, sizeof(int), cudaMemcpyDeviceToHost);
+        tile_counts_pred<<<tiles, threads>>>(x, n, pct, counts);
+        b = temp_bytes;
+        cub::DeviceScan::ExclusiveSum(temp, b, counts, offsets, tiles + 1);
+        compact_lb<true><<<tiles, threads>>>(x, m, n, pct, counter, st, out, offsets);
+      });
+      CK(cudaGetLastError());
+      CK(cudaMemcpy(pg.data(), out, 8 * pcount, cudaMemcpyDeviceToHost));
+      printf("  %2u %%  %-9s %8.1f us  %5.1f %% of the copy\n", pct, "rts_pred", tr,
+             100.0 * pbytes / tr * 1e-3 / copy_gbps);
+      if (pg != pw) printf("    DIFFERENT from cub\n");
+      cudaFree(t2);
     }
   }
   return 0;

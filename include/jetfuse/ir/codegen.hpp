@@ -80,6 +80,7 @@ struct launch_info {
   // elements per lane in a tile (tile mode, blockDim.x 256) and in a warp's segment (blockDim.x 32);
   // the scanned value's bytes (the tiles' status words in scratch).
   bool scan_columns = false;
+  bool scan_compaction = false;  // a compaction: two launches, tiles counted then stored (shape_compaction.cpp)
   int scan_tile_items = 0;
   int scan_warp_items = 0;
   int scan_value_bytes = 0;

@@ -172,6 +172,7 @@ void emit_generic_nest(emitter& e, launch_info& li);
 void emit_histogram(emitter& e, const shape_plan& p, launch_info& li);
 void emit_scatter(emitter& e, const shape_plan& p, launch_info& li);
 void emit_scan(emitter& e, const shape_plan& p, launch_info& li);
+void emit_compaction(emitter& e, const shape_plan& p, launch_info& li);  // emit_scan's compactions
 void emit_list(emitter& e, const shape_plan& p, launch_info& li);   // shape_list.cpp
 void emit_pairs(emitter& e, const shape_plan& p, launch_info& li);  // shape_pairs.cpp
 // The pairs kernels' tile (lists) and staging buffer (bytes); 0: the generator's choice (the
@@ -234,6 +235,8 @@ launch_config configure_row_reduction(const launch_info& li, const std::int64_t*
 launch_config configure_column_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_histogram(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_scan(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
+launch_config configure_compaction(const launch_info& li, const std::int64_t* ext);
+std::string describe_compaction();
 // describe_launch of a scan, with the numbers of a configuration when c is given.
 std::string describe_scan(const launch_info& li, const launch_config* c);
 launch_config configure_list(const launch_info& li, const std::int64_t* ext, const device_limits& dev);

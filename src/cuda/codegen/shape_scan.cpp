@@ -32,8 +32,8 @@
 // tile's exclusive prefix. An element's value is thus prefix + (warps before + (lanes before +
 // serial sum)): for floats not numpy's sequential sum, but within the same n * eps bound
 // (docs/design.md), and the same bits every run. Integer results are exact (wrapping as numpy's).
-// Compactions (stores at computed positions) compute the positions and values of 8 elements, then
-// store them: their loads are in flight together.
+// Compactions (a scan of the mask's counts whose consumers are stores at the positions it gives)
+// have their own two-launch form: shape_compaction.cpp.
 #include <algorithm>
 #include <utility>
 
@@ -155,6 +155,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   // Without a scan (the stores of a compaction whose positions were computed before): a thread per
   // iteration, the "column" loop with nothing scanned.
   const bool has_scan = !e.f.scans.empty();
+  if (has_scan && !e.f.scatters.empty()) return emit_compaction(e, p, li);  // shape_compaction.cpp
   const node_id sc = has_scan ? e.f.scans[0] : no_node;
   const domain_id d = p.inner;
   const std::vector<std::int32_t> chain = g.chain_axes(d);
@@ -225,12 +226,12 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     }
   };
 
-  e.header(
-      p, std::string(li.scan_columns ? "A thread per row, serially along the scanned axis."
-                                     : "Tiles of a row with a decoupled look-back (512-thread blocks), or a warp per "
-                                       "short row;\nproducers computed as elements are loaded, outputs stored after "
-                                       "the scan.") +
-             (p.outer > 0 ? "\nCompaction: the selected values stored at their positions (an exclusive count)." : ""));
+  e.header(p,
+           std::string(li.scan_columns ? "A thread per row, serially along the scanned axis."
+                                       : "Tiles of a row with a decoupled look-back (512-thread blocks), or a warp per "
+                                         "short row;\nproducers computed as elements are loaded, outputs stored after "
+                                         "the scan.") +
+               (p.outer > 0 ? "\nThe selected values stored at their positions, computed before." : ""));
   s << scan_helpers;
   e.args_struct();
   e.open_kernel("// Launch: configure_scan (blockDim.x 512: tiles; 256: a thread per row; 32: a warp per row).\n");
@@ -288,63 +289,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     s << ind << "jf_has_carry = true;\n";
     s << ind << "jf_scan::to_striped(jf_v, jf_xpose[jf_wid]);\n";
   };
-  // Compactions store in chunks of `chunk` elements, in two passes: first every selection,
-  // position and value of the chunk (their loads independent, all in flight at once), then the
-  // stores. Interleaved, each element's loads would wait for the previous element's store (the
-  // output may alias an input as far as the compiler knows): a round trip per element.
-  auto store_chunked = [&](const std::string& ind, int items, const std::string& seg) {
-    const int chunk = std::min(items, 8);
-    s << ind << "#pragma unroll\n";
-    s << ind << "for (int c = 0; c < " << items << "; c += " << chunk << ") {\n";
-    for (std::size_t k = 0; k < g.outputs.size(); ++k) {
-      const node& st = g.at(g.outputs[k].value);
-      s << ind << "  bool jf_sel" << k << "[" << chunk << "];\n";
-      s << ind << "  I jf_at" << k << "[" << chunk << "];\n";
-      s << ind << "  " << e.T(g.at(st.args[0]).type) << " jf_val" << k << "[" << chunk << "];\n";
-    }
-    s << ind << "#pragma unroll\n";
-    s << ind << "  for (int jj = 0; jj < " << chunk << "; ++jj) {\n";
-    s << ind << "    const long long jf_i = " << seg << " + (c + jj) * 32 + jf_lane;\n";
-    for (std::size_t k = 0; k < g.outputs.size(); ++k) s << ind << "    jf_sel" << k << "[jj] = false;\n";
-    s << ind << "    if (jf_i < L) {\n";
-    const std::string in = ind + "      ";
-    e.unravel(in, "jf_i", scanned, "");
-    s << in << "const " << T << " " << cat("v", sc) << " = jf_v[c + jj];\n";
-    e.vname[static_cast<std::size_t>(sc)] = cat("v", sc);
-    for (std::size_t k = 0; k < g.outputs.size(); ++k) {
-      const node& st = g.at(g.outputs[k].value);
-      const auto [selected, position] = selection_of(k, in);
-      const auto before = e.vname;
-      s << in << "if (" << selected << ") {\n";
-      s << in << "  jf_sel" << k << "[jj] = true;\n";
-      s << in << "  jf_at" << k << "[jj] = static_cast<I>(" << position << ");\n";
-      e.emit_nodes(e.f.closure({st.args[0]}), in + "  ", "", emitter::which::all);
-      s << in << "  jf_val" << k << "[jj] = " << e.vname[static_cast<std::size_t>(st.args[0])] << ";\n";
-      s << in << "}\n";
-      e.vname = before;
-    }
-    e.vname = saved;
-    s << ind << "    }\n";
-    s << ind << "  }\n";
-    s << ind << "#pragma unroll\n";
-    s << ind << "  for (int jj = 0; jj < " << chunk << "; ++jj) {\n";
-    s << ind << "    const long long jf_i = " << seg << " + (c + jj) * 32 + jf_lane;\n";
-    const std::int32_t b_axis = p.outer > 0 ? g.dom(p.outer).axes[0] : -1;
-    for (std::size_t k = 0; k < g.outputs.size(); ++k) {
-      s << ind << "    if (jf_sel" << k << "[jj]) {\n";
-      e.unravel(ind + "      ", "jf_i", scanned, "");
-      const std::string ix = cat("ix", b_axis) + "_at";
-      s << ind << "      const I " << ix << " = jf_at" << k << "[jj];\n";
-      e.axis[static_cast<std::size_t>(b_axis)] = ix;
-      s << ind << "      out" << k << "[" << e.offset(true, k, p.outer) << "] = jf_val" << k << "[jj];\n";
-      s << ind << "    }\n";
-      e.vname = saved;
-    }
-    s << ind << "  }\n";
-    s << ind << "}\n";
-  };
   auto store_segment = [&](const std::string& ind, int items, const std::string& seg) {
-    if (!e.f.scatters.empty()) return store_chunked(ind, items, seg);
     s << ind << "#pragma unroll\n";
     s << ind << "for (int j = 0; j < " << items << "; ++j) {\n";
     s << ind << "  const long long jf_i = " << seg << " + j * 32 + jf_lane;\n";
@@ -536,6 +481,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
 }
 
 launch_config configure_scan(const launch_info& li, const std::int64_t* ext, const device_limits& dev) {
+  if (li.scan_compaction) return configure_compaction(li, ext);
   launch_config c;
   const std::int64_t len = product(li.reduced_axes, ext), rows = product(li.outer_axes, ext);
   if (len == 0 || rows == 0) {
@@ -570,6 +516,7 @@ launch_config configure_scan(const launch_info& li, const std::int64_t* ext, con
 }
 
 std::string describe_scan(const launch_info& li, const launch_config* c) {
+  if (li.scan_compaction) return describe_compaction();
   if (li.scan_columns && li.reduced_axes.empty()) return "scan: stores at computed positions, a thread per element";
   if (li.scan_columns)
     return "scan: a thread per row (256-thread blocks), serially along the scanned axis (numpy's order)";

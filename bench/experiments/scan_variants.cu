@@ -1,0 +1,248 @@
+// Experiment: cumsum of 2^27 int32 into int64 (numpy's dtypes; bench_scan's BM_CumsumInt32 row,
+// 12 bytes per element) written by hand in shapes jetfuse's generator could take, against CUB's
+// DeviceScan::InclusiveSum. jetfuse's kernel (512-thread tiles of 8192, loads striped and turned
+// through shared memory, a decoupled look-back) measured 573 us = 67 % of the copy on an H200,
+// CUB 541 us = 71 % (2026-11-29). Variants (each result compared with CUB's):
+//   lb          a decoupled look-back over tiles of 8192 (512 x 16), a block per tile in the order
+//               of an atomic counter; each thread loads its 16 consecutive int32 as four 16-byte
+//               words (blocked, no transpose), scans them, the block scans the threads' totals;
+//               stores turned through shared memory per warp (coalesced).
+//   lb_pers     the same with a persistent grid (2 blocks an SM) taking tiles from the counter.
+//   lb_pf       persistent, each block claiming its next tile when it starts one and prefetching
+//               that tile's input into L2 (cp.async.bulk.prefetch.L2, one instruction a tile): the
+//               DRAM reads of the next tile overlap this tile's look-back and stores.
+//   lb_pf2      the same, two tiles ahead.
+// Bandwidth counts 4 bytes read and 8 written per element; "copy" is a device copy of 2^27
+// float64 in the same run (16 bytes an element), as bench_scan's CopyRoof.
+// Build: nvcc -O3 -arch=sm_90 -std=c++17 scan_variants.cu -o /tmp/sv && /tmp/sv
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cub/cub.cuh>
+struct widen_op {
+  __device__ long long operator()(int x) const { return x; }
+};
+#include <vector>
+
+#define CK(x)                                                  \
+  do {                                                         \
+    cudaError_t e = (x);                                       \
+    if (e != cudaSuccess) {                                    \
+      printf("%s line %d\n", cudaGetErrorString(e), __LINE__); \
+      return 1;                                                \
+    }                                                          \
+  } while (0)
+
+__device__ __forceinline__ void store_word(ulonglong2* p, unsigned long long f, unsigned long long v) {
+  asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(f), "l"(v) : "memory");
+}
+__device__ __forceinline__ ulonglong2 load_word(const ulonglong2* p) {
+  ulonglong2 w;
+  asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(w.x), "=l"(w.y) : "l"(p) : "memory");
+  return w;
+}
+
+// Warp 0: the exclusive prefix of tile t > 0 from the status words (1: aggregate, 2: inclusive).
+// The roof of this traffic: each int32 converted to int64, nothing scanned (4 bytes in, 8 out).
+__global__ void widen(const int4* __restrict__ in, longlong2* __restrict__ out, long long n4) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += (long long)gridDim.x * blockDim.x) {
+    const int4 w = in[i];
+    out[2 * i] = make_longlong2(w.x, w.y);
+    out[2 * i + 1] = make_longlong2(w.z, w.w);
+  }
+}
+
+__device__ long long look_back(const ulonglong2* st, long long t) {
+  const int lane = threadIdx.x & 31;
+  long long prefix = 0, hi = t - 1;
+  while (true) {
+    const long long q = hi - lane;
+    ulonglong2 w = make_ulonglong2(2, 0);
+    if (q >= 0) {  // wait for the tile's word
+      w = load_word(st + q);
+      while (w.x == 0) w = load_word(st + q);
+    }
+    const unsigned inc = __ballot_sync(0xffffffffu, w.x == 2);
+    const int last = inc ? __ffs(inc) - 1 : 31;
+    long long v = lane <= last ? static_cast<long long>(w.y) : 0;
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
+    prefix += v;
+    if (inc) return prefix;
+    hi -= 32;
+  }
+}
+
+template <int threads, int items, int MinBlocks, bool Persistent, bool Prefetch>
+__global__ void __launch_bounds__(threads, MinBlocks)
+    lb(const int* __restrict__ in, long long* __restrict__ out, long long n, unsigned long long* counter,
+       ulonglong2* st, long long tiles) {
+  constexpr int tile = threads * items;
+  extern __shared__ long long xb[];  // per warp: 32 * items slots and one pad slot every 16
+  __shared__ long long s_t, s_next, warp_total[threads / 32], s_prefix;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  long long* mine = xb + warp * (32 * items + 2 * items);
+  if (threadIdx.x == 0) s_t = static_cast<long long>(atomicAdd(counter, 1ull));
+  __syncthreads();
+  while (true) {
+    const long long t = s_t;
+    if (t >= tiles) return;
+    if (Persistent && Prefetch && threadIdx.x == 0) {  // the next tile, claimed now, prefetched into L2
+      s_next = static_cast<long long>(atomicAdd(counter, 1ull));
+      if (s_next < tiles) {
+        const long long b = s_next * tile, e = min(n, b + tile);
+        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(in + b),
+                     "r"(static_cast<unsigned>(4 * (e - b) & ~15ll))
+                     : "memory");
+      }
+    }
+    const long long base = t * tile + threadIdx.x * items;
+    long long v[items];
+    if (base + items <= n) {
+      const int4* p = reinterpret_cast<const int4*>(in + base);
+#pragma unroll
+      for (int k = 0; k < items / 4; ++k) {
+        const int4 w = p[k];
+        v[4 * k] = w.x, v[4 * k + 1] = w.y, v[4 * k + 2] = w.z, v[4 * k + 3] = w.w;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < items; ++k) v[k] = base + k < n ? in[base + k] : 0;
+    }
+#pragma unroll
+    for (int k = 1; k < items; ++k) v[k] += v[k - 1];
+    long long incl = v[items - 1];
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const long long y = __shfl_up_sync(0xffffffffu, incl, d);
+      if (lane >= d) incl += y;
+    }
+    if (lane == 31) warp_total[warp] = incl;
+    const long long lane_before = incl - v[items - 1];
+    __syncthreads();
+    if (warp == 0) {
+      long long w = lane < threads / 32 ? warp_total[lane] : 0;
+#pragma unroll
+      for (int d = 1; d < 32; d <<= 1) {
+        const long long y = __shfl_up_sync(0xffffffffu, w, d);
+        if (lane >= d) w += y;
+      }
+      const long long aggregate = __shfl_sync(0xffffffffu, w, threads / 32 - 1);
+      __syncwarp();
+      if (lane < threads / 32) warp_total[lane] = w - warp_total[lane];  // exclusive
+      long long prefix = 0;
+      if (t == 0) {
+        if (lane == 0) store_word(st, 2, aggregate);
+      } else {
+        if (lane == 0) store_word(st + t, 1, aggregate);
+        prefix = look_back(st, t);
+        if (lane == 0) store_word(st + t, 2, prefix + aggregate);
+      }
+      if (lane == 0) s_prefix = prefix;
+    }
+    if (Persistent && threadIdx.x == 0) s_t = Prefetch ? s_next : static_cast<long long>(atomicAdd(counter, 1ull));
+    __syncthreads();
+    const long long add = s_prefix + warp_total[warp] + lane_before;
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int i = lane * items + k;
+      mine[i + i / 16] = v[k] + add;  // 16 int64 a lane: one pad slot every 16
+    }
+    __syncwarp();
+    const long long wbase = t * tile + warp * 32 * items;
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int i = k * 32 + lane;
+      if (wbase + i < n) out[wbase + i] = mine[i + i / 16];
+    }
+    if (!Persistent) return;
+    __syncthreads();
+  }
+}
+
+int main() {
+  const long long n = 1ll << 27;
+  int* in;
+  long long *out, *ref;
+  double *cx, *cy;
+  unsigned long long* counter;
+  ulonglong2* st;
+  CK(cudaMalloc(&in, 4 * n));
+  CK(cudaMalloc(&out, 8 * n));
+  CK(cudaMalloc(&ref, 8 * n));
+  CK(cudaMalloc(&cx, 8 * n));
+  CK(cudaMalloc(&cy, 8 * n));
+  CK(cudaMalloc(&counter, 8));
+  CK(cudaMalloc(&st, 16 * (n / 1024 + 1)));  // tiles of at least 1024
+  {
+    std::vector<int> h(n);
+    unsigned s = 12345;
+    for (auto& x : h) x = static_cast<int>((s = s * 1664525u + 1013904223u) >> 8) - (1 << 23);
+    CK(cudaMemcpy(in, h.data(), 4 * n, cudaMemcpyHostToDevice));
+  }
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  size_t temp_bytes = 0;
+  // CUB with an int64 accumulator (numpy's): the input read through a widening iterator.
+  auto wide = thrust::make_transform_iterator(in, widen_op{});
+  cub::DeviceScan::InclusiveSum(nullptr, temp_bytes, wide, ref, n);
+  void* temp;
+  CK(cudaMalloc(&temp, temp_bytes));
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  auto time = [&](auto f) {  // median-free: mean of 10 calls after two warm-ups
+    f();
+    f();
+    cudaDeviceSynchronize();
+    cudaEventRecord(e0);
+    for (int r = 0; r < 10; ++r) f();
+    cudaEventRecord(e1);
+    cudaEventSynchronize(e1);
+    float ms;
+    cudaEventElapsedTime(&ms, e0, e1);
+    return ms * 100;
+  };
+  const float tcopy = time([&] { cudaMemcpyAsync(cy, cx, 8 * n, cudaMemcpyDeviceToDevice); });
+  const double copy_gbps = 16.0 * n / tcopy * 1e-3;
+  printf("copy of 2^27 float64: %.1f us (%.0f GB/s), %d SMs\n", tcopy, copy_gbps, sms);
+  auto row = [&](const char* name, float t) {
+    printf("  %-8s %8.1f us  %5.1f %% of the copy\n", name, t, 100.0 * 12.0 * n / t * 1e-3 / copy_gbps);
+  };
+  row("cub", time([&] {
+        size_t b = temp_bytes;
+        cub::DeviceScan::InclusiveSum(temp, b, wide, ref, n);
+      }));
+  std::vector<long long> want(n), got(n);
+  CK(cudaMemcpy(want.data(), ref, 8 * n, cudaMemcpyDeviceToHost));
+  row("widen", time([&] {
+        widen<<<4 * sms * 4, 512>>>(reinterpret_cast<const int4*>(in), reinterpret_cast<longlong2*>(out), n / 4);
+      }));
+  auto run = [&](const char* name, auto kernel, int threads, int items, bool persistent, int per_sm) {
+    const long long tile = (long long)threads * items, tiles = (n + tile - 1) / tile;
+    const size_t shared = sizeof(long long) * (threads / 32) * (32 * items + 2 * items);
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    CK(cudaMemset(out, 0xff, 8 * n));
+    const float t = time([&] {
+      cudaMemsetAsync(counter, 0, 8);
+      cudaMemsetAsync(st, 0, 16 * tiles);
+      kernel<<<persistent ? per_sm * sms : tiles, threads, shared>>>(in, out, n, counter, st, tiles);
+    });
+    CK(cudaGetLastError());
+    CK(cudaMemcpy(got.data(), out, 8 * n, cudaMemcpyDeviceToHost));
+    row(name, t);
+    if (got != want) printf("    DIFFERENT from cub\n");
+    return 0;
+  };
+  run("lb512x16", lb<512, 16, 2, false, false>, 512, 16, false, 2);
+  run("lb512x8", lb<512, 8, 2, false, false>, 512, 8, false, 2);
+  run("lb256x16", lb<256, 16, 4, false, false>, 256, 16, false, 4);
+  run("lb256x24", lb<256, 24, 3, false, false>, 256, 24, false, 3);
+  run("lb512x24", lb<512, 24, 1, false, false>, 512, 24, false, 1);
+  run("lb128x16", lb<128, 16, 8, false, false>, 128, 16, false, 8);
+  run("pers512", lb<512, 16, 2, true, false>, 512, 16, true, 2);
+  run("pf512", lb<512, 16, 2, true, true>, 512, 16, true, 2);
+  run("pf256", lb<256, 16, 4, true, true>, 256, 16, true, 4);
+  return 0;
+}
