@@ -1,10 +1,11 @@
 // Boolean-mask compaction, numpy's x[mask], compress, flatnonzero, nonzero and argwhere: the
 // result's length depends on the data, so each first counts the selected elements (jf::count_nonzero
 // of the mask, fused with it: one kernel), reads the count back (ONE synchronisation), allocates the
-// result, then runs ONE fused kernel that computes the mask, scans its counts (the flattened scan of
-// jf::cumsum: each selected element's position is the number selected before it) and stores the
-// value, computed there too, at its position only where the mask holds. Integer counts are exact:
-// the result is the same every run. src/engine/lower_reduction.cpp (lower_compaction) lowers it.
+// result, then runs ONE fused kernel (launched twice on the GPU: tiles counted, then stored) that
+// computes the mask, counts it (each selected element's position is the number selected before
+// it, in C order) and stores the value, computed there too, at its position only where the mask
+// holds. Integer counts are exact: the result is the same every run. src/engine/lower_reduction.cpp
+// (lower_compaction) lowers it; src/cuda/codegen/shape_compaction.cpp generates the GPU kernel.
 //
 //   jf::array<double> y = x(x > 0);              // numpy's x[x > 0]
 //   auto i = jf::flatnonzero(a * b);             // int64 positions of the nonzero elements

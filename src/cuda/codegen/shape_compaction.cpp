@@ -6,7 +6,8 @@
 //
 //   launch 1: each tile's mask computed (one 16-byte load a thread where the mask is a contiguous
 //     bool array, else the mask's nodes per element), its selected elements counted and the count
-//     written to scratch; the last block to finish turns the counts into exclusive offsets.
+//     written to scratch, four tiles a block (the grid's other blocks return at once); the last
+//     block to finish turns the counts into exclusive offsets.
 //   launch 2: the same mask, the threads' counts scanned over the block, every element's rank in
 //     its tile written to a table in shared memory (0xffff: not selected), then the tile read back
 //     in the striped order (element j * 512 + thread: coalesced) and each selected element's value
@@ -29,6 +30,10 @@ namespace {
 constexpr int compaction_threads = 512;
 constexpr int compaction_items = 16;  // consecutive elements a thread: one 16-byte word of a bool mask
 constexpr int compaction_tile = compaction_threads * compaction_items;
+// Launch 1's blocks count this many tiles each (the rest of its grid returns at once): with one,
+// its blocks were too short-lived to keep enough loads in flight (164 us for 16384 tiles of a
+// 2^27-byte mask on an H200, ncu, where the copy of the mask takes about 35).
+constexpr int count_tiles = 4;
 
 constexpr const char* compaction_helpers = R"(
 #ifndef JF_COMPACTION_HELPERS
@@ -121,12 +126,9 @@ void emit_compaction(emitter& e, const shape_plan& p, launch_info& li) {
   e.max_threads = compaction_threads;
   e.min_blocks = 2;
   const std::int32_t b_axis = g.dom(p.outer).axes[0];
-  // Elements whose values are loaded before any of them is stored: all of a thread's (as the
-  // hand-written kernel of the experiment) for one output over one axis or of at most 4 bytes,
-  // else half (ptxas spilled 16-24 bytes for 8-byte values unravelled over 2-3 axes).
-  const bool narrow = size_of(g.at(g.at(g.outputs[0].value).args[0]).type) <= 4;
-  const int store_chunk =
-      g.outputs.size() == 1 && (chain.size() == 1 || narrow) ? compaction_items : compaction_items / 2;
+  // Elements whose values are loaded before any of them is stored. 8 measured faster than all 16
+  // of a thread's at 50 % selected (H200, bench_scan: 744 against 854 us; docs/benchmarks.md).
+  const int store_chunk = compaction_items / 2;
 
   // The mask as 16-byte words: a bool input read over D itself, when at run time it is C-contiguous
   // over D's axes and its address 16-byte aligned (each thread's 16 elements are then one word).
@@ -165,25 +167,25 @@ void emit_compaction(emitter& e, const shape_plan& p, launch_info& li) {
   s << "  const long long jf_base = jf_t0 + static_cast<long long>(threadIdx.x) * items;  // the thread's 16 "
        "elements\n";
   s << "  const long long jf_offset = jf_launch == 0 ? 0 : jf_offsets[t];  // launch 2: the tile's, loaded early\n";
-  s << "  unsigned jf_bits = 0;  // bit j: element jf_base + j is selected\n";
 
-  // The thread's 16 mask values (blocked order).
+  // The 16 mask values of the thread's elements base .. base + 15 as the bits of `bits`.
   const auto saved = e.vname;
-  auto generic_mask = [&](const std::string& ind) {
+  auto generic_mask = [&](const std::string& ind, const std::string& base, const std::string& bits) {
     s << ind << "#pragma unroll\n";
     s << ind << "for (int j = 0; j < items; ++j) {\n";
-    s << ind << "  if (jf_base + j < L) {\n";
-    e.unravel(ind + "    ", "jf_base + j", chain, "");
+    s << ind << "  if (" << base << " + j < L) {\n";
+    e.unravel(ind + "    ", base + " + j", chain, "");
     e.emit_nodes(e.f.closure({mask}), ind + "    ", "", emitter::which::all);
-    s << ind << "    if (static_cast<bool>(" << e.vname[static_cast<std::size_t>(mask)] << ")) jf_bits |= 1u << j;\n";
+    s << ind << "    if (static_cast<bool>(" << e.vname[static_cast<std::size_t>(mask)] << ")) " << bits
+      << " |= 1u << j;\n";
     s << ind << "  }\n";
     s << ind << "}\n";
     e.vname = saved;
   };
+  std::string c_order;  // word_mask: the run-time condition for 16-byte words
   if (word_mask) {
-    const long long k = mn.index;
-    const std::string in = cat("in", k);
-    std::string c_order = "(reinterpret_cast<unsigned long long>(" + in + ") & 15ull) == 0";
+    const std::string in = cat("in", mn.index);
+    c_order = "(reinterpret_cast<unsigned long long>(" + in + ") & 15ull) == 0";
     std::string inner = "1LL";
     for (std::size_t i = chain.size(); i-- > 0;) {
       if (i + 1 < chain.size()) c_order += " && static_cast<long long>(st_" + in + cat("_", chain[i]) + ") == " + inner;
@@ -191,27 +193,44 @@ void emit_compaction(emitter& e, const shape_plan& p, launch_info& li) {
     }
     s << "  // The mask is a bool array: one 16-byte word a thread where it is C-contiguous and aligned.\n";
     s << "  const bool jf_words = " << c_order << ";\n";
-    s << "  if (jf_words && jf_base + items <= L) {\n";
-    s << "    const uint4 w = *reinterpret_cast<const uint4*>(reinterpret_cast<const unsigned char*>(" << in
-      << ") + jf_base);\n";
-    s << "    const unsigned words[4] = {w.x, w.y, w.z, w.w};\n";
-    s << "#pragma unroll\n";
-    s << "    for (int j = 0; j < items; ++j) jf_bits |= (((words[j / 4] >> (8 * (j % 4))) & 0xffu) != 0u ? 1u : 0u) "
-         "<< j;\n";
-    s << "  } else {\n";
-    generic_mask("    ");
-    s << "  }\n";
-  } else {
-    generic_mask("  ");
   }
-  s << "  const unsigned jf_count = __popc(jf_bits);\n";
-  s << "  unsigned jf_total;\n";
-  s << "  unsigned jf_before = jf_compaction::block_exclusive_sum(jf_count, jf_warps, &jf_total);\n";
-  s << "\n  if (jf_launch == 0) {  // LAUNCH 1: the tile's count; the last block makes the offsets\n";
+  auto mask_bits = [&](const std::string& ind, const std::string& base, const std::string& bits) {
+    s << ind << "unsigned " << bits << " = 0;  // bit j: element " << base << " + j is selected\n";
+    if (!word_mask) return generic_mask(ind, base, bits);
+    s << ind << "if (jf_words && " << base << " + items <= L) {\n";
+    s << ind << "  const uint4 w = *reinterpret_cast<const uint4*>(reinterpret_cast<const unsigned char*>(in"
+      << mn.index << ") + " << base << ");\n";
+    s << ind << "  const unsigned words[4] = {w.x, w.y, w.z, w.w};\n";
+    s << ind << "#pragma unroll\n";
+    s << ind << "  for (int j = 0; j < items; ++j) " << bits
+      << " |= (((words[j / 4] >> (8 * (j % 4))) & 0xffu) != 0u ? 1u : 0u) << j;\n";
+    s << ind << "} else {\n";
+    generic_mask(ind + "  ", base, bits);
+    s << ind << "}\n";
+  };
+
+  s << "\n  if (jf_launch == 0) {  // LAUNCH 1: tiles counted, " << count_tiles
+    << " a block (more loads in flight); the last block makes the offsets\n";
+  s << "    const long long jf_first = t * " << count_tiles << ";\n";
+  s << "    if (jf_first >= tiles) return;  // the grid is a block per tile: the rest of it has nothing to count\n";
+  s << "    unsigned jf_n[" << count_tiles << "];\n";
+  s << "#pragma unroll\n";
+  s << "    for (int u = 0; u < " << count_tiles << "; ++u) {\n";
+  s << "      const long long jf_base1 = (jf_first + u) * tile + static_cast<long long>(threadIdx.x) * items;\n";
+  mask_bits("      ", "jf_base1", "jf_bits1");
+  s << "      jf_n[u] = __popc(jf_bits1);\n";
+  s << "    }\n";
+  s << "#pragma unroll\n";
+  s << "    for (int u = 0; u < " << count_tiles << "; ++u) {\n";
+  s << "      unsigned total;\n";
+  s << "      (void)jf_compaction::block_exclusive_sum(jf_n[u], jf_warps, &total);\n";
+  s << "      if (threadIdx.x == 0 && jf_first + u < tiles) jf_offsets[jf_first + u] = static_cast<long "
+       "long>(total);\n";
+  s << "    }\n";
   s << "    if (threadIdx.x == 0) {\n";
-  s << "      jf_offsets[t] = static_cast<long long>(jf_total);\n";
   s << "      __threadfence();\n";
-  s << "      jf_last = atomicAdd(jf_done, 1u) == gridDim.x - 1;\n";
+  s << "      jf_last = atomicAdd(jf_done, 1u) == static_cast<unsigned>((tiles + " << count_tiles - 1 << ") / "
+    << count_tiles << ") - 1;\n";
   s << "    }\n";
   s << "    __syncthreads();\n";
   s << "    if (jf_last) {\n";
@@ -220,6 +239,11 @@ void emit_compaction(emitter& e, const shape_plan& p, launch_info& li) {
   s << "    }\n";
   s << "    return;\n";
   s << "  }\n";
+  s << "\n  // LAUNCH 2: the tile's mask again, each thread's count scanned over the block.\n";
+  mask_bits("  ", "jf_base", "jf_bits");
+  s << "  unsigned jf_total;\n";
+  s << "  unsigned jf_before = jf_compaction::block_exclusive_sum(static_cast<unsigned>(__popc(jf_bits)), jf_warps, "
+       "&jf_total);\n";
   s << "\n  // LAUNCH 2: the ranks, then the selected values stored at the tile's offset plus their rank.\n";
   s << "  unsigned jf_pack[items / 2];  // two ranks a word: the thread's 16 as two 16-byte stores\n";
   s << "#pragma unroll\n";
