@@ -77,11 +77,14 @@ int main() {
   // m[1:, [2, 0]]: the rows sliced, the columns picked (numpy keeps the column axis in place).
   const jf::array<double> block = m(jf::range(1, jf::range::none), jf::array<std::int64_t>({2, 0}, dev));
   std::printf("m[1:, [2, 0]] = %s\n", jf::detail::repr(block).c_str());
-  const bool ok = raised && static_cast<double>(out(5)) == expect &&
-                  row_max.to_vector() == std::vector<double>{9, 7, 8} &&
-                  picks.to_vector() == std::vector<double>{90, 80, 60} &&
-                  m2.to_vector() == std::vector<double>{10, -1, 20, 10, 4, 20, 10, 2, 20} &&
-                  block.to_vector() == std::vector<double>{7, 4, 6, 8};
+  // m[:, m[0] > 2]: the columns whose first row exceeds 2 (a 1-d bool mask among other indices).
+  const jf::array<double> wide = m(jf::all, m(0, jf::all) > 2.0);
+  std::printf("m[:, m[0] > 2] = %s\n", jf::detail::repr(wide).c_str());
+  const bool ok =
+      raised && static_cast<double>(out(5)) == expect && wide.to_vector() == std::vector<double>{3, 9, 4, 4, 8, 2} &&
+      row_max.to_vector() == std::vector<double>{9, 7, 8} && picks.to_vector() == std::vector<double>{90, 80, 60} &&
+      m2.to_vector() == std::vector<double>{10, -1, 20, 10, 4, 20, 10, 2, 20} &&
+      block.to_vector() == std::vector<double>{7, 4, 6, 8};
   std::printf("%s\n", ok ? "ok" : "MISMATCH");
   return ok ? 0 : 1;
 }

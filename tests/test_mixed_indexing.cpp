@@ -1,5 +1,5 @@
 // Index arrays mixed with slices and integers (numpy's x[:, i], x[i, 1:3], x[2, :, i], x[i, j, 1:3],
-// x[i, 2, j], ...), read and assigned, on every backend: numpy's values, shapes, placement of the
+// x[i, 2, j], x[:, mask], ...), read and assigned, on every backend: numpy's values, shapes, placement of the
 // index axes and messages from tests/data/mixed_indexing_table.txt (gen_mixed_indexing_table.py);
 // fused producers and consumers against host loops on fresh random inputs; an error then a working
 // evaluation; the generated kernel compiled by NVRTC; GPU against CPU.
@@ -46,13 +46,21 @@ struct mixed_case {
     if (pattern == "i n j") return f(x(i, n, j));
     if (pattern == "i r j") return f(x(i, r, j));
     if (pattern == "n i j") return f(x(n, i, j));
+    // 1-d bool masks (true where the table's value is nonzero): arrays and lazy expressions.
+    const jf::array<bool> b = i != 0;
+    if (pattern == "all b") return f(x(all, b));
+    if (pattern == "b r") return f(x(i != 0, r));
+    if (pattern == "n all b") return f(x(n, all, b));
+    if (pattern == "b n") return f(x(i != 0, n));
+    if (pattern == "i c") return f(x(i, j != 0));
+    if (pattern == "b j r") return f(x(b, j, r));
     FAIL() << "no such pattern: " << pattern;
   }
 };
 
 TEST_P(MixedIndexing, MatchesNumpysTable) {
   const auto cases = test_support::read_table(JF_TEST_DATA_DIR "/mixed_indexing_table.txt", 13);
-  ASSERT_GE(cases.size(), 35u);
+  ASSERT_GE(cases.size(), 49u);
   for (const auto& c : cases) {
     std::string pattern;
     for (std::size_t k = 0; k < c.lines[0].size(); ++k) pattern += (k ? " " : "") + c.lines[0][k];
@@ -166,6 +174,20 @@ TEST_P(MixedIndexing, ErrorsAndRecovery) {
     for (i64 q = 0; q < 4; ++q)
       ASSERT_EQ(got[static_cast<std::size_t>(k * 4 + q)],
                 static_cast<float>(1 * 2000 + q * 500 + (k * 7) % 500) * 2.0f);
+  // A bool mask of two axes among other indices: numpy's nonzero() arrays, not taken here.
+  const jf::array<bool> m2 = jf::zeros<bool>({3, 4}, dev());
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)x(m2, 0); }).find("must be 1-d"), std::string::npos);
+  // A mask whose length is not its axis's, then one that is: every third column of the 500 (the
+  // integer and the mask are separated by a slice: numpy puts their axis first, shape (167, 2)).
+  const jf::array<bool> third = jf::arange<i64>(0, 500, 1, dev()) % 3 == 0;
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { (void)x(0, third, jf::all); }),
+            "boolean index did not match indexed array along axis 1; size of axis is 4 but size of corresponding "
+            "boolean axis is 500");
+  const std::vector<float> cols = jf::array<float>(x(2, jf::range(1, 3), third) + 1.0f).to_vector();
+  ASSERT_EQ(cols.size(), std::size_t{2 * 167});
+  for (i64 k = 0; k < 167; ++k)
+    for (i64 r = 0; r < 2; ++r)
+      ASSERT_EQ(cols[static_cast<std::size_t>(k * 2 + r)], static_cast<float>(2 * 2000 + (r + 1) * 500 + 3 * k) + 1.0f);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, MixedIndexing, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);

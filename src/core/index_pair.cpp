@@ -43,6 +43,13 @@ void raise_for_empty_take(const array_base& indices, int axis) {
   throw index_error(out_of_bounds(v[0], axis, 0));
 }
 
+void check_mask_length(std::int64_t mask_length, std::int64_t axis_length, int axis) {
+  if (mask_length != axis_length)
+    throw index_error("boolean index did not match indexed array along axis " + std::to_string(axis) +
+                      "; size of axis is " + std::to_string(axis_length) +
+                      " but size of corresponding boolean axis is " + std::to_string(mask_length));
+}
+
 void check_values_fit(const shape_t& values, const shape_t& result) {
   if (!values_fit(values, result))
     throw shape_error("shape mismatch: value array of shape " + numpy_shape(values) +

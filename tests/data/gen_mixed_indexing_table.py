@@ -23,15 +23,18 @@ cases = []
 def key(pattern, n, r0, r1, i, j):
     out = []
     for p in pattern.split():
-        out.append({"i": i, "j": j, "n": n, "r": slice(r0, r1), "all": slice(None)}[p])
+        out.append({"i": i, "j": j, "b": i, "c": j, "n": n, "r": slice(r0, r1), "all": slice(None)}[p])
     return tuple(out)
 
 
+# Patterns: i, j index arrays; b, c the same arrays as bool masks (true where their value is 1:
+# ilo, ihi = 0, 2 draws half of them true); n an integer; r the range r0:r1; all.
 def add(pattern, xshape, ishape, ilo, ihi, jshape=None, jlo=0, jhi=1, n=0, r0=0, r1=1, vshape=None):
     x = rng.integers(-50, 50, size=xshape).astype(np.float64) + 0.25
     i = rng.integers(ilo, ihi, size=ishape).astype(np.int64)
     j = rng.integers(jlo, jhi, size=jshape).astype(np.int64) if jshape is not None else None
-    k = key(pattern, n, r0, r1, i, j)
+    k = key(pattern, n, r0, r1, i != 0 if "b" in pattern.split() else i,
+            j != 0 if "c" in pattern.split() else j)
     op = "read" if vshape is None else "set"
     v = rng.integers(100, 200, size=vshape).astype(np.float64) + 0.5 if vshape is not None else None
     try:
@@ -90,6 +93,22 @@ add("i r j", (3, 4, 5), (2,), -3, 3, (2,), -5, 5, r0=0, r1=3, vshape=(3,))
 add("all i", (3, 4), (2,), -4, 4, vshape=(3,))            # a value that does not broadcast
 add("all i", (3, 4), (2,), 4, 6, vshape=())               # an index out of bounds: x untouched
 add("i n j", (3, 4, 5), (2,), 0, 3, (2,), 5, 7, n=0, vshape=())
+# 1-d bool masks among other indices: numpy's nonzero() of them, read and assigned; masks of
+# another length than their axis (IndexError naming the axis), masks selecting nothing.
+add("all b", (3, 4), (4,), 0, 2)
+add("all b", (3, 4, 2), (4,), 1, 2)                       # all true
+add("all b", (3, 4), (4,), 0, 1)                          # none true
+add("b r", (5, 6, 2), (5,), 0, 2, r0=1, r1=5)
+add("n all b", (3, 4, 5), (5,), 0, 2, n=1)
+add("b n", (3, 4, 5), (3,), 0, 2, n=2)
+add("i c", (3, 4), (1,), -3, 3, (4,), 0, 2)               # x(i, mask): the two-operand form
+add("b j r", (3, 4, 5), (3,), 1, 2, (1,), -4, 4, r0=1, r1=4)
+add("all b", (3, 4), (3,), 0, 2)                          # the mask's length is not its axis's
+add("b r", (5, 6), (4,), 0, 2, r0=0, r1=2)
+add("i c", (3, 4), (2,), 0, 3, (4,), 1, 2)                # 2 indices and 4 positions: no broadcast
+add("all b", (3, 4), (4,), 0, 2, vshape=())               # x[:, mask] = 7.5
+add("b r", (5, 6), (5,), 1, 2, r0=1, r1=3, vshape=(1, 2))
+add("n all b", (3, 4, 5), (5,), 0, 2, n=0, vshape=(4, 1))
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mixed_indexing_table.txt"), "w") as f:
     f.write("# numpy %s: index arrays mixed with slices and integers, read and assigned "
             "(gen_mixed_indexing_table.py)\n" % np.__version__)

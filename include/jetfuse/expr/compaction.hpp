@@ -133,6 +133,19 @@ template <class M> array<std::int64_t> flat_positions(const M& m) {
   return array<std::int64_t>(indices_node(m, count_selected(m), -1));
 }
 
+// A bool mask among other indices of x(...) (expr/take.hpp, as_index_operand): numpy's nonzero()
+// of a 1-d mask along an axis of extent n, after numpy's check of its length.
+template <class M>
+array<std::int64_t> mask_positions(const M& mask, std::int64_t n, int axis) {
+  const array<bool> m = mask;
+  if (m.ndim() != 1)
+    throw value_error("jetfuse: a bool mask among other indices must be 1-d here (numpy takes a " +
+                      std::to_string(m.ndim()) +
+                      "-d one as its nonzero() index arrays, one per axis): pass them, jf::nonzero(mask)");
+  check_mask_length(m.shape()[0], n, axis);
+  return flat_positions(capture(m));
+}
+
 // e as an array (evaluated when it is an expression).
 template <class E> auto as_array(E&& e) {
   if constexpr (is_array_v<std::remove_cvref_t<E>>) return std::remove_cvref_t<E>(e);

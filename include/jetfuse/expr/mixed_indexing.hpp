@@ -9,8 +9,11 @@
 // axes moved where the gather wants them when numpy puts the result's axes first. Lazy, fused and
 // checked in the kernel like jf::take; numpy's IndexError names x's axis. Assignment is the
 // matching scatter into that view (x(jf::all, cols) = v: the values' axes moved with it).
-// Not supported (a compile-time error): two operands after a slice whose axes numpy keeps in place
-// (x(jf::range(1, 3), i, j)), bool masks among other indices.
+// A 1-d bool mask among them is numpy's nonzero() of it (x(jf::all, mask), x(mask, 2)): its
+// positions, evaluated when the expression is made (a count read back, as x(mask)), after numpy's
+// check of its length. Not supported: two operands after a slice whose axes numpy keeps in place
+// (x(jf::range(1, 3), i, j): a compile-time error), masks of more than one axis there (numpy's
+// nonzero() arrays, one per axis: jf::value_error).
 #pragma once
 
 #include <array>
@@ -159,15 +162,14 @@ auto array<T>::operator()(const A&... args) const {
   static constexpr detail::mixed_plan p = detail::plan_mixed(kinds);
   static constexpr int a0 = p.position[0], a1 = p.operands == 2 ? p.position[1] : p.position[0];
   const auto& args_tuple = std::tie(args...);
-  using I = std::remove_cvref_t<std::tuple_element_t<static_cast<std::size_t>(a0), std::tuple<A...>>>;
-  using J = std::remove_cvref_t<std::tuple_element_t<static_cast<std::size_t>(a1), std::tuple<A...>>>;
-  static_assert(lazy_operand<I> && lazy_operand<J>,
+  using I0 = std::remove_cvref_t<std::tuple_element_t<static_cast<std::size_t>(a0), std::tuple<A...>>>;
+  using J0 = std::remove_cvref_t<std::tuple_element_t<static_cast<std::size_t>(a1), std::tuple<A...>>>;
+  static_assert(lazy_operand<I0> && lazy_operand<J0>,
                 "jetfuse: x(...) takes integers, jf::range, jf::all and integer index arrays or expressions");
   static_assert(
-      type_of_v<capture_t<const I&>>.type != dtype::bool_ && type_of_v<capture_t<const J&>>.type != dtype::bool_,
-      "jetfuse: a bool mask among other indices is not supported yet: select with jf::compress(mask, x, axis)");
-  static_assert(is_integer(type_of_v<capture_t<const I&>>.type) && is_integer(type_of_v<capture_t<const J&>>.type),
-                "jetfuse: x(...) takes integer index arrays or expressions");
+      (is_integer(type_of_v<capture_t<const I0&>>.type) || type_of_v<capture_t<const I0&>>.type == dtype::bool_) &&
+          (is_integer(type_of_v<capture_t<const J0&>>.type) || type_of_v<capture_t<const J0&>>.type == dtype::bool_),
+      "jetfuse: x(...) takes integer (or 1-d bool) index arrays or expressions");
   static_assert(p.operands == 1 || !p.adjacent || p.insert_at == 0,
                 "jetfuse: x(range, i, j) (two index arrays after a slice, numpy keeping their axes in place) is not "
                 "supported yet: index the view first (y = x(range, jf::all, jf::all); y(jf::all, i, j)) or move "
@@ -175,7 +177,9 @@ auto array<T>::operator()(const A&... args) const {
   if (is_null()) throw value_error("jetfuse: x(...) of a null array handle");
   const index_arg basic[] = {detail::basic_index(args)...};
   const array view(detail::slice(*this, basic, static_cast<int>(sizeof...(A))));  // numpy's IndexError for too many
-  const I& i = std::get<static_cast<std::size_t>(a0)>(args_tuple);
+  // A 1-d bool mask is numpy's nonzero() of it along x's axis at its position (evaluated now).
+  decltype(auto) i = detail::as_index_operand(std::get<static_cast<std::size_t>(a0)>(args_tuple), shape()[a0], a0);
+  using I = std::remove_cvref_t<decltype(i)>;
   if constexpr (p.operands == 1) {
     constexpr int axis = p.view_axis[0];
     if (view.shape()[axis] == 0)
@@ -188,7 +192,7 @@ auto array<T>::operator()(const A&... args) const {
       return indexed<T, capture_t<const I&>, a0>(detail::make_take<ir::gather_mode::raise, a0>(moved, i, 0, false));
     }
   } else {
-    const J& j = std::get<static_cast<std::size_t>(a1)>(args_tuple);
+    decltype(auto) j = detail::as_index_operand(std::get<static_cast<std::size_t>(a1)>(args_tuple), shape()[a1], a1);
     if constexpr (p.adjacent) {
       return detail::make_index_pair<a0, a1>(view, i, j);  // the operands are the view's axes 0 and 1
     } else {

@@ -218,6 +218,23 @@ template <class T, lazy_operand I> auto take_along_axis(const array<T>& x, I&& i
 
 namespace detail {
 
+// numpy's IndexError "boolean index did not match indexed array along axis 1; size of axis is 4
+// but size of corresponding boolean axis is 3" (src/core/index_pair.cpp).
+void check_mask_length(std::int64_t mask_length, std::int64_t axis_length, int axis);
+// The int64 positions where a 1-d bool mask of extent n along x's axis `axis` holds (defined in
+// expr/compaction.hpp, which jetfuse.hpp includes: a count read back, then the compaction).
+template <class M>
+array<std::int64_t> mask_positions(const M& mask, std::int64_t n, int axis);
+// An index operand of x(...) as the gathers take it: a bool mask among other indices is numpy's
+// nonzero() of it (evaluated now), any other operand is returned as it is.
+template <class I>
+decltype(auto) as_index_operand(const I& i, std::int64_t n, int axis) {
+  if constexpr (lazy_operand<I> && type_of_v<capture_t<const I&>>.type == dtype::bool_)
+    return mask_positions(i, n, axis);
+  else
+    return (i);
+}
+
 // x(i, j) on x, or on a view of the indexed array whose first two axes are the indexed ones (AI
 // and AJ: that array's axes, which numpy's IndexError names; expr/mixed_indexing.hpp).
 template <int AI, int AJ, class T, class I, class J>
@@ -225,7 +242,7 @@ auto make_index_pair(const array<T>& x, const I& i, const J& j) {
   static_assert(lazy_operand<I> && lazy_operand<J>,
                 "jetfuse: x(i, j) takes integer arrays or expressions (or integers, jf::range and jf::all for a view)");
   static_assert(is_integer(type_of_v<capture_t<const I&>>.type) && is_integer(type_of_v<capture_t<const J&>>.type),
-                "jetfuse: x(i, j) takes integer index arrays or expressions (a bool mask selects with x(mask))");
+                "jetfuse: x(i, j) takes integer (or bool) index arrays or expressions");
   using X = term<array<T>>;
   using A = term<std::int64_t>;
   using F = index_pair_fn<AI, AJ>;
@@ -249,7 +266,10 @@ auto array<T>::operator()(const I& i, const J& j) const {
   if (ndim() < 2)
     throw index_error("too many indices for array: array is " + std::to_string(ndim()) +
                       "-dimensional, but 2 were indexed");
-  return detail::make_index_pair<0, 1>(*this, i, j);
+  // Bool masks: their nonzero() positions (numpy's x[mask, j]).
+  decltype(auto) ii = detail::as_index_operand(i, shape()[0], 0);
+  decltype(auto) jj = detail::as_index_operand(j, shape()[1], 1);
+  return detail::make_index_pair<0, 1>(*this, ii, jj);
 }
 
 template <class T>
