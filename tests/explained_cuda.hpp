@@ -1,5 +1,6 @@
-// The CUDA source of a jf::explain_cuda plan compiled by NVRTC for sm_90 (the prelude added
-// back), where the CUDA toolkit is; without it only the source's presence is checked
+// The CUDA source of a jf::explain_cuda plan compiled by NVRTC (the prelude added back: an sm_90
+// cubin, or PTX without a GPU, nvrtc_units.hpp), where the CUDA toolkit is; without it only the
+// source's presence is checked
 // (tests/test_jagged_expr.cpp, test_nested.cpp, test_pad_none.cpp).
 #pragma once
 
@@ -8,8 +9,8 @@
 #include <string>
 
 #ifdef JF_HAVE_CUDA
-#include "cuda/runtime.hpp"
 #include "jetfuse/ir/codegen.hpp"
+#include "nvrtc_units.hpp"
 #endif
 
 namespace test_support {
@@ -20,7 +21,7 @@ inline void expect_explained_cuda_compiles(const std::string& plan) {
   ASSERT_NE(at, std::string::npos);
 #ifdef JF_HAVE_CUDA
   const std::string source = std::string(jf::ir::scalar_ops_source()) + plan.substr(at + mark.size());
-  EXPECT_FALSE(jf::cuda_rt::nvrtc_compile(source, "sm_90", {}).empty());
+  EXPECT_FALSE(nvrtc_unit(source).empty());
 #endif
 }
 

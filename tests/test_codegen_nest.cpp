@@ -21,11 +21,9 @@
 #include "nest_graphs.hpp"
 #include "test_support.hpp"
 #ifdef JF_HAVE_CUDA
-#include <nvrtc.h>
-
 #include "cuda/launch_nest.hpp"
-#include "cuda/nvrtc_options.hpp"
 #include "cuda/runtime.hpp"
+#include "nvrtc_units.hpp"
 #endif
 
 using namespace nest_test;
@@ -65,11 +63,8 @@ struct batch {
   }
 
   // NVRTC compiles the kernels in translation units of `chunk` kernels, the units on a few threads at
-  // once (NVRTC is thread-safe; one unit at a time took minutes on the GPU machine's loaded ctest).
-  // With a GPU, to sm_90 cubins as jetfuse compiles them; without one (CI), to PTX for compute_90
-  // with the same options: the CUDA C++ and its code generation are checked, ptxas (more than half
-  // the time: 30 against 67 s for PairsKernelsOfEveryMonoidAndDtype on 2 cores) is left to the GPU
-  // machine, whose suite compiles and runs every kernel shape.
+  // once (NVRTC is thread-safe; one unit at a time took minutes on the GPU machine's loaded ctest):
+  // cubins with a GPU, PTX without one (nvrtc_units.hpp).
   void compile([[maybe_unused]] std::size_t chunk = 40) {
 #ifdef JF_HAVE_CUDA
     std::vector<std::size_t> firsts;
@@ -92,36 +87,13 @@ struct batch {
   }
 
 #ifdef JF_HAVE_CUDA
-  static std::string cubin_of(const std::string& tu) {
-    const std::vector<char> cubin = jf::cuda_rt::nvrtc_compile(tu, "sm_90", {});
-    return std::string(cubin.begin(), cubin.end());
-  }
-  static std::string ptx_of(const std::string& tu) {
-    nvrtcProgram prog = nullptr;
-    if (nvrtcCreateProgram(&prog, tu.c_str(), "jetfuse_kernel.cu", 0, nullptr, nullptr) != NVRTC_SUCCESS)
-      throw jf::compile_error("nvrtcCreateProgram failed", tu, "");
-    const std::vector<std::string> options = jf::cuda_rt::nvrtc_options("compute_90", {});
-    std::vector<const char*> argv;
-    for (const std::string& o : options) argv.push_back(o.c_str());
-    const nvrtcResult r = nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
-    std::size_t n = 0;
-    std::string out;
-    if (r == NVRTC_SUCCESS && nvrtcGetPTXSize(prog, &n) == NVRTC_SUCCESS) {
-      out.resize(n);
-      if (nvrtcGetPTX(prog, out.data()) != NVRTC_SUCCESS) out.clear();
-    }
-    nvrtcDestroyProgram(&prog);
-    if (out.empty()) throw jf::compile_error("NVRTC could not compile the unit to PTX", tu, "");
-    return out;
-  }
-
   std::string compile_unit(std::size_t first, std::size_t chunk) const {
     const std::size_t prelude = jf::ir::scalar_ops_source().size();
     const std::size_t last = std::min(kernels.size(), first + chunk);
     std::string tu(jf::ir::scalar_ops_source());
     for (std::size_t k = first; k < last; ++k) tu += kernels[k].source.substr(prelude);
     try {
-      const std::string bytes = jf::cuda_available() ? cubin_of(tu) : ptx_of(tu);
+      const std::string bytes = test_support::nvrtc_unit(tu);
       std::string missing;
       for (std::size_t k = first; k < last; ++k)
         if (bytes.find(kernels[k].name) == std::string::npos)

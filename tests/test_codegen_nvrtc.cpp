@@ -1,7 +1,8 @@
-// Every generated kernel compiles with NVRTC for sm_90: every operation at every dtype it accepts,
-// every cast, and the layouts (contiguous / strided / broadcast scalar), vector widths 1/2/4,
-// int and long long indices. NVRTC needs no GPU. To stay fast, kernels are compiled in batches:
-// one translation unit with the prelude once and many kernels (each has its own struct and name).
+// Every generated kernel compiles with NVRTC (sm_90 cubins; PTX without a GPU, nvrtc_units.hpp):
+// every operation at every dtype it accepts, every cast, and the layouts (contiguous / strided /
+// broadcast scalar), vector widths 1/2/4, int and long long indices. NVRTC needs no GPU. To stay
+// fast, kernels are compiled in batches: one translation unit with the prelude once and many
+// kernels (each has its own struct and name).
 #include <gtest/gtest.h>
 
 #ifdef JF_HAVE_CUDA
@@ -17,6 +18,7 @@
 #include "jetfuse/errors.hpp"
 #include "jetfuse/ir/codegen.hpp"
 #include "jetfuse/ir/passes.hpp"
+#include "nvrtc_units.hpp"
 
 using namespace jf;
 using jf::ir::graph;
@@ -77,11 +79,10 @@ struct batch {
       std::string tu(ir::scalar_ops_source());
       for (std::size_t k = first; k < last; ++k) tu += parts[k];
       try {
-        const std::vector<char> cubin = cuda_rt::nvrtc_compile(tu, "sm_90", opt);
-        ASSERT_FALSE(cubin.empty());
-        const std::string bytes(cubin.begin(), cubin.end());
+        const std::string bytes = test_support::nvrtc_unit(tu, opt);  // cubin, or PTX without a GPU
+        ASSERT_FALSE(bytes.empty());
         for (std::size_t k = first; k < last; ++k)
-          EXPECT_NE(bytes.find(names[k]), std::string::npos) << "kernel " << names[k] << " missing from the cubin";
+          EXPECT_NE(bytes.find(names[k]), std::string::npos) << "kernel " << names[k] << " missing from the unit";
       } catch (const jf::compile_error&) {
         for (std::size_t k = first; k < last; ++k) {
           try {

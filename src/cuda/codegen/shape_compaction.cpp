@@ -262,14 +262,14 @@ void emit_compaction(emitter& e, const shape_plan& p, launch_info& li) {
   // compiler knows). The ranks are read from shared memory again and the positions computed at the
   // stores, so that only the values occupy registers across the chunk (with positions and ranks
   // kept, a chunk of 16 spilled).
-  auto selected_element = [&](const std::string& in) {
-    s << in << "const long long jf_i = jf_t0 + (c + jj) * " << compaction_threads << " + threadIdx.x;\n";
+  // values: the element's axes fixed for its value's nodes (the positions need only the count).
+  auto selected_element = [&](const std::string& in, bool values) {
     s << in << "const unsigned jf_r = jf_rank[(c + jj) * " << compaction_threads << " + threadIdx.x];\n";
-    s << in << "if (jf_r != 0xffffu) {  // selected (so jf_i < L)\n";
-    e.unravel(in + "  ", "jf_i", chain, "");
+    s << in << "if (jf_r != 0xffffu) {  // selected (so the element is before L)\n";
+    if (values)
+      e.unravel(in + "  ", "jf_t0 + (c + jj) * " + std::to_string(compaction_threads) + " + threadIdx.x", chain, "");
     e.vname[static_cast<std::size_t>(mask)] = "true";
-    s << in << "  const long long " << cat("v", sc) << " = jf_offset + jf_r + 1;  // the inclusive count\n";
-    e.vname[static_cast<std::size_t>(sc)] = cat("v", sc);
+    e.vname[static_cast<std::size_t>(sc)] = "(jf_offset + jf_r + 1)";  // the inclusive count
   };
   s << "#pragma unroll\n";
   s << "  for (int c = 0; c < items; c += " << store_chunk << ") {\n";
@@ -277,7 +277,7 @@ void emit_compaction(emitter& e, const shape_plan& p, launch_info& li) {
     s << "    " << e.T(g.at(g.at(g.outputs[k].value).args[0]).type) << " jf_val" << k << "[" << store_chunk << "];\n";
   s << "#pragma unroll\n";
   s << "    for (int jj = 0; jj < " << store_chunk << "; ++jj) {\n";
-  selected_element("      ");
+  selected_element("      ", true);
   for (std::size_t k = 0; k < g.outputs.size(); ++k) {
     const node& st = g.at(g.outputs[k].value);
     e.emit_nodes(e.f.closure({st.args[0]}), "        ", "", emitter::which::all);
@@ -288,7 +288,7 @@ void emit_compaction(emitter& e, const shape_plan& p, launch_info& li) {
   s << "    }\n";
   s << "#pragma unroll\n";
   s << "    for (int jj = 0; jj < " << store_chunk << "; ++jj) {\n";
-  selected_element("      ");
+  selected_element("      ", false);
   for (std::size_t k = 0; k < g.outputs.size(); ++k) {
     const node& st = g.at(g.outputs[k].value);
     e.emit_nodes(e.f.closure({st.args[1]}), "        ", "", emitter::which::all);
