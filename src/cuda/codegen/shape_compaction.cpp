@@ -182,10 +182,9 @@ void emit_compaction(emitter& e, const shape_plan& p, launch_info& li) {
     s << ind << "}\n";
     e.vname = saved;
   };
-  std::string c_order;  // word_mask: the run-time condition for 16-byte words
-  if (word_mask) {
+  if (word_mask) {  // the run-time condition for 16-byte words
     const std::string in = cat("in", mn.index);
-    c_order = "(reinterpret_cast<unsigned long long>(" + in + ") & 15ull) == 0";
+    std::string c_order = "(reinterpret_cast<unsigned long long>(" + in + ") & 15ull) == 0";
     std::string inner = "1LL";
     for (std::size_t i = chain.size(); i-- > 0;) {
       if (i + 1 < chain.size()) c_order += " && static_cast<long long>(st_" + in + cat("_", chain[i]) + ") == " + inner;
@@ -244,7 +243,7 @@ void emit_compaction(emitter& e, const shape_plan& p, launch_info& li) {
   s << "  unsigned jf_total;\n";
   s << "  unsigned jf_before = jf_compaction::block_exclusive_sum(static_cast<unsigned>(__popc(jf_bits)), jf_warps, "
        "&jf_total);\n";
-  s << "\n  // LAUNCH 2: the ranks, then the selected values stored at the tile's offset plus their rank.\n";
+  s << "  // The ranks, then the selected values stored at the tile's offset plus their rank.\n";
   s << "  unsigned jf_pack[items / 2];  // two ranks a word: the thread's 16 as two 16-byte stores\n";
   s << "#pragma unroll\n";
   s << "  for (int j = 0; j < items; ++j) {\n";
