@@ -1,6 +1,7 @@
 // Scans and compaction on the GPU, as a fraction of a device copy of 2^27 doubles measured in the
 // same run (16 bytes per element: 8 read, 8 written):
-//  - cumsum of 2^27 int32 (numpy's int64 result): 4 bytes read + 8 written per element;
+//  - cumsum of 2^27 int32 (numpy's int64 result): 4 bytes read + 8 written per element, and the
+//    same bytes moved by astype<int64> (no scan: the roof of that mix of reads and writes);
 //  - cumsum of 2^27 float64 (16 bytes), fused cumsum(x * 2 + 1) and the same unfused (a kernel
 //    per operation, as an array library without fusion);
 //  - rows: cumsum along the rows (2^13 x 2^14, tiles) and along the columns of a 2^14 x 2^13 array;
@@ -64,6 +65,15 @@ void BM_CumsumInt32(benchmark::State& state) {
   if (!need_gpu(state)) return;
   data& d = get();
   timed_batches(state, 10, [&] { d.j = jf::cumsum(d.i); });
+  bandwidth(state, 12);
+}
+
+// The same bytes without a scan: int32 -> int64 element-wise (astype), the roof of a cumsum of
+// int32 (4 bytes read, 8 written an element: HBM moves this mix slower than a copy's 8 + 8).
+void BM_CastInt32ToInt64(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { d.j = jf::astype<std::int64_t>(d.i); });
   bandwidth(state, 12);
 }
 
@@ -148,6 +158,7 @@ void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark
 
 BENCHMARK(BM_CopyRoof)->Apply(one);
 BENCHMARK(BM_CumsumInt32)->Apply(one);
+BENCHMARK(BM_CastInt32ToInt64)->Apply(one);
 #ifdef JF_HAVE_CUDA
 BENCHMARK(BM_CubInclusiveSum<std::int32_t, std::int64_t>)->Name("BM_CubInclusiveSumInt32")->Apply(one);
 BENCHMARK(BM_CubInclusiveSum<double, double>)->Name("BM_CubInclusiveSumFloat64")->Apply(one);

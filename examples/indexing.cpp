@@ -1,7 +1,8 @@
 // Gathers that check their bounds, the seed "Python on GPUs" example: CuPy's
 // array[cp.array([2, 3, 5, 6, 7, 8])] on a 6-element array silently wraps the indices 6, 7, 8 and
 // returns [2.2, 3.3, 5.5, 0., 1.1, 2.2]; numpy raises IndexError. jetfuse checks every index inside
-// the fused kernel and raises jf::index_error with numpy's message, on the GPU as on the CPU.
+// the fused kernel and raises jf::index_error with numpy's message: on the CPU when take returns,
+// on the GPU at the next synchronisation (here: printing the result), so gathers never wait.
 // Then numpy's wrap/clip modes, a masked assignment, a permutation gathered and consumed in
 // one kernel, take_along_axis, an index pair m[rows, cols] read and assigned, and index arrays
 // mixed with slices (m[:, cols] = v).

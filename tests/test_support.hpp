@@ -39,10 +39,12 @@ inline std::int64_t rand_int(std::int64_t lo, std::int64_t hi) {
   return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng());
 }
 
-// The what() of the E that f throws (a test failure, and "", when it throws none).
+// The what() of the E that f throws (a test failure, and "", when it throws none). f's GPU work is
+// waited for inside: kernels' index errors are raised at the next synchronisation.
 template <class E, class F> std::string message_of(F&& f) {
   try {
     f();
+    jf::synchronize();
   } catch (const E& e) {
     return e.what();
   }

@@ -279,14 +279,31 @@ TEST_P(Take, OutOfBoundsRaisesNumpysIndexError) {
   for (std::size_t k = 100000; k < many.size(); ++k) many[k] = static_cast<i64>(k);
   EXPECT_EQ(message_of<jf::index_error>([&] { (void)jf::array<double>(jf::take(x, jf::array<i64>(many, dev()))); }),
             "index 100000 is out of bounds for axis 0 with size 6");
-  // An output that is also an input is untouched (it is written through a temporary); a new one is
-  // not handed out; the next evaluation works.
+  // An output that is also an input is untouched (it is written through a temporary, copied back
+  // only after the check: raised at once on both backends); the next evaluation works.
   jf::array<double> out = jf::full<double>({6}, -1.0, dev());
   EXPECT_THROW(out = jf::take(out, bad), jf::index_error);
   EXPECT_EQ(out.to_vector(), std::vector<double>(6, -1.0));
+  // Otherwise the CPU raises before returning (no array is handed out); the GPU at the thread's
+  // next synchronisation: reading the result raises.
   jf::array<double> fresh;
-  EXPECT_THROW(fresh = jf::take(x, bad), jf::index_error);
-  EXPECT_TRUE(fresh.is_null());
+  if (dev().kind == jf::device_kind::cpu) {
+    EXPECT_THROW(fresh = jf::take(x, bad), jf::index_error);
+    EXPECT_TRUE(fresh.is_null());
+  } else {
+    fresh = jf::take(x, bad);
+    EXPECT_EQ(message_of<jf::index_error>([&] { (void)fresh.to_vector(); }),
+              "index 6 is out of bounds for axis 0 with size 6");
+    fresh = jf::take(x, bad);
+    EXPECT_EQ(message_of<jf::index_error>([] { jf::synchronize(); }),
+              "index 6 is out of bounds for axis 0 with size 6");
+    // Two failing evaluations before a wait: the earlier one is raised, the later one dropped.
+    fresh = jf::take(x, bad - 9);
+    fresh = jf::take(x, bad);
+    EXPECT_EQ(message_of<jf::index_error>([] { jf::synchronize(); }),
+              "index -7 is out of bounds for axis 0 with size 6");
+    jf::synchronize();  // nothing pending
+  }
   out = jf::take(x, bad - 3);
   EXPECT_EQ(out.to_vector(), (std::vector<double>{5.5, 0.0, 2.2, 3.3, 4.4, 5.5}));
   // numpy: an empty axis cannot be taken from unless no index is given.
@@ -299,5 +316,32 @@ TEST_P(Take, OutOfBoundsRaisesNumpysIndexError) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, Take, ::testing::Values(jf::cpu, jf::cuda),
                          test_support::backend_name);
+
+// The GPU's checks are deferred to the thread's next synchronisation; each evaluation that checks
+// takes a record, and the thread waits (raising what the records hold) when all 256 are taken.
+TEST(TakeOnTheGpu, MoreCheckedEvaluationsThanRecordsBeforeAWait) {
+  if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine";
+  const jf::array<double> x({0.5, 1.5, 2.5, 3.5}, jf::cuda);
+  const jf::array<i64> good({3, 0, -1}, jf::cuda), bad({1, 4, 9}, jf::cuda);
+  jf::array<double> y;
+  for (int k = 0; k < 3 * 256 + 5; ++k) y = jf::take(x, good);
+  EXPECT_EQ(y.to_vector(), (std::vector<double>{3.5, 0.5, 3.5}));
+  // One failure among 600 (raised by the wait of a full ring or by the last one), then another
+  // failure later in the same batch of records is not raised twice.
+  for (const int failing : {0, 100, 255, 256, 300, 599}) {
+    std::string message;
+    int reached = 0;
+    try {
+      for (int k = 0; k < 600; ++k, reached = k) y = jf::take(x, k == failing ? bad : good);
+      jf::synchronize();
+    } catch (const jf::index_error& e) {
+      message = e.what();
+    }
+    EXPECT_EQ(message, "index 4 is out of bounds for axis 0 with size 4") << "failing evaluation " << failing;
+    EXPECT_GE(reached, failing) << "raised before the failing evaluation ran";
+    jf::synchronize();  // what was left pending (after a full ring's raise) checks clean
+    EXPECT_EQ(jf::array<double>(jf::take(x, good)).to_vector(), (std::vector<double>{3.5, 0.5, 3.5}));
+  }
+}
 
 }  // namespace

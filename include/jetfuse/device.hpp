@@ -21,5 +21,8 @@ std::string to_string(device d);
 
 // Whether a CUDA driver and at least one GPU are present (the driver is loaded on first use).
 bool cuda_available();
+// Waits until every kernel this thread launched has finished (host reads do this themselves), then
+// raises jf::index_error for the first of them whose gather or scatter found an out-of-range index.
+void synchronize();
 
 }  // namespace jf

@@ -4,14 +4,14 @@
 
 #include "jetfuse/array.hpp"
 #include "jetfuse/awkward_print.hpp"
+#include "jetfuse/cartesian.hpp"
+#include "jetfuse/combinations.hpp"
+#include "jetfuse/combinations_print.hpp"
 #include "jetfuse/device.hpp"
 #include "jetfuse/dtype.hpp"
-#include "jetfuse/errors.hpp"
 #include "jetfuse/einsum.hpp"
+#include "jetfuse/errors.hpp"
 #include "jetfuse/eval.hpp"
-#include "jetfuse/combinations.hpp"
-#include "jetfuse/cartesian.hpp"
-#include "jetfuse/combinations_print.hpp"
 #include "jetfuse/expr/closeness.hpp"
 #include "jetfuse/expr/compaction.hpp"
 #include "jetfuse/expr/expr.hpp"
@@ -32,20 +32,15 @@
 #include "jetfuse/jagged_sorting.hpp"
 #include "jetfuse/jagged_tuple.hpp"
 #include "jetfuse/joining.hpp"
+#include "jetfuse/like.hpp"
 #include "jetfuse/matmul.hpp"
 #include "jetfuse/option_array.hpp"
 #include "jetfuse/option_operands.hpp"
 #include "jetfuse/option_ops.hpp"
 #include "jetfuse/pad_none.hpp"
-#include "jetfuse/like.hpp"
 #include "jetfuse/random.hpp"
 #include "jetfuse/record.hpp"
 #include "jetfuse/repeat_counts.hpp"
 #include "jetfuse/sorting.hpp"
 #include "jetfuse/stats.hpp"
 #include "jetfuse/views.hpp"
-
-namespace jf {
-// Waits until every kernel this thread launched has finished (host reads do this themselves).
-void synchronize();
-}  // namespace jf

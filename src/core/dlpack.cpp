@@ -116,7 +116,7 @@ template <class M> array_base wrap(M* managed, const layout& l, std::shared_ptr<
     if (on_gpu) {
       // Kernels of this thread may still read the memory: the producer may reuse it at once.
       try {
-        cuda_rt::synchronize();
+        cuda_rt::wait_quietly();  // an index error pending stays for the thread's next wait
       } catch (...) {  // a driver shut down at exit: nothing left to wait for
       }
     }

@@ -2,6 +2,7 @@
 // copies, launches and synchronisation. The module cache is in kernels.cpp, NVRTC in nvrtc.cpp.
 #include "cuda/runtime.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -45,6 +46,8 @@ const device_state& device0() {
 }
 
 thread_local CUstream tls_stream = nullptr;
+std::atomic<wait_hook> the_wait_hook{nullptr};
+thread_local bool tls_in_wait_hook = false;
 thread_local const kernel* tls_last_kernel = nullptr;
 
 // The stream each live allocation was made on: a free from another thread is ordered after the
@@ -59,6 +62,20 @@ allocation_streams& allocations() {
 }
 
 CUdeviceptr dptr(const void* p) { return static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(p)); }
+
+// The wait hook, once per wait (its own copies do not run it again).
+void after_wait() {
+  const wait_hook hook = the_wait_hook.load(std::memory_order_acquire);
+  if (hook == nullptr || tls_in_wait_hook) return;
+  tls_in_wait_hook = true;
+  try {
+    hook();
+  } catch (...) {
+    tls_in_wait_hook = false;
+    throw;
+  }
+  tls_in_wait_hook = false;
+}
 
 std::string last_kernel_note() {
   return tls_last_kernel ? " (the last kernel launched on this thread's stream was " + tls_last_kernel->name + ")"
@@ -139,7 +156,15 @@ void* current_stream() { return context::stream(); }
 void synchronize() {
   const driver::api& f = context::enter();
   sync_stream(f, context::stream());
+  after_wait();
 }
+
+void wait_quietly() {
+  const driver::api& f = context::enter();
+  sync_stream(f, context::stream());
+}
+
+void set_wait_hook(wait_hook hook) { the_wait_hook.store(hook, std::memory_order_release); }
 
 void* allocate(std::size_t bytes) {
   const driver::api& f = context::enter();
@@ -212,6 +237,7 @@ void copy_dtoh(void* dst, const void* src, std::size_t bytes) {
   CUstream s = context::stream();
   driver::check(f.MemcpyDtoHAsync(dst, dptr(src), bytes, s), "cuMemcpyDtoHAsync");
   sync_stream(f, s);
+  after_wait();
 }
 
 void copy_dtod(void* dst, const void* src, std::size_t bytes) {

@@ -25,14 +25,22 @@ const device_props& props(int ordinal = 0);
 
 // The calling thread's stream (created on first use; non-blocking w.r.t. the legacy stream).
 void* current_stream();
-void synchronize();  // waits for the calling thread's stream
+void synchronize();   // waits for the calling thread's stream, then runs the wait hook
+void wait_quietly();  // waits without the hook (destructors: an error found there would be lost)
+
+// Called after this thread's stream is waited for by synchronize() and copy_dtoh() (reading a
+// result): the engine raises the index errors its kernels recorded since the last wait
+// (engine/deferred_index_checks.cpp). May throw; not re-entered by its own waits.
+using wait_hook = void (*)();
+void set_wait_hook(wait_hook hook);
 
 // Stream-ordered pool allocation on the calling thread's stream. On CUDA_ERROR_OUT_OF_MEMORY the
 // pool is synchronised and trimmed once and the allocation retried; then jf::out_of_memory.
 void* allocate(std::size_t bytes);
 void deallocate(void* ptr);  // stream-ordered free; errors after driver shutdown are ignored
 
-// Copies. Host destinations are complete on return; other copies are stream-ordered.
+// Copies. Host destinations are complete on return (then the wait hook runs); other copies are
+// stream-ordered.
 void copy_htod(void* dst, const void* src, std::size_t bytes);
 void copy_dtoh(void* dst, const void* src, std::size_t bytes);
 void copy_dtod(void* dst, const void* src, std::size_t bytes);

@@ -9,6 +9,7 @@
 #include "core/step_bindings.hpp"
 #include "cpu/executor.hpp"
 #include "engine/backend.hpp"
+#include "engine/deferred_index_checks.hpp"
 #include "engine/nest_analysis.hpp"
 #include "engine/pipeline.hpp"
 #include "jetfuse/detail/engine.hpp"
@@ -354,18 +355,16 @@ void run(const eval_request& r, device dev, nest_call& c) {
   };
   step_bindings b;
   b.extents = c.a.extents;
-  // Gathers and scatters report an out-of-range index in this record (host memory, or 32 bytes on the GPU).
+  // Gathers and scatters report an out-of-range index in this record (host memory, or a device
+  // record of the thread's deferred checks).
   const bool gathers = c.a.raises ||
                        std::any_of(c.a.gather_param.begin(), c.a.gather_param.end(), [](std::int32_t p) { return p >= 0; });
+  const bool any_staged = std::any_of(c.out_staged.begin(), c.out_staged.end(), [](bool s) { return s; });
   index_error_record failure{};
-  array_base device_record;
-  if (gathers && dev.kind == device_kind::cuda) {
-    const std::int64_t zero = 0;
-    device_record = fill(dev, dtype::int64, shape_t{4}, &zero);
-    b.error = device_record.raw_data();
-  } else if (gathers) {
+  if (gathers && dev.kind == device_kind::cuda)
+    b.error = c.a.raises ? deferred_index_checks::claim() : deferred_index_checks::unchecked();
+  else if (gathers)
     b.error = &failure;
-  }
   try {
     if (dev.kind == device_kind::cpu) {
       for (std::size_t k = 0; k < c.input_leaf.size(); ++k) b.inputs.push_back(in_binding(static_cast<std::int32_t>(k)));
@@ -396,10 +395,11 @@ void run(const eval_request& r, device dev, nest_call& c) {
       };
       launch_steps(v, b, bind, [&](std::int32_t p) { return param_bits(r, c, p); });
     }
-    // numpy raises IndexError before returning: so does a gather with mode raise. On the GPU this
-    // waits for the kernels (one 32-byte read). Outputs that overlap an input went through a
-    // temporary and are untouched; other outputs that existed hold whatever the kernels wrote.
-    if (c.a.raises && dev.kind == device_kind::cuda) device_record.read_into(&failure);
+    // numpy raises IndexError before returning: so does a gather with mode raise on the CPU. On the
+    // GPU the error is raised at the thread's next synchronisation (deferred_index_checks.hpp),
+    // except where an output overlaps an input: its temporary is copied back only after the check,
+    // so the input is untouched on failure. Other outputs that existed hold what the kernels wrote.
+    if (c.a.raises && dev.kind == device_kind::cuda && any_staged) deferred_index_checks::wait_and_raise();
     if (failure.rank != 0) throw index_error(index_error_message(failure));
   } catch (...) {
     for (int o = 0; o < r.nout; ++o)  // an output this evaluation allocated is not handed out

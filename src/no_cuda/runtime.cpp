@@ -17,6 +17,8 @@ void require() { no_cuda(); }
 const device_props& props(int) { no_cuda(); }
 void* current_stream() { no_cuda(); }
 void synchronize() { no_cuda(); }
+void wait_quietly() { no_cuda(); }
+void set_wait_hook(wait_hook) {}  // no stream is ever waited for
 void* allocate(std::size_t) { no_cuda(); }
 void deallocate(void*) {}  // nothing can have been allocated; called from destructors, so it never throws
 void copy_htod(void*, const void*, std::size_t) { no_cuda(); }

@@ -30,10 +30,11 @@ namespace {
 constexpr int compaction_threads = 512;
 constexpr int compaction_items = 16;  // consecutive elements a thread: one 16-byte word of a bool mask
 constexpr int compaction_tile = compaction_threads * compaction_items;
-// Launch 1's blocks count this many tiles each (the rest of its grid returns at once): with one,
-// its blocks were too short-lived to keep enough loads in flight (164 us for 16384 tiles of a
-// 2^27-byte mask on an H200, ncu, where the copy of the mask takes about 35).
-constexpr int count_tiles = 4;
+// Launch 1's blocks count this many tiles each (the rest of its grid returns at once), a bool
+// array mask's words all loaded before any is counted: with one tile a block its blocks were too
+// short-lived to keep enough loads in flight (164 us for 16384 tiles of a 2^27-byte mask on an
+// H200, ncu, where reading the mask takes about 35), with four counted one after another 110 us.
+constexpr int count_tiles = 8;
 
 constexpr const char* compaction_helpers = R"(
 #ifndef JF_COMPACTION_HELPERS
@@ -212,25 +213,48 @@ void emit_compaction(emitter& e, const shape_plan& p, launch_info& li) {
     << " a block (more loads in flight); the last block makes the offsets\n";
   s << "    const long long jf_first = t * " << count_tiles << ";\n";
   s << "    if (jf_first >= tiles) return;  // the grid is a block per tile: the rest of it has nothing to count\n";
-  s << "    unsigned jf_n[" << count_tiles << "];\n";
+  s << "    unsigned jf_n[" << count_tiles << "];  // the thread's selected elements in each tile\n";
+  std::string ind = "    ";
+  if (word_mask) {  // all the words' loads issued before any is counted
+    s << "    if (jf_words && (jf_first + " << count_tiles << ") * tile <= L) {\n";
+    s << "      uint4 jf_w[" << count_tiles << "];\n";
+    s << "#pragma unroll\n";
+    s << "      for (int u = 0; u < " << count_tiles << "; ++u)\n";
+    s << "        jf_w[u] = *reinterpret_cast<const uint4*>(reinterpret_cast<const unsigned char*>(in" << mn.index
+      << ") + (jf_first + u) * tile + static_cast<long long>(threadIdx.x) * items);\n";
+    s << "#pragma unroll\n";
+    s << "      for (int u = 0; u < " << count_tiles << "; ++u)  // nonzero bytes: __vcmpne4 sets all 8 bits of each\n";
+    s << "        jf_n[u] = (__popc(__vcmpne4(jf_w[u].x, 0u)) + __popc(__vcmpne4(jf_w[u].y, 0u)) + "
+         "__popc(__vcmpne4(jf_w[u].z, 0u)) + __popc(__vcmpne4(jf_w[u].w, 0u))) >> 3;\n";
+    s << "    } else {\n";
+    ind = "      ";
+  }
+  s << ind << "#pragma unroll\n";
+  s << ind << "for (int u = 0; u < " << count_tiles << "; ++u) {\n";
+  s << ind << "  const long long jf_base1 = (jf_first + u) * tile + static_cast<long long>(threadIdx.x) * items;\n";
+  mask_bits(ind + "  ", "jf_base1", "jf_bits1");
+  s << ind << "  jf_n[u] = __popc(jf_bits1);\n";
+  s << ind << "}\n";
+  if (word_mask) s << "    }\n";
+  s << "    // Each tile's total: warp sums, then a thread a tile adds its warps'.\n";
+  s << "    __shared__ unsigned jf_sums[" << count_tiles << "][" << compaction_threads / 32 << "];\n";
   s << "#pragma unroll\n";
   s << "    for (int u = 0; u < " << count_tiles << "; ++u) {\n";
-  s << "      const long long jf_base1 = (jf_first + u) * tile + static_cast<long long>(threadIdx.x) * items;\n";
-  mask_bits("      ", "jf_base1", "jf_bits1");
-  s << "      jf_n[u] = __popc(jf_bits1);\n";
+  s << "      const unsigned w = __reduce_add_sync(0xffffffffu, jf_n[u]);\n";
+  s << "      if ((threadIdx.x & 31u) == 0u) jf_sums[u][threadIdx.x >> 5] = w;\n";
   s << "    }\n";
+  s << "    __syncthreads();\n";
+  s << "    if (threadIdx.x < " << count_tiles << "u && jf_first + threadIdx.x < tiles) {\n";
+  s << "      long long total = 0;\n";
   s << "#pragma unroll\n";
-  s << "    for (int u = 0; u < " << count_tiles << "; ++u) {\n";
-  s << "      unsigned total;\n";
-  s << "      (void)jf_compaction::block_exclusive_sum(jf_n[u], jf_warps, &total);\n";
-  s << "      if (threadIdx.x == 0 && jf_first + u < tiles) jf_offsets[jf_first + u] = static_cast<long "
-       "long>(total);\n";
+  s << "      for (int w = 0; w < " << compaction_threads / 32 << "; ++w) total += jf_sums[threadIdx.x][w];\n";
+  s << "      jf_offsets[jf_first + threadIdx.x] = total;\n";
+  s << "      __threadfence();  // the count is visible before the block is counted done\n";
   s << "    }\n";
-  s << "    if (threadIdx.x == 0) {\n";
-  s << "      __threadfence();\n";
+  s << "    __syncthreads();\n";
+  s << "    if (threadIdx.x == 0)\n";
   s << "      jf_last = atomicAdd(jf_done, 1u) == static_cast<unsigned>((tiles + " << count_tiles - 1 << ") / "
     << count_tiles << ") - 1;\n";
-  s << "    }\n";
   s << "    __syncthreads();\n";
   s << "    if (jf_last) {\n";
   s << "      __threadfence();\n";
