@@ -82,6 +82,9 @@ class emitter {
   // The C type of laned_loop's counter: "long long", or "I" where the shape knows the loop's indices
   // fit the kernel's index type (the list shape: offsets values below 2^31 when I is int).
   std::string laned_counter = "long long";
+  // Where raising gathers and index checks record a failure: the evaluation's record, or a
+  // jf_nest::thread_failure in registers that the shape reports at the kernel's end.
+  std::string error_record = "a.err";
 
   std::string T(dtype t) const;
   void header(const shape_plan& p, const std::string& plan_text);
@@ -154,6 +157,8 @@ class emitter {
   std::string fresh(const std::string& stem) { return stem + std::to_string(counter_++); }
   // Independent iterations per trip: enough bytes in flight per thread.
   int unroll() const;
+  // The widest element (bytes) of the inputs the kernel reads (1 when it reads none).
+  int widest_input() const;
 
   kernel_source finish(launch_info li);
   // Operand k (outputs first) is also addressed along global axis a (a scatter's target along its

@@ -61,6 +61,18 @@ void emit_generic_nest(emitter& e, launch_info& li) {
   e.args_struct();
   e.open_kernel("// Launch: 256-thread blocks, a grid-stride loop per phase.\n");
   e.prologue("  ");
+  // One exit (the kernel's end): raising gathers record in registers, reported there. The report
+  // (a call) keeps the compiler from the read-only path for the inputs and from unrolling the loop:
+  // both are asked for (the kernel never writes what it reads: outputs that overlap an input are
+  // staged).
+  bool raises = false;
+  for (const node& n : g.nodes)
+    raises = raises || ((n.code == op::gather || n.code == op::check_index) && mode_of_gather(n) == gather_mode::raise);
+  if (raises) {
+    e.error_record = "jf_fail";
+    e.ldg_inputs = true;
+    s << "  jf_nest::thread_failure jf_fail;  // the thread's earliest out-of-range index, reported at the end\n";
+  }
   s << "  const long long first = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
   s << "  const long long step = static_cast<long long>(gridDim.x) * blockDim.x;\n";
   for (domain_id d : e.f.output_domains) {
@@ -75,6 +87,11 @@ void emit_generic_nest(emitter& e, launch_info& li) {
                         "  ", axes, e.extent_product(axes), need,
                         [&](const std::string& ind, const std::string&) { e.store_outputs(ind, d); }, d))
       continue;
+    if (raises && !reduces) {  // four iterations a trip, their loads first (emitter::laned_loop)
+      e.laned_loop("  ", "t", "first", "step", e.extent_product(axes), axes, 4, need,
+                   [&](const std::string& ind, const std::string&) { e.store_outputs(ind, d); });
+      continue;
+    }
     s << "  for (long long t = first; t < " << e.extent_product(axes) << "; t += step) {\n";
     const auto saved_v = e.vname;
     const auto saved_a = e.axis;
@@ -86,6 +103,7 @@ void emit_generic_nest(emitter& e, launch_info& li) {
     e.axis = saved_a;
     s << "  }\n";
   }
+  if (raises) s << "  jf_fail.report(a.err);\n";
   e.close_kernel();
 }
 
