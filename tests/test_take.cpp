@@ -11,6 +11,7 @@
 #include <jetfuse/jetfuse.hpp>
 #include <random>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -340,8 +341,8 @@ TEST(TakeOnTheGpu, MoreCheckedEvaluationsThanRecordsBeforeAWait) {
   jf::array<double> y;
   for (int k = 0; k < 3 * 256 + 5; ++k) y = jf::take(x, good);
   EXPECT_EQ(y.to_vector(), (std::vector<double>{3.5, 0.5, 3.5}));
-  // One failure among 600 (raised by the wait of a full ring or by the last one), then another
-  // failure later in the same batch of records is not raised twice.
+  // One failure among 600: raised by the wait of a full ring (the evaluations after it still run)
+  // or by the last one; either way once.
   for (const int failing : {0, 100, 255, 256, 300, 599}) {
     std::string message;
     int reached = 0;
@@ -356,6 +357,28 @@ TEST(TakeOnTheGpu, MoreCheckedEvaluationsThanRecordsBeforeAWait) {
     jf::synchronize();  // what was left pending (after a full ring's raise) checks clean
     EXPECT_EQ(jf::array<double>(jf::take(x, good)).to_vector(), (std::vector<double>{3.5, 0.5, 3.5}));
   }
+}
+
+// Each host thread has its own stream and records: another thread's waits do not raise this
+// thread's error, and this thread's next wait does.
+TEST(TakeOnTheGpu, IndexErrorsBelongToTheThreadThatLaunched) {
+  if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine";
+  const jf::array<double> x({0.5, 1.5, 2.5, 3.5}, jf::cuda);
+  const jf::array<i64> good({3, 0, -1}, jf::cuda), bad({1, 4, 9}, jf::cuda);
+  jf::array<double> y = jf::take(x, bad);  // pending on this thread
+  std::string other = "not run";
+  std::thread t([&] {
+    try {
+      const jf::array<double> z = jf::take(x, good);
+      other = std::to_string(z.to_vector()[0]);
+      jf::synchronize();
+    } catch (const std::exception& e) {
+      other = e.what();
+    }
+  });
+  t.join();
+  EXPECT_EQ(other, "3.500000");
+  EXPECT_EQ(message_of<jf::index_error>([] { jf::synchronize(); }), "index 4 is out of bounds for axis 0 with size 4");
 }
 
 }  // namespace
