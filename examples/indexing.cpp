@@ -4,8 +4,8 @@
 // the fused kernel and raises jf::index_error with numpy's message: on the CPU when take returns,
 // on the GPU at the next synchronisation (here: printing the result), so gathers never wait.
 // Then numpy's wrap/clip modes, a masked assignment, a permutation gathered and consumed in
-// one kernel, take_along_axis, an index pair m[rows, cols] read and assigned, and index arrays
-// mixed with slices (m[:, cols] = v).
+// one kernel, take_along_axis, an index pair m[rows, cols] read and assigned, index arrays
+// mixed with slices (m[:, cols] = v), and three index arrays (c[i, j, k]).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -81,8 +81,16 @@ int main() {
   // m[:, m[0] > 2]: the columns whose first row exceeds 2 (a 1-d bool mask among other indices).
   const jf::array<double> wide = m(jf::all, m(0, jf::all) > 2.0);
   std::printf("m[:, m[0] > 2] = %s\n", jf::detail::repr(wide).c_str());
+  // numpy's c[i, j, k] on a 2x3x4 cube, read from a transposed view of it (no copy), then assigned.
+  const jf::array<double> cube = jf::arange<double>(0, 24, 1, dev).reshape({2, 3, 4});
+  const jf::array<std::int64_t> ci({1, 0, -1}, dev), cj({2, 0, 1}, dev), ck({3, -1, 0}, dev);
+  const jf::array<double> corners = cube.transpose({2, 1, 0})(ck, cj, ci);  // cube[ci, cj, ck]
+  std::printf("cube.T[[3, -1, 0], [2, 0, 1], [1, 0, -1]] = %s\n", jf::detail::repr(corners).c_str());
+  jf::array<double> cube2 = cube.copy();
+  cube2(ci, cj, ck) = 0.0;
   const bool ok =
       raised && static_cast<double>(out(5)) == expect && wide.to_vector() == std::vector<double>{3, 9, 4, 4, 8, 2} &&
+      corners.to_vector() == std::vector<double>{23, 3, 16} && jf::sum(cube2).item() == 276.0 - 42.0 &&
       row_max.to_vector() == std::vector<double>{9, 7, 8} && picks.to_vector() == std::vector<double>{90, 80, 60} &&
       m2.to_vector() == std::vector<double>{10, -1, 20, 10, 4, 20, 10, 2, 20} &&
       block.to_vector() == std::vector<double>{7, 4, 6, 8};

@@ -262,6 +262,153 @@ TEST(IndexPairCuda, GeneratedKernelCompiles) {
   test_support::expect_explained_cuda_compiles(put);
 }
 
+// x with its values in three memory layouts: C order, the axes reversed in memory (transposed
+// strides), axis 1 stepped backwards (negative strides).
+std::vector<jf::array<double>> layouts(const std::vector<double>& xv, const jf::shape_t& xs, jf::device dev) {
+  const jf::array<double> c = jf::array<double>(xv, dev).reshape(xs);
+  jf::shape_t reversed;
+  for (int k = xs.size(); k-- > 0;) reversed.push_back(k);
+  const jf::range back(jf::range::none, jf::range::none, -1);
+  std::vector<jf::array<double>> out{c, jf::array<double>(c.transpose(reversed).copy().transpose(reversed))};
+  if (xs.size() == 3) out.push_back(jf::array<double>(c(jf::all, back, jf::all).copy()(jf::all, back, jf::all)));
+  return out;
+}
+
+// x(i, j, k) against numpy's x[i, j, k] (tests/data/index_triple_table.txt): broadcast indices,
+// trailing axes, nothing selected, each axis out of range and several (the first array's failure
+// reported), empty indexed axes, shapes that do not broadcast; in every layout of x.
+TEST_P(IndexPair, TriplesMatchNumpysTable) {
+  const auto cases = test_support::read_table(JF_TEST_DATA_DIR "/index_triple_table.txt", 10);
+  ASSERT_GE(cases.size(), 18u);
+  for (const auto& c : cases) {
+    const jf::shape_t xs = parse_shape(c.lines[0][0]);
+    SCOPED_TRACE("x " + c.lines[0][0] + ", i " + c.lines[2][0] + ", j " + c.lines[4][0] + ", k " + c.lines[6][0]);
+    const std::vector<double> xv = parse_words<double>(values_of(c.lines[1]));
+    auto index = [&](int a) {
+      return jf::array<i64>(parse_words<i64>(values_of(c.lines[3 + 2 * a])), dev())
+          .reshape(parse_shape(c.lines[2 + 2 * a][0]));
+    };
+    const jf::array<i64> i = index(0), j = index(1), k = index(2);
+    for (const jf::array<double>& x : layouts(xv, xs, dev())) {
+      ASSERT_EQ(x.to_vector(), xv);
+      if (c.lines[8][0] == "error") {
+        std::string msg;
+        for (std::size_t w = 0; w < c.lines[9].size(); ++w) msg += (w ? " " : "") + c.lines[9][w];
+        EXPECT_EQ(
+            test_support::trimmed(test_support::message_of<jf::index_error>([&] { jf::array<double> r = x(i, j, k); })),
+            msg);
+        EXPECT_EQ(x.to_vector(), xv);
+        continue;
+      }
+      jf::array<double> out = jf::full<double>(parse_shape(c.lines[8][0]), -99.0, dev());  // poisoned
+      out = x(i, j, k);
+      EXPECT_EQ(out.shape(), parse_shape(c.lines[8][0]));
+      EXPECT_TRUE(same(out.to_vector(), parse_words<double>(values_of(c.lines[9]))));
+    }
+  }
+}
+
+// x(i, j, k) = v against numpy's x[i, j, k] = v (tests/data/index_triple_setitem_table.txt), into
+// x in every layout (the scatter writes x's memory in place); errors leave x untouched.
+TEST_P(IndexPair, TripleAssignmentMatchesNumpysTable) {
+  const auto cases = test_support::read_table(JF_TEST_DATA_DIR "/index_triple_setitem_table.txt", 12);
+  ASSERT_GE(cases.size(), 14u);
+  for (const auto& c : cases) {
+    const jf::shape_t xs = parse_shape(c.lines[0][0]);
+    SCOPED_TRACE("x " + c.lines[0][0] + ", i " + c.lines[2][0] + ", j " + c.lines[4][0] + ", k " + c.lines[6][0] +
+                 ", v " + c.lines[8][0]);
+    const std::vector<double> xv = parse_words<double>(values_of(c.lines[1]));
+    auto index = [&](int a) {
+      return jf::array<i64>(parse_words<i64>(values_of(c.lines[3 + 2 * a])), dev())
+          .reshape(parse_shape(c.lines[2 + 2 * a][0]));
+    };
+    const jf::array<i64> i = index(0), j = index(1), k = index(2);
+    const jf::array<double> v =
+        jf::array<double>(parse_words<double>(values_of(c.lines[9])), dev()).reshape(parse_shape(c.lines[8][0]));
+    for (const jf::array<double>& x : layouts(xv, xs, dev())) {
+      if (c.lines[10][0] == "error") {
+        std::string msg;
+        for (std::size_t w = 0; w < c.lines[11].size(); ++w) msg += (w ? " " : "") + c.lines[11][w];
+        if (c.lines[10][1] == "index")
+          EXPECT_EQ(test_support::trimmed(test_support::message_of<jf::index_error>([&] { x(i, j, k) = v; })), msg);
+        else
+          EXPECT_EQ(test_support::message_of<jf::shape_error>([&] { x(i, j, k) = v; }), msg);
+        EXPECT_EQ(x.to_vector(), xv);
+        continue;
+      }
+      x(i, j, k) = v;
+      EXPECT_EQ(x.shape(), parse_shape(c.lines[10][0]));
+      EXPECT_TRUE(same(x.to_vector(), parse_words<double>(values_of(c.lines[11]))));
+    }
+  }
+}
+
+// x(i, j, k) with index expressions (int32 and int64, negative positions) on fresh random inputs
+// of sizes 0, 1, odd and longer than a block, against host loops; read, fused into one kernel with
+// its consumer, and += (a duplicate adds once); a broadcast x reads but refuses assignments; bool
+// masks are their positions; j's failure is reported before k's whatever their positions.
+TEST_P(IndexPair, TriplesOfExpressionsAgainstHostLoops) {
+  auto& r = test_support::rng();
+  const i64 n0 = 5, n1 = 7, n2 = 9;
+  std::vector<double> xv(static_cast<std::size_t>(n0 * n1 * n2));
+  for (double& e : xv) e = static_cast<double>(r() % 1000) * 0.25;
+  auto at = [&](i64 a, i64 b, i64 c) { return xv[static_cast<std::size_t>((a * n1 + b) * n2 + c)]; };
+  auto norm = [](i64 v, i64 size) { return v < 0 ? v + size : v; };
+  for (const i64 m : {i64{0}, i64{1}, i64{257}, i64{5003}}) {
+    SCOPED_TRACE("m " + std::to_string(m));
+    std::vector<std::int32_t> iv(static_cast<std::size_t>(m));
+    std::vector<i64> jv(static_cast<std::size_t>(m)), kv(static_cast<std::size_t>(m));
+    for (auto& e : iv) e = static_cast<std::int32_t>(r() % (2 * n0)) - static_cast<std::int32_t>(n0);
+    for (auto& e : jv) e = static_cast<i64>(r() % n1);
+    for (auto& e : kv) e = static_cast<i64>(r() % (2 * n2)) - n2;
+    const jf::array<std::int32_t> i(iv, dev());
+    const jf::array<i64> j(jv, dev()), k(kv, dev());
+    for (const jf::array<double>& x : layouts(xv, {n0, n1, n2}, dev())) {
+      const auto e = jf::sqrt(x(i, (n1 - 1) - j, k)) * 2.0;
+      const std::vector<double> got = jf::array<double>(e).to_vector();
+      ASSERT_EQ(got.size(), static_cast<std::size_t>(m));
+      for (i64 p = 0; p < m; ++p) {
+        const auto s = static_cast<std::size_t>(p);
+        ASSERT_EQ(got[s], std::sqrt(at(norm(iv[s], n0), n1 - 1 - jv[s], norm(kv[s], n2))) * 2.0) << "pick " << p;
+      }
+      if (dev().kind == jf::device_kind::cuda) {
+        const std::string plan = jf::explain(e);
+        EXPECT_NE(plan.find("1 kernel"), std::string::npos) << plan;
+      }
+      // += in numpy's buffered order: each distinct triple gets its value once (the last one's).
+      const jf::array<double> y = x.copy();
+      y(i, j, k) += 1.5;
+      std::vector<double> want = xv;
+      for (i64 p = 0; p < m; ++p) {
+        const auto s = static_cast<std::size_t>(p);
+        want[static_cast<std::size_t>((norm(iv[s], n0) * n1 + jv[s]) * n2 + norm(kv[s], n2))] =
+            at(norm(iv[s], n0), jv[s], norm(kv[s], n2)) + 1.5;
+      }
+      ASSERT_EQ(y.to_vector(), want);
+    }
+  }
+  const jf::array<double> x = jf::array<double>(xv, dev()).reshape({n0, n1, n2});
+  const jf::array<i64> p = jf::arange<i64>(0, 64, 1, dev());
+  // j fails at p = 7 (index 7 of 7), k earlier at p = 3 (index 9 of 9): j's is reported.
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { jf::array<double> t = x(p % n0, p, p * 3); }),
+            "index 7 is out of bounds for axis 1 with size 7");
+  EXPECT_EQ(jf::array<double>(x(p % n0, p % n1, p % n2)).to_vector()[10], at(0, 3, 1));  // works again
+  // A 1-d bool mask is its positions (numpy's x[mask, j, k]).
+  const jf::array<bool> mask({false, true, false, true, true}, dev());
+  const jf::array<i64> three({6, 0, -1}, dev());
+  EXPECT_EQ(jf::array<double>(x(mask, three, three)).to_vector(),
+            (std::vector<double>{at(1, 6, 6), at(3, 0, 0), at(4, 6, 8)}));
+  // A broadcast x reads (numpy) and refuses assignments: numpy's "read-only".
+  const jf::array<double> row = jf::array<double>(std::vector<double>{1.0, 2.0, 3.0}, dev());
+  const jf::array<double> b = jf::broadcast_to(row, {4, 2, 3});
+  EXPECT_EQ(jf::array<double>(b(three % 4, three % 2, three % 3)).to_vector(), (std::vector<double>{1.0, 1.0, 3.0}));
+  EXPECT_EQ(test_support::message_of<jf::value_error>([&] { b(three % 4, three % 2, three % 3) = 0.0; }),
+            "assignment destination is read-only");
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { (void)row(three, three, three); }),
+            "too many indices for array: array is 1-dimensional, but 3 were indexed");
+  test_support::expect_explained_cuda_compiles(jf::explain_cuda(jf::exp(x(p % n0, p % n1, -(p % n2))) * 2.0));
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, IndexPair, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
 
 // jf::cuda against jf::cpu on a large random case (2^20 picks, every index in range, some negative).

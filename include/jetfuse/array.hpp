@@ -246,11 +246,16 @@ public:
     requires(!std::is_convertible_v<I, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<I>> &&
              !std::is_convertible_v<J, index_arg> && !std::is_arithmetic_v<std::remove_cvref_t<J>>)
   auto operator()(const I& i, const J& j) const;
-  // x(a, b, ...) with one or two integer index arrays or expressions among integers, jf::range and
-  // jf::all: numpy's advanced indexing mixed with basic indexing (x(jf::all, cols), x(rows,
-  // jf::range(1, 3)), x(i, j, 0), x(2, jf::all, i)), lazy and fused, checked in the kernel, with
-  // numpy's placement of the indices' axes; it takes assignments. Defined in expr/mixed_indexing.hpp.
-  template <class... A>
+    // x(i, j, k) with three integer index arrays or expressions: numpy's x[i, j, k] (broadcast
+    // together; the result has their shape + x.shape[3:]), one fused gather from x's memory checked in
+    // the kernel along axes 0, 1 and 2; it takes assignments. Defined in expr/index_triple.hpp.
+    template <class I, class J, class K>
+    requires(detail::index_operands<I, J, K> == 3) auto operator()(const I& i, const J& j, const K& k) const;
+    // x(a, b, ...) with one or two integer index arrays or expressions among integers, jf::range and
+    // jf::all: numpy's advanced indexing mixed with basic indexing (x(jf::all, cols), x(rows,
+    // jf::range(1, 3)), x(i, j, 0), x(2, jf::all, i)), lazy and fused, checked in the kernel, with
+    // numpy's placement of the indices' axes; it takes assignments. Defined in expr/mixed_indexing.hpp.
+    template <class... A>
     requires(detail::mixed_index_args<A...>)
   auto operator()(const A&... args) const;
   // x(indices, jf::all, ...): numpy's x[indices, :, ...], the same as x(indices) (numpy's

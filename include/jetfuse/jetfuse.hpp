@@ -17,6 +17,7 @@
 #include "jetfuse/expr/expr.hpp"
 #include "jetfuse/expr/functions.hpp"
 #include "jetfuse/expr/histogram.hpp"
+#include "jetfuse/expr/index_triple.hpp"
 #include "jetfuse/expr/jagged_mask.hpp"
 #include "jetfuse/expr/masked_values.hpp"
 #include "jetfuse/expr/operators.hpp"

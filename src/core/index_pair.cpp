@@ -23,18 +23,24 @@ std::string out_of_bounds(std::int64_t index, int axis, std::int64_t size) {
 }
 }  // namespace
 
-void raise_for_empty_axis(const shape_t& x, const array_base& i, const array_base& j, int ai, int aj) {
-  if (broadcast_index_arrays(i.shape(), j.shape()).product() == 0) return;  // nothing selected: an empty result
-  // numpy checks i's indices, then j's, each in its own order.
-  const array_base* index[2] = {&i, &j};
-  for (int axis = 0; axis < 2; ++axis) {
-    const std::vector<std::int64_t> v = array<std::int64_t>(detail::to_backend(*index[axis], cpu)).to_vector();
-    const std::int64_t n = x[axis];
+void raise_for_empty_axes(const shape_t& x, const array_base* const* index, const int* axes, int count) {
+  std::vector<shape_t> shapes;
+  for (int a = 0; a < count; ++a) shapes.push_back(index[a]->shape());
+  if (broadcast_index_arrays(shapes.data(), count).product() == 0) return;  // nothing selected: an empty result
+  // numpy checks the first array's indices, then the next one's, each in its own order.
+  for (int a = 0; a < count; ++a) {
+    const std::vector<std::int64_t> v = array<std::int64_t>(detail::to_backend(*index[a], cpu)).to_vector();
+    const std::int64_t n = x[a];
     for (std::int64_t k : v)
-      if (k < -n || k >= n)
-        throw index_error(out_of_bounds(k, axis == 0 ? ai : aj, n));
+      if (k < -n || k >= n) throw index_error(out_of_bounds(k, axes[a], n));
   }
-  throw error("jetfuse: internal: x(i, j) of an empty axis with every index in range");
+  throw error("jetfuse: internal: x(i, j, ...) of an empty axis with every index in range");
+}
+
+void raise_for_empty_axis(const shape_t& x, const array_base& i, const array_base& j, int ai, int aj) {
+  const array_base* index[2] = {&i, &j};
+  const int axes[2] = {ai, aj};
+  raise_for_empty_axes(x, index, axes, 2);
 }
 
 void raise_for_empty_take(const array_base& indices, int axis) {

@@ -41,6 +41,7 @@ struct parser {
     case prog_entry::scalar: ++si; return shape_t{};
     case prog_entry::elementwise: {
       if (e.mode == pair_positions_mode) return pair_positions(region);
+      if (e.mode == triple_positions_mode) return triple_positions(region);
       shape_t s;
       for (int k = 0; k < e.nargs; ++k) s = k == 0 ? parse(region) : broadcast_shapes(s, parse(region));
       return s;
@@ -227,6 +228,12 @@ struct parser {
     return broadcast_index_arrays(ish, jsh);
   }
 
+  shape_t triple_positions(int region) {
+    const shape_t s[3] = {parse(region), parse(region), parse(region)};
+    for (int k = 0; k < 7; ++k) parse(region);  // lengths, strides, shift
+    return broadcast_index_arrays(s, 3);
+  }
+
   shape_t index_pair(int region, const prog_entry& e, int leaf, const array_base& x) {
     if (x.ndim() < 2) throw error("jetfuse: internal: an index pair of an array of fewer than 2 axes");
     if (e.mode == static_cast<std::int8_t>(ir::gather_mode::raise)) a.raises = true;
@@ -342,11 +349,19 @@ void analyse_shapes(nest_analysis& a, const prog_entry* program, int program_siz
 }
 
 shape_t broadcast_index_arrays(const shape_t& i, const shape_t& j) {
+  const shape_t both[2] = {i, j};
+  return broadcast_index_arrays(both, 2);
+}
+
+shape_t broadcast_index_arrays(const shape_t* shapes, int n) {
   try {
-    return broadcast_shapes(i, j);
+    shape_t s = shapes[0];
+    for (int k = 1; k < n; ++k) s = broadcast_shapes(s, shapes[k]);
+    return s;
   } catch (const shape_error&) {
-    throw index_error("shape mismatch: indexing arrays could not be broadcast together with shapes " + to_string(i) +
-                      " " + to_string(j) + " ");
+    std::string message = "shape mismatch: indexing arrays could not be broadcast together with shapes ";
+    for (int k = 0; k < n; ++k) message += to_string(shapes[k]) + " ";
+    throw index_error(message);
   }
 }
 

@@ -91,6 +91,8 @@ std::string numpy_shape(const shape_t& s);
 // Two index arrays' broadcast shape, or numpy's IndexError "shape mismatch: indexing arrays could
 // not be broadcast together with shapes (2,) (3,) " (x[i, j], its assignment, an empty axis's check).
 shape_t broadcast_index_arrays(const shape_t& i, const shape_t& j);
+// The same for n index arrays (numpy's message lists every shape).
+shape_t broadcast_index_arrays(const shape_t* shapes, int n);
 // Whether values of this shape broadcast to an indexing result of that shape (numpy's setitem);
 // check_values_fit (src/core/index_pair.cpp) raises numpy's message when they do not.
 bool values_fit(const shape_t& values, const shape_t& result);
