@@ -23,17 +23,23 @@ std::string out_of_bounds(std::int64_t index, int axis, std::int64_t size) {
 }
 }  // namespace
 
+shape_t index_broadcast_shape(const shape_t* shapes, int count) { return broadcast_index_arrays(shapes, count); }
+
+void check_indices_on_host(const shape_t& lengths, const array_base* const* index, const int* axes, int count) {
+  // numpy checks the first array's indices, then the next one's, each in its own order.
+  for (int a = 0; a < count; ++a) {
+    const std::vector<std::int64_t> v = array<std::int64_t>(detail::to_backend(*index[a], cpu)).to_vector();
+    const std::int64_t n = lengths[a];
+    for (std::int64_t k : v)
+      if (k < -n || k >= n) throw index_error(out_of_bounds(k, axes[a], n));
+  }
+}
+
 void raise_for_empty_axes(const shape_t& x, const array_base* const* index, const int* axes, int count) {
   std::vector<shape_t> shapes;
   for (int a = 0; a < count; ++a) shapes.push_back(index[a]->shape());
   if (broadcast_index_arrays(shapes.data(), count).product() == 0) return;  // nothing selected: an empty result
-  // numpy checks the first array's indices, then the next one's, each in its own order.
-  for (int a = 0; a < count; ++a) {
-    const std::vector<std::int64_t> v = array<std::int64_t>(detail::to_backend(*index[a], cpu)).to_vector();
-    const std::int64_t n = x[a];
-    for (std::int64_t k : v)
-      if (k < -n || k >= n) throw index_error(out_of_bounds(k, axes[a], n));
-  }
+  check_indices_on_host(x, index, axes, count);
   throw error("jetfuse: internal: x(i, j, ...) of an empty axis with every index in range");
 }
 

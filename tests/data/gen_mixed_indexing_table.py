@@ -95,6 +95,22 @@ add("all i", (3, 4), (2,), 4, 6, vshape=())               # an index out of boun
 add("i n j", (3, 4, 5), (2,), 0, 3, (2,), 5, 7, n=0, vshape=())
 # 1-d bool masks among other indices: numpy's nonzero() of them, read and assigned; masks of
 # another length than their axis (IndexError naming the axis), masks selecting nothing.
+# Two index arrays after one slice: their broadcast axes stay in place, after the sliced axis.
+add("all i j", (3, 4, 5), (2,), -4, 4, (2,), -5, 5)
+add("all i j", (2, 3, 4, 2), (2, 1), -3, 3, (1, 3), -4, 4)    # a broadcast grid, a trailing axis
+add("r i j all", (4, 3, 5, 2), (3,), -3, 3, (3,), -5, 5, r0=1, r1=3)
+add("r n i j", (4, 2, 3, 5), (2,), -3, 3, (2,), -5, 5, n=1, r0=0, r1=3)
+add("r i n j", (4, 3, 2, 5), (4,), -3, 3, (1,), -5, 5, n=-1, r0=3, r1=1)  # an empty slice: nothing read
+add("all i j", (0, 4, 5), (2,), -4, 4, (2,), -5, 5)          # an empty sliced axis: indices still checked
+add("all i j", (0, 4, 5), (2,), 4, 6, (2,), -5, 5)
+add("all i j", (3, 4, 5), (2,), 0, 4, (2,), 5, 9)           # j's error naming axis 2
+add("all i j", (3, 4, 5), (2,), 4, 9, (2,), 5, 9)           # i's first
+add("all i j", (3, 4, 5), (2,), 0, 4, (3,), 0, 5)           # i and j do not broadcast
+add("all i j", (3, 4, 5), (2,), -4, 4, (2,), -5, 5, vshape=(3, 2))
+add("all i j", (3, 4, 5), (3,), 0, 4, (3,), 0, 5, vshape=())
+add("r i j all", (4, 3, 5, 2), (2,), -3, 3, (2,), -5, 5, r0=1, r1=3, vshape=(2,))
+add("all i j", (3, 4, 5), (2,), 0, 4, (2,), 5, 9, vshape=())  # out of bounds: x untouched
+add("all i c", (3, 4, 5), (1,), -4, 4, (5,), 0, 2)            # x[:, i, mask]
 add("all b", (3, 4), (4,), 0, 2)
 add("all b", (3, 4, 2), (4,), 1, 2)                       # all true
 add("all b", (3, 4), (4,), 0, 1)                          # none true

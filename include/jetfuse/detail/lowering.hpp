@@ -97,10 +97,10 @@ ir::node_id lower_index_pair(ir::graph& g, const lowering_inputs& in, int leaf, 
 ir::node_id lower_pair_position(ir::graph& g, ir::domain_id home, ir::node_id i, ir::node_id j, ir::node_id n0,
                                 ir::node_id n1, int ai, int aj);
 // x(i, j, k)'s element offsets: i, j, k checked along axes 0, 1, 2 (lengths n[], numpy's
-// IndexError naming those axes, i's failures before j's before k's), then the sum of each times its
+// IndexError naming axes[], i's failures before j's before k's), then the sum of each times its
 // stride s[] plus `shift` (which makes every offset of a view with negative strides >= 0).
 ir::node_id lower_triple_position(ir::graph& g, ir::domain_id home, const ir::node_id* index, const ir::node_id* n,
-                                  const ir::node_id* s, ir::node_id shift);
+                                  const ir::node_id* s, ir::node_id shift, const int* axes);
 // jf::searchsorted of `value` in array leaf `leaf` (read like a gathered 1-d array).
 ir::node_id lower_search(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id value, bool right);
 // prog_entry::gather's mode for a search (not a gather_mode: it never raises, an empty array is fine).

@@ -11,9 +11,11 @@
 // matching scatter into that view (x(jf::all, cols) = v: the values' axes moved with it).
 // A 1-d bool mask among them is numpy's nonzero() of it (x(jf::all, mask), x(mask, 2)): its
 // positions, evaluated when the expression is made (a count read back, as x(mask)), after numpy's
-// check of its length. Not supported: two operands after a slice whose axes numpy keeps in place
-// (x(jf::range(1, 3), i, j): a compile-time error), masks of more than one axis there (numpy's
-// nonzero() arrays, one per axis: jf::value_error).
+// check of its length. Two operands after one slice whose axes numpy keeps in place
+// (x(jf::range(1, 3), i, j), x(jf::all, i, j)) read as x(i, j, k)'s gather with the sliced axis as
+// a third index array (expr/index_triple.hpp). Not supported: two operands after two or more
+// slices (a compile-time error), masks of more than one axis there (numpy's nonzero() arrays, one
+// per axis: jf::value_error).
 #pragma once
 
 #include <array>
@@ -23,6 +25,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "jetfuse/expr/index_triple.hpp"
 #include "jetfuse/expr/scatter.hpp"
 #include "jetfuse/expr/take.hpp"
 #include "jetfuse/views.hpp"
@@ -170,10 +173,9 @@ auto array<T>::operator()(const A&... args) const {
       (is_integer(type_of_v<capture_t<const I0&>>.type) || type_of_v<capture_t<const I0&>>.type == dtype::bool_) &&
           (is_integer(type_of_v<capture_t<const J0&>>.type) || type_of_v<capture_t<const J0&>>.type == dtype::bool_),
       "jetfuse: x(...) takes integer (or 1-d bool) index arrays or expressions");
-  static_assert(p.operands == 1 || !p.adjacent || p.insert_at == 0,
-                "jetfuse: x(range, i, j) (two index arrays after a slice, numpy keeping their axes in place) is not "
-                "supported yet: index the view first (y = x(range, jf::all, jf::all); y(jf::all, i, j)) or move "
-                "the axes (jf::moveaxis)");
+  static_assert(p.operands == 1 || !p.adjacent || p.insert_at <= 1,
+                "jetfuse: x(range, range, i, j) (two index arrays after two or more slices, numpy keeping their axes "
+                "in place) is not supported yet: move the axes (jf::moveaxis) or merge the sliced ones (reshape)");
   if (is_null()) throw value_error("jetfuse: x(...) of a null array handle");
   const index_arg basic[] = {detail::basic_index(args)...};
   const array view(detail::slice(*this, basic, static_cast<int>(sizeof...(A))));  // numpy's IndexError for too many
@@ -193,7 +195,10 @@ auto array<T>::operator()(const A&... args) const {
     }
   } else {
     decltype(auto) j = detail::as_index_operand(std::get<static_cast<std::size_t>(a1)>(args_tuple), shape()[a1], a1);
-    if constexpr (p.adjacent) {
+    if constexpr (p.adjacent && p.insert_at == 1) {  // after one sliced axis, kept in place (x[:, i, j])
+      static_assert(p.view_axis[0] == 1 && p.view_axis[1] == 2, "jetfuse: internal: x(range, i, j)'s view axes");
+      return detail::make_sliced_pair<a0, a1>(view, i, j);
+    } else if constexpr (p.adjacent) {
       return detail::make_index_pair<a0, a1>(view, i, j);  // the operands are the view's axes 0 and 1
     } else {
       shape_t order;
