@@ -6,8 +6,9 @@
 //
 //   launch 1: each tile's mask computed (one 16-byte load a thread where the mask is a contiguous
 //     bool array, else the mask's nodes per element), its selected elements counted and the count
-//     written to scratch, four tiles a block (the grid's other blocks return at once); the last
-//     block to finish turns the counts into exclusive offsets.
+//     written to scratch, count_tiles (8) tiles a block, a bool array's words all loaded before any
+//     is counted (the grid's other blocks return at once); the last block to finish turns the
+//     counts into exclusive offsets.
 //   launch 2: the same mask, the threads' counts scanned over the block, every element's rank in
 //     its tile written to a table in shared memory (0xffff: not selected), then the tile read back
 //     in the striped order (element j * 512 + thread: coalesced) and each selected element's value
