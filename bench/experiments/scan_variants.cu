@@ -12,6 +12,22 @@
 //               that tile's input into L2 (cp.async.bulk.prefetch.L2, one instruction a tile): the
 //               DRAM reads of the next tile overlap this tile's look-back and stores.
 //   lb_pf2      the same, two tiles ahead.
+//   none        lb without any look-back (wrong results by design): the roof of the tile pipeline.
+//   wideW       lb reading W windows of 32 tiles a look-back step, each lane spinning only on its
+//               own words not yet there.
+//   ownW        persistent, the look-back stopping at the block's own previous tile (whose
+//               inclusive prefix it knows) or an earlier published prefix, W windows a step.
+//   lean        the tile's int32 held as loaded (one register an element, not two), each lane's
+//               total folded from them and its running values folded again at the stores, which
+//               go through shared memory half at a time: 3 blocks of 512 fit an SM (40 registers);
+//               leanS loads striped and transposes as the generator does.
+// Measured (H200, 2026-11-29, fifth session, copy 506 us): cub 540, lb512x16 540 (70 %), none 408
+// (93 %: the look-back costs the rest), wide2 / wide4 / wide8 576 / 624 / 825, own4 / own9 658 /
+// 864 (waiting for more tiles' words costs more than the steps it saves), lean512x16/3 489 (77.7 %),
+// leanS512x16/3 488, lean768x16/2 486 (78.2 %), lean256x16/6 505, lean384x16/4 497, lean512x8/4
+// 557, lean512x12/3 702 and lean512x24/3 867 (spills). The generator's port of lean (shape_scan.cpp)
+// spilled with 3 blocks an SM (627 us with the elements held in registers, 549 with them held in
+// shared memory) and runs at 547 us with 2 (CUB 540 in the same run).
 // Bandwidth counts 4 bytes read and 8 written per element; "copy" is a device copy of 2^27
 // float64 in the same run (16 bytes an element), as bench_scan's CopyRoof.
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 scan_variants.cu -o /tmp/sv && /tmp/sv
@@ -19,6 +35,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <cub/cub.cuh>
 struct widen_op {
   __device__ long long operator()(int x) const { return x; }
@@ -74,7 +91,44 @@ __device__ long long look_back(const ulonglong2* st, long long t) {
   }
 }
 
-template <int threads, int items, int MinBlocks, bool Persistent, bool Prefetch>
+// W windows of 32 tiles read at once, each lane spinning only on its own words that are not there
+// yet; the look-back stops at the latest tile with an inclusive prefix or at tile `stop`, whose
+// inclusive prefix `stop_value` the caller knows (its block's previous tile; -1 and 0: none).
+template <int W>
+__device__ long long look_back_wide(const ulonglong2* st, long long t, long long stop, long long stop_value) {
+  const int lane = threadIdx.x & 31;
+  long long prefix = 0, hi = t - 1;
+  while (true) {
+    ulonglong2 w[W];
+#pragma unroll
+    for (int u = 0; u < W; ++u) {
+      const long long q = hi - 32 * u - lane;
+      w[u] = q > stop ? load_word(st + q)
+                      : make_ulonglong2(2, q == stop ? static_cast<unsigned long long>(stop_value) : 0);
+    }
+#pragma unroll
+    for (int u = 0; u < W; ++u) {
+      const long long q = hi - 32 * u - lane;
+      while (q > stop && w[u].x == 0) w[u] = load_word(st + q);
+    }
+#pragma unroll
+    for (int u = 0; u < W; ++u) {
+      const unsigned inc = __ballot_sync(0xffffffffu, w[u].x == 2);
+      const int last = inc ? __ffs(inc) - 1 : 31;
+      long long v = lane <= last ? static_cast<long long>(w[u].y) : 0;
+#pragma unroll
+      for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
+      prefix += v;
+      if (inc) return prefix;
+    }
+    hi -= 32 * W;
+  }
+}
+
+// Mode 0: a tile per block, the look-back one window a step; 1: a tile per block, W windows a step;
+// 2: persistent, W windows a step stopping at the block's previous tile; 3: no look-back at all
+// (wrong results: the roof of the tile pipeline).
+template <int threads, int items, int MinBlocks, bool Persistent, bool Prefetch, int Mode = 0, int W = 1>
 __global__ void __launch_bounds__(threads, MinBlocks)
     lb(const int* __restrict__ in, long long* __restrict__ out, long long n, unsigned long long* counter,
        ulonglong2* st, long long tiles) {
@@ -85,6 +139,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
   long long* mine = xb + warp * (32 * items + 2 * items);
   if (threadIdx.x == 0) s_t = static_cast<long long>(atomicAdd(counter, 1ull));
   __syncthreads();
+  long long last_t = -1, last_incl = 0;  // warp 0: this block's previous tile and its inclusive prefix
   while (true) {
     const long long t = s_t;
     if (t >= tiles) return;
@@ -135,11 +190,15 @@ __global__ void __launch_bounds__(threads, MinBlocks)
       if (t == 0) {
         if (lane == 0) store_word(st, 2, aggregate);
       } else {
-        if (lane == 0) store_word(st + t, 1, aggregate);
-        prefix = look_back(st, t);
-        if (lane == 0) store_word(st + t, 2, prefix + aggregate);
+        if (Mode != 3 && lane == 0) store_word(st + t, 1, aggregate);
+        if (Mode == 0) prefix = look_back(st, t);
+        if (Mode == 1) prefix = look_back_wide<W>(st, t, -1, 0);
+        if (Mode == 2) prefix = look_back_wide<W>(st, t, last_t, last_incl);
+        if (Mode != 3 && lane == 0) store_word(st + t, 2, prefix + aggregate);
       }
       if (lane == 0) s_prefix = prefix;
+      last_t = t;
+      last_incl = prefix + aggregate;
     }
     if (Persistent && threadIdx.x == 0) s_t = Prefetch ? s_next : static_cast<long long>(atomicAdd(counter, 1ull));
     __syncthreads();
@@ -158,6 +217,102 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     }
     if (!Persistent) return;
     __syncthreads();
+  }
+}
+
+// "lean": the tile's int32 inputs kept as they are loaded (one register an element, not two); a
+// lane's total summed from them, and its running sums recomputed at the stores; the stores turned
+// through shared memory in halves of items / 2 (half the shared memory), so that 3 or 4 blocks of
+// 512 fit an SM: more tiles in flight while some look back.
+// Striped: loaded as the generator does (lane l: elements j * 32 + l of its warp's segment, one
+// 4-byte load each, coalesced) and turned through shared memory into `items` consecutive a lane.
+template <int threads, int items, int MinBlocks, bool Striped = false>
+__global__ void __launch_bounds__(threads, MinBlocks)
+    lean(const int* __restrict__ in, long long* __restrict__ out, long long n, unsigned long long* counter,
+         ulonglong2* st, long long tiles) {
+  constexpr int tile = threads * items, half = items / 2;
+  extern __shared__ long long xb[];  // per warp: 32 * half slots and one pad slot every 16
+  __shared__ long long s_t, warp_total[threads / 32], s_prefix;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  long long* mine = xb + warp * (32 * half + 2 * half);
+  if (threadIdx.x == 0) s_t = static_cast<long long>(atomicAdd(counter, 1ull));
+  __syncthreads();
+  const long long t = s_t;
+  const long long base = t * tile + threadIdx.x * items;
+  int v[items];
+  if (Striped) {
+    const long long seg = t * tile + warp * 32 * items;
+    int* ib = reinterpret_cast<int*>(mine);
+#pragma unroll
+    for (int k = 0; k < items; ++k) v[k] = seg + k * 32 + lane < n ? in[seg + k * 32 + lane] : 0;
+#pragma unroll
+    for (int k = 0; k < items; ++k) ib[(k * 32 + lane) + (k * 32 + lane) / 32] = v[k];
+    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < items; ++k) v[k] = ib[(lane * items + k) + (lane * items + k) / 32];
+    __syncwarp();
+  } else if (base + items <= n) {
+    const int4* p = reinterpret_cast<const int4*>(in + base);
+#pragma unroll
+    for (int k = 0; k < items / 4; ++k) {
+      const int4 w = p[k];
+      v[4 * k] = w.x, v[4 * k + 1] = w.y, v[4 * k + 2] = w.z, v[4 * k + 3] = w.w;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < items; ++k) v[k] = base + k < n ? in[base + k] : 0;
+  }
+  long long total = 0;
+#pragma unroll
+  for (int k = 0; k < items; ++k) total += v[k];
+  long long incl = total;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const long long y = __shfl_up_sync(0xffffffffu, incl, d);
+    if (lane >= d) incl += y;
+  }
+  if (lane == 31) warp_total[warp] = incl;
+  const long long lane_before = incl - total;
+  __syncthreads();
+  if (warp == 0) {
+    long long w = lane < threads / 32 ? warp_total[lane] : 0;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const long long y = __shfl_up_sync(0xffffffffu, w, d);
+      if (lane >= d) w += y;
+    }
+    const long long aggregate = __shfl_sync(0xffffffffu, w, threads / 32 - 1);
+    __syncwarp();
+    if (lane < threads / 32) warp_total[lane] = w - warp_total[lane];  // exclusive
+    long long prefix = 0;
+    if (t == 0) {
+      if (lane == 0) store_word(st, 2, aggregate);
+    } else {
+      if (lane == 0) store_word(st + t, 1, aggregate);
+      prefix = look_back(st, t);
+      if (lane == 0) store_word(st + t, 2, prefix + aggregate);
+    }
+    if (lane == 0) s_prefix = prefix;
+  }
+  __syncthreads();
+  long long run = s_prefix + warp_total[warp] + lane_before;
+  const long long wbase = t * tile + warp * 32 * items;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+#pragma unroll
+    for (int k = 0; k < half; ++k) {
+      run += v[h * half + k];
+      const int i = lane * half + k;
+      mine[i + i / 16] = run;
+    }
+    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < half; ++k) {
+      const int i = k * 32 + lane;                             // element (i / half, i % half) of the half
+      const int e = (i / half) * items + h * half + i % half;  // its place in the warp's segment
+      if (wbase + e < n) out[wbase + e] = mine[i + i / 16];
+    }
+    __syncwarp();
   }
 }
 
@@ -219,9 +374,11 @@ int main() {
   row("widen", time([&] {
         widen<<<4 * sms * 4, 512>>>(reinterpret_cast<const int4*>(in), reinterpret_cast<longlong2*>(out), n / 4);
       }));
-  auto run = [&](const char* name, auto kernel, int threads, int items, bool persistent, int per_sm) {
+  auto run = [&](const char* name, auto kernel, int threads, int items, bool persistent, int per_sm,
+                 int shared_items = 0) {  // shared_items: the elements a lane turns through shared memory at once
     const long long tile = (long long)threads * items, tiles = (n + tile - 1) / tile;
-    const size_t shared = sizeof(long long) * (threads / 32) * (32 * items + 2 * items);
+    if (shared_items == 0) shared_items = items;
+    const size_t shared = sizeof(long long) * (threads / 32) * (32 * shared_items + 2 * shared_items);
     CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
     CK(cudaMemset(out, 0xff, 8 * n));
     const float t = time([&] {
@@ -232,10 +389,34 @@ int main() {
     CK(cudaGetLastError());
     CK(cudaMemcpy(got.data(), out, 8 * n, cudaMemcpyDeviceToHost));
     row(name, t);
-    if (got != want) printf("    DIFFERENT from cub\n");
+    if (got != want)
+      printf("    DIFFERENT from cub%s\n", strncmp(name, "none", 4) == 0 ? " (no look-back: by design)" : "");
     return 0;
   };
   run("lb512x16", lb<512, 16, 2, false, false>, 512, 16, false, 2);
+  run("lean512x16/3", lean<512, 16, 3>, 512, 16, false, 3, 8);
+  run("leanS512x16/3", lean<512, 16, 3, true>, 512, 16, false, 3, 8);
+  run("lean512x8/4", lean<512, 8, 4>, 512, 8, false, 4, 4);
+  run("leanS512x8/4", lean<512, 8, 4, true>, 512, 8, false, 4, 4);
+  run("lean384x16/4", lean<384, 16, 4>, 384, 16, false, 4, 8);
+  run("leanS384x16/4", lean<384, 16, 4, true>, 384, 16, false, 4, 8);
+  run("lean768x16/2", lean<768, 16, 2>, 768, 16, false, 2, 8);
+  run("lean512x12/3", lean<512, 12, 3>, 512, 12, false, 3, 6);
+  run("lean256x16/6", lean<256, 16, 6>, 256, 16, false, 6, 8);
+  run("lean512x16/2", lean<512, 16, 2>, 512, 16, false, 2, 8);
+  run("lean512x24/3", lean<512, 24, 3>, 512, 24, false, 3, 12);
+  run("lean512x32/2", lean<512, 32, 2>, 512, 32, false, 2, 16);
+  run("lean256x32/4", lean<256, 32, 4>, 256, 32, false, 4, 16);
+  run("none512", lb<512, 16, 2, false, false, 3>, 512, 16, false, 2);
+  run("noneP512", lb<512, 16, 2, true, false, 3>, 512, 16, true, 2);
+  run("wide2", lb<512, 16, 2, false, false, 1, 2>, 512, 16, false, 2);
+  run("wide4", lb<512, 16, 2, false, false, 1, 4>, 512, 16, false, 2);
+  run("wide8", lb<512, 16, 2, false, false, 1, 8>, 512, 16, false, 2);
+  run("own4", lb<512, 16, 2, true, false, 2, 4>, 512, 16, true, 2);
+  run("own9", lb<512, 16, 2, true, false, 2, 9>, 512, 16, true, 2);
+  run("own12", lb<512, 16, 2, true, false, 2, 12>, 512, 16, true, 2);
+  run("own256x9", lb<256, 16, 4, true, false, 2, 9>, 256, 16, true, 4);
+  run("own256x17", lb<256, 16, 4, true, false, 2, 17>, 256, 16, true, 4);
   run("lb512x8", lb<512, 8, 2, false, false>, 512, 8, false, 2);
   run("lb256x16", lb<256, 16, 4, false, false>, 256, 16, false, 4);
   run("lb256x24", lb<256, 24, 3, false, false>, 256, 24, false, 3);
@@ -244,5 +425,6 @@ int main() {
   run("pers512", lb<512, 16, 2, true, false>, 512, 16, true, 2);
   run("pf512", lb<512, 16, 2, true, true>, 512, 16, true, 2);
   run("pf256", lb<256, 16, 4, true, true>, 256, 16, true, 4);
+
   return 0;
 }

@@ -78,12 +78,14 @@ struct launch_info {
   // scan: reduced_axes are the scanned axes (one, or the domain's whole chain when flattened),
   // outer_axes the rows; a thread per row serially along the axis when it is not the fastest;
   // elements per lane in a tile (tile mode, blockDim.x 256) and in a warp's segment (blockDim.x 32);
-  // the scanned value's bytes (the tiles' status words in scratch).
+  // the scanned value's bytes (the tiles' status words in scratch); the bytes of a tile's elements
+  // as held between their loads and stores (at most 4: the lean tile form, shape_scan.cpp).
   bool scan_columns = false;
   bool scan_compaction = false;  // a compaction: two launches, tiles counted then stored (shape_compaction.cpp)
   int scan_tile_items = 0;
   int scan_warp_items = 0;
   int scan_value_bytes = 0;
+  int scan_held_bytes = 0;
   // pairs: the most elements of a tile whose operands are staged in shared memory (0: never).
   int list_stage_items = 0;
   // list: the lists per lane of a warp tile, the longest list combined by its lane, the longest by

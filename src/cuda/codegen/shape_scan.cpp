@@ -32,6 +32,10 @@
 // tile's exclusive prefix. An element's value is thus prefix + (warps before + (lanes before +
 // serial sum)): for floats not numpy's sequential sum, but within the same n * eps bound
 // (docs/design.md), and the same bits every run. Integer results are exact (wrapping as numpy's).
+// Tiles whose operand has at most 4 bytes before an exact widening (numpy's cumsum of int32 into
+// int64) hold it as loaded, in shared memory, from the loads to the stores, and fold each lane's
+// elements again at the stores (the lean form: the same combinations in the same order for
+// floats; integers fold onto the lane's whole offset, exact in any order).
 // Compactions (a scan of the mask's counts whose consumers are stores at the positions it gives)
 // have their own two-launch form: shape_compaction.cpp.
 #include <algorithm>
@@ -141,10 +145,25 @@ template <class T> __device__ __forceinline__ T value_of(unsigned long long bits
 #endif
 )";
 
-// Slots of a warp's transpose buffer (jf_scan::to_blocked): its longest segment, padded.
+// Bytes of n values of b bytes in a warp's transpose buffer, one slot skipped every 128 bytes.
+int padded_bytes(int n, int b) { return (n + n / (128 / b)) * b; }
+
+// Slots (of the scanned value) at the start of a warp's buffer that hold its held elements
+// (lean form: the tile's segment as loaded, in the held type).
+int held_slots(const launch_info& li) {
+  const int v = li.scan_value_bytes;
+  return (padded_bytes(32 * li.scan_tile_items, li.scan_held_bytes) + v - 1) / v;
+}
+
+// Slots (of the scanned value) of a warp's buffer: the transposes of a warp-mode segment (from the
+// start), and of a tile's segment: scanned (unheld form), or held, then half its stores at a time
+// after the held elements (lean form).
 int xpose_slots(const launch_info& li) {
-  const int most = 32 * std::max(li.scan_tile_items, li.scan_warp_items);
-  return most + most / (128 / li.scan_value_bytes);
+  const int v = li.scan_value_bytes;
+  const int warp_mode = (padded_bytes(32 * li.scan_warp_items, v) + v - 1) / v;
+  if (li.scan_held_bytes > 0 && li.scan_held_bytes <= 4)
+    return std::max(warp_mode, held_slots(li) + (padded_bytes(32 * li.scan_tile_items / 2, v) + v - 1) / v);
+  return std::max(warp_mode, (padded_bytes(32 * li.scan_tile_items, v) + v - 1) / v);
 }
 
 }  // namespace
@@ -179,15 +198,34 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   li.scan_warp_items = warp_items;
   const dtype vt = has_scan ? g.at(sc).type : dtype::int64;
   li.scan_value_bytes = size_of(vt);
+  // A tile's elements are held between their loads and their stores as the scan's operand before
+  // an exact widening (numpy's cumsum of int32 is int64: the int32 are held), in shared memory,
+  // and each lane's running values are folded again at the stores, half of them at a time (the
+  // lean form, when the held elements have at most 4 bytes). H200, cumsum of 2^27 int32: 547 us
+  // against 564-573 for the unheld form and CUB's 540 (bench_scan, same runs as CUB). Three blocks
+  // an SM (42 registers) measured no faster (549 us; 627 with the elements held in registers,
+  // which spilled); two are kept, leaving fused producers their registers.
+  const node_id arg = has_scan ? g.at(sc).args[0] : no_node;
+  node_id held = arg;
+  if (has_scan && g.at(arg).code == op::cast) {
+    const dtype from = g.at(g.at(arg).args[0]).type;
+    const bool exact = (is_integer(vt) && (is_integer(from) || from == dtype::bool_)) ||
+                       (vt == dtype::float64 && from == dtype::float32);
+    if (exact && size_of(from) < size_of(vt)) held = g.at(arg).args[0];
+  }
+  const dtype ht = has_scan ? g.at(held).type : vt;
+  const bool lean = size_of(ht) <= 4;
+  li.scan_held_bytes = static_cast<int>(size_of(ht));
   e.max_threads = tile_threads;
-  e.min_blocks = 1024 / tile_threads;  // 64 registers: 1024 threads per SM keep loads in flight while blocks look back
+  e.min_blocks = 2;  // 64 registers: 1024 threads per SM keep loads in flight while blocks look back
 
   const std::string T = e.T(vt);
   const std::string m = has_scan ? std::string(name(monoid_of_scan(g.at(sc)))) : "sum";
   const std::string combine = "[](" + T + " x, " + T + " y) { return jf::ops::jf_" + m + "_combine(x, y); }";
   const std::string identity = "jf::ops::jf_" + m + "_identity<" + T + ">()";
-  const node_id arg = has_scan ? g.at(sc).args[0] : no_node;
   const std::vector<char> need_arg = e.f.closure({arg});
+  const std::vector<char> need_held = e.f.closure({held});
+  const std::string H = e.T(ht);
   std::vector<node_id> outs;
   for (const output_desc& o : g.outputs) outs.push_back(o.value);
   const std::vector<char> need_out = e.f.closure(outs);
@@ -241,15 +279,20 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   s << "  const auto combine = " << combine << ";\n";
 
   const auto saved = e.vname;
-  // The operand at position i of the current row (its axes fixed): defines `dst` when i < L.
-  auto load_element = [&](const std::string& ind, const std::string& i, const std::string& dst) {
-    s << ind << dst << " = " << identity << ";  // past the row's end: not stored\n";
+  // The operand (or, held, the operand before its widening) at position i of the current row (its
+  // axes fixed): defines `dst` when i < L.
+  auto load_node = [&](const std::string& ind, const std::string& i, const std::string& dst, node_id v,
+                       const std::vector<char>& need, const std::string& past_end) {
+    s << ind << dst << " = " << past_end << ";  // past the row's end: not stored\n";
     s << ind << "if (" << i << " < L) {\n";
     e.unravel(ind + "  ", i, scanned, "");
-    e.emit_nodes(need_arg, ind + "  ", "", emitter::which::all);
-    s << ind << "  " << dst << " = " << e.vname[static_cast<std::size_t>(arg)] << ";\n";
+    e.emit_nodes(need, ind + "  ", "", emitter::which::all);
+    s << ind << "  " << dst << " = " << e.vname[static_cast<std::size_t>(v)] << ";\n";
     s << ind << "}\n";
     e.vname = saved;
+  };
+  auto load_element = [&](const std::string& ind, const std::string& i, const std::string& dst) {
+    load_node(ind, i, dst, arg, need_arg, identity);
   };
   // The outputs at position i, the scan's value being `value`.
   auto store_element = [&](const std::string& ind, const std::string& i, const std::string& value) {
@@ -364,10 +407,38 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   e.unravel("  ", "row", rows, "_r");
   s << "  const unsigned jf_warp = threadIdx.x >> 5;\n";
   s << "  const long long jf_seg = k * tile + static_cast<long long>(jf_warp) * " << 32 * tile_items << ";\n";
-  s << "  " << T << " jf_carry = " << identity << ";\n";
-  s << "  bool jf_has_carry = false;\n";
-  segment("  ", tile_items, "jf_seg");
-  s << "  if (jf_lane == 31) jf_warp_total[jf_warp] = jf_carry;\n";
+  if (lean) {
+    // Held: each lane's `items` consecutive elements (loaded striped, turned through shared memory)
+    // stay as loaded; the lane's total is their serial fold, the lanes' totals are scanned across
+    // the warp, and the running values are folded again at the stores (the same combinations in
+    // the same order as the unheld form: the same bits).
+    s << "  " << H << " jf_h[" << tile_items << "];\n";
+    s << "#pragma unroll\n";
+    s << "  for (int j = 0; j < " << tile_items << "; ++j) {\n";
+    s << "    const long long jf_i = jf_seg + j * 32 + jf_lane;\n";
+    load_node("    ", "jf_i", "jf_h[j]", held, need_held, "static_cast<" + H + ">(" + identity + ")");
+    s << "  }\n";
+    // Kept in shared memory (not registers) from here to the stores: few registers live through
+    // the look-back.
+    s << "  " << H << "* jf_held = reinterpret_cast<" << H << "*>(jf_xpose[jf_wid]);\n";
+    s << "#pragma unroll\n";
+    s << "  for (int j = 0; j < " << tile_items << "; ++j) jf_held[jf_scan::padded<" << H
+      << ">(j * 32 + static_cast<int>(jf_lane))] = jf_h[j];\n";
+    s << "  __syncwarp();\n";
+    s << "#define JF_HELD(j) jf::ops::jf_cast<" << T << ">(jf_held[jf_scan::padded<" << H
+      << ">(static_cast<int>(jf_lane) * " << tile_items << " + (j))])\n";
+    s << "  " << T << " jf_total = JF_HELD(0);\n";
+    s << "#pragma unroll\n";
+    s << "  for (int j = 1; j < " << tile_items << "; ++j) jf_total = combine(jf_total, JF_HELD(j));\n";
+    s << "  const " << T
+      << " jf_before = __shfl_up_sync(0xffffffffu, jf_scan::warp_inclusive(jf_total, combine), 1);\n";
+    s << "  if (jf_lane == 31) jf_warp_total[jf_warp] = combine(jf_before, jf_total);\n";
+  } else {
+    s << "  " << T << " jf_carry = " << identity << ";\n";
+    s << "  bool jf_has_carry = false;\n";
+    segment("  ", tile_items, "jf_seg");
+    s << "  if (jf_lane == 31) jf_warp_total[jf_warp] = jf_carry;\n";
+  }
   s << "  __syncthreads();\n";
   s << "  if (jf_warp == 0) {\n";
   s << "    // The warps' totals scanned across warp 0 (lane w: warps 0..w), the tile's aggregate the last;\n";
@@ -466,6 +537,57 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   s << "    }\n";
   s << "  }\n";
   s << "  __syncthreads();\n";
+  if (lean) {
+    // The stores in two halves of items / 2 a lane: lane l's running values of the half written
+    // blocked into shared memory, read back striped (lane l: slot j * 32 + l, which is lane
+    // (j * 32 + l) / half's element (j * 32 + l) % half of the half): runs of `half` consecutive
+    // elements a store instruction.
+    const int half = tile_items / 2;
+    s << "  " << T << "* jf_buf = jf_xpose[jf_wid] + " << held_slots(li) << ";  // after the held elements\n";
+    if (is_integer(vt)) {
+      // Integers (wrapping sums and products: associative and commutative): the lane's offset
+      // combined once, its elements folded onto it (fewer live registers).
+      s << "  " << T << " jf_s = jf_lane > 0 ? jf_before : " << identity << ";\n";
+      s << "  if (jf_warp > 0) jf_s = combine(jf_warp_total[jf_warp - 1], jf_s);\n";
+      s << "  if (k > 0) jf_s = combine(jf_prefix, jf_s);\n";
+    } else {
+      s << "  const bool jf_warp_before = jf_warp > 0;\n";
+      s << "  const " << T << " jf_warps = jf_warp_before ? jf_warp_total[jf_warp - 1] : " << identity << ";\n";
+      s << "  const " << T << " jf_tile_prefix = k > 0 ? jf_prefix : " << identity << ";\n";
+      s << "  " << T << " jf_s = " << identity << ";\n";
+    }
+    s << "#pragma unroll\n";
+    s << "  for (int jf_half = 0; jf_half < 2; ++jf_half) {\n";
+    s << "#pragma unroll\n";
+    s << "    for (int j = 0; j < " << half << "; ++j) {\n";
+    s << "      const int jj = jf_half * " << half << " + j;\n";
+    if (is_integer(vt)) {
+      s << "      jf_s = combine(jf_s, JF_HELD(jj));\n";
+      s << "      const " << T << " v = jf_s;\n";
+    } else {
+      // Floats: the same combinations in the same order as the unheld form (the same bits).
+      s << "      jf_s = jj == 0 ? JF_HELD(0) : combine(jf_s, JF_HELD(jj));\n";
+      s << "      " << T << " v = jf_s;\n";
+      s << "      if (jf_lane > 0) v = combine(jf_before, v);\n";
+      s << "      if (jf_warp_before) v = combine(jf_warps, v);\n";
+      s << "      if (k > 0) v = combine(jf_tile_prefix, v);\n";
+    }
+    s << "      jf_buf[jf_scan::padded<" << T << ">(static_cast<int>(jf_lane) * " << half << " + j)] = v;\n";
+    s << "    }\n";
+    s << "    __syncwarp();\n";
+    s << "#pragma unroll\n";
+    s << "    for (int j = 0; j < " << half << "; ++j) {\n";
+    s << "      const int jf_slot = j * 32 + static_cast<int>(jf_lane);\n";
+    s << "      const long long jf_i = jf_seg + (jf_slot / " << half << ") * " << tile_items << " + jf_half * " << half
+      << " + jf_slot % " << half << ";\n";
+    store_element("      ", "jf_i", "jf_buf[jf_scan::padded<" + T + ">(jf_slot)]");
+    s << "    }\n";
+    s << "    __syncwarp();\n";
+    s << "  }\n";
+    s << "#undef JF_HELD\n";
+    e.close_kernel();
+    return;
+  }
   s << "  if (jf_warp > 0) {\n";
   s << "    const " << T << " before = jf_warp_total[jf_warp - 1];\n";
   s << "#pragma unroll\n";
