@@ -88,12 +88,18 @@ int main() {
   std::printf("cube.T[[3, -1, 0], [2, 0, 1], [1, 0, -1]] = %s\n", jf::detail::repr(corners).c_str());
   jf::array<double> cube2 = cube.copy();
   cube2(ci, cj, ck) = 0.0;
+  // numpy's h[:, :, [3, 1], [4, 0]] on a 2x3x4x5 array: two index arrays after two slices.
+  const jf::array<double> h = jf::arange<double>(0, 120, 1, dev).reshape({2, 3, 4, 5});
+  const jf::array<std::int64_t> h2({3, 1}, dev), h3({4, 0}, dev);
+  const jf::array<double> pairs = h(jf::all, jf::all, h2, h3);
+  std::printf("h[:, :, [3, 1], [4, 0]] = %s\n", jf::detail::repr(pairs).c_str());
   const bool ok =
       raised && static_cast<double>(out(5)) == expect && wide.to_vector() == std::vector<double>{3, 9, 4, 4, 8, 2} &&
       corners.to_vector() == std::vector<double>{23, 3, 16} && jf::sum(cube2).item() == 276.0 - 42.0 &&
       row_max.to_vector() == std::vector<double>{9, 7, 8} && picks.to_vector() == std::vector<double>{90, 80, 60} &&
       m2.to_vector() == std::vector<double>{10, -1, 20, 10, 4, 20, 10, 2, 20} &&
-      block.to_vector() == std::vector<double>{7, 4, 6, 8};
+      block.to_vector() == std::vector<double>{7, 4, 6, 8} && pairs.shape() == jf::shape_t{2, 3, 2} &&
+      pairs.to_vector() == std::vector<double>{19, 5, 39, 25, 59, 45, 79, 65, 99, 85, 119, 105};
   std::printf("%s\n", ok ? "ok" : "MISMATCH");
   return ok ? 0 : 1;
 }

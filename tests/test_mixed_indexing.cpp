@@ -60,13 +60,23 @@ struct mixed_case {
     if (pattern == "i c") return f(x(i, j != 0));
     if (pattern == "b j r") return f(x(b, j, r));
     if (pattern == "all i c") return f(x(all, i, j != 0));
+    // Three or more index arrays, or two after two slices (numpy's general case).
+    if (pattern == "i j i") return f(x(i, j, i));
+    if (pattern == "i j i j") return f(x(i, j, i, j));
+    if (pattern == "all i j i") return f(x(all, i, j, i));
+    if (pattern == "r r i j") return f(x(r, r, i, j));
+    if (pattern == "all all i j all") return f(x(all, all, i, j, all));
+    if (pattern == "all all i j") return f(x(all, all, i, j));
+    if (pattern == "i n j i") return f(x(i, n, j, i));
+    if (pattern == "i all j i") return f(x(i, all, j, i));
+    if (pattern == "all i all j i") return f(x(all, i, all, j, i));
     FAIL() << "no such pattern: " << pattern;
   }
 };
 
 TEST_P(MixedIndexing, MatchesNumpysTable) {
   const auto cases = test_support::read_table(JF_TEST_DATA_DIR "/mixed_indexing_table.txt", 13);
-  ASSERT_GE(cases.size(), 64u);
+  ASSERT_GE(cases.size(), 85u);
   for (const auto& c : cases) {
     std::string pattern;
     for (std::size_t k = 0; k < c.lines[0].size(); ++k) pattern += (k ? " " : "") + c.lines[0][k];
@@ -196,6 +206,69 @@ TEST_P(MixedIndexing, ErrorsAndRecovery) {
       ASSERT_EQ(cols[static_cast<std::size_t>(k * 2 + r)], static_cast<float>(2 * 2000 + (r + 1) * 500 + 3 * k) + 1.0f);
 }
 
+// numpy's general case on fresh random inputs against host loops: four index expressions (int32,
+// negative positions) into a 4-d array and into its transpose, two after two slices (one reversed),
+// the assignment of a scalar through separated indices (their axis first), and the error naming
+// the fourth axis followed by a working evaluation.
+TEST_P(MixedIndexing, FourIndicesAndTwoAfterSlicesAgainstHostLoops) {
+  auto& rng = test_support::rng();
+  const i64 n[4] = {3, 5, 4, 6};
+  std::vector<double> base(static_cast<std::size_t>(n[0] * n[1] * n[2] * n[3]));
+  for (double& e : base) e = static_cast<double>(rng() % 10000) * 0.5;
+  auto at = [&](i64 a, i64 b, i64 c, i64 d) {
+    return base[static_cast<std::size_t>(((a * n[1] + b) * n[2] + c) * n[3] + d)];
+  };
+  auto norm = [](i64 v, i64 size) { return v < 0 ? v + size : v; };
+  const jf::array<double> x = jf::array<double>(base, dev()).reshape({n[0], n[1], n[2], n[3]});
+  for (const i64 m : {i64{0}, i64{1}, i64{257}}) {
+    SCOPED_TRACE("m " + std::to_string(m));
+    std::vector<std::int32_t> v[4];
+    for (int a = 0; a < 4; ++a) {
+      v[a].resize(static_cast<std::size_t>(m));
+      for (auto& e : v[a]) e = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(2 * n[a]) - n[a]);
+    }
+    const jf::array<std::int32_t> i(v[0], dev()), j(v[1], dev()), k(v[2], dev()), l(v[3], dev());
+    // x(i, j, k, l) with expressions as indices: (i + 1) - 1 stays i.
+    const std::vector<double> got = jf::array<double>(jf::sqrt(x((i + 1) - 1, j, k, l)) * 2.0).to_vector();
+    ASSERT_EQ(got.size(), static_cast<std::size_t>(m));
+    for (i64 p = 0; p < m; ++p) {
+      const auto s = static_cast<std::size_t>(p);
+      ASSERT_EQ(got[s],
+                std::sqrt(at(norm(v[0][s], n[0]), norm(v[1][s], n[1]), norm(v[2][s], n[2]), norm(v[3][s], n[3]))) * 2.0)
+          << "pick " << p;
+    }
+    // The transpose (axes reversed in memory): x.T(l, k, j, i) picks the same elements.
+    const jf::array<double> xt = x.transpose();
+    EXPECT_EQ(jf::array<double>(xt(l, k, j, i)).to_vector(), jf::array<double>(x(i, j, k, l)).to_vector());
+    // x(range(n0 - 1, none, -1), all, k, l): shape (n0, n1, m), numpy's axes in place.
+    const jf::array<double> two = x(jf::range(n[0] - 1, jf::range::none, -1), jf::all, k, l);
+    ASSERT_EQ(two.shape(), (jf::shape_t{n[0], n[1], m}));
+    const std::vector<double> tv = two.to_vector();
+    for (i64 a = 0; a < n[0]; ++a)
+      for (i64 b = 0; b < n[1]; ++b)
+        for (i64 p = 0; p < m; ++p) {
+          const auto s = static_cast<std::size_t>(p);
+          ASSERT_EQ(tv[static_cast<std::size_t>((a * n[1] + b) * m + p)],
+                    at(n[0] - 1 - a, b, norm(v[2][s], n[2]), norm(v[3][s], n[3])));
+        }
+    // y(i, all, k, l) = 7.5: every element (i[p], b, k[p], l[p]).
+    const jf::array<double> y = x.copy();
+    y(i, jf::all, k, l) = 7.5;
+    std::vector<double> want = base;
+    for (i64 p = 0; p < m; ++p)
+      for (i64 b = 0; b < n[1]; ++b) {
+        const auto s = static_cast<std::size_t>(p);
+        want[static_cast<std::size_t>(((norm(v[0][s], n[0]) * n[1] + b) * n[2] + norm(v[2][s], n[2])) * n[3] +
+                                      norm(v[3][s], n[3]))] = 7.5;
+      }
+    ASSERT_EQ(y.to_vector(), want);
+  }
+  const jf::array<i64> p = jf::arange<i64>(0, 40, 1, dev());
+  EXPECT_EQ(test_support::message_of<jf::index_error>([&] { jf::array<double> t = x(p % 3, p % 5, p % 4, p); }),
+            "index 6 is out of bounds for axis 3 with size 6");
+  EXPECT_EQ(jf::array<double>(x(p % 3, p % 5, p % 4, p % 6)).to_vector()[7], at(1, 2, 3, 1));
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, MixedIndexing, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
 
 // The kernels jf::cuda would generate (a read fused with its consumer, an assignment's scatter)
@@ -207,6 +280,12 @@ TEST(MixedIndexingCuda, GeneratedKernelsCompile) {
   const std::string put = x(jf::all, i).explain_assignment(jf::sqrt(x(jf::all, i)) + 1.0);
   EXPECT_NE(put.find("put store"), std::string::npos) << put;
   test_support::expect_explained_cuda_compiles(put);
+  // numpy's general case: four index arrays, two after two slices.
+  const jf::array<double> x4 = jf::zeros<double>({3, 4, 5, 6});
+  test_support::expect_explained_cuda_compiles(jf::explain_cuda(jf::exp(x4(i % 3, i % 4, i % 5, i)) * 2.0));
+  const std::string put4 = x4(jf::all, jf::all, i % 5, i).explain_assignment(jf::sqrt(x4(jf::all, jf::all, i, i)));
+  EXPECT_NE(put4.find("put store"), std::string::npos) << put4;
+  test_support::expect_explained_cuda_compiles(put4);
 }
 
 // jf::cuda against jf::cpu on 2^20 picks of a 3-d array.

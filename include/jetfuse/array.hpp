@@ -251,10 +251,11 @@ public:
     // the kernel along axes 0, 1 and 2; it takes assignments. Defined in expr/index_triple.hpp.
     template <class I, class J, class K>
     requires(detail::index_operands<I, J, K> == 3) auto operator()(const I& i, const J& j, const K& k) const;
-    // x(a, b, ...) with one or two integer index arrays or expressions among integers, jf::range and
+    // x(a, b, ...) with integer index arrays or expressions (up to 8) among integers, jf::range and
     // jf::all: numpy's advanced indexing mixed with basic indexing (x(jf::all, cols), x(rows,
-    // jf::range(1, 3)), x(i, j, 0), x(2, jf::all, i)), lazy and fused, checked in the kernel, with
-    // numpy's placement of the indices' axes; it takes assignments. Defined in expr/mixed_indexing.hpp.
+    // jf::range(1, 3)), x(i, j, 0), x(2, jf::all, i), x(i, j, k, l), x(r, r, i, j)), lazy and fused,
+    // checked in the kernel, with numpy's placement of the indices' axes; it takes assignments.
+    // Defined in expr/mixed_indexing.hpp.
     template <class... A>
     requires(detail::mixed_index_args<A...>)
   auto operator()(const A&... args) const;

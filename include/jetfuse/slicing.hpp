@@ -102,14 +102,17 @@ template <class... A>
 inline constexpr int index_operands = (0 + ... + (is_index_operand<A> ? 1 : 0));
 template <class A0, class... A>
 inline constexpr bool operand_then_all = is_index_operand<A0> && (std::is_same_v<std::remove_cvref_t<A>, all_t> && ...);
-// x(args...) with one or two index operands among integers, ranges and jf::all (numpy's mixed
-// advanced and basic indexing, expr/mixed_indexing.hpp), except the forms with overloads of their
-// own: x(i, j) and x(i, jf::all, ...).
+// The most index operands x(...) takes (numpy's 32 axes are more than any array here needs).
+inline constexpr int max_index_operands = 8;
+// x(args...) with index operands among integers, ranges and jf::all (numpy's mixed advanced and
+// basic indexing, expr/mixed_indexing.hpp), except the forms with overloads of their own: x(i, j),
+// x(i, j, k) and x(i, jf::all, ...).
 template <class... A>
-inline constexpr bool mixed_index_args = sizeof...(A) >= 2 &&
-                                         (index_operands<A...> == 1 || index_operands<A...> == 2) &&
-                                         ((is_index_operand<A> || std::is_convertible_v<A, index_arg>)&&...) &&
-                                         !(sizeof...(A) == 2 && index_operands<A...> == 2) && !operand_then_all<A...>;
+inline constexpr bool mixed_index_args =
+    sizeof...(A) >= 2 && index_operands<A...> >= 1 && index_operands<A...> <= max_index_operands &&
+    ((is_index_operand<A> || std::is_convertible_v<A, index_arg>)&&...) &&
+    !(sizeof...(A) == 2 && index_operands<A...> == 2) && !(sizeof...(A) == 3 && index_operands<A...> == 3) &&
+    !operand_then_all<A...>;
 }  // namespace detail
 
 }  // namespace jf

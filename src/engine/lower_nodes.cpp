@@ -164,10 +164,10 @@ ir::node_id lower_pair_position(ir::graph& g, ir::domain_id home, ir::node_id i,
   return lower_operation(g, op::add, dtype::int64, sum, 2, home);
 }
 
-ir::node_id lower_triple_position(ir::graph& g, ir::domain_id home, const ir::node_id* index, const ir::node_id* n,
-                                  const ir::node_id* s, ir::node_id shift, const int* axes) {
+ir::node_id lower_index_positions(ir::graph& g, ir::domain_id home, const ir::node_id* index, const ir::node_id* n,
+                                  const ir::node_id* s, ir::node_id shift, const int* axes, int count) {
   ir::node_id sum = shift;
-  for (int a = 0; a < 3; ++a) {
+  for (int a = 0; a < count; ++a) {
     ir::node_id term[2] = {checked_index(g, home, index[a], n[a], axes[a], a), s[a]};
     ir::node_id add[2] = {sum, lower_operation(g, op::multiply, dtype::int64, term, 2, home)};
     sum = lower_operation(g, op::add, dtype::int64, add, 2, home);

@@ -41,7 +41,7 @@ struct parser {
     case prog_entry::scalar: ++si; return shape_t{};
     case prog_entry::elementwise: {
       if (e.mode == pair_positions_mode) return pair_positions(region);
-      if (e.mode == triple_positions_mode) return triple_positions(region);
+      if (e.mode == index_positions_mode) return index_positions(region, e.nargs);
       shape_t s;
       for (int k = 0; k < e.nargs; ++k) s = k == 0 ? parse(region) : broadcast_shapes(s, parse(region));
       return s;
@@ -228,10 +228,12 @@ struct parser {
     return broadcast_index_arrays(ish, jsh);
   }
 
-  shape_t triple_positions(int region) {
-    const shape_t s[3] = {parse(region), parse(region), parse(region)};
-    for (int k = 0; k < 7; ++k) parse(region);  // lengths, strides, shift
-    return broadcast_index_arrays(s, 3);
+  shape_t index_positions(int region, int nargs) {
+    const int count = (nargs - 1) / 3;
+    std::vector<shape_t> s;
+    for (int k = 0; k < count; ++k) s.push_back(parse(region));
+    for (int k = 0; k < 2 * count + 1; ++k) parse(region);  // lengths, strides, shift
+    return broadcast_index_arrays(s.data(), count);
   }
 
   shape_t index_pair(int region, const prog_entry& e, int leaf, const array_base& x) {

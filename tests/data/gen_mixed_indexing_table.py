@@ -125,6 +125,30 @@ add("i c", (3, 4), (2,), 0, 3, (4,), 1, 2)                # 2 indices and 4 posi
 add("all b", (3, 4), (4,), 0, 2, vshape=())               # x[:, mask] = 7.5
 add("b r", (5, 6), (5,), 1, 2, r0=1, r1=3, vshape=(1, 2))
 add("n all b", (3, 4, 5), (5,), 0, 2, n=0, vshape=(4, 1))
+# Three or more index arrays among integers and slices, and two after two or more slices
+# (numpy's general case: adjacent advanced indices keep their place, separated ones go first).
+add("i j i", (3, 4, 5), (2,), -3, 3, (2,), -4, 4)              # x(i, j, k) overload's neighbour
+add("i j i j", (3, 4, 3, 4), (2, 1), -3, 3, (1, 3), -3, 3)     # four, a broadcast grid
+add("i j i j", (3, 4, 3, 4, 2), (2,), -3, 3, (2,), -3, 3)      # and a trailing axis
+add("all i j i", (2, 3, 4, 3), (3,), -3, 3, (3,), -4, 4)       # after a slice: kept in place
+add("r r i j", (4, 3, 5, 6), (2,), -5, 5, (2,), -6, 6, r0=1, r1=3)  # two after two slices
+add("all all i j all", (2, 3, 4, 5, 2), (2, 2), -4, 4, (2,), -5, 5)
+add("i n j i", (3, 4, 5, 3), (2,), -3, 3, (1,), -5, 5, n=2)    # an integer among them: adjacent
+add("i all j i", (3, 4, 5, 3), (2,), -3, 3, (2,), -5, 5)       # separated: the index axes first
+add("all i all j i", (2, 3, 4, 5, 3), (2,), -3, 3, (2,), -5, 5)
+add("r r i j", (4, 3, 5, 6), (2,), -5, 5, (2,), -6, 6, r0=2, r1=2)  # an empty slice: nothing read
+add("r r i j", (4, 3, 5, 6), (2,), 5, 7, (2,), -6, 6, r0=2, r1=2)   # ... indices still checked
+add("all all i j", (0, 3, 4, 5), (2,), -4, 4, (2,), -5, 5)
+add("i j i j", (3, 4, 3, 4), (2,), 0, 3, (2,), 4, 6)           # j's error naming axis 1
+add("i j i j", (3, 4, 2, 4), (2,), 2, 3, (2,), 0, 4)           # the third index (i) naming axis 2
+add("all i j i", (2, 3, 4, 3), (2,), -3, 3, (3,), -4, 4)       # no broadcast
+add("all all i j", (2, 3, 4, 5), (2,), 0, 4, (2,), 5, 9)       # naming axis 3
+add("i j i j", (3, 4, 3, 4), (2,), -3, 3, (2,), -3, 3, vshape=(2,))
+add("all i j i", (2, 3, 4, 3), (3,), -3, 3, (3,), -4, 4, vshape=(2, 3))
+add("r r i j", (4, 3, 5, 6), (2,), -5, 5, (2,), -6, 6, r0=1, r1=3, vshape=(2, 1, 2))
+add("r r i j", (4, 3, 5, 6), (2,), -5, 5, (2,), -6, 6, r0=1, r1=3, vshape=(2, 3, 1))  # does not fit
+add("i all j i", (3, 4, 5, 3), (2,), -3, 3, (2,), -5, 5, vshape=(2, 4))
+add("all all i j", (2, 3, 4, 5), (2,), 0, 4, (2,), 5, 9, vshape=())  # out of bounds: x untouched
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mixed_indexing_table.txt"), "w") as f:
     f.write("# numpy %s: index arrays mixed with slices and integers, read and assigned "
             "(gen_mixed_indexing_table.py)\n" % np.__version__)

@@ -96,11 +96,12 @@ ir::node_id lower_index_pair(ir::graph& g, const lowering_inputs& in, int leaf, 
 // IndexError naming axes ai and aj, i's failures before j's), then i * n1 + j.
 ir::node_id lower_pair_position(ir::graph& g, ir::domain_id home, ir::node_id i, ir::node_id j, ir::node_id n0,
                                 ir::node_id n1, int ai, int aj);
-// x(i, j, k)'s element offsets: i, j, k checked along axes 0, 1, 2 (lengths n[], numpy's
-// IndexError naming axes[], i's failures before j's before k's), then the sum of each times its
-// stride s[] plus `shift` (which makes every offset of a view with negative strides >= 0).
-ir::node_id lower_triple_position(ir::graph& g, ir::domain_id home, const ir::node_id* index, const ir::node_id* n,
-                                  const ir::node_id* s, ir::node_id shift, const int* axes);
+// x(i, j, k, ...)'s element offsets: each of the `count` indices checked along its axis (lengths
+// n[], numpy's IndexError naming axes[], the first index's failures before the second's, ...),
+// then the sum of each times its stride s[] plus `shift` (which makes every offset of a view with
+// negative strides >= 0).
+ir::node_id lower_index_positions(ir::graph& g, ir::domain_id home, const ir::node_id* index, const ir::node_id* n,
+                                  const ir::node_id* s, ir::node_id shift, const int* axes, int count);
 // jf::searchsorted of `value` in array leaf `leaf` (read like a gathered 1-d array).
 ir::node_id lower_search(ir::graph& g, const lowering_inputs& in, int leaf, ir::node_id value, bool right);
 // prog_entry::gather's mode for a search (not a gather_mode: it never raises, an empty array is fine).
@@ -110,9 +111,9 @@ inline constexpr std::int8_t index_pair_program_nargs = 4;
 // An elementwise program entry of this mode: x(i, j) = v's positions (i, j, n0, n1), whose i and j
 // must broadcast together (numpy's IndexError otherwise).
 inline constexpr std::int8_t pair_positions_mode = 1;
-// An elementwise program entry of this mode: x(i, j, k)'s offsets (i, j, k, then 7 scalars), whose
-// i, j and k must broadcast together (numpy's IndexError otherwise).
-inline constexpr std::int8_t triple_positions_mode = 2;
+// An elementwise program entry of this mode: x(i, j, k, ...)'s offsets (N indices, then 2N + 1
+// scalars: nargs 3N + 1), whose indices must broadcast together (numpy's IndexError otherwise).
+inline constexpr std::int8_t index_positions_mode = 2;
 // Added to a gather's axis leaf for numpy's take_along_axis: the indices have x's rank and are
 // aligned with it (broadcast on the other axes) instead of replacing the axis.
 inline constexpr std::int64_t take_along_axis_flag = std::int64_t{1} << 32;

@@ -8,13 +8,16 @@
 // through the same view (of duplicate triples the last one wins, as numpy). Where an indexed axis
 // is empty the indices are checked on the host (nothing may be read). The same gather gives
 // x(range, i, j) (numpy's x[a:b, i, j], its index axes kept after the sliced one;
-// expr/mixed_indexing.hpp). Not yet: four or more index arrays, three mixed with integers and
-// slices, two after two or more slices.
+// expr/mixed_indexing.hpp), and numpy's general case there (x(i, j, k, l), x(jf::all, i, j, k),
+// x(r, r, i, j), ...): the same node with N index arrays (index_positions_fn<Axes...>).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "jetfuse/eval.hpp"
 #include "jetfuse/expr/scatter.hpp"
@@ -22,50 +25,44 @@
 
 namespace jf {
 
-// The node of x(i, j, k)'s offsets: i, j, k, then x's three lengths, its three strides and the
-// shift (int64 scalar leaves; lowered by lower_triple_position). A0..A2: the axes numpy's
-// IndexError names for i, j and k.
-template <int A0, int A1, int A2>
-struct triple_position_fn {};
+// The node of x(i, j, k, ...)'s offsets: the N indices, then x's N lengths, its N strides and the
+// shift (int64 scalar leaves; lowered by lower_index_positions). Axes: the axes numpy's IndexError
+// names for each index.
+template <int... Axes>
+struct index_positions_fn {};
 
-template <int A0, int A1, int A2, class I, class J, class K, class N>
-struct type_of_impl<call_node<triple_position_fn<A0, A1, A2>, I, J, K, N, N, N, N, N, N, N>> {
+template <int... Axes, class... A>
+struct type_of_impl<call_node<index_positions_fn<Axes...>, A...>> {
   static constexpr operand_type value = strong(dtype::int64);
 };
-template <int A0, int A1, int A2, class I, class J, class K, class N>
-struct leaf_counts<call_node<triple_position_fn<A0, A1, A2>, I, J, K, N, N, N, N, N, N, N>> {
-  static constexpr int arrays = leaf_counts<I>::arrays + leaf_counts<J>::arrays + leaf_counts<K>::arrays;
-  static constexpr int scalars = leaf_counts<I>::scalars + leaf_counts<J>::scalars + leaf_counts<K>::scalars + 7;
-  static constexpr int reductions =
-      leaf_counts<I>::reductions + leaf_counts<J>::reductions + leaf_counts<K>::reductions;
-  static constexpr int nest_only =
-      1 + leaf_counts<I>::nest_only + leaf_counts<J>::nest_only + leaf_counts<K>::nest_only;
+template <int... Axes, class... A>
+struct leaf_counts<call_node<index_positions_fn<Axes...>, A...>> {
+  static constexpr int arrays = (0 + ... + leaf_counts<A>::arrays);
+  static constexpr int scalars = (0 + ... + leaf_counts<A>::scalars);
+  static constexpr int reductions = (0 + ... + leaf_counts<A>::reductions);
+  static constexpr int nest_only = 1 + (0 + ... + leaf_counts<A>::nest_only);
 };
 
 namespace detail {
 
-template <int A0, int A1, int A2, class I, class J, class K, class N>
-struct program_of<call_node<triple_position_fn<A0, A1, A2>, I, J, K, N, N, N, N, N, N, N>> {
-  static constexpr prog_entry self{prog_entry::elementwise, 10, triple_positions_mode};
-  static constexpr auto value =
-      concat_programs(std::array<prog_entry, 1>{self}, program_of<I>::value, program_of<J>::value, program_of<K>::value,
-                      program_of<N>::value, program_of<N>::value, program_of<N>::value, program_of<N>::value,
-                      program_of<N>::value, program_of<N>::value, program_of<N>::value);
+template <int... Axes, class... A>
+struct program_of<call_node<index_positions_fn<Axes...>, A...>> {
+  static_assert(sizeof...(A) == 3 * sizeof...(Axes) + 1, "jetfuse: internal: an index positions node's arguments");
+  static constexpr prog_entry self{prog_entry::elementwise, static_cast<std::int8_t>(sizeof...(A)),
+                                   index_positions_mode};
+  static constexpr auto value = concat_programs(std::array<prog_entry, 1>{self}, program_of<A>::value...);
 };
 
-template <int A0, int A1, int A2, class I, class J, class K, class N>
-struct lower_type<call_node<triple_position_fn<A0, A1, A2>, I, J, K, N, N, N, N, N, N, N>> {
+template <int... Axes, class... A>
+struct lower_type<call_node<index_positions_fn<Axes...>, A...>> {
   static ir::node_id run(ir::graph& g, const lowering_inputs& in, lower_cursor& c, dtype) {
+    constexpr int count = sizeof...(Axes);
     const ir::domain_id home = home_domain(in, c.region);
-    const ir::node_id index[3] = {lower_cast(g, lower_type<I>::run(g, in, c, type_of_v<I>.type), dtype::int64, home),
-                                  lower_cast(g, lower_type<J>::run(g, in, c, type_of_v<J>.type), dtype::int64, home),
-                                  lower_cast(g, lower_type<K>::run(g, in, c, type_of_v<K>.type), dtype::int64, home)};
-    ir::node_id n[3], s[3];
-    for (ir::node_id& v : n) v = lower_type<N>::run(g, in, c, dtype::int64);
-    for (ir::node_id& v : s) v = lower_type<N>::run(g, in, c, dtype::int64);
-    const ir::node_id shift = lower_type<N>::run(g, in, c, dtype::int64);
-    const int axes[3] = {A0, A1, A2};
-    return lower_triple_position(g, home, index, n, s, shift, axes);
+    const ir::node_id v[] = {lower_type<A>::run(g, in, c, type_of_v<A>.type)...};  // in program order
+    ir::node_id index[count];
+    for (int k = 0; k < count; ++k) index[k] = lower_cast(g, v[k], dtype::int64, home);
+    const int axes[count] = {Axes...};
+    return lower_index_positions(g, home, index, v + count, v + 2 * count, v[3 * count], axes, count);
   }
 };
 
@@ -80,33 +77,33 @@ shape_t index_broadcast_shape(const shape_t* shapes, int count);
 
 }  // namespace detail
 
-// What x(i, j, k) gives: the take of the offsets from the element-by-element view, which takes
+// What x(i, j, k, ...) gives: the take of the offsets from the element-by-element view, which takes
 // assignments into x (x itself kept: numpy's "assignment destination is read-only" for a
 // broadcast x, whose view would not say so).
 template <class T, class P>
-class indexed_triple
+class indexed_tuple
     : public detail::assignable_index<
-          indexed_triple<T, P>, call_node<take_fn<ir::gather_mode::raise, 0>, term<array<T>>, P, term<std::int64_t>>> {
+          indexed_tuple<T, P>, call_node<take_fn<ir::gather_mode::raise, 0>, term<array<T>>, P, term<std::int64_t>>> {
   using base =
-      detail::assignable_index<indexed_triple<T, P>,
+      detail::assignable_index<indexed_tuple<T, P>,
                                call_node<take_fn<ir::gather_mode::raise, 0>, term<array<T>>, P, term<std::int64_t>>>;
   friend base;
 
  public:
   using typename base::node_type;
-  indexed_triple(node_type n, array<T> x) : base(std::move(n)), x_(std::move(x)) {}
-  indexed_triple(const indexed_triple&) = default;
-  indexed_triple(indexed_triple&&) noexcept = default;
+  indexed_tuple(node_type n, array<T> x) : base(std::move(n)), x_(std::move(x)) {}
+  indexed_tuple(const indexed_tuple&) = default;
+  indexed_tuple(indexed_tuple&&) noexcept = default;
   using base::operator=;
   // x(i, j, k) = y(p, q, r): assigns the values (not the expression).
-  const indexed_triple& operator=(const indexed_triple& v) const { return assign(static_cast<const node_type&>(v)); }
-  JF_INDEXED_COMPOUND_ASSIGNMENTS(indexed_triple, "x(i, j, k)")
+  const indexed_tuple& operator=(const indexed_tuple& v) const { return assign(static_cast<const node_type&>(v)); }
+  JF_INDEXED_COMPOUND_ASSIGNMENTS(indexed_tuple, "x(i, j, k)")
 
  private:
   array<T> x_;
 
   template <class V>
-  const indexed_triple& assign(V&& v, std::string* explained = nullptr) const {
+  const indexed_tuple& assign(V&& v, std::string* explained = nullptr) const {
     detail::require_writable(x_);
     const array<T>& view = this->elements[hana::llong_c<1>].elements[hana::llong_c<0>];
     detail::scatter_into<detail::scatter_kind::setitem, ir::put_rule::store, ir::gather_mode::raise, dtype_v<T>>(
@@ -116,75 +113,77 @@ class indexed_triple
 };
 
 template <class T, class P>
-struct is_lazy_expr<indexed_triple<T, P>> : std::true_type {};
+struct is_lazy_expr<indexed_tuple<T, P>> : std::true_type {};
 template <class T, class P>
-struct node_of<indexed_triple<T, P>> {
-  using type = typename indexed_triple<T, P>::node_type;
+struct node_of<indexed_tuple<T, P>> {
+  using type = typename indexed_tuple<T, P>::node_type;
 };
 
 namespace detail {
 
-// x(i, j, k) on x or on a view of it (A0..A2: the axes numpy's messages name).
-template <int A0, int A1, int A2, class T, class I, class J, class K>
-auto make_index_triple(const array<T>& x, const I& i, const J& j, const K& k) {
-  static_assert(is_integer(type_of_v<capture_t<const I&>>.type) && is_integer(type_of_v<capture_t<const J&>>.type) &&
-                    is_integer(type_of_v<capture_t<const K&>>.type),
-                "jetfuse: x(i, j, k) takes integer (or 1-d bool) index arrays or expressions");
-  using N = term<std::int64_t>;
-  using F = triple_position_fn<A0, A1, A2>;
-  using P = call_node<F, capture_t<const I&>, capture_t<const J&>, capture_t<const K&>, N, N, N, N, N, N, N>;
+// The call node of index_positions_fn<Axes...> with operands C... and 2N + 1 int64 scalars.
+template <class F, class Seq, class... C>
+struct positions_node;
+template <class F, std::size_t... K, class... C>
+struct positions_node<F, std::index_sequence<K...>, C...> {
+  template <std::size_t>
+  using scalar = term<std::int64_t>;
+  using type = call_node<F, C..., scalar<K>...>;
+  static type make(const C&... c, const std::int64_t* values) {
+    return type{hana::tuple<term<F>, C..., scalar<K>...>(term<F>{hana::tuple<F>(F{})}, c...,
+                                                         scalar<K>{hana::tuple<std::int64_t>(values[K])}...)};
+  }
+};
+
+// x(i, j, k, ...) on x or on a view of it: its first N axes indexed by the N operands (Axes: the
+// axes numpy's messages name), the others kept.
+template <int... Axes, class T, class... Ops>
+auto make_index_positions(const array<T>& x, const Ops&... ops) {
+  constexpr int count = sizeof...(Axes);
+  static_assert(sizeof...(Ops) == count, "jetfuse: internal: an index per indexed axis");
+  static_assert((is_integer(type_of_v<capture_t<const Ops&>>.type) && ...),
+                "jetfuse: x(i, j, k, ...) takes integer (or 1-d bool) index arrays or expressions");
+  using F = index_positions_fn<Axes...>;
+  using node = positions_node<F, std::make_index_sequence<2 * count + 1>, capture_t<const Ops&>...>;
+  using P = typename node::type;
   const shape_t& sh = x.shape();
   const strides_t& st = x.strides();
   bool empty = false;
-  std::int64_t low = 0, high = 0;  // the lowest and highest offsets of x's first three axes
-  for (int a = 0; a < 3; ++a) {
+  std::int64_t low = 0, high = 0;  // the lowest and highest offsets of x's indexed axes
+  for (int a = 0; a < count; ++a) {
     empty = empty || sh[a] == 0;
     (st[a] < 0 ? low : high) += (sh[a] - 1) * st[a];
   }
   if (empty) {  // nothing may be read: the indices checked on the host
-    const array<std::int64_t> ii = astype<std::int64_t>(capture(i)), jj = astype<std::int64_t>(capture(j)),
-                              kk = astype<std::int64_t>(capture(k));
-    const array_base* index[3] = {&ii, &jj, &kk};
-    const int axes[3] = {A0, A1, A2};
-    raise_for_empty_axes(sh, index, axes, 3);
+    const std::array<array<std::int64_t>, count> evaluated{array<std::int64_t>(astype<std::int64_t>(capture(ops)))...};
+    std::array<const array_base*, count> index;
+    for (int a = 0; a < count; ++a) index[static_cast<std::size_t>(a)] = &evaluated[static_cast<std::size_t>(a)];
+    const int axes[count] = {Axes...};
+    raise_for_empty_axes(sh, index.data(), axes, count);
     low = high = 0;
   }
   // The view: its first axis every element from x's lowest offset to its highest, then x's other axes.
   shape_t vs{empty ? 0 : high - low + 1};
   strides_t vst{1};
-  for (int a = 3; a < x.ndim(); ++a) {
+  for (int a = count; a < x.ndim(); ++a) {
     vs.push_back(sh[a]);
     vst.push_back(st[a]);
   }
   const array<T> view(array_base(x.buffer(), x.dtype(), vs, vst, x.offset() + low));
-  auto n = [](std::int64_t v) { return N{hana::tuple<std::int64_t>(v)}; };
-  const P offsets{
-      hana::tuple<term<F>, capture_t<const I&>, capture_t<const J&>, capture_t<const K&>, N, N, N, N, N, N, N>(
-          term<F>{hana::tuple<F>(F{})}, capture(i), capture(j), capture(k), n(sh[0]), n(sh[1]), n(sh[2]), n(st[0]),
-          n(st[1]), n(st[2]), n(-low))};
-  return indexed_triple<T, P>(make_take<ir::gather_mode::raise, 0>(view, offsets, 0, false), x);
+  std::int64_t values[2 * count + 1];
+  for (int a = 0; a < count; ++a) {
+    values[a] = sh[a];
+    values[count + a] = st[a];
+  }
+  values[2 * count] = -low;
+  const P offsets = node::make(capture(ops)..., values);
+  return indexed_tuple<T, P>(make_take<ir::gather_mode::raise, 0>(view, offsets, 0, false), x);
 }
 
-// x(range, i, j) (numpy's x[a:b, i, j], the index axes kept in place after the sliced one) on the
-// view v whose axes 1 and 2 are indexed: its axis 0 becomes a third index array, arange(n0) shaped
-// (n0, 1, ..., 1), in front of i and j, so the one gather's result is numpy's (n0,) + S + v's axes
-// after 2. i and j are evaluated first (S's rank places the arange's axis). numpy checks them even
-// when nothing is read: on the host then.
-template <int A1, int A2, class T, class I, class J>
-auto make_sliced_pair(const array<T>& v, const I& i, const J& j) {
-  const array<std::int64_t> ii = astype<std::int64_t>(capture(i)), jj = astype<std::int64_t>(capture(j));
-  const shape_t both[2] = {ii.shape(), jj.shape()};
-  const shape_t s = index_broadcast_shape(both, 2);  // numpy's message names i's and j's shapes
-  const shape_t& vs = v.shape();
-  if (vs[0] == 0 || vs[1] == 0 || vs[2] == 0) {
-    const array_base* index[2] = {&ii, &jj};
-    const int axes[2] = {A1, A2};
-    check_indices_on_host(shape_t{vs[1], vs[2]}, index, axes, 2);
-  }
-  shape_t bs{vs[0]};
-  for (int k = 0; k < s.size(); ++k) bs.push_back(1);
-  const array<std::int64_t> b = arange<std::int64_t>(0, vs[0], 1, v.device()).reshape(bs);
-  return make_index_triple<0, A1, A2>(v, b, ii, jj);  // b is always in range
+// x(i, j, k) on x or on a view of it (A0..A2: the axes numpy's messages name).
+template <int A0, int A1, int A2, class T, class I, class J, class K>
+auto make_index_triple(const array<T>& x, const I& i, const J& j, const K& k) {
+  return make_index_positions<A0, A1, A2>(x, i, j, k);
 }
 
 }  // namespace detail

@@ -1,6 +1,7 @@
-// numpy's advanced indexing mixed with basic indexing: x(a, b, ...) with one or two integer index
-// arrays or expressions (the operands) among integers, jf::range and jf::all — x(jf::all, cols),
-// x(rows, jf::range(1, 3)), x(2, jf::all, i), x(i, j, 0), x(i, jf::range(2, 5), j).
+// numpy's advanced indexing mixed with basic indexing: x(a, b, ...) with integer index arrays or
+// expressions (the operands) among integers, jf::range and jf::all — x(jf::all, cols),
+// x(rows, jf::range(1, 3)), x(2, jf::all, i), x(i, j, 0), x(i, jf::range(2, 5), j),
+// x(jf::all, i, j), x(i, j, k, l), x(r, r, i, j).
 //
 // numpy's rule for where the operands' broadcast axes go: integers beside operands are advanced
 // indices too; when the advanced indices are next to each other the broadcast axes replace them in
@@ -11,11 +12,12 @@
 // matching scatter into that view (x(jf::all, cols) = v: the values' axes moved with it).
 // A 1-d bool mask among them is numpy's nonzero() of it (x(jf::all, mask), x(mask, 2)): its
 // positions, evaluated when the expression is made (a count read back, as x(mask)), after numpy's
-// check of its length. Two operands after one slice whose axes numpy keeps in place
-// (x(jf::range(1, 3), i, j), x(jf::all, i, j)) read as x(i, j, k)'s gather with the sliced axis as
-// a third index array (expr/index_triple.hpp). Not supported: two operands after two or more
-// slices (a compile-time error), masks of more than one axis there (numpy's nonzero() arrays, one
-// per axis: jf::value_error).
+// check of its length. numpy's general case — two operands after slices whose axes numpy keeps in
+// front of theirs (x(jf::all, i, j), x(r, r, i, j)), three or more operands (x(i, j, k, l),
+// x(jf::all, i, j, k), x(i, jf::all, j, k)) — evaluates the operands, then reads with x(i, j, k)'s
+// one gather (expr/index_triple.hpp) with N indices, the sliced axes in front as arange index
+// arrays (make_advanced), up to max_index_operands operands. Not supported: masks of more than one
+// axis among other indices (numpy's nonzero() arrays, one per axis: jf::value_error).
 #pragma once
 
 #include <array>
@@ -49,11 +51,25 @@ constexpr index_kind index_kind_of() {
 // Where the operands are and where numpy puts their axes; only the arguments' kinds matter.
 struct mixed_plan {
   int operands = 0;
-  int position[2] = {-1, -1};   // the operands' argument positions: x's axes, which the messages name
-  int view_axis[2] = {-1, -1};  // their axes in the view (the integers' axes removed)
+  int position[max_index_operands] = {};   // the operands' argument positions: x's axes, which the messages name
+  int view_axis[max_index_operands] = {};  // their axes in the view (the integers' axes removed)
   bool adjacent = true;         // the advanced indices (operands and integers) are next to each other
   int insert_at = 0;            // the view axis where the broadcast axes go when they are adjacent
 };
+// An argument that is not an operand, or an operand of integers or bools (numpy's IndexError
+// "arrays used as indices must be of integer (or boolean) type" at compile time).
+template <class A>
+constexpr bool integer_or_bool_operand() {
+  if constexpr (is_index_operand<A>) {
+    if constexpr (!lazy_operand<std::remove_cvref_t<A>>)
+      return false;
+    else
+      return is_integer(type_of_v<capture_t<const A&>>.type) || type_of_v<capture_t<const A&>>.type == dtype::bool_;
+  } else {
+    return true;
+  }
+}
+
 template <std::size_t N>
 constexpr mixed_plan plan_mixed(const std::array<index_kind, N>& k) {
   mixed_plan p;
@@ -154,6 +170,73 @@ index_arg basic_index(const A& a) {
     return index_arg(a);
 }
 
+// The axis numpy's messages name for index k of make_advanced's gather: a leading sliced axis
+// (never out of range) or operand k - lead's.
+template <mixed_plan p, int lead, std::size_t k>
+constexpr int advanced_axis() {
+  return static_cast<int>(k) < lead ? static_cast<int>(k) : p.position[static_cast<int>(k) - lead];
+}
+
+// numpy's general case: three or more index operands among integers and slices, or two after two
+// or more slices. The operands are evaluated (int64; 1-d bool masks their nonzero()) and broadcast
+// together (numpy's message), then read with x(i, j, k, ...)'s one gather on the view with the
+// indexed axes first: when the advanced indices are adjacent numpy keeps the sliced axes before
+// them in front, which become arange index arrays ahead of the operands (shaped to broadcast in
+// front of theirs); every other sliced axis stays a trailing axis of the gather. numpy checks the
+// operands even when nothing is read: on the host then.
+template <mixed_plan p, class T, class... A>
+auto make_advanced(const array<T>& x, const array<T>& view, const A&... args) {
+  constexpr int m = p.operands;
+  constexpr int lead = p.adjacent ? p.insert_at : 0;
+  constexpr int count = lead + m;
+  const auto args_tuple = std::tie(args...);
+  std::array<array<std::int64_t>, static_cast<std::size_t>(m)> ops;
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    ((ops[K] = array<std::int64_t>(astype<std::int64_t>(capture(as_index_operand(
+          std::get<static_cast<std::size_t>(p.position[K])>(args_tuple), x.shape()[p.position[K]], p.position[K]))))),
+     ...);
+  }
+  (std::make_index_sequence<static_cast<std::size_t>(m)>{});
+  shape_t shapes[m];
+  for (int k = 0; k < m; ++k) shapes[k] = ops[static_cast<std::size_t>(k)].shape();
+  const shape_t b = index_broadcast_shape(shapes, m);
+  const shape_t& vs = view.shape();
+  bool empty = false;
+  for (int k = 0; k < lead; ++k) empty = empty || vs[k] == 0;
+  for (int k = 0; k < m; ++k) empty = empty || vs[p.view_axis[k]] == 0;
+  if (empty) {
+    shape_t lengths;
+    const array_base* index[m];
+    int axes[m];
+    for (int k = 0; k < m; ++k) {
+      lengths.push_back(vs[p.view_axis[k]]);
+      index[k] = &ops[static_cast<std::size_t>(k)];
+      axes[k] = p.position[k];
+    }
+    check_indices_on_host(lengths, index, axes, m);
+  }
+  std::array<array<std::int64_t>, static_cast<std::size_t>(count)> index;
+  for (int k = 0; k < lead; ++k) {
+    shape_t bs;
+    for (int e = 0; e < lead + b.size(); ++e) bs.push_back(e == k ? vs[k] : 1);
+    index[static_cast<std::size_t>(k)] = arange<std::int64_t>(0, vs[k], 1, view.device()).reshape(bs);
+  }
+  for (int k = 0; k < m; ++k) index[static_cast<std::size_t>(lead + k)] = ops[static_cast<std::size_t>(k)];
+  shape_t order;
+  for (int k = 0; k < lead; ++k) order.push_back(k);
+  for (int k = 0; k < m; ++k) order.push_back(p.view_axis[k]);
+  for (int k = 0; k < view.ndim(); ++k) {
+    bool indexed = k < lead;
+    for (int e = 0; e < m; ++e) indexed = indexed || p.view_axis[e] == k;
+    if (!indexed) order.push_back(k);
+  }
+  const array<T> moved(view.transpose(order));
+  return [&]<std::size_t... K>(std::index_sequence<K...>) {
+    return make_index_positions<advanced_axis<p, lead, K>()...>(moved, index[K]...);
+  }
+  (std::make_index_sequence<static_cast<std::size_t>(count)>{});
+}
+
 }  // namespace detail
 
 template <class T>
@@ -165,48 +248,41 @@ auto array<T>::operator()(const A&... args) const {
   static constexpr detail::mixed_plan p = detail::plan_mixed(kinds);
   static constexpr int a0 = p.position[0], a1 = p.operands == 2 ? p.position[1] : p.position[0];
   const auto& args_tuple = std::tie(args...);
-  using I0 = std::remove_cvref_t<std::tuple_element_t<static_cast<std::size_t>(a0), std::tuple<A...>>>;
-  using J0 = std::remove_cvref_t<std::tuple_element_t<static_cast<std::size_t>(a1), std::tuple<A...>>>;
-  static_assert(lazy_operand<I0> && lazy_operand<J0>,
-                "jetfuse: x(...) takes integers, jf::range, jf::all and integer index arrays or expressions");
-  static_assert(
-      (is_integer(type_of_v<capture_t<const I0&>>.type) || type_of_v<capture_t<const I0&>>.type == dtype::bool_) &&
-          (is_integer(type_of_v<capture_t<const J0&>>.type) || type_of_v<capture_t<const J0&>>.type == dtype::bool_),
-      "jetfuse: x(...) takes integer (or 1-d bool) index arrays or expressions");
-  static_assert(p.operands == 1 || !p.adjacent || p.insert_at <= 1,
-                "jetfuse: x(range, range, i, j) (two index arrays after two or more slices, numpy keeping their axes "
-                "in place) is not supported yet: move the axes (jf::moveaxis) or merge the sliced ones (reshape)");
+  static_assert((detail::integer_or_bool_operand<A>() && ...),
+                "jetfuse: x(...) takes integers, jf::range, jf::all and integer (or 1-d bool) index arrays or "
+                "expressions");
   if (is_null()) throw value_error("jetfuse: x(...) of a null array handle");
   const index_arg basic[] = {detail::basic_index(args)...};
   const array view(detail::slice(*this, basic, static_cast<int>(sizeof...(A))));  // numpy's IndexError for too many
-  // A 1-d bool mask is numpy's nonzero() of it along x's axis at its position (evaluated now).
-  decltype(auto) i = detail::as_index_operand(std::get<static_cast<std::size_t>(a0)>(args_tuple), shape()[a0], a0);
-  using I = std::remove_cvref_t<decltype(i)>;
-  if constexpr (p.operands == 1) {
-    constexpr int axis = p.view_axis[0];
-    if (view.shape()[axis] == 0)
-      detail::raise_for_empty_take(array<std::int64_t>(astype<std::int64_t>(capture(i))), a0);
-    if constexpr (p.adjacent && axis > 0) {
-      return indexed_axis<T, capture_t<const I&>, a0>(
-          detail::make_take<ir::gather_mode::raise, a0>(view, i, axis, false));
-    } else {
-      const array moved = axis == 0 ? view : moveaxis(view, axis, 0);
-      return indexed<T, capture_t<const I&>, a0>(detail::make_take<ir::gather_mode::raise, a0>(moved, i, 0, false));
-    }
+  if constexpr (p.operands >= 3 || (p.operands == 2 && p.adjacent && p.insert_at >= 1)) {
+    return detail::make_advanced<p>(*this, view, args...);
   } else {
-    decltype(auto) j = detail::as_index_operand(std::get<static_cast<std::size_t>(a1)>(args_tuple), shape()[a1], a1);
-    if constexpr (p.adjacent && p.insert_at == 1) {  // after one sliced axis, kept in place (x[:, i, j])
-      static_assert(p.view_axis[0] == 1 && p.view_axis[1] == 2, "jetfuse: internal: x(range, i, j)'s view axes");
-      return detail::make_sliced_pair<a0, a1>(view, i, j);
-    } else if constexpr (p.adjacent) {
-      return detail::make_index_pair<a0, a1>(view, i, j);  // the operands are the view's axes 0 and 1
+    // A 1-d bool mask is numpy's nonzero() of it along x's axis at its position (evaluated now).
+    decltype(auto) i = detail::as_index_operand(std::get<static_cast<std::size_t>(a0)>(args_tuple), shape()[a0], a0);
+    using I = std::remove_cvref_t<decltype(i)>;
+    if constexpr (p.operands == 1) {
+      constexpr int axis = p.view_axis[0];
+      if (view.shape()[axis] == 0)
+        detail::raise_for_empty_take(array<std::int64_t>(astype<std::int64_t>(capture(i))), a0);
+      if constexpr (p.adjacent && axis > 0) {
+        return indexed_axis<T, capture_t<const I&>, a0>(
+            detail::make_take<ir::gather_mode::raise, a0>(view, i, axis, false));
+      } else {
+        const array moved = axis == 0 ? view : moveaxis(view, axis, 0);
+        return indexed<T, capture_t<const I&>, a0>(detail::make_take<ir::gather_mode::raise, a0>(moved, i, 0, false));
+      }
     } else {
-      shape_t order;
-      order.push_back(p.view_axis[0]);
-      order.push_back(p.view_axis[1]);
-      for (int k = 0; k < view.ndim(); ++k)
-        if (k != p.view_axis[0] && k != p.view_axis[1]) order.push_back(k);
-      return detail::make_index_pair<a0, a1>(array(view.transpose(order)), i, j);
+      decltype(auto) j = detail::as_index_operand(std::get<static_cast<std::size_t>(a1)>(args_tuple), shape()[a1], a1);
+      if constexpr (p.adjacent) {
+        return detail::make_index_pair<a0, a1>(view, i, j);  // the operands are the view's axes 0 and 1
+      } else {
+        shape_t order;
+        order.push_back(p.view_axis[0]);
+        order.push_back(p.view_axis[1]);
+        for (int k = 0; k < view.ndim(); ++k)
+          if (k != p.view_axis[0] && k != p.view_axis[1]) order.push_back(k);
+        return detail::make_index_pair<a0, a1>(array(view.transpose(order)), i, j);
+      }
     }
   }
 }
