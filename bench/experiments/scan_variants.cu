@@ -60,6 +60,55 @@ __device__ __forceinline__ ulonglong2 load_word(const ulonglong2* p) {
   return w;
 }
 
+// A thread's `items` consecutive int32 from `base`: four at a time as 16-byte words, one at a time
+// at the end of the input.
+template <class V, int items>
+__device__ __forceinline__ void load_blocked(const int* __restrict__ in, long long base, long long n, V (&v)[items]) {
+  if (base + items <= n) {
+    const int4* p = reinterpret_cast<const int4*>(in + base);
+#pragma unroll
+    for (int k = 0; k < items / 4; ++k) {
+      const int4 w = p[k];
+      v[4 * k] = w.x, v[4 * k + 1] = w.y, v[4 * k + 2] = w.z, v[4 * k + 3] = w.w;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < items; ++k) v[k] = base + k < n ? in[base + k] : 0;
+  }
+}
+
+// The inclusive sum of one value a lane across the warp (Kogge-Stone).
+__device__ __forceinline__ long long warp_inclusive_sum(long long v) {
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const long long y = __shfl_up_sync(0xffffffffu, v, d);
+    if (lane >= d) v += y;
+  }
+  return v;
+}
+
+// Warp 0 of a tile's block: the warps' totals scanned (made exclusive in place), the tile's
+// aggregate published (when `publish`) and its exclusive prefix found by `look` (tile t > 0), its
+// inclusive prefix published. Returns the prefix.
+template <int threads, class Look>
+__device__ __forceinline__ long long tile_prefix(long long* warp_total, ulonglong2* st, long long t, bool publish,
+                                                 long long& aggregate, Look look) {
+  const int lane = threadIdx.x & 31;
+  const long long w = warp_inclusive_sum(lane < threads / 32 ? warp_total[lane] : 0);
+  aggregate = __shfl_sync(0xffffffffu, w, threads / 32 - 1);
+  __syncwarp();
+  if (lane < threads / 32) warp_total[lane] = w - warp_total[lane];  // exclusive
+  if (t == 0) {
+    if (lane == 0) store_word(st, 2, aggregate);
+    return 0;
+  }
+  if (publish && lane == 0) store_word(st + t, 1, aggregate);
+  const long long prefix = look();
+  if (publish && lane == 0) store_word(st + t, 2, prefix + aggregate);
+  return prefix;
+}
+
 // Warp 0: the exclusive prefix of tile t > 0 from the status words (1: aggregate, 2: inclusive).
 // The roof of this traffic: each int32 converted to int64, nothing scanned (4 bytes in, 8 out).
 __global__ void widen(const int4* __restrict__ in, longlong2* __restrict__ out, long long n4) {
@@ -154,48 +203,21 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     }
     const long long base = t * tile + threadIdx.x * items;
     long long v[items];
-    if (base + items <= n) {
-      const int4* p = reinterpret_cast<const int4*>(in + base);
-#pragma unroll
-      for (int k = 0; k < items / 4; ++k) {
-        const int4 w = p[k];
-        v[4 * k] = w.x, v[4 * k + 1] = w.y, v[4 * k + 2] = w.z, v[4 * k + 3] = w.w;
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < items; ++k) v[k] = base + k < n ? in[base + k] : 0;
-    }
+    load_blocked(in, base, n, v);
 #pragma unroll
     for (int k = 1; k < items; ++k) v[k] += v[k - 1];
-    long long incl = v[items - 1];
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      const long long y = __shfl_up_sync(0xffffffffu, incl, d);
-      if (lane >= d) incl += y;
-    }
+    const long long incl = warp_inclusive_sum(v[items - 1]);
     if (lane == 31) warp_total[warp] = incl;
     const long long lane_before = incl - v[items - 1];
     __syncthreads();
     if (warp == 0) {
-      long long w = lane < threads / 32 ? warp_total[lane] : 0;
-#pragma unroll
-      for (int d = 1; d < 32; d <<= 1) {
-        const long long y = __shfl_up_sync(0xffffffffu, w, d);
-        if (lane >= d) w += y;
-      }
-      const long long aggregate = __shfl_sync(0xffffffffu, w, threads / 32 - 1);
-      __syncwarp();
-      if (lane < threads / 32) warp_total[lane] = w - warp_total[lane];  // exclusive
-      long long prefix = 0;
-      if (t == 0) {
-        if (lane == 0) store_word(st, 2, aggregate);
-      } else {
-        if (Mode != 3 && lane == 0) store_word(st + t, 1, aggregate);
-        if (Mode == 0) prefix = look_back(st, t);
-        if (Mode == 1) prefix = look_back_wide<W>(st, t, -1, 0);
-        if (Mode == 2) prefix = look_back_wide<W>(st, t, last_t, last_incl);
-        if (Mode != 3 && lane == 0) store_word(st + t, 2, prefix + aggregate);
-      }
+      long long aggregate = 0;
+      const long long prefix = tile_prefix<threads>(warp_total, st, t, Mode != 3, aggregate, [&] {
+        if (Mode == 0) return look_back(st, t);
+        if (Mode == 1) return look_back_wide<W>(st, t, -1, 0);
+        if (Mode == 2) return look_back_wide<W>(st, t, last_t, last_incl);
+        return 0ll;
+      });
       if (lane == 0) s_prefix = prefix;
       last_t = t;
       last_incl = prefix + aggregate;
@@ -251,47 +273,19 @@ __global__ void __launch_bounds__(threads, MinBlocks)
 #pragma unroll
     for (int k = 0; k < items; ++k) v[k] = ib[(lane * items + k) + (lane * items + k) / 32];
     __syncwarp();
-  } else if (base + items <= n) {
-    const int4* p = reinterpret_cast<const int4*>(in + base);
-#pragma unroll
-    for (int k = 0; k < items / 4; ++k) {
-      const int4 w = p[k];
-      v[4 * k] = w.x, v[4 * k + 1] = w.y, v[4 * k + 2] = w.z, v[4 * k + 3] = w.w;
-    }
   } else {
-#pragma unroll
-    for (int k = 0; k < items; ++k) v[k] = base + k < n ? in[base + k] : 0;
+    load_blocked(in, base, n, v);
   }
   long long total = 0;
 #pragma unroll
   for (int k = 0; k < items; ++k) total += v[k];
-  long long incl = total;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    const long long y = __shfl_up_sync(0xffffffffu, incl, d);
-    if (lane >= d) incl += y;
-  }
+  const long long incl = warp_inclusive_sum(total);
   if (lane == 31) warp_total[warp] = incl;
   const long long lane_before = incl - total;
   __syncthreads();
   if (warp == 0) {
-    long long w = lane < threads / 32 ? warp_total[lane] : 0;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      const long long y = __shfl_up_sync(0xffffffffu, w, d);
-      if (lane >= d) w += y;
-    }
-    const long long aggregate = __shfl_sync(0xffffffffu, w, threads / 32 - 1);
-    __syncwarp();
-    if (lane < threads / 32) warp_total[lane] = w - warp_total[lane];  // exclusive
-    long long prefix = 0;
-    if (t == 0) {
-      if (lane == 0) store_word(st, 2, aggregate);
-    } else {
-      if (lane == 0) store_word(st + t, 1, aggregate);
-      prefix = look_back(st, t);
-      if (lane == 0) store_word(st + t, 2, prefix + aggregate);
-    }
+    long long aggregate = 0;
+    const long long prefix = tile_prefix<threads>(warp_total, st, t, true, aggregate, [&] { return look_back(st, t); });
     if (lane == 0) s_prefix = prefix;
   }
   __syncthreads();
