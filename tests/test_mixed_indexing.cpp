@@ -262,7 +262,34 @@ TEST_P(MixedIndexing, FourIndicesAndTwoAfterSlicesAgainstHostLoops) {
                                       norm(v[3][s], n[3]))] = 7.5;
       }
     ASSERT_EQ(y.to_vector(), want);
+    // y(all, all, k, l) += 1.5 in numpy's buffered order: each distinct element once.
+    const jf::array<double> z = x.copy();
+    z(jf::all, jf::all, k, l) += 1.5;
+    std::vector<double> added = base;
+    for (i64 p = 0; p < m; ++p)
+      for (i64 a = 0; a < n[0]; ++a)
+        for (i64 b = 0; b < n[1]; ++b) {
+          const auto s = static_cast<std::size_t>(p);
+          const i64 c = norm(v[2][s], n[2]), d = norm(v[3][s], n[3]);
+          added[static_cast<std::size_t>(((a * n[1] + b) * n[2] + c) * n[3] + d)] = at(a, b, c, d) + 1.5;
+        }
+    ASSERT_EQ(z.to_vector(), added);
+    // A 1-d bool mask as the third of four (its one true position broadcast with the others).
+    const jf::array<bool> one({false, false, true, false}, dev());
+    const std::vector<double> masked = jf::array<double>(x(i, j, one, l)).to_vector();
+    ASSERT_EQ(masked.size(), static_cast<std::size_t>(m));
+    for (i64 p = 0; p < m; ++p) {
+      const auto s = static_cast<std::size_t>(p);
+      ASSERT_EQ(masked[s], at(norm(v[0][s], n[0]), norm(v[1][s], n[1]), 2, norm(v[3][s], n[3])));
+    }
   }
+  // A broadcast x reads and refuses assignments (numpy's "read-only").
+  const jf::array<double> row = jf::arange<double>(0, 6, 1, dev());
+  const jf::array<double> wide = jf::broadcast_to(row, {2, 3, 4, 6});
+  const jf::array<i64> three({1, 0, -1}, dev());
+  EXPECT_EQ(jf::array<double>(wide(three % 2, three, three, three)).to_vector(), (std::vector<double>{1.0, 0.0, 5.0}));
+  EXPECT_EQ(test_support::message_of<jf::value_error>([&] { wide(three % 2, three, three, three) = 0.0; }),
+            "assignment destination is read-only");
   const jf::array<i64> p = jf::arange<i64>(0, 40, 1, dev());
   EXPECT_EQ(test_support::message_of<jf::index_error>([&] { jf::array<double> t = x(p % 3, p % 5, p % 4, p); }),
             "index 6 is out of bounds for axis 3 with size 6");
