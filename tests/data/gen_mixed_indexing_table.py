@@ -143,6 +143,8 @@ add("i j i j", (3, 4, 3, 4), (2,), 0, 3, (2,), 4, 6)           # j's error namin
 add("i j i j", (3, 4, 2, 4), (2,), 2, 3, (2,), 0, 4)           # the third index (i) naming axis 2
 add("all i j i", (2, 3, 4, 3), (2,), -3, 3, (3,), -4, 4)       # no broadcast
 add("all all i j", (2, 3, 4, 5), (2,), 0, 4, (2,), 5, 9)       # naming axis 3
+add("i j i j", (3, 4, 3, 4), (), -3, 3, (2,), -3, 3)              # a 0-d index array
+add("i j i j", (3, 4, 5), (2,), 0, 3, (2,), 0, 4)                 # too many indices
 add("i j i j", (3, 4, 3, 4), (2,), -3, 3, (2,), -3, 3, vshape=(2,))
 add("all i j i", (2, 3, 4, 3), (3,), -3, 3, (3,), -4, 4, vshape=(2, 3))
 add("r r i j", (4, 3, 5, 6), (2,), -5, 5, (2,), -6, 6, r0=1, r1=3, vshape=(2, 1, 2))
