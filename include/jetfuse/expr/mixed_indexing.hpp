@@ -190,10 +190,17 @@ auto make_advanced(const array<T>& x, const array<T>& view, const A&... args) {
   constexpr int lead = p.adjacent ? p.insert_at : 0;
   constexpr int count = lead + m;
   const auto args_tuple = std::tie(args...);
+  // An operand as an int64 array: an int64 array itself (its handle, no copy), else evaluated.
+  auto evaluated = [](const auto& o) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(o)>, array<std::int64_t>>)
+      return o;
+    else
+      return array<std::int64_t>(astype<std::int64_t>(capture(o)));
+  };
   std::array<array<std::int64_t>, static_cast<std::size_t>(m)> ops;
   [&]<std::size_t... K>(std::index_sequence<K...>) {
-    ((ops[K] = array<std::int64_t>(astype<std::int64_t>(capture(as_index_operand(
-          std::get<static_cast<std::size_t>(p.position[K])>(args_tuple), x.shape()[p.position[K]], p.position[K]))))),
+    ((ops[K] = evaluated(as_index_operand(std::get<static_cast<std::size_t>(p.position[K])>(args_tuple),
+                                          x.shape()[p.position[K]], p.position[K]))),
      ...);
   }
   (std::make_index_sequence<static_cast<std::size_t>(m)>{});
