@@ -57,6 +57,7 @@ struct mixed_case {
     if (pattern == "b r") return f(x(i != 0, r));
     if (pattern == "n all b") return f(x(n, all, b));
     if (pattern == "b n") return f(x(i != 0, n));
+    if (pattern == "n b") return f(x(n, i != 0));
     if (pattern == "i c") return f(x(i, j != 0));
     if (pattern == "b j r") return f(x(b, j, r));
     if (pattern == "all i c") return f(x(all, i, j != 0));
@@ -76,7 +77,7 @@ struct mixed_case {
 
 TEST_P(MixedIndexing, MatchesNumpysTable) {
   const auto cases = test_support::read_table(JF_TEST_DATA_DIR "/mixed_indexing_table.txt", 13);
-  ASSERT_GE(cases.size(), 85u);
+  ASSERT_GE(cases.size(), 97u);
   for (const auto& c : cases) {
     std::string pattern;
     for (std::size_t k = 0; k < c.lines[0].size(); ++k) pattern += (k ? " " : "") + c.lines[0][k];
@@ -190,9 +191,16 @@ TEST_P(MixedIndexing, ErrorsAndRecovery) {
     for (i64 q = 0; q < 4; ++q)
       ASSERT_EQ(got[static_cast<std::size_t>(k * 4 + q)],
                 static_cast<float>(1 * 2000 + q * 500 + (k * 7) % 500) * 2.0f);
-  // A bool mask of two axes among other indices: numpy's nonzero() arrays, not taken here.
-  const jf::array<bool> m2 = jf::zeros<bool>({3, 4}, dev());
-  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)x(m2, 0); }).find("must be 1-d"), std::string::npos);
+  // A bool mask of two axes as the only index array: numpy's nonzero() of it over x's axes 0 and 1.
+  const jf::array<bool> m2 = jf::arange<i64>(0, 12, 1, dev()).reshape({3, 4}) % 5 == 0;  // (0, 0), (1, 1), (2, 2)
+  EXPECT_EQ(jf::array<float>(x(m2, 7)).to_vector(), (std::vector<float>{7.0f, 2507.0f, 5007.0f}));
+  // Where those axes do not merge in x's memory (a transposed view): a clear error.
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] {
+              (void)x.transpose({1, 0, 2})(m2.transpose(), 7);
+            }).find("to merge into one"),
+            std::string::npos);
+  // Among other index arrays: numpy's nonzero() arrays, not taken here.
+  EXPECT_NE(test_support::message_of<jf::value_error>([&] { (void)x(m2, p); }).find("must be 1-d"), std::string::npos);
   // A mask whose length is not its axis's, then one that is: every third column of the 500 (the
   // integer and the mask are separated by a slice: numpy puts their axis first, shape (167, 2)).
   const jf::array<bool> third = jf::arange<i64>(0, 500, 1, dev()) % 3 == 0;

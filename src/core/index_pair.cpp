@@ -68,27 +68,38 @@ void check_values_fit(const shape_t& values, const shape_t& result) {
                       " could not be broadcast to indexing result of shape " + numpy_shape(result));
 }
 
-array_base merged_leading_axes(const array_base& x) {
+array_base merged_axes(const array_base& x, int first, int count) {
   const shape_t& s = x.shape();
   const strides_t& st = x.strides();
-  std::int64_t stride = 0;
-  if (s[0] == 1)
-    stride = st[1];
-  else if (s[1] == 1)
-    stride = st[0];
-  else if (st[0] == st[1] * s[1])
-    stride = st[1];
-  else
-    return array_base();
+  std::int64_t total = 1;
+  for (int a = first; a < first + count; ++a) total *= s[a];
+  // From the fastest axis of the range: each axis longer than 1 must step exactly over the longer
+  // ones after it; the merged axis steps as the fastest of them (an empty one: any step).
+  std::int64_t step = 1;
+  if (total != 0) {
+    bool have = false;
+    std::int64_t next = 0;  // the stride the next slower axis needs
+    for (int a = first + count - 1; a >= first; --a) {
+      if (s[a] == 1) continue;
+      if (!have) {
+        step = st[a];
+        have = true;
+      } else if (st[a] != next) {
+        return array_base();
+      }
+      next = st[a] * s[a];
+    }
+  }
   shape_t shape;
   strides_t strides;
-  shape.push_back(s[0] * s[1]);
-  strides.push_back(stride);
-  for (int k = 2; k < s.size(); ++k) {
-    shape.push_back(s[k]);
-    strides.push_back(st[k]);
+  for (int a = 0; a < s.size(); ++a) {
+    if (a > first && a < first + count) continue;
+    shape.push_back(a == first ? total : s[a]);
+    strides.push_back(a == first ? step : st[a]);
   }
   return array_base(x.buffer(), x.dtype(), shape, strides, x.offset());
 }
+
+array_base merged_leading_axes(const array_base& x) { return merged_axes(x, 0, 2); }
 
 }  // namespace jf::detail

@@ -151,6 +151,16 @@ add("r r i j", (4, 3, 5, 6), (2,), -5, 5, (2,), -6, 6, r0=1, r1=3, vshape=(2, 1,
 add("r r i j", (4, 3, 5, 6), (2,), -5, 5, (2,), -6, 6, r0=1, r1=3, vshape=(2, 3, 1))  # does not fit
 add("i all j i", (3, 4, 5, 3), (2,), -3, 3, (2,), -5, 5, vshape=(2, 4))
 add("all all i j", (2, 3, 4, 5), (2,), 0, 4, (2,), 5, 9, vshape=())  # out of bounds: x untouched
+# A mask of two axes as the only index array: numpy's nonzero() of it, x's axes it covers merged.
+add("all b", (2, 3, 4), (3, 4), 0, 2)                     # x[:, mask2d]
+add("n b", (3, 4, 5), (4, 5), 0, 2, n=1)                  # x[1, mask2d]
+add("b r", (3, 4, 5), (3, 4), 0, 2, r0=1, r1=4)           # x[mask2d, 1:4]
+add("all b", (2, 3, 4), (3, 4), 0, 1)                     # none true
+add("all b", (2, 3, 4), (3, 5), 0, 2)                     # its shape is not x's: axis 2
+add("all b", (2, 3), (3, 4), 0, 2)                        # too many indices
+add("b n", (3, 4, 5), (3, 4), 0, 2, n=7)                  # the integer after it, naming axis 2
+add("all b", (2, 3, 4, 2), (3, 4), 0, 2, vshape=())       # x[:, mask2d] = 7.5
+add("all b", (2, 3, 4), (3, 4), 1, 2, vshape=(2, 12))     # all true: a value per selected column
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mixed_indexing_table.txt"), "w") as f:
     f.write("# numpy %s: index arrays mixed with slices and integers, read and assigned "
             "(gen_mixed_indexing_table.py)\n" % np.__version__)

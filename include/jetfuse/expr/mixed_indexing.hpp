@@ -16,8 +16,10 @@
 // front of theirs (x(jf::all, i, j), x(r, r, i, j)), three or more operands (x(i, j, k, l),
 // x(jf::all, i, j, k), x(i, jf::all, j, k)) — evaluates the operands, then reads with x(i, j, k)'s
 // one gather (expr/index_triple.hpp) with N indices, the sliced axes in front as arange index
-// arrays (make_advanced), up to max_index_operands operands. Not supported: masks of more than one
-// axis among other indices (numpy's nonzero() arrays, one per axis: jf::value_error).
+// arrays (make_advanced), up to max_index_operands operands. A mask of k > 1 axes as the only
+// index array (x(jf::all, mask2d), x(2, mask2d)) indexes x's k axes merged into one (a view: where
+// their strides do not merge, jf::value_error) by the flattened mask. Not supported: masks of more
+// than one axis among other index arrays (numpy's nonzero() arrays, one per axis: jf::value_error).
 #pragma once
 
 #include <array>
@@ -26,6 +28,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "jetfuse/expr/index_triple.hpp"
 #include "jetfuse/expr/scatter.hpp"
@@ -68,6 +71,29 @@ constexpr bool integer_or_bool_operand() {
   } else {
     return true;
   }
+}
+
+// An operand of bools (a mask: numpy's nonzero() of it).
+template <class A>
+constexpr bool bool_index_operand() {
+  if constexpr (is_index_operand<A> && lazy_operand<std::remove_cvref_t<A>>)
+    return type_of_v<capture_t<const A&>>.type == dtype::bool_;
+  else
+    return false;
+}
+
+// f(args...) with argument Q replaced by v.
+template <std::size_t Q, class Tuple, class V, class F>
+decltype(auto) with_arg(const Tuple& args, const V& v, F&& f) {
+  return [&]<std::size_t... K>(std::index_sequence<K...>)->decltype(auto) {
+    return f([&]() -> decltype(auto) {
+      if constexpr (K == Q)
+        return (v);
+      else
+        return (std::get<K>(args));
+    }()...);
+  }
+  (std::make_index_sequence<std::tuple_size_v<Tuple>>{});
 }
 
 template <std::size_t N>
@@ -246,51 +272,97 @@ auto make_advanced(const array<T>& x, const array<T>& view, const A&... args) {
 
 }  // namespace detail
 
-template <class T>
-template <class... A>
-  requires(detail::mixed_index_args<A...>)
-auto array<T>::operator()(const A&... args) const {
-  using detail::index_kind;
-  static constexpr std::array<index_kind, sizeof...(A)> kinds{detail::index_kind_of<A>()...};
-  static constexpr detail::mixed_plan p = detail::plan_mixed(kinds);
+namespace detail {
+
+// x(args...) once a mask operand is at most 1-d: the view of the basic indices, then a take, an
+// index pair or numpy's general case (make_advanced). p: the plan of the arguments' kinds.
+template <mixed_plan p, class T, class... A>
+auto mixed_index(const array<T>& x, const A&... args) {
   static constexpr int a0 = p.position[0], a1 = p.operands == 2 ? p.position[1] : p.position[0];
   const auto& args_tuple = std::tie(args...);
-  static_assert((detail::integer_or_bool_operand<A>() && ...),
-                "jetfuse: x(...) takes integers, jf::range, jf::all and integer (or 1-d bool) index arrays or "
-                "expressions");
-  if (is_null()) throw value_error("jetfuse: x(...) of a null array handle");
-  const index_arg basic[] = {detail::basic_index(args)...};
-  const array view(detail::slice(*this, basic, static_cast<int>(sizeof...(A))));  // numpy's IndexError for too many
+  const index_arg basic[] = {basic_index(args)...};
+  const array<T> view(slice(x, basic, static_cast<int>(sizeof...(A))));  // numpy's IndexError for too many
   if constexpr (p.operands >= 3 || (p.operands == 2 && p.adjacent && p.insert_at >= 1)) {
-    return detail::make_advanced<p>(*this, view, args...);
+    return make_advanced<p>(x, view, args...);
   } else {
     // A 1-d bool mask is numpy's nonzero() of it along x's axis at its position (evaluated now).
-    decltype(auto) i = detail::as_index_operand(std::get<static_cast<std::size_t>(a0)>(args_tuple), shape()[a0], a0);
+    decltype(auto) i = as_index_operand(std::get<static_cast<std::size_t>(a0)>(args_tuple), x.shape()[a0], a0);
     using I = std::remove_cvref_t<decltype(i)>;
     if constexpr (p.operands == 1) {
       constexpr int axis = p.view_axis[0];
-      if (view.shape()[axis] == 0)
-        detail::raise_for_empty_take(array<std::int64_t>(astype<std::int64_t>(capture(i))), a0);
+      if (view.shape()[axis] == 0) raise_for_empty_take(array<std::int64_t>(astype<std::int64_t>(capture(i))), a0);
       if constexpr (p.adjacent && axis > 0) {
-        return indexed_axis<T, capture_t<const I&>, a0>(
-            detail::make_take<ir::gather_mode::raise, a0>(view, i, axis, false));
+        return indexed_axis<T, capture_t<const I&>, a0>(make_take<ir::gather_mode::raise, a0>(view, i, axis, false));
       } else {
-        const array moved = axis == 0 ? view : moveaxis(view, axis, 0);
-        return indexed<T, capture_t<const I&>, a0>(detail::make_take<ir::gather_mode::raise, a0>(moved, i, 0, false));
+        const array<T> moved = axis == 0 ? view : moveaxis(view, axis, 0);
+        return indexed<T, capture_t<const I&>, a0>(make_take<ir::gather_mode::raise, a0>(moved, i, 0, false));
       }
     } else {
-      decltype(auto) j = detail::as_index_operand(std::get<static_cast<std::size_t>(a1)>(args_tuple), shape()[a1], a1);
+      decltype(auto) j = as_index_operand(std::get<static_cast<std::size_t>(a1)>(args_tuple), x.shape()[a1], a1);
       if constexpr (p.adjacent) {
-        return detail::make_index_pair<a0, a1>(view, i, j);  // the operands are the view's axes 0 and 1
+        return make_index_pair<a0, a1>(view, i, j);  // the operands are the view's axes 0 and 1
       } else {
         shape_t order;
         order.push_back(p.view_axis[0]);
         order.push_back(p.view_axis[1]);
         for (int k = 0; k < view.ndim(); ++k)
           if (k != p.view_axis[0] && k != p.view_axis[1]) order.push_back(k);
-        return detail::make_index_pair<a0, a1>(array(view.transpose(order)), i, j);
+        return make_index_pair<a0, a1>(array<T>(view.transpose(order)), i, j);
       }
     }
+  }
+}
+
+}  // namespace detail
+
+template <class T>
+template <class... A>
+requires(detail::mixed_index_args<A...>) auto array<T>::operator()(const A&... args) const {
+  using detail::index_kind;
+  static constexpr std::array<index_kind, sizeof...(A)> kinds{detail::index_kind_of<A>()...};
+  static constexpr detail::mixed_plan p = detail::plan_mixed(kinds);
+  static constexpr int a0 = p.position[0];
+  const auto& args_tuple = std::tie(args...);
+  static_assert((detail::integer_or_bool_operand<A>() && ...),
+                "jetfuse: x(...) takes integers, jf::range, jf::all and integer (or 1-d bool) index arrays or "
+                "expressions");
+  if (is_null()) throw value_error("jetfuse: x(...) of a null array handle");
+  using M = std::remove_cvref_t<std::tuple_element_t<static_cast<std::size_t>(a0), std::tuple<A...>>>;
+  if constexpr (p.operands == 1 && detail::bool_index_operand<M>()) {
+    // A mask as the only index array: numpy's nonzero() of it. One of k > 1 axes indexes x's axes
+    // a0 .. a0 + k - 1, which merge into one (a view: their strides must allow it) indexed by the
+    // flattened mask. An expression mask is evaluated once, here.
+    const array<bool> m = std::get<static_cast<std::size_t>(a0)>(args_tuple);
+    const int k = m.ndim();
+    if (k <= 1)
+      return detail::with_arg<static_cast<std::size_t>(a0)>(
+          args_tuple, m, [&](const auto&... b) { return detail::mixed_index<p>(*this, b...); });
+    // numpy's checks with x's own axes: too many indices, integers out of bounds, the mask's shape.
+    std::vector<index_arg> all_axes;
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      (
+          [&] {
+            if constexpr (static_cast<int>(K) == a0)
+              all_axes.insert(all_axes.end(), static_cast<std::size_t>(k), index_arg(all));
+            else
+              all_axes.push_back(detail::basic_index(std::get<K>(args_tuple)));
+          }(),
+          ...);
+    }
+    (std::index_sequence_for<A...>{});
+    (void)detail::slice(*this, all_axes.data(), static_cast<int>(all_axes.size()));
+    for (int d = 0; d < k; ++d) detail::check_mask_length(m.shape()[d], shape()[a0 + d], a0 + d);
+    const array merged(detail::merged_axes(*this, a0, k));
+    if (merged.is_null())
+      throw value_error("jetfuse: x(..., mask, ...) with a mask of " + std::to_string(k) + " axes needs x's axes " +
+                        std::to_string(a0) + " to " + std::to_string(a0 + k - 1) +
+                        " to merge into one (this view's strides do not): index a copy of x, or pass "
+                        "jf::nonzero(mask)'s arrays");
+    const array<bool> flat = m.reshape({m.size()});
+    return detail::with_arg<static_cast<std::size_t>(a0)>(
+        args_tuple, flat, [&](const auto&... b) { return detail::mixed_index<p>(merged, b...); });
+  } else {
+    return detail::mixed_index<p>(*this, args...);
   }
 }
 

@@ -342,6 +342,9 @@ namespace detail {
 // x viewed with its first two axes merged into one of n0 * n1 elements (a view when their strides
 // allow it: src/core/index_pair.cpp), or a null handle.
 array_base merged_leading_axes(const array_base& x);
+// x viewed with its axes first .. first + count - 1 merged into one (a view when their strides
+// allow it), or a null handle.
+array_base merged_axes(const array_base& x, int first, int count);
 
 // x(i, j) = v: numpy's x[i, j] = v as a scatter along the first axis of x with axes 0 and 1 merged,
 // at positions i * n1 + j checked along each axis (i's failures first). An x whose two axes do not
