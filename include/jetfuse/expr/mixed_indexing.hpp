@@ -270,10 +270,6 @@ auto make_advanced(const array<T>& x, const array<T>& view, const A&... args) {
   (std::make_index_sequence<static_cast<std::size_t>(count)>{});
 }
 
-}  // namespace detail
-
-namespace detail {
-
 // x(args...) once a mask operand is at most 1-d: the view of the basic indices, then a take, an
 // index pair or numpy's general case (make_advanced). p: the plan of the arguments' kinds.
 template <mixed_plan p, class T, class... A>
