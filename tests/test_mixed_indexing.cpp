@@ -304,6 +304,31 @@ TEST_P(MixedIndexing, FourIndicesAndTwoAfterSlicesAgainstHostLoops) {
   EXPECT_EQ(jf::array<double>(x(p % 3, p % 5, p % 4, p % 6)).to_vector()[7], at(1, 2, 3, 1));
 }
 
+// A mask of two axes as the only index array on views: reversed axes (negative strides, which
+// still merge) read and assigned, a length-1 axis, against host loops.
+TEST_P(MixedIndexing, TwoAxisMaskOnViewsAgainstHostLoops) {
+  const jf::array<double> x = jf::arange<double>(0, 24, 1, dev()).reshape({2, 3, 4});
+  const jf::array<bool> m = jf::arange<i64>(0, 12, 1, dev()).reshape({3, 4}) % 3 == 1;
+  const jf::array<double> xr = x(jf::all, jf::range(2, jf::range::none, -1), jf::range(3, jf::range::none, -1));
+  std::vector<double> want;
+  for (i64 a = 0; a < 2; ++a)
+    for (i64 k = 0; k < 12; ++k)
+      if (k % 3 == 1) want.push_back(static_cast<double>(a * 12 + (2 - k / 4) * 4 + (3 - k % 4)));
+  const jf::array<double> got = xr(jf::all, m);
+  EXPECT_EQ(got.shape(), (jf::shape_t{2, 4}));
+  EXPECT_EQ(got.to_vector(), want);
+  const jf::array<bool> late = jf::arange<i64>(0, 4, 1, dev()).reshape({1, 4}) > 1;
+  EXPECT_EQ(jf::array<double>(x(jf::all, jf::range(1, 2), jf::all)(jf::all, late)).to_vector(),
+            (std::vector<double>{6, 7, 18, 19}));
+  xr(jf::all, m) = -1.0;  // through the reversed view into x
+  std::vector<double> after(24);
+  for (i64 e = 0; e < 24; ++e) {
+    const i64 k = (2 - (e % 12) / 4) * 4 + (3 - e % 4);  // e's position in xr's last two axes
+    after[static_cast<std::size_t>(e)] = k % 3 == 1 ? -1.0 : static_cast<double>(e);
+  }
+  EXPECT_EQ(x.to_vector(), after);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, MixedIndexing, ::testing::Values(jf::cpu, jf::cuda), test_support::backend_name);
 
 // The kernels jf::cuda would generate (a read fused with its consumer, an assignment's scatter)
