@@ -203,19 +203,26 @@ constexpr int advanced_axis() {
   return static_cast<int>(k) < lead ? static_cast<int>(k) : p.position[static_cast<int>(k) - lead];
 }
 
-// numpy's general case: three or more index operands among integers and slices, or two after two
-// or more slices. The operands are evaluated (int64; 1-d bool masks their nonzero()) and broadcast
-// together (numpy's message), then read with x(i, j, k, ...)'s one gather on the view with the
-// indexed axes first: when the advanced indices are adjacent numpy keeps the sliced axes before
-// them in front, which become arange index arrays ahead of the operands (shaped to broadcast in
-// front of theirs); every other sliced axis stays a trailing axis of the gather. numpy checks the
-// operands even when nothing is read: on the host then.
+// numpy's general case: three or more index operands among integers and slices, or two after one
+// or more slices. Read with x(i, j, k, ...)'s one gather on the view with the indexed axes first
+// (1-d bool masks as their nonzero()): when the advanced indices are adjacent numpy keeps the
+// sliced axes before them in front, which become arange index arrays ahead of the operands (shaped
+// to broadcast in front of theirs, so the operands are evaluated first for their broadcast shape);
+// otherwise the operands are fused with the gather. Every other sliced axis stays a trailing axis
+// of the gather. numpy checks the operands even when nothing is read: on the host then.
 template <mixed_plan p, class T, class... A>
 auto make_advanced(const array<T>& x, const array<T>& view, const A&... args) {
   constexpr int m = p.operands;
   constexpr int lead = p.adjacent ? p.insert_at : 0;
   constexpr int count = lead + m;
+  using seq = std::make_index_sequence<static_cast<std::size_t>(m)>;
   const auto args_tuple = std::tie(args...);
+  // The operands as the gather takes them (1-d masks: their positions, computed once).
+  const auto operands = [&]<std::size_t... K>(std::index_sequence<K...>) {
+    return std::make_tuple(as_index_operand(std::get<static_cast<std::size_t>(p.position[K])>(args_tuple),
+                                            x.shape()[p.position[K]], p.position[K])...);
+  }
+  (seq{});
   // An operand as an int64 array: an int64 array itself (its handle, no copy), else evaluated.
   auto evaluated = [](const auto& o) {
     if constexpr (std::is_same_v<std::remove_cvref_t<decltype(o)>, array<std::int64_t>>)
@@ -223,38 +230,16 @@ auto make_advanced(const array<T>& x, const array<T>& view, const A&... args) {
     else
       return array<std::int64_t>(astype<std::int64_t>(capture(o)));
   };
-  std::array<array<std::int64_t>, static_cast<std::size_t>(m)> ops;
-  [&]<std::size_t... K>(std::index_sequence<K...>) {
-    ((ops[K] = evaluated(as_index_operand(std::get<static_cast<std::size_t>(p.position[K])>(args_tuple),
-                                          x.shape()[p.position[K]], p.position[K]))),
-     ...);
-  }
-  (std::make_index_sequence<static_cast<std::size_t>(m)>{});
-  shape_t shapes[m];
-  for (int k = 0; k < m; ++k) shapes[k] = ops[static_cast<std::size_t>(k)].shape();
-  const shape_t b = index_broadcast_shape(shapes, m);
+  auto evaluate_all = [&] {
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return std::array<array<std::int64_t>, static_cast<std::size_t>(m)>{evaluated(std::get<K>(operands))...};
+    }
+    (seq{});
+  };
   const shape_t& vs = view.shape();
   bool empty = false;
   for (int k = 0; k < lead; ++k) empty = empty || vs[k] == 0;
   for (int k = 0; k < m; ++k) empty = empty || vs[p.view_axis[k]] == 0;
-  if (empty) {
-    shape_t lengths;
-    const array_base* index[m];
-    int axes[m];
-    for (int k = 0; k < m; ++k) {
-      lengths.push_back(vs[p.view_axis[k]]);
-      index[k] = &ops[static_cast<std::size_t>(k)];
-      axes[k] = p.position[k];
-    }
-    check_indices_on_host(lengths, index, axes, m);
-  }
-  std::array<array<std::int64_t>, static_cast<std::size_t>(count)> index;
-  for (int k = 0; k < lead; ++k) {
-    shape_t bs;
-    for (int e = 0; e < lead + b.size(); ++e) bs.push_back(e == k ? vs[k] : 1);
-    index[static_cast<std::size_t>(k)] = arange<std::int64_t>(0, vs[k], 1, view.device()).reshape(bs);
-  }
-  for (int k = 0; k < m; ++k) index[static_cast<std::size_t>(lead + k)] = ops[static_cast<std::size_t>(k)];
   shape_t order;
   for (int k = 0; k < lead; ++k) order.push_back(k);
   for (int k = 0; k < m; ++k) order.push_back(p.view_axis[k]);
@@ -264,10 +249,45 @@ auto make_advanced(const array<T>& x, const array<T>& view, const A&... args) {
     if (!indexed) order.push_back(k);
   }
   const array<T> moved(view.transpose(order));
-  return [&]<std::size_t... K>(std::index_sequence<K...>) {
-    return make_index_positions<advanced_axis<p, lead, K>()...>(moved, index[K]...);
+  // numpy checks the operands even when nothing is read: on the host then.
+  auto check_on_host = [&](const std::array<array<std::int64_t>, static_cast<std::size_t>(m)>& ops) {
+    shape_t lengths;
+    const array_base* index[m];
+    int axes[m];
+    for (int k = 0; k < m; ++k) {
+      lengths.push_back(vs[p.view_axis[k]]);
+      index[k] = &ops[static_cast<std::size_t>(k)];
+      axes[k] = p.position[k];
+    }
+    check_indices_on_host(lengths, index, axes, m);
+  };
+  if constexpr (lead == 0) {
+    // No sliced axis in front: the operands go to the gather as they are, fused with it (as
+    // x(i, j, k)'s), which broadcasts them (numpy's message) and checks them in the kernel.
+    if (empty) check_on_host(evaluate_all());
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return make_index_positions<p.position[K]...>(moved, std::get<K>(operands)...);
+    }
+    (seq{});
+  } else {
+    // The sliced axes in front need the operands' broadcast shape: they are evaluated first.
+    const std::array<array<std::int64_t>, static_cast<std::size_t>(m)> ops = evaluate_all();
+    shape_t shapes[m];
+    for (int k = 0; k < m; ++k) shapes[k] = ops[static_cast<std::size_t>(k)].shape();
+    const shape_t b = index_broadcast_shape(shapes, m);
+    if (empty) check_on_host(ops);
+    std::array<array<std::int64_t>, static_cast<std::size_t>(count)> index;
+    for (int k = 0; k < lead; ++k) {
+      shape_t bs;
+      for (int e = 0; e < lead + b.size(); ++e) bs.push_back(e == k ? vs[k] : 1);
+      index[static_cast<std::size_t>(k)] = arange<std::int64_t>(0, vs[k], 1, view.device()).reshape(bs);
+    }
+    for (int k = 0; k < m; ++k) index[static_cast<std::size_t>(lead + k)] = ops[static_cast<std::size_t>(k)];
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return make_index_positions<advanced_axis<p, lead, K>()...>(moved, index[K]...);
+    }
+    (std::make_index_sequence<static_cast<std::size_t>(count)>{});
   }
-  (std::make_index_sequence<static_cast<std::size_t>(count)>{});
 }
 
 // x(args...) once a mask operand is at most 1-d: the view of the basic indices, then a take, an
