@@ -375,6 +375,38 @@ TEST(CudaScan, RowsAndColumnsOfManyLengthsMatchTheCpuExecutor) {
   compare(x3d.transpose(), 2, true, false);
 }
 
+TEST(CudaScan, NarrowContiguousInputsMatchTheCpuExecutor) {
+  JF_REQUIRE_GPU();
+  // Inputs of at most 4 bytes scanned as they are: each lane reads its 16 elements with 16-byte
+  // loads where its row and the alignment allow, one at a time where not (rows of odd lengths,
+  // views starting 1 or 3 elements in, the end of a row).
+  for (const jf::shape_t& s :
+       {jf::shape_t{(std::int64_t(1) << 20) + 7}, jf::shape_t{3, 40001}, jf::shape_t{5, 40000}, jf::shape_t{2, 8193}}) {
+    const auto n = static_cast<std::size_t>(s.product());
+    const jf::array<std::int32_t> i32(random_values<std::int32_t>(n, -100000, 100000, false), s);
+    const jf::array<std::int16_t> i16(random_values<std::int16_t>(n, -300, 300, false), s);
+    const jf::array<std::int8_t> i8(random_values<std::int8_t>(n, -128, 127, false), s);
+    const jf::array<bool> b(random_values<bool>(n, 0, 1, false), s);
+    const jf::array<float> f(random_values<float>(n, -4, 4, false), s);  // integer sums below 2^24: exact
+    for (int axis : {static_cast<int>(s.size()) - 1, -1}) {
+      compare(i32, axis, false, true);
+      compare(i16, axis, false, true);
+      compare(i8, axis, false, true);
+      compare(b, axis, false, true);
+      compare(f, axis, false, true);
+      compare(i16, axis, true, true);  // products wrap
+    }
+    if (HasFatalFailure()) return;
+  }
+  const std::size_t n = (std::size_t(1) << 20) + 9;
+  const jf::array<std::int32_t> x(random_values<std::int32_t>(n, -1000, 1000, false), {static_cast<std::int64_t>(n)});
+  const jf::array<std::int8_t> y(random_values<std::int8_t>(n, -128, 127, false), {static_cast<std::int64_t>(n)});
+  for (std::int64_t start : {1, 3, 4}) {
+    compare(x(jf::range(start, static_cast<std::int64_t>(n))), -1, false, true);
+    compare(y(jf::range(start, static_cast<std::int64_t>(n))), -1, false, true);
+  }
+}
+
 TEST(CudaScan, FusedProducerIsOneLaunch) {
   JF_REQUIRE_GPU();
   const std::size_t n = (std::size_t(1) << 20) + 7;

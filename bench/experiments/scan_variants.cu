@@ -28,6 +28,17 @@
 // 557, lean512x12/3 702 and lean512x24/3 867 (spills). The generator's port of lean (shape_scan.cpp)
 // spilled with 3 blocks an SM (627 us with the elements held in registers, 549 with them held in
 // shared memory) and runs at 547 us with 2 (CUB 540 in the same run).
+// Sixth session (2026-11-29, H200, copy 506 us, cub 540): persistent blocks that stage tiles in
+// shared memory with cp.async ahead of their scan ("staged": 812-3087 us) or publish their next
+// tile's aggregate before looking back for the current one ("ahead": 725-4748 us) are far slower:
+// a tile claimed ahead makes every later tile wait for its block's current tile. What works is
+// "lean" with the input of the tile PrefetchDistance tiles later read into L2 when a block starts
+// (cp.async.bulk.prefetch.L2, one instruction): lean768x16/2 with d = 33 / 66 / 99 / 132 / 198
+// 449 / 449 / 451 / 460 / 513 us (84.8 % at 66) against 487 without; lean512x16/2 d = 33 / 66 /
+// 99 / 132 / 198 481 / 474 / 473 / 476 / 482 (530 without); lean512x16/3 d = 50 / 99 / 198 / 297
+// 452 / 450 / 462 / 511; leanS512x16/2 (striped loads, as the generator) d = 66 / 132 479 / 484;
+// 256x16/4 d = 66 / 132 / 264 483 / 478 / 475. A quarter of the resident blocks ahead is best;
+// the generator takes it (shape_scan.cpp: 547 -> 495 us).
 // Bandwidth counts 4 bytes read and 8 written per element; "copy" is a device copy of 2^27
 // float64 in the same run (16 bytes an element), as bench_scan's CopyRoof.
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 scan_variants.cu -o /tmp/sv && /tmp/sv
@@ -248,7 +259,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
 // 512 fit an SM: more tiles in flight while some look back.
 // Striped: loaded as the generator does (lane l: elements j * 32 + l of its warp's segment, one
 // 4-byte load each, coalesced) and turned through shared memory into `items` consecutive a lane.
-template <int threads, int items, int MinBlocks, bool Striped = false>
+template <int threads, int items, int MinBlocks, bool Striped = false, int PrefetchDistance = 0>
 __global__ void __launch_bounds__(threads, MinBlocks)
     lean(const int* __restrict__ in, long long* __restrict__ out, long long n, unsigned long long* counter,
          ulonglong2* st, long long tiles) {
@@ -260,6 +271,13 @@ __global__ void __launch_bounds__(threads, MinBlocks)
   if (threadIdx.x == 0) s_t = static_cast<long long>(atomicAdd(counter, 1ull));
   __syncthreads();
   const long long t = s_t;
+  if (PrefetchDistance > 0 && threadIdx.x == 0 && t + PrefetchDistance < tiles) {
+    // the tile a block starting about a wave later will scan, read into L2 now (one instruction)
+    const long long b = (t + PrefetchDistance) * tile, e = min(n, b + tile);
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(in + b),
+                 "r"(static_cast<unsigned>(4 * (e - b) & ~15ll))
+                 : "memory");
+  }
   const long long base = t * tile + threadIdx.x * items;
   int v[items];
   if (Striped) {
@@ -307,6 +325,208 @@ __global__ void __launch_bounds__(threads, MinBlocks)
       if (wbase + e < n) out[wbase + e] = mine[i + i / 16];
     }
     __syncwarp();
+  }
+}
+
+// "staged": persistent blocks (MinBlocks an SM) taking tiles from the counter in order, each tile's
+// input copied into shared memory by cp.async (16 bytes a thread an instruction, no registers held)
+// `Ahead` tiles before it is scanned: the DRAM reads of the next tiles stay in flight while the
+// block waits in its look-back and stores. The tile is then scanned as "lean" (int32 held, lane
+// totals, stores through shared memory a quarter at a time, inside the tile's own staging slot).
+// Deadlock-free: a block scans its claimed tiles in claim order, so the lowest unfinished tile is
+// always some block's current one.
+__device__ __forceinline__ void cp_async16(void* smem, const void* gmem, int src_bytes) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(gmem), "r"(src_bytes) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
+// 16-byte word w of a staged tile lives at swz(w): a thread's 4 consecutive words land in 4
+// different bank groups from its 7 neighbours' (conflict-free blocked reads).
+__device__ __forceinline__ int swz(int w) { return w ^ ((w >> 3) & 3); }
+
+template <int threads, int items>
+__device__ __forceinline__ void stage_tile(int4* slot, const int* __restrict__ in, long long t, long long n) {
+  constexpr int tile = threads * items, words = tile / 4;
+#pragma unroll
+  for (int k = 0; k < words / threads; ++k) {
+    const int w = k * threads + threadIdx.x;
+    const long long e = t * tile + 4ll * w;
+    const long long left = n - e;
+    const int bytes = left >= 4 ? 16 : left > 0 ? static_cast<int>(4 * left) : 0;
+    cp_async16(slot + swz(w), bytes ? in + e : in, bytes);
+  }
+}
+
+template <int threads, int items, int MinBlocks, int Ahead>
+__global__ void __launch_bounds__(threads, MinBlocks)
+    staged(const int* __restrict__ in, long long* __restrict__ out, long long n, unsigned long long* counter,
+           ulonglong2* st, long long tiles) {
+  constexpr int tile = threads * items, R = Ahead + 1, quarter = items / 4;
+  static_assert(items % 4 == 0 && (tile / 4) % threads == 0, "whole 16-byte words a thread");
+  extern __shared__ int4 stage[];  // R slots of tile / 4 words
+  __shared__ long long ids[R], warp_total[threads / 32], s_prefix;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (threadIdx.x == 0)
+    for (int a = 0; a < Ahead; ++a) ids[a] = static_cast<long long>(atomicAdd(counter, 1ull));
+  __syncthreads();
+  for (int a = 0; a < Ahead; ++a) {
+    if (ids[a] < tiles) stage_tile<threads, items>(stage + a * (tile / 4), in, ids[a], n);
+    cp_async_commit();
+  }
+  for (long long j = 0;; ++j) {
+    const int cur = static_cast<int>(j % R), nxt = static_cast<int>((j + Ahead) % R);
+    const long long t = ids[cur];
+    if (t >= tiles) return;
+    if (threadIdx.x == 0) ids[nxt] = static_cast<long long>(atomicAdd(counter, 1ull));
+    __syncthreads();
+    if (ids[nxt] < tiles) stage_tile<threads, items>(stage + nxt * (tile / 4), in, ids[nxt], n);
+    cp_async_commit();
+    cp_async_wait<Ahead>();
+    __syncthreads();
+    int4* slot = stage + cur * (tile / 4);
+    int v[items];
+#pragma unroll
+    for (int k = 0; k < items / 4; ++k) {
+      const int4 w = slot[swz(threadIdx.x * (items / 4) + k)];
+      v[4 * k] = w.x, v[4 * k + 1] = w.y, v[4 * k + 2] = w.z, v[4 * k + 3] = w.w;
+    }
+    long long total = 0;
+#pragma unroll
+    for (int k = 0; k < items; ++k) total += v[k];
+    const long long incl = warp_inclusive_sum(total);
+    if (lane == 31) warp_total[warp] = incl;
+    const long long lane_before = incl - total;
+    __syncthreads();
+    if (warp == 0) {
+      long long aggregate = 0;
+      const long long prefix =
+          tile_prefix<threads>(warp_total, st, t, true, aggregate, [&] { return look_back(st, t); });
+      if (lane == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+    long long run = s_prefix + warp_total[warp] + lane_before;
+    // The warp's own part of the slot (its lanes' words, read above) turns its stores.
+    long long* mine = reinterpret_cast<long long*>(slot + warp * 8 * items);
+    const long long wbase = t * tile + warp * 32 * items;
+#pragma unroll
+    for (int h = 0; h < 4; ++h) {
+#pragma unroll
+      for (int k = 0; k < quarter; ++k) {
+        run += v[h * quarter + k];
+        const int i = lane * quarter + k;
+        mine[i + i / 16] = run;
+      }
+      __syncwarp();
+#pragma unroll
+      for (int k = 0; k < quarter; ++k) {
+        const int i = k * 32 + lane;
+        const int e = (i / quarter) * items + h * quarter + i % quarter;
+        if (wbase + e < n) out[wbase + e] = mine[i + i / 16];
+      }
+      __syncwarp();
+    }
+    __syncthreads();
+  }
+}
+
+// "ahead": persistent blocks with two staging slots; a block reduces and publishes the aggregate of
+// its next tile (claimed and staged while the previous one was scanned) before it looks back for
+// its current tile, so the tiles a look-back reads have their aggregates a round early; the
+// look-back reads W windows of 32 words in one round trip. The tile's int32 are re-read from the
+// slot for the stores (no registers held across the look-back).
+template <int threads, int items, int MinBlocks, int W>
+__global__ void __launch_bounds__(threads, MinBlocks)
+    ahead(const int* __restrict__ in, long long* __restrict__ out, long long n, unsigned long long* counter,
+          ulonglong2* st, long long tiles) {
+  constexpr int tile = threads * items, quarter = items / 4;
+  extern __shared__ int4 stage[];  // 2 slots of tile / 4 words
+  __shared__ long long ids[2], warp_excl[2][threads / 32], aggr[2], s_prefix;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  auto reduce = [&](int s, long long t) -> long long {  // returns the lane's exclusive prefix in its warp
+    const int4* slot = stage + s * (tile / 4);
+    long long total = 0;
+#pragma unroll
+    for (int k = 0; k < items / 4; ++k) {
+      const int4 w = slot[swz(threadIdx.x * (items / 4) + k)];
+      total += static_cast<long long>(w.x) + w.y + w.z + w.w;
+    }
+    const long long incl = warp_inclusive_sum(total);
+    if (lane == 31) warp_excl[s][warp] = incl;
+    __syncthreads();
+    if (warp == 0) {
+      const long long x = lane < threads / 32 ? warp_excl[s][lane] : 0;
+      const long long w = warp_inclusive_sum(x);
+      const long long agg = __shfl_sync(0xffffffffu, w, threads / 32 - 1);
+      if (lane < threads / 32) warp_excl[s][lane] = w - x;
+      if (lane == 0) {
+        aggr[s] = agg;
+        store_word(st + t, t == 0 ? 2 : 1, agg);
+      }
+    }
+    return incl - total;
+  };
+  if (threadIdx.x == 0) ids[0] = static_cast<long long>(atomicAdd(counter, 1ull));
+  __syncthreads();
+  long long t = ids[0];
+  if (t >= tiles) return;
+  stage_tile<threads, items>(stage, in, t, n);
+  cp_async_commit();
+  cp_async_wait<0>();
+  __syncthreads();
+  long long lane_before = reduce(0, t);
+  for (int j = 0;; ++j) {
+    const int cur = j & 1, nxt = cur ^ 1;
+    if (threadIdx.x == 0) ids[nxt] = static_cast<long long>(atomicAdd(counter, 1ull));
+    __syncthreads();
+    const long long tn = ids[nxt];
+    if (tn < tiles) stage_tile<threads, items>(stage + nxt * (tile / 4), in, tn, n);
+    cp_async_commit();
+    if (warp == 0) {
+      long long prefix = 0;
+      if (t > 0) {
+        prefix = look_back_wide<W>(st, t, -1, 0);
+        if (lane == 0) store_word(st + t, 2, prefix + aggr[cur]);
+      }
+      if (lane == 0) s_prefix = prefix;
+    }
+    __syncthreads();
+    int4* slot = stage + cur * (tile / 4);
+    int v[items];
+#pragma unroll
+    for (int k = 0; k < items / 4; ++k) {
+      const int4 w = slot[swz(threadIdx.x * (items / 4) + k)];
+      v[4 * k] = w.x, v[4 * k + 1] = w.y, v[4 * k + 2] = w.z, v[4 * k + 3] = w.w;
+    }
+    __syncwarp();
+    long long run = s_prefix + warp_excl[cur][warp] + lane_before;
+    long long* mine = reinterpret_cast<long long*>(slot + warp * 8 * items);
+    const long long wbase = t * tile + warp * 32 * items;
+#pragma unroll
+    for (int h = 0; h < 4; ++h) {
+#pragma unroll
+      for (int k = 0; k < quarter; ++k) {
+        run += v[h * quarter + k];
+        const int i = lane * quarter + k;
+        mine[i + i / 16] = run;
+      }
+      __syncwarp();
+#pragma unroll
+      for (int k = 0; k < quarter; ++k) {
+        const int i = k * 32 + lane;
+        const int e = (i / quarter) * items + h * quarter + i % quarter;
+        if (wbase + e < n) out[wbase + e] = mine[i + i / 16];
+      }
+      __syncwarp();
+    }
+    if (tn >= tiles) return;
+    cp_async_wait<0>();
+    __syncthreads();
+    lane_before = reduce(nxt, tn);
+    t = tn;
   }
 }
 
@@ -387,38 +607,42 @@ int main() {
       printf("    DIFFERENT from cub%s\n", strncmp(name, "none", 4) == 0 ? " (no look-back: by design)" : "");
     return 0;
   };
-  run("lb512x16", lb<512, 16, 2, false, false>, 512, 16, false, 2);
-  run("lean512x16/3", lean<512, 16, 3>, 512, 16, false, 3, 8);
-  run("leanS512x16/3", lean<512, 16, 3, true>, 512, 16, false, 3, 8);
-  run("lean512x8/4", lean<512, 8, 4>, 512, 8, false, 4, 4);
-  run("leanS512x8/4", lean<512, 8, 4, true>, 512, 8, false, 4, 4);
-  run("lean384x16/4", lean<384, 16, 4>, 384, 16, false, 4, 8);
-  run("leanS384x16/4", lean<384, 16, 4, true>, 384, 16, false, 4, 8);
   run("lean768x16/2", lean<768, 16, 2>, 768, 16, false, 2, 8);
-  run("lean512x12/3", lean<512, 12, 3>, 512, 12, false, 3, 6);
-  run("lean256x16/6", lean<256, 16, 6>, 256, 16, false, 6, 8);
-  run("lean512x16/2", lean<512, 16, 2>, 512, 16, false, 2, 8);
-  run("lean512x24/3", lean<512, 24, 3>, 512, 24, false, 3, 12);
-  run("lean512x32/2", lean<512, 32, 2>, 512, 32, false, 2, 16);
-  run("lean256x32/4", lean<256, 32, 4>, 256, 32, false, 4, 16);
-  run("none512", lb<512, 16, 2, false, false, 3>, 512, 16, false, 2);
-  run("noneP512", lb<512, 16, 2, true, false, 3>, 512, 16, true, 2);
-  run("wide2", lb<512, 16, 2, false, false, 1, 2>, 512, 16, false, 2);
-  run("wide4", lb<512, 16, 2, false, false, 1, 4>, 512, 16, false, 2);
-  run("wide8", lb<512, 16, 2, false, false, 1, 8>, 512, 16, false, 2);
-  run("own4", lb<512, 16, 2, true, false, 2, 4>, 512, 16, true, 2);
-  run("own9", lb<512, 16, 2, true, false, 2, 9>, 512, 16, true, 2);
-  run("own12", lb<512, 16, 2, true, false, 2, 12>, 512, 16, true, 2);
-  run("own256x9", lb<256, 16, 4, true, false, 2, 9>, 256, 16, true, 4);
-  run("own256x17", lb<256, 16, 4, true, false, 2, 17>, 256, 16, true, 4);
-  run("lb512x8", lb<512, 8, 2, false, false>, 512, 8, false, 2);
-  run("lb256x16", lb<256, 16, 4, false, false>, 256, 16, false, 4);
-  run("lb256x24", lb<256, 24, 3, false, false>, 256, 24, false, 3);
-  run("lb512x24", lb<512, 24, 1, false, false>, 512, 24, false, 1);
-  run("lb128x16", lb<128, 16, 8, false, false>, 128, 16, false, 8);
-  run("pers512", lb<512, 16, 2, true, false>, 512, 16, true, 2);
-  run("pf512", lb<512, 16, 2, true, true>, 512, 16, true, 2);
-  run("pf256", lb<256, 16, 4, true, true>, 256, 16, true, 4);
+  auto staged_run = [&](const char* name, auto kernel, int threads, int items, int per_sm, int slots) {
+    const long long tile = (long long)threads * items, tiles = (n + tile - 1) / tile;
+    const size_t shared = 4 * tile * slots;
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+    CK(cudaMemset(out, 0xff, 8 * n));
+    const float t = time([&] {
+      cudaMemsetAsync(counter, 0, 8);
+      cudaMemsetAsync(st, 0, 16 * tiles);
+      kernel<<<per_sm * sms, threads, shared>>>(in, out, n, counter, st, tiles);
+    });
+    CK(cudaGetLastError());
+    CK(cudaMemcpy(got.data(), out, 8 * n, cudaMemcpyDeviceToHost));
+    row(name, t);
+    if (got != want) printf("    DIFFERENT from cub\n");
+    return 0;
+  };
+  run("leanpf768/2d33", lean<768, 16, 2, false, 33>, 768, 16, false, 2, 8);
+  run("leanpf768/2d66", lean<768, 16, 2, false, 66>, 768, 16, false, 2, 8);
+  run("leanpf768/2d99", lean<768, 16, 2, false, 99>, 768, 16, false, 2, 8);
+  run("leanpf768/2d132", lean<768, 16, 2, false, 132>, 768, 16, false, 2, 8);
+  run("leanpf768/2d198", lean<768, 16, 2, false, 198>, 768, 16, false, 2, 8);
+  run("leanpf512/2d33", lean<512, 16, 2, false, 33>, 512, 16, false, 2, 8);
+  run("leanpf512/2d66", lean<512, 16, 2, false, 66>, 512, 16, false, 2, 8);
+  run("leanpf512/2d99", lean<512, 16, 2, false, 99>, 512, 16, false, 2, 8);
+  run("leanpf512/2d132", lean<512, 16, 2, false, 132>, 512, 16, false, 2, 8);
+  run("leanpf512/2d198", lean<512, 16, 2, false, 198>, 512, 16, false, 2, 8);
+  run("leanpf512/3d50", lean<512, 16, 3, false, 50>, 512, 16, false, 3, 8);
+  run("leanpf512/3d99", lean<512, 16, 3, false, 99>, 512, 16, false, 3, 8);
+  run("leanpf512/3d198", lean<512, 16, 3, false, 198>, 512, 16, false, 3, 8);
+  run("leanpf512/3d297", lean<512, 16, 3, false, 297>, 512, 16, false, 3, 8);
+  run("leanSpf512/2d66", lean<512, 16, 2, true, 66>, 512, 16, false, 2, 8);
+  run("leanSpf512/2d132", lean<512, 16, 2, true, 132>, 512, 16, false, 2, 8);
+  run("leanpf256/4d66", lean<256, 16, 4, false, 66>, 256, 16, false, 4, 8);
+  run("leanpf256/4d132", lean<256, 16, 4, false, 132>, 256, 16, false, 4, 8);
+  run("leanpf256/4d264", lean<256, 16, 4, false, 264>, 256, 16, false, 4, 8);
 
   return 0;
 }

@@ -56,6 +56,7 @@ constexpr int tile_threads = 512;
 constexpr int tile_items = 16;   // elements per lane in a tile: tiles of 8192
 constexpr int look_windows = 1;  // windows of 32 tiles read per look-back step
 constexpr int warp_items = 4;    // per lane in a warp-mode segment: segments of 128
+constexpr int tile_blocks = 2;   // tile blocks an SM (__launch_bounds__): 64 registers a thread
 constexpr std::int64_t warp_row_max = 4096;
 
 constexpr const char* scan_helpers = R"(
@@ -136,6 +137,22 @@ __device__ __forceinline__ void window_status(ulonglong2 (&w)[W], const ulonglon
     if (ready) return;
   }
 }
+// The 16-byte words wholly inside [p, p + bytes) read into L2 (sm_90's bulk prefetch, one
+// instruction; a hint: nothing on older devices).
+__device__ __forceinline__ void prefetch_l2(const void* p, long long bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const unsigned long long a = (reinterpret_cast<unsigned long long>(p) + 15ull) & ~15ull;
+  const unsigned long long b = (reinterpret_cast<unsigned long long>(p) + static_cast<unsigned long long>(bytes)) & ~15ull;
+  if (b > a && b - a < (1ull << 31))
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"(static_cast<unsigned>(b - a)) : "memory");
+#endif
+}
+// The SMs of the device (%nsmid: the highest SM id + 1).
+__device__ __forceinline__ unsigned sm_count() {
+  unsigned n;
+  asm("mov.u32 %0, %%nsmid;" : "=r"(n));
+  return n;
+}
 template <class T> __device__ __forceinline__ T value_of(unsigned long long bits) {
   union { T v; unsigned long long bits; } u;
   u.bits = bits;
@@ -201,8 +218,9 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   // A tile's elements are held between their loads and their stores as the scan's operand before
   // an exact widening (numpy's cumsum of int32 is int64: the int32 are held), in shared memory,
   // and each lane's running values are folded again at the stores, half of them at a time (the
-  // lean form, when the held elements have at most 4 bytes). H200, cumsum of 2^27 int32: 547 us
-  // against 564-573 for the unheld form and CUB's 540 (bench_scan, same runs as CUB). Three blocks
+  // lean form, when the held elements have at most 4 bytes). H200, cumsum of 2^27 int32, before
+  // the prefetch of later tiles (below): 547 us against 564-573 for the unheld form and CUB's 540
+  // (bench_scan, same runs as CUB). Three blocks
   // an SM (42 registers) measured no faster (549 us; 627 with the elements held in registers,
   // which spilled); two are kept, leaving fused producers their registers.
   const node_id arg = has_scan ? g.at(sc).args[0] : no_node;
@@ -217,7 +235,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   const bool lean = size_of(ht) <= 4;
   li.scan_held_bytes = static_cast<int>(size_of(ht));
   e.max_threads = tile_threads;
-  e.min_blocks = 2;  // 64 registers: 1024 threads per SM keep loads in flight while blocks look back
+  e.min_blocks = tile_blocks;  // keep loads in flight while blocks look back
 
   const std::string T = e.T(vt);
   const std::string m = has_scan ? std::string(name(monoid_of_scan(g.at(sc)))) : "sum";
@@ -386,6 +404,46 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   s << "    return;\n";
   s << "  }\n";
 
+  // The inputs of the tile a quarter of the resident blocks later (blocks start in tile order)
+  // read into L2 by thread 0 when a block starts: those DRAM reads overlap the look-back waits of
+  // the blocks before it, whose loads and stores then find the memory busy (H200, cumsum of 2^27
+  // int32: 547 -> 495 us, CUB 535 (bench_scan); by hand, bench/experiments/scan_variants.cu, 530 ->
+  // 474 us with 512 x 16 and 2 blocks an SM, 490 -> 450 with 3; half the resident blocks ahead or
+  // more was slower). Only an input whose elements of that tile are consecutive in memory (checked
+  // at run time: the offsets of the tile's first and last elements) is prefetched. Three blocks an
+  // SM, which the hand-written form prefers, measured slower here: 502 us with the elements held
+  // in shared memory, 629 with them held in registers (spilled at 40 registers).
+  auto prefetch_later_tile = [&](const std::vector<char>& need) {
+    std::vector<std::pair<std::size_t, domain_id>> ins;
+    for (std::size_t id = 0; id < g.nodes.size(); ++id) {
+      const node& n = g.nodes[id];
+      if (!need[id] || n.code != op::input) continue;
+      const std::size_t k = static_cast<std::size_t>(n.index);
+      const operand_desc& in = g.inputs[k];
+      if (in.gen != generator::none || in.lay == layout::scalar) continue;
+      if (std::none_of(ins.begin(), ins.end(), [&](const auto& x) { return x.first == k; }))
+        ins.emplace_back(k, n.domain);
+    }
+    if (ins.empty()) return;
+    const auto axes_before = e.axis;
+    s << "  if (threadIdx.x == 0) {  // a later tile's inputs into L2\n";
+    s << "    const long long jf_pt = t + static_cast<long long>(jf_scan::sm_count()) * " << tile_blocks << " / 4;\n";
+    s << "    if (jf_pt < tiles) {\n";
+    s << "      const long long jf_prow = jf_pt / tiles_per_row, jf_p0 = jf_pt % tiles_per_row * tile;\n";
+    s << "      const long long jf_pn = L - jf_p0 < tile ? L - jf_p0 : tile;\n";
+    e.unravel("      ", "jf_prow", rows, "_pr");
+    for (int end = 0; end < 2; ++end) {
+      e.unravel("      ", end ? "jf_p0 + jf_pn - 1" : "jf_p0", scanned, end ? "_p1" : "_p0");
+      for (const auto& [k, dom] : ins)
+        s << "      const long long jf_o" << end << "_" << k << " = " << e.offset(false, k, dom) << ";\n";
+    }
+    for (const auto& [k, dom] : ins)
+      s << "      if (jf_o1_" << k << " - jf_o0_" << k << " == jf_pn - 1) jf_scan::prefetch_l2(in" << k << " + jf_o0_"
+        << k << ", jf_pn * static_cast<long long>(sizeof(*in" << k << ")));\n";
+    s << "    }\n";
+    s << "  }\n";
+    e.axis = axes_before;
+  };
   const int tile = tile_threads * tile_items;
   s << "\n  // TILE MODE: tile t (from the counter: blocks only wait for blocks that already run) is tile\n";
   s << "  // t % tiles_per_row of row t / tiles_per_row. Scratch: the counter, then per tile two 16-byte\n";
@@ -405,6 +463,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   s << "  const long long t = jf_tile;\n";
   s << "  const long long row = t / tiles_per_row, k = t % tiles_per_row;\n";
   e.unravel("  ", "row", rows, "_r");
+  prefetch_later_tile(lean ? need_held : need_arg);
   s << "  const unsigned jf_warp = threadIdx.x >> 5;\n";
   s << "  const long long jf_seg = k * tile + static_cast<long long>(jf_warp) * " << 32 * tile_items << ";\n";
   if (lean) {
