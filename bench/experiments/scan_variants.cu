@@ -253,6 +253,55 @@ __global__ void __launch_bounds__(threads, MinBlocks)
   }
 }
 
+// A tile's lanes' totals of their elements `v` scanned across each warp, warp 0 scanning the warps'
+// totals (made exclusive in warp_total), publishing the tile and looking back; `s_prefix` gets the
+// tile's exclusive prefix. Returns the lane's exclusive prefix within its warp.
+template <int threads, int items>
+__device__ __forceinline__ long long scan_tile_totals(const int (&v)[items], long long* warp_total, ulonglong2* st,
+                                                      long long t, long long& s_prefix) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  long long total = 0;
+#pragma unroll
+  for (int k = 0; k < items; ++k) total += v[k];
+  const long long incl = warp_inclusive_sum(total);
+  if (lane == 31) warp_total[warp] = incl;
+  __syncthreads();
+  if (warp == 0) {
+    long long aggregate = 0;
+    const long long prefix = tile_prefix<threads>(warp_total, st, t, true, aggregate, [&] { return look_back(st, t); });
+    if (lane == 0) s_prefix = prefix;
+  }
+  __syncthreads();
+  return incl - total;
+}
+
+// A lane's running sums of its `items` elements (onto `run`) stored `parts` pieces at a time,
+// turned through the warp's `mine` (blocked in, striped out: coalesced) to the warp's segment at
+// `wbase`.
+template <int parts, int items>
+__device__ __forceinline__ void store_parts(const int (&v)[items], long long run, long long* mine,
+                                            long long* __restrict__ out, long long wbase, long long n) {
+  constexpr int part = items / parts;
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int h = 0; h < parts; ++h) {
+#pragma unroll
+    for (int k = 0; k < part; ++k) {
+      run += v[h * part + k];
+      const int i = lane * part + k;
+      mine[i + i / 16] = run;
+    }
+    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < part; ++k) {
+      const int i = k * 32 + lane;                             // element (i / part, i % part) of the piece
+      const int e = (i / part) * items + h * part + i % part;  // its place in the warp's segment
+      if (wbase + e < n) out[wbase + e] = mine[i + i / 16];
+    }
+    __syncwarp();
+  }
+}
+
 // "lean": the tile's int32 inputs kept as they are loaded (one register an element, not two); a
 // lane's total summed from them, and its running sums recomputed at the stores; the stores turned
 // through shared memory in halves of items / 2 (half the shared memory), so that 3 or 4 blocks of
@@ -294,38 +343,8 @@ __global__ void __launch_bounds__(threads, MinBlocks)
   } else {
     load_blocked(in, base, n, v);
   }
-  long long total = 0;
-#pragma unroll
-  for (int k = 0; k < items; ++k) total += v[k];
-  const long long incl = warp_inclusive_sum(total);
-  if (lane == 31) warp_total[warp] = incl;
-  const long long lane_before = incl - total;
-  __syncthreads();
-  if (warp == 0) {
-    long long aggregate = 0;
-    const long long prefix = tile_prefix<threads>(warp_total, st, t, true, aggregate, [&] { return look_back(st, t); });
-    if (lane == 0) s_prefix = prefix;
-  }
-  __syncthreads();
-  long long run = s_prefix + warp_total[warp] + lane_before;
-  const long long wbase = t * tile + warp * 32 * items;
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-#pragma unroll
-    for (int k = 0; k < half; ++k) {
-      run += v[h * half + k];
-      const int i = lane * half + k;
-      mine[i + i / 16] = run;
-    }
-    __syncwarp();
-#pragma unroll
-    for (int k = 0; k < half; ++k) {
-      const int i = k * 32 + lane;                             // element (i / half, i % half) of the half
-      const int e = (i / half) * items + h * half + i % half;  // its place in the warp's segment
-      if (wbase + e < n) out[wbase + e] = mine[i + i / 16];
-    }
-    __syncwarp();
-  }
+  const long long lane_before = scan_tile_totals<threads>(v, warp_total, st, t, s_prefix);
+  store_parts<2>(v, s_prefix + warp_total[warp] + lane_before, mine, out, t * tile + warp * 32 * items, n);
 }
 
 // "staged": persistent blocks (MinBlocks an SM) taking tiles from the counter in order, each tile's
@@ -365,11 +384,11 @@ template <int threads, int items, int MinBlocks, int Ahead>
 __global__ void __launch_bounds__(threads, MinBlocks)
     staged(const int* __restrict__ in, long long* __restrict__ out, long long n, unsigned long long* counter,
            ulonglong2* st, long long tiles) {
-  constexpr int tile = threads * items, R = Ahead + 1, quarter = items / 4;
+  constexpr int tile = threads * items, R = Ahead + 1;
   static_assert(items % 4 == 0 && (tile / 4) % threads == 0, "whole 16-byte words a thread");
   extern __shared__ int4 stage[];  // R slots of tile / 4 words
   __shared__ long long ids[R], warp_total[threads / 32], s_prefix;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int warp = threadIdx.x >> 5;
   if (threadIdx.x == 0)
     for (int a = 0; a < Ahead; ++a) ids[a] = static_cast<long long>(atomicAdd(counter, 1ull));
   __syncthreads();
@@ -394,41 +413,10 @@ __global__ void __launch_bounds__(threads, MinBlocks)
       const int4 w = slot[swz(threadIdx.x * (items / 4) + k)];
       v[4 * k] = w.x, v[4 * k + 1] = w.y, v[4 * k + 2] = w.z, v[4 * k + 3] = w.w;
     }
-    long long total = 0;
-#pragma unroll
-    for (int k = 0; k < items; ++k) total += v[k];
-    const long long incl = warp_inclusive_sum(total);
-    if (lane == 31) warp_total[warp] = incl;
-    const long long lane_before = incl - total;
-    __syncthreads();
-    if (warp == 0) {
-      long long aggregate = 0;
-      const long long prefix =
-          tile_prefix<threads>(warp_total, st, t, true, aggregate, [&] { return look_back(st, t); });
-      if (lane == 0) s_prefix = prefix;
-    }
-    __syncthreads();
+    const long long lane_before = scan_tile_totals<threads>(v, warp_total, st, t, s_prefix);
     long long run = s_prefix + warp_total[warp] + lane_before;
     // The warp's own part of the slot (its lanes' words, read above) turns its stores.
-    long long* mine = reinterpret_cast<long long*>(slot + warp * 8 * items);
-    const long long wbase = t * tile + warp * 32 * items;
-#pragma unroll
-    for (int h = 0; h < 4; ++h) {
-#pragma unroll
-      for (int k = 0; k < quarter; ++k) {
-        run += v[h * quarter + k];
-        const int i = lane * quarter + k;
-        mine[i + i / 16] = run;
-      }
-      __syncwarp();
-#pragma unroll
-      for (int k = 0; k < quarter; ++k) {
-        const int i = k * 32 + lane;
-        const int e = (i / quarter) * items + h * quarter + i % quarter;
-        if (wbase + e < n) out[wbase + e] = mine[i + i / 16];
-      }
-      __syncwarp();
-    }
+    store_parts<4>(v, run, reinterpret_cast<long long*>(slot + warp * 8 * items), out, t * tile + warp * 32 * items, n);
     __syncthreads();
   }
 }
@@ -442,7 +430,7 @@ template <int threads, int items, int MinBlocks, int W>
 __global__ void __launch_bounds__(threads, MinBlocks)
     ahead(const int* __restrict__ in, long long* __restrict__ out, long long n, unsigned long long* counter,
           ulonglong2* st, long long tiles) {
-  constexpr int tile = threads * items, quarter = items / 4;
+  constexpr int tile = threads * items;
   extern __shared__ int4 stage[];  // 2 slots of tile / 4 words
   __shared__ long long ids[2], warp_excl[2][threads / 32], aggr[2], s_prefix;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -503,25 +491,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     }
     __syncwarp();
     long long run = s_prefix + warp_excl[cur][warp] + lane_before;
-    long long* mine = reinterpret_cast<long long*>(slot + warp * 8 * items);
-    const long long wbase = t * tile + warp * 32 * items;
-#pragma unroll
-    for (int h = 0; h < 4; ++h) {
-#pragma unroll
-      for (int k = 0; k < quarter; ++k) {
-        run += v[h * quarter + k];
-        const int i = lane * quarter + k;
-        mine[i + i / 16] = run;
-      }
-      __syncwarp();
-#pragma unroll
-      for (int k = 0; k < quarter; ++k) {
-        const int i = k * 32 + lane;
-        const int e = (i / quarter) * items + h * quarter + i % quarter;
-        if (wbase + e < n) out[wbase + e] = mine[i + i / 16];
-      }
-      __syncwarp();
-    }
+    store_parts<4>(v, run, reinterpret_cast<long long*>(slot + warp * 8 * items), out, t * tile + warp * 32 * items, n);
     if (tn >= tiles) return;
     cp_async_wait<0>();
     __syncthreads();
@@ -644,5 +614,9 @@ int main() {
   run("leanpf256/4d132", lean<256, 16, 4, false, 132>, 256, 16, false, 4, 8);
   run("leanpf256/4d264", lean<256, 16, 4, false, 264>, 256, 16, false, 4, 8);
 
+  staged_run("st512x16/2a1", staged<512, 16, 2, 1>, 512, 16, 2, 2);
+  staged_run("st512x16/3a1", staged<512, 16, 3, 1>, 512, 16, 3, 2);
+  staged_run("ah512x16/3w1", ahead<512, 16, 3, 1>, 512, 16, 3, 2);
+  staged_run("ah512x32/1w8", ahead<512, 32, 1, 8>, 512, 32, 1, 2);
   return 0;
 }
