@@ -377,9 +377,9 @@ TEST(CudaScan, RowsAndColumnsOfManyLengthsMatchTheCpuExecutor) {
 
 TEST(CudaScan, NarrowContiguousInputsMatchTheCpuExecutor) {
   JF_REQUIRE_GPU();
-  // Inputs of at most 4 bytes scanned as they are: each lane reads its 16 elements with 16-byte
-  // loads where its row and the alignment allow, one at a time where not (rows of odd lengths,
-  // views starting 1 or 3 elements in, the end of a row).
+  // Inputs of at most 4 bytes scanned as they are (the lean tile form, a later tile's inputs read
+  // into L2 where they are consecutive in memory): rows of odd lengths (tiles at any alignment,
+  // rows' last tiles partial), views starting 1, 3 and 4 elements in.
   for (const jf::shape_t& s :
        {jf::shape_t{(std::int64_t(1) << 20) + 7}, jf::shape_t{3, 40001}, jf::shape_t{5, 40000}, jf::shape_t{2, 8193}}) {
     const auto n = static_cast<std::size_t>(s.product());

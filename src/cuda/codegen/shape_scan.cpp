@@ -220,9 +220,9 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   // and each lane's running values are folded again at the stores, half of them at a time (the
   // lean form, when the held elements have at most 4 bytes). H200, cumsum of 2^27 int32, before
   // the prefetch of later tiles (below): 547 us against 564-573 for the unheld form and CUB's 540
-  // (bench_scan, same runs as CUB). Three blocks
-  // an SM (42 registers) measured no faster (549 us; 627 with the elements held in registers,
-  // which spilled); two are kept, leaving fused producers their registers.
+  // (bench_scan, same runs as CUB). Three blocks an SM (42 registers) measured no faster (549 us;
+  // 627 with the elements held in registers, which spilled); two are kept, leaving fused
+  // producers their registers.
   const node_id arg = has_scan ? g.at(sc).args[0] : no_node;
   node_id held = arg;
   if (has_scan && g.at(arg).code == op::cast) {
