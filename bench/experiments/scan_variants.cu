@@ -367,6 +367,16 @@ __device__ __forceinline__ void cp_async_wait() {
 // different bank groups from its 7 neighbours' (conflict-free blocked reads).
 __device__ __forceinline__ int swz(int w) { return w ^ ((w >> 3) & 3); }
 
+// The thread's `items` consecutive int32 of a staged tile (its words at swz(w)).
+template <int items>
+__device__ __forceinline__ void read_staged(int (&v)[items], const int4* slot) {
+#pragma unroll
+  for (int k = 0; k < items / 4; ++k) {
+    const int4 w = slot[swz(threadIdx.x * (items / 4) + k)];
+    v[4 * k] = w.x, v[4 * k + 1] = w.y, v[4 * k + 2] = w.z, v[4 * k + 3] = w.w;
+  }
+}
+
 template <int threads, int items>
 __device__ __forceinline__ void stage_tile(int4* slot, const int* __restrict__ in, long long t, long long n) {
   constexpr int tile = threads * items, words = tile / 4;
@@ -408,11 +418,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     __syncthreads();
     int4* slot = stage + cur * (tile / 4);
     int v[items];
-#pragma unroll
-    for (int k = 0; k < items / 4; ++k) {
-      const int4 w = slot[swz(threadIdx.x * (items / 4) + k)];
-      v[4 * k] = w.x, v[4 * k + 1] = w.y, v[4 * k + 2] = w.z, v[4 * k + 3] = w.w;
-    }
+    read_staged(v, slot);
     const long long lane_before = scan_tile_totals<threads>(v, warp_total, st, t, s_prefix);
     long long run = s_prefix + warp_total[warp] + lane_before;
     // The warp's own part of the slot (its lanes' words, read above) turns its stores.
@@ -484,11 +490,7 @@ __global__ void __launch_bounds__(threads, MinBlocks)
     __syncthreads();
     int4* slot = stage + cur * (tile / 4);
     int v[items];
-#pragma unroll
-    for (int k = 0; k < items / 4; ++k) {
-      const int4 w = slot[swz(threadIdx.x * (items / 4) + k)];
-      v[4 * k] = w.x, v[4 * k + 1] = w.y, v[4 * k + 2] = w.z, v[4 * k + 3] = w.w;
-    }
+    read_staged(v, slot);
     __syncwarp();
     long long run = s_prefix + warp_excl[cur][warp] + lane_before;
     store_parts<4>(v, run, reinterpret_cast<long long*>(slot + warp * 8 * items), out, t * tile + warp * 32 * items, n);
