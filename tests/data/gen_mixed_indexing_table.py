@@ -161,6 +161,11 @@ add("all b", (2, 3), (3, 4), 0, 2)                        # too many indices
 add("b n", (3, 4, 5), (3, 4), 0, 2, n=7)                  # the integer after it, naming axis 2
 add("all b", (2, 3, 4, 2), (3, 4), 0, 2, vshape=())       # x[:, mask2d] = 7.5
 add("all b", (2, 3, 4), (3, 4), 1, 2, vshape=(2, 12))     # all true: a value per selected column
+# An empty axis whose index arrays broadcast to nothing: numpy reads nothing and checks nothing.
+add("all i j", (2, 0, 3), (1,), 5, 6, (0,), 0, 1)           # x[:, [5], []]: (2, 0)
+add("i j i", (0, 3, 2), (1,), 5, 6, (0,), 0, 1)             # x[[5], [], [5]]: (0,)
+add("i j i j", (0, 3, 2, 2), (1,), 1, 2, (0,), 0, 1)        # x[[1], [], [1], []]: (0,)
+add("all i j", (2, 0, 3), (1,), 5, 6, (0,), 0, 1, vshape=())  # nothing assigned
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mixed_indexing_table.txt"), "w") as f:
     f.write("# numpy %s: index arrays mixed with slices and integers, read and assigned "
             "(gen_mixed_indexing_table.py)\n" % np.__version__)

@@ -209,7 +209,8 @@ constexpr int advanced_axis() {
 // sliced axes before them in front, which become arange index arrays ahead of the operands (shaped
 // to broadcast in front of theirs, so the operands are evaluated first for their broadcast shape);
 // otherwise the operands are fused with the gather. Every other sliced axis stays a trailing axis
-// of the gather. numpy checks the operands even when nothing is read: on the host then.
+// of the gather. numpy checks the operands even when nothing is read (unless they broadcast to
+// nothing): on the host then.
 template <mixed_plan p, class T, class... A>
 auto make_advanced(const array<T>& x, const array<T>& view, const A&... args) {
   constexpr int m = p.operands;
@@ -223,23 +224,7 @@ auto make_advanced(const array<T>& x, const array<T>& view, const A&... args) {
                                             x.shape()[p.position[K]], p.position[K])...);
   }
   (seq{});
-  // An operand as an int64 array: an int64 array itself (its handle, no copy), else evaluated.
-  auto evaluated = [](const auto& o) {
-    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(o)>, array<std::int64_t>>)
-      return o;
-    else
-      return array<std::int64_t>(astype<std::int64_t>(capture(o)));
-  };
-  auto evaluate_all = [&] {
-    return [&]<std::size_t... K>(std::index_sequence<K...>) {
-      return std::array<array<std::int64_t>, static_cast<std::size_t>(m)>{evaluated(std::get<K>(operands))...};
-    }
-    (seq{});
-  };
   const shape_t& vs = view.shape();
-  bool empty = false;
-  for (int k = 0; k < lead; ++k) empty = empty || vs[k] == 0;
-  for (int k = 0; k < m; ++k) empty = empty || vs[p.view_axis[k]] == 0;
   shape_t order;
   for (int k = 0; k < lead; ++k) order.push_back(k);
   for (int k = 0; k < m; ++k) order.push_back(p.view_axis[k]);
@@ -249,33 +234,45 @@ auto make_advanced(const array<T>& x, const array<T>& view, const A&... args) {
     if (!indexed) order.push_back(k);
   }
   const array<T> moved(view.transpose(order));
-  // numpy checks the operands even when nothing is read: on the host then.
-  auto check_on_host = [&](const std::array<array<std::int64_t>, static_cast<std::size_t>(m)>& ops) {
-    shape_t lengths;
-    const array_base* index[m];
-    int axes[m];
-    for (int k = 0; k < m; ++k) {
-      lengths.push_back(vs[p.view_axis[k]]);
-      index[k] = &ops[static_cast<std::size_t>(k)];
-      axes[k] = p.position[k];
-    }
-    check_indices_on_host(lengths, index, axes, m);
-  };
   if constexpr (lead == 0) {
     // No sliced axis in front: the operands go to the gather as they are, fused with it (as
-    // x(i, j, k)'s), which broadcasts them (numpy's message) and checks them in the kernel.
-    if (empty) check_on_host(evaluate_all());
+    // x(i, j, k)'s), which broadcasts them (numpy's message) and checks them in the kernel, or on
+    // the host where an indexed axis is empty.
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
       return make_index_positions<p.position[K]...>(moved, std::get<K>(operands)...);
     }
     (seq{});
   } else {
-    // The sliced axes in front need the operands' broadcast shape: they are evaluated first.
-    const std::array<array<std::int64_t>, static_cast<std::size_t>(m)> ops = evaluate_all();
+    // The sliced axes in front need the operands' broadcast shape: they are evaluated first (an
+    // int64 array is used as it is: its handle, no copy).
+    auto evaluated = [](const auto& o) {
+      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(o)>, array<std::int64_t>>)
+        return o;
+      else
+        return array<std::int64_t>(astype<std::int64_t>(capture(o)));
+    };
+    const auto ops = [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return std::array<array<std::int64_t>, static_cast<std::size_t>(m)>{evaluated(std::get<K>(operands))...};
+    }
+    (seq{});
     shape_t shapes[m];
     for (int k = 0; k < m; ++k) shapes[k] = ops[static_cast<std::size_t>(k)].shape();
     const shape_t b = index_broadcast_shape(shapes, m);
-    if (empty) check_on_host(ops);
+    // Where a sliced axis in front is empty the gather reads nothing and checks nothing (its
+    // aranges are empty), but numpy checks the operands unless they broadcast to nothing: here.
+    bool empty_front = false;
+    for (int k = 0; k < lead; ++k) empty_front = empty_front || vs[k] == 0;
+    if (empty_front && b.product() != 0) {
+      shape_t lengths;
+      const array_base* index[m];
+      int axes[m];
+      for (int k = 0; k < m; ++k) {
+        lengths.push_back(vs[p.view_axis[k]]);
+        index[k] = &ops[static_cast<std::size_t>(k)];
+        axes[k] = p.position[k];
+      }
+      check_indices_on_host(lengths, index, axes, m);
+    }
     std::array<array<std::int64_t>, static_cast<std::size_t>(count)> index;
     for (int k = 0; k < lead; ++k) {
       shape_t bs;
