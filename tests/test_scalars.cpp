@@ -115,18 +115,31 @@ TEST(WeakScalars, LogicalOperationsTakeIntegersThatFitInt64) {
   EXPECT_EQ(s.to_vector(), (std::vector<bool>{true, false}));
 }
 
-TEST(WeakScalars, WhereWrapsOutOfRangeIntegersAsNumpy) {
+TEST(WeakScalars, WhereRaisesForOutOfRangeIntegersAsNumpy) {
   for (jf::device dev : devices()) {
     SCOPED_TRACE(jf::to_string(dev));
     jf::array<bool> c({true, false}, dev);
     jf::array<std::int32_t> a({1, 2}, dev);
-    // numpy 2.4: np.where(c, int32_array, 2**40) == [1, 0] (int32: the value wraps), 2**31 -> INT_MIN.
-    EXPECT_EQ(jf::eval(jf::where(c, a, two_40)).to_vector(), (std::vector<std::int32_t>{1, 0}));
-    EXPECT_EQ(jf::eval(jf::where(c, a, std::int64_t{1} << 31)).to_vector(),
-              (std::vector<std::int32_t>{1, std::numeric_limits<std::int32_t>::min()}));
+    // numpy 2.5 (numpy PR 30803; 2.4 wrapped the value silently): np.where(c, int32_array, 2**40)
+    // and np.where(c, -1, uint8_array) raise OverflowError; so do assignments of such a value.
+    EXPECT_THROW(jf::eval(jf::where(c, a, two_40)), jf::dtype_error);
+    EXPECT_THROW(jf::eval(jf::where(c, std::int64_t{1} << 31, a)), jf::dtype_error);
+    EXPECT_THROW(jf::eval(jf::where(c, -1, jf::array<std::uint8_t>({1, 2}, dev))), jf::dtype_error);
     jf::array<std::int64_t> b({1, 2}, dev);
-    EXPECT_EQ(jf::eval(jf::where(c, b, two_63)).to_vector(),
-              (std::vector<std::int64_t>{1, std::numeric_limits<std::int64_t>::min()}));
+    EXPECT_THROW(jf::eval(jf::where(c, b, two_63)), jf::dtype_error);
+    try {
+      jf::eval(jf::where(c, a, two_40));
+    } catch (const jf::dtype_error& e) {
+      EXPECT_NE(std::string(e.what()).find("Python integer 1099511627776 out of bounds for int32"), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(a.to_vector(), (std::vector<std::int32_t>{1, 2}));  // operands untouched
+    // In range (the extremes included) and into a dtype that holds it: the value itself.
+    EXPECT_EQ(jf::eval(jf::where(c, a, std::numeric_limits<std::int32_t>::min())).to_vector(),
+              (std::vector<std::int32_t>{1, std::numeric_limits<std::int32_t>::min()}));
+    EXPECT_EQ(jf::eval(jf::where(c, jf::array<std::uint8_t>({7, 8}, dev), 255)).to_vector(),
+              (std::vector<std::uint8_t>{7, 255}));
+    EXPECT_EQ(jf::eval(jf::where(c, b, two_40)).to_vector(), (std::vector<std::int64_t>{1, two_40}));
     jf::array<double> d({1.5, 2.5}, dev);
     EXPECT_EQ(jf::eval(jf::where(c, d, two_63)).to_vector(), (std::vector<double>{1.5, 9223372036854775808.0}));
   }

@@ -180,6 +180,10 @@ def reduce_cases():
 
 
 # ---- weak Python integers ----------------------------------------------------------------------
+# numpy before 2.5 wraps a Python int outside the dtype np.where selects in; 2.5 raises OverflowError
+# as arithmetic does (numpy PR 30803), and so does jetfuse: the table holds 2.5's answer.
+WHERE_WRAPS = np.lib.NumpyVersion(np.__version__) < "2.5.0"
+
 def scalar_cases():
     for a in NEW:
         info = np.iinfo(a)
@@ -193,6 +197,9 @@ def scalar_cases():
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
                         if op == "where":
+                            if WHERE_WRAPS and not info.min <= k <= info.max:
+                                # numpy 2.5's answer (numpy PR 30803); 2.4 wrapped k silently
+                                raise OverflowError("Python integer %d out of bounds for %s" % (k, a))
                             r = np.where(x % 2 == 0, x, k)
                         else:
                             r = getattr(np, op)(x, k)

@@ -60,6 +60,9 @@ def ulp(x, dtype):
     return np.where(np.isfinite(s), s, 0.0)
 
 
+# numpy before 2.5 wraps a Python int outside the dtype np.where selects in (numpy PR 30803).
+NUMPY_WHERE_WRAPS = np.lib.NumpyVersion(np.__version__) < "2.5.0"
+
 UNDEFINED_CAST_TARGETS = ("int8", "int16", "uint8", "uint16", "uint32", "uint64")
 
 
@@ -99,6 +102,16 @@ class Evaluator:
                 neg = np.asarray(b) < 0
                 r = fn(a, np.where(neg, 0, b).astype(np.asarray(b).dtype))
                 return np.where(neg, 0, r).astype(r.dtype)
+        if op.code == "where" and NUMPY_WHERE_WRAPS:
+            # numpy 2.5 raises OverflowError for a Python int outside the dtype where selects in
+            # (numpy PR 30803), as jetfuse does; 2.4 wrapped it silently: expect 2.5's answer.
+            r = fn(*vals)
+            if r.dtype.kind in "iu":
+                info = np.iinfo(r.dtype)
+                for v in vals[1:]:
+                    if isinstance(v, int) and not isinstance(v, bool) and not info.min <= v <= info.max:
+                        raise OverflowError("Python integer %d out of bounds for %s" % (v, r.dtype.name))
+            return r
         return fn(*vals)
 
     def call(self, node, env):
@@ -424,10 +437,10 @@ class Evaluator:
 
     def scalar_out_of_range(self, case):
         """Whether a weak Python int of the tree is outside the integer dtype its operation computes
-        in (numpy raises OverflowError there when it gets to it; comparisons and where do not)."""
+        in (numpy raises OverflowError there when it gets to it; comparisons do not)."""
         for root in (case.root, getattr(case, "root2", None)):
             for node in eg.walk(root):
-                if not isinstance(node, eg.Call) or node.sp is eg.POSITIVE or node.sp.op.rule in ("compare", "select"):
+                if not isinstance(node, eg.Call) or node.sp is eg.POSITIVE or node.sp.op.rule == "compare":
                     continue
                 ts = op_types(node.sp.op, [a.t for a in node.args])
                 loop = "int64" if node.sp.op.rule == "logical" else ts[0] if ts else None

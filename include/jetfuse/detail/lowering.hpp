@@ -18,7 +18,6 @@ enum class scalar_use : std::uint8_t {
   value,     // arithmetic: out of range is an error (numpy raises OverflowError)
   exponent,  // the exponent of power (a value; small integral ones specialise the kernel)
   compared,  // compared with an integer array: numpy 2 compares exactly, the answer is known
-  selected,  // a value of where: numpy 2.4 converts it with C's wrap-around
 };
 
 // A scalar leaf converted on the host to the dtype it is used at (one 8-byte kernel slot).

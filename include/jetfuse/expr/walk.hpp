@@ -45,8 +45,8 @@ template <class S> std::string scalar_text(S v) {
 }
 
 // Converts a weak scalar to the dtype it is used at. NEP 50: an integer that does not fit the
-// array's integer dtype is an error in arithmetic (numpy: OverflowError), but not in comparisons
-// (the result is known) nor in where (numpy 2.4 wraps it).
+// array's integer dtype is an error (numpy: OverflowError) in arithmetic and in where (numpy 2.5;
+// 2.4 wrapped it silently), but not in comparisons (the result is known).
 template <dtype Target, class S> void convert_scalar(S v, scalar_use use, scalar_slot* slot) {
   using T = cpp_type_t<Target>;
   if constexpr (is_integer(Target) && std::is_integral_v<S> && !std::is_same_v<S, bool>) {
@@ -55,7 +55,7 @@ template <dtype Target, class S> void convert_scalar(S v, scalar_use use, scalar
         slot->outside = v < 0 ? -1 : 1;
         return;
       }
-      if (use != scalar_use::selected) throw_scalar_out_of_bounds(scalar_text(v), Target);
+      throw_scalar_out_of_bounds(scalar_text(v), Target);
     }
   }
   const T t = ops::jf_cast<T>(v);
@@ -158,8 +158,8 @@ template <class Tag, class... A> struct tree<call_node<Tag, A...>> {
     }
   }
   template <std::size_t I> static constexpr scalar_use arg_use() {
-    if constexpr (code() == op::power && I == 1) return scalar_use::exponent;
-    else if constexpr (code() == op::where && I > 0) return scalar_use::selected;
+    if constexpr (code() == op::power && I == 1)
+      return scalar_use::exponent;
     else if constexpr (compared_with_integer_array<I>()) return scalar_use::compared;
     else return scalar_use::value;
   }
