@@ -39,6 +39,17 @@
 // 452 / 450 / 462 / 511; leanS512x16/2 (striped loads, as the generator) d = 66 / 132 479 / 484;
 // 256x16/4 d = 66 / 132 / 264 483 / 478 / 475. A quarter of the resident blocks ahead is best;
 // the generator takes it (shape_scan.cpp: 547 -> 495 us).
+// Seventh session (2026-11-29, H200, copy 503 us, cub 534): leanSpf512/3d99 (striped loads as the
+// generator, 3 blocks of 512) 448 us (84.3 %), leanSpf768/2d66 474, leanpf512/3d99 453, leanpf768/2d66
+// 454. The generator (bench_scan's CumsumInt32, 493-500 us) tried with run-time switches, not kept:
+// 768 x 16 with 2 blocks 514 us (smem-held) / 614 (register-held, 40 registers, spills); 3 blocks of
+// 512 505 / 616; int offsets instead of long long in the tile 502; the elements held in registers
+// after the transpose (34 KB of shared memory a block instead of 68) 498; CUB's one status word a
+// tile for integer scans (flag 1 -> 2 overwritten; two words now) 493; those three together 485
+// (one run). Nsight Compute (512 x 3, SM clock locked at 1.5 GHz): 42 % of the warp cycles waiting
+// at the barrier behind warp 0's look-back, 1.4 warp instructions an element, achieved occupancy
+// 71 %; with 3 blocks the generated tile spills 24-56 bytes at 40 registers, where the hand-written
+// one does not.
 // Bandwidth counts 4 bytes read and 8 written per element; "copy" is a device copy of 2^27
 // float64 in the same run (16 bytes an element), as bench_scan's CopyRoof.
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 scan_variants.cu -o /tmp/sv && /tmp/sv
@@ -612,6 +623,8 @@ int main() {
   run("leanpf512/3d297", lean<512, 16, 3, false, 297>, 512, 16, false, 3, 8);
   run("leanSpf512/2d66", lean<512, 16, 2, true, 66>, 512, 16, false, 2, 8);
   run("leanSpf512/2d132", lean<512, 16, 2, true, 132>, 512, 16, false, 2, 8);
+  run("leanSpf512/3d99", lean<512, 16, 3, true, 99>, 512, 16, false, 3, 8);
+  run("leanSpf768/2d66", lean<768, 16, 2, true, 66>, 768, 16, false, 2, 8);
   run("leanpf256/4d66", lean<256, 16, 4, false, 66>, 256, 16, false, 4, 8);
   run("leanpf256/4d132", lean<256, 16, 4, false, 132>, 256, 16, false, 4, 8);
   run("leanpf256/4d264", lean<256, 16, 4, false, 264>, 256, 16, false, 4, 8);
