@@ -57,6 +57,10 @@ constexpr int tile_items = 16;   // elements per lane in a tile: tiles of 8192
 constexpr int look_windows = 1;  // windows of 32 tiles read per look-back step
 constexpr int warp_items = 4;    // per lane in a warp-mode segment: segments of 128
 constexpr int tile_blocks = 2;   // tile blocks an SM (__launch_bounds__): 64 registers a thread
+// The lean form (held elements of at most 4 bytes, below) fits 40 registers: three blocks an SM,
+// more tiles loading while others look back. H200, cumsum of 2^27 int32 (bench_scan, one run):
+// 3 x 512 463 us, 2 x 768 486, 2 x 512 495; CUB 541.
+constexpr int lean_tile_blocks = 3;
 constexpr std::int64_t warp_row_max = 4096;
 
 constexpr const char* scan_helpers = R"(
@@ -220,9 +224,9 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   // and each lane's running values are folded again at the stores, half of them at a time (the
   // lean form, when the held elements have at most 4 bytes). H200, cumsum of 2^27 int32, before
   // the prefetch of later tiles (below): 547 us against 564-573 for the unheld form and CUB's 540
-  // (bench_scan, same runs as CUB). Three blocks an SM (42 registers) measured no faster (549 us;
-  // 627 with the elements held in registers, which spilled); two are kept, leaving fused
-  // producers their registers.
+  // (bench_scan, same runs as CUB). It runs three blocks an SM (lean_tile_blocks): 40 registers,
+  // no spills once the stores share one address (below); with the elements held in registers it
+  // spilled (627 us), so they stay in shared memory (68 KB a block).
   const node_id arg = has_scan ? g.at(sc).args[0] : no_node;
   node_id held = arg;
   if (has_scan && g.at(arg).code == op::cast) {
@@ -234,8 +238,9 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   const dtype ht = has_scan ? g.at(held).type : vt;
   const bool lean = size_of(ht) <= 4;
   li.scan_held_bytes = static_cast<int>(size_of(ht));
+  const int blocks = lean ? lean_tile_blocks : tile_blocks;
   e.max_threads = tile_threads;
-  e.min_blocks = tile_blocks;  // keep loads in flight while blocks look back
+  e.min_blocks = blocks;  // keep loads in flight while blocks look back
 
   const std::string T = e.T(vt);
   const std::string m = has_scan ? std::string(name(monoid_of_scan(g.at(sc)))) : "sum";
@@ -410,9 +415,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
   // int32: 547 -> 495 us, CUB 535 (bench_scan); by hand, bench/experiments/scan_variants.cu, 530 ->
   // 474 us with 512 x 16 and 2 blocks an SM, 490 -> 450 with 3; half the resident blocks ahead or
   // more was slower). Only an input whose elements of that tile are consecutive in memory (checked
-  // at run time: the offsets of the tile's first and last elements) is prefetched. Three blocks an
-  // SM, which the hand-written form prefers, measured slower here: 502 us with the elements held
-  // in shared memory, 629 with them held in registers (spilled at 40 registers).
+  // at run time: the offsets of the tile's first and last elements) is prefetched.
   auto prefetch_later_tile = [&](const std::vector<char>& need) {
     std::vector<std::pair<std::size_t, domain_id>> ins;
     for (std::size_t id = 0; id < g.nodes.size(); ++id) {
@@ -427,7 +430,7 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     if (ins.empty()) return;
     const auto axes_before = e.axis;
     s << "  if (threadIdx.x == 0) {  // a later tile's inputs into L2\n";
-    s << "    const long long jf_pt = t + static_cast<long long>(jf_scan::sm_count()) * " << tile_blocks << " / 4;\n";
+    s << "    const long long jf_pt = t + static_cast<long long>(jf_scan::sm_count()) * " << blocks << " / 4;\n";
     s << "    if (jf_pt < tiles) {\n";
     s << "      const long long jf_prow = jf_pt / tiles_per_row, jf_p0 = jf_pt % tiles_per_row * tile;\n";
     s << "      const long long jf_pn = L - jf_p0 < tile ? L - jf_p0 : tile;\n";
@@ -637,8 +640,14 @@ void emit_scan(emitter& e, const shape_plan& p, launch_info& li) {
     s << "#pragma unroll\n";
     s << "    for (int j = 0; j < " << half << "; ++j) {\n";
     s << "      const int jf_slot = j * 32 + static_cast<int>(jf_lane);\n";
-    s << "      const long long jf_i = jf_seg + (jf_slot / " << half << ") * " << tile_items << " + jf_half * " << half
-      << " + jf_slot % " << half << ";\n";
+    // Lane l's slot j * 32 + l is element (j * 32 + l) / half * items + (j * 32 + l) % half of the
+    // half, written as j * (32 / half) * items + l / half * items + l % half (half divides 32): the
+    // offsets a constant apart across j, so one address serves every store of the lane (a register
+    // pair an element otherwise: 64 registers, spilling at 40).
+    static_assert(32 % (tile_items / 2) == 0);
+    s << "      const long long jf_i = jf_seg + j * " << 32 / half * tile_items
+      << " + static_cast<long long>(jf_lane / " << half << ") * " << tile_items << " + jf_half * " << half
+      << " + static_cast<long long>(jf_lane % " << half << ");\n";
     store_element("      ", "jf_i", "jf_buf[jf_scan::padded<" + T + ">(jf_slot)]");
     s << "    }\n";
     s << "    __syncwarp();\n";
