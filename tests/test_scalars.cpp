@@ -145,6 +145,38 @@ TEST(WeakScalars, WhereRaisesForOutOfRangeIntegersAsNumpy) {
   }
 }
 
+TEST(WeakScalars, MaskAssignmentRaisesForOutOfRangeIntegersAsNumpy) {
+  for (jf::device dev : devices()) {
+    SCOPED_TRACE(jf::to_string(dev));
+    // numpy (2.4 and 2.5): x[mask] = 2**40 of an int32 x raises OverflowError, x unchanged; a float
+    // is cast unsafely (1.5 -> 1); a bool x takes any integer as its truth.
+    jf::array<std::int32_t> x({1, 2, 3}, dev);
+    const jf::array<bool> m({true, false, true}, dev);
+    EXPECT_THROW(x(m) = two_40, jf::dtype_error);
+    EXPECT_THROW(x(x > 1) = -two_40, jf::dtype_error);
+    jf::array<std::uint8_t> u({1, 2}, dev);
+    try {
+      u(jf::array<bool>({true, false}, dev)) = -1;
+      ADD_FAILURE() << "u(mask) = -1 of a uint8 u did not throw";
+    } catch (const jf::dtype_error& e) {
+      EXPECT_EQ(std::string(e.what()), "Python integer -1 out of bounds for uint8");
+    }
+    EXPECT_EQ(x.to_vector(), (std::vector<std::int32_t>{1, 2, 3}));  // untouched
+    EXPECT_EQ(u.to_vector(), (std::vector<std::uint8_t>{1, 2}));
+    x(m) = std::numeric_limits<std::int32_t>::min();
+    EXPECT_EQ(x.to_vector(), (std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::min(), 2,
+                                                        std::numeric_limits<std::int32_t>::min()}));
+    x(m) = 1.5;
+    EXPECT_EQ(x.to_vector(), (std::vector<std::int32_t>{1, 2, 1}));
+    jf::array<bool> b({false, false}, dev);
+    b(jf::array<bool>({true, false}, dev)) = 2;
+    EXPECT_EQ(b.to_vector(), (std::vector<bool>{true, false}));
+    jf::array<double> d({0.5, 0.5}, dev);
+    d(jf::array<bool>({false, true}, dev)) = two_63;
+    EXPECT_EQ(d.to_vector(), (std::vector<double>{0.5, 9223372036854775808.0}));
+  }
+}
+
 // An array handle that claims to be on jf::cuda, for jf::explain only (it never reads the data,
 // so no GPU is needed): the CUDA lowering, passes and code generation run on the host.
 template <class T>
