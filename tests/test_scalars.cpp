@@ -16,7 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
+
 namespace {
+using test_support::message_of;
 
 std::vector<jf::device> devices() {
   std::vector<jf::device> d{jf::cpu};
@@ -174,6 +177,41 @@ TEST(WeakScalars, MaskAssignmentRaisesForOutOfRangeIntegersAsNumpy) {
     jf::array<double> d({0.5, 0.5}, dev);
     d(jf::array<bool>({false, true}, dev)) = two_63;
     EXPECT_EQ(d.to_vector(), (std::vector<double>{0.5, 9223372036854775808.0}));
+  }
+}
+
+TEST(WeakScalars, AssignmentConvertsAsNumpy) {
+  for (jf::device dev : devices()) {
+    SCOPED_TRACE(jf::to_string(dev));
+    // numpy: x[...] = v converts v as a Python scalar: an integer outside x's integer dtype raises
+    // OverflowError; a float is truncated, then checked (NaN: ValueError; inf, too large:
+    // OverflowError). Nothing is written on failure.
+    jf::array<std::int32_t> x({1, 2, 3}, dev);
+    EXPECT_THROW(x = two_40, jf::dtype_error);
+    EXPECT_THROW(x(jf::range(0, 2)) = -two_40, jf::dtype_error);
+    EXPECT_THROW(x(1) = two_40, jf::dtype_error);
+    EXPECT_THROW(x = 3e9, jf::dtype_error);
+    EXPECT_THROW(x(jf::range(1, 3)) = std::nan(""), jf::value_error);
+    EXPECT_THROW(x = -INFINITY, jf::dtype_error);
+    EXPECT_EQ(message_of<jf::dtype_error>([&] { x = 1e20; }), "Python int too large to convert to C long");
+    EXPECT_EQ(message_of<jf::dtype_error>([&] { x = 3e9; }), "Python integer 3000000000 out of bounds for int32");
+    EXPECT_EQ(message_of<jf::value_error>([&] { x = std::nan(""); }), "cannot convert float NaN to integer");
+    EXPECT_EQ(x.to_vector(), (std::vector<std::int32_t>{1, 2, 3}));  // untouched
+    x(jf::range(0, 2)) = std::int64_t{-7};
+    x(2) = 2.9;
+    EXPECT_EQ(x.to_vector(), (std::vector<std::int32_t>{-7, -7, 2}));
+    x = -2147483648.9;  // truncated to INT_MIN: in range
+    EXPECT_EQ(x.to_vector(), (std::vector<std::int32_t>(3, std::numeric_limits<std::int32_t>::min())));
+    jf::array<std::uint8_t> u({1, 2}, dev);
+    EXPECT_EQ(message_of<jf::dtype_error>([&] { u = -1; }), "Python integer -1 out of bounds for uint8");
+    u = 255;
+    EXPECT_EQ(u.to_vector(), (std::vector<std::uint8_t>{255, 255}));
+    jf::array<double> d({0.5, 0.5}, dev);
+    d(1) = two_63;
+    EXPECT_EQ(d.to_vector(), (std::vector<double>{0.5, 9223372036854775808.0}));
+    jf::array<bool> b({false, false}, dev);
+    b = 2;
+    EXPECT_EQ(b.to_vector(), (std::vector<bool>{true, true}));
   }
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "jetfuse/buffer.hpp"
+#include "jetfuse/detail/assigned_value.hpp"
 #include "jetfuse/device.hpp"
 #include "jetfuse/dtype.hpp"
 #include "jetfuse/errors.hpp"
@@ -103,6 +104,11 @@ public:
     return *this;
   }
   element_ref& operator=(const element_ref& other) && { return std::move(*this) = other.value_; }
+  // Another arithmetic type: numpy's conversion (an integer out of T's range throws jf::dtype_error).
+  template <class V>
+  requires(std::is_arithmetic_v<V> && !std::is_same_v<V, T>) element_ref& operator=(V v) && {
+    return std::move(*this) = detail::assigned_value<T>(v);
+  }
 
 private:
   detail::buffer_ptr buf_;  // keeps the memory alive
@@ -179,11 +185,17 @@ public:
     detail::assign(*this, src);
     return *this;
   }
-  // Assigning a scalar fills every element.
+  // Assigning a scalar fills every element; one of another arithmetic type is converted as numpy
+  // does (detail::assigned_value: an integer out of T's range throws jf::dtype_error, numpy's
+  // OverflowError, before anything is written).
   array& operator=(T value) {
     if (is_null()) throw shape_error("cannot fill a null array; create it with jf::full");
     detail::assign(*this, detail::fill(device(), dtype_v<T>, shape_t{}, &value));
     return *this;
+  }
+  template <class V>
+  requires(std::is_arithmetic_v<V> && !std::is_same_v<V, T>) array& operator=(V value) {
+    return *this = detail::assigned_value<T>(value);
   }
   // Evaluates an expression into this array's elements (allocating when the handle is null);
   // the result broadcasts to this shape. Defined in eval.hpp.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "jetfuse/detail/assigned_value.hpp"
 #include "jetfuse/ir/graph.hpp"
 #include "jetfuse/reducers.hpp"
 
@@ -78,8 +79,7 @@ ir::node_id lower_cast(ir::graph& g, ir::node_id v, dtype target, ir::domain_id 
 inline ir::domain_id home_domain(const lowering_inputs& in, int region) {
   return in.nest ? region_domain(*in.nest, region) : ir::node::map_domain;
 }
-// numpy's OverflowError for a weak integer outside the dtype it is used at: jf::dtype_error.
-[[noreturn]] void throw_scalar_out_of_bounds(const std::string& value, dtype target);
+// throw_scalar_out_of_bounds: jetfuse/detail/assigned_value.hpp.
 
 // jf::take of array leaf `leaf` (a gathered 1-d array) at `position` (int64): a gather node
 // reading the leaf's kernel input with the size and stride the analysis made params.

@@ -5,9 +5,8 @@
 #pragma once
 
 #include <string>
-#include <type_traits>
-#include <utility>
 
+#include "jetfuse/detail/assigned_value.hpp"
 #include "jetfuse/expr/functions.hpp"
 
 namespace jf {
@@ -16,26 +15,12 @@ namespace jf {
 template <class T, class M> class masked_assignment {
 public:
   masked_assignment(array<T> target, M mask) : target_(std::move(target)), mask_(std::move(mask)) {}
-  // numpy casts the value to x's dtype (unsafe casting: 1.5 into int32 is 1, as astype), but an
-  // integer outside an integer x's dtype is numpy's OverflowError (jf::dtype_error), x untouched.
+  // numpy's conversion to x's dtype (detail::assigned_value: 1.5 into int32 is 1; an integer
+  // outside an integer x's dtype is numpy's OverflowError, jf::dtype_error, x untouched).
   template <class V>
     requires scalar_operand<V>
   void operator=(V value) && {
-    using S = scalar_value_of_t<V>;
-    const S s = static_cast<S>(value);
-    T v{};
-    if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool>) {
-      if constexpr (std::is_same_v<T, bool>) {
-        v = s != 0;
-      } else if constexpr (std::is_floating_point_v<T>) {
-        v = static_cast<T>(s);  // the nearest (uint64 above int64's range too, as numpy)
-      } else {
-        if (!std::in_range<T>(s)) detail::throw_scalar_out_of_bounds(detail::scalar_text(s), dtype_v<T>);
-        v = static_cast<T>(s);
-      }
-    } else {
-      v = astype<T>(s);
-    }
+    const T v = detail::assigned_value<T>(static_cast<scalar_value_of_t<V>>(value));
     array<T> x = target_;  // a handle: the assignment writes target's elements
     if constexpr (is_array_v<M>) {
       x = where(padded(mask_), v, x);
