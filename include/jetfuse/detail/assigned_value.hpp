@@ -32,9 +32,10 @@ T assigned_value(S s) {
     // numpy makes the float a Python int first (truncating), then checks it, with its messages.
     if (std::isnan(s)) throw value_error("cannot convert float NaN to integer");
     if (std::isinf(s)) throw dtype_error("cannot convert float infinity to integer");
-    const long double t = std::trunc(static_cast<long double>(s));  // exact: 64-bit mantissa
+    // T's range as [min, 2^digits): both powers of two (or 0), exact in any floating type.
+    const long double t = std::trunc(static_cast<long double>(s));
     if (t < static_cast<long double>(std::numeric_limits<T>::min()) ||
-        t > static_cast<long double>(std::numeric_limits<T>::max())) {
+        t >= std::ldexp(1.0L, std::numeric_limits<T>::digits)) {
       if (t >= -0x1p63L && t < 0x1p63L)
         throw_scalar_out_of_bounds(std::to_string(static_cast<long long>(t)), dtype_v<T>);
       throw dtype_error("Python int too large to convert to C long");
