@@ -215,6 +215,28 @@ TEST(WeakScalars, AssignmentConvertsAsNumpy) {
   }
 }
 
+TEST(WeakScalars, FullConvertsAsNumpy) {
+  for (jf::device dev : devices()) {
+    SCOPED_TRACE(jf::to_string(dev));
+    // numpy 2.4: np.full(2, 2**40, dtype=np.int32) and np.full_like(int32_x, 2**40) raise
+    // OverflowError; a float is cast unsafely (1.5 -> 1, NaN and 1e20 -> INT_MIN on x86-64).
+    const jf::array<std::int32_t> z({0, 0}, dev);
+    EXPECT_EQ(message_of<jf::dtype_error>([&] { (void)jf::full<std::int32_t>({2}, two_40, dev); }),
+              "Python integer 1099511627776 out of bounds for int32");
+    EXPECT_EQ(message_of<jf::dtype_error>([&] { (void)jf::full_like(z, two_40); }),
+              "Python integer 1099511627776 out of bounds for int32");
+    EXPECT_EQ(message_of<jf::dtype_error>([&] { (void)jf::full<std::uint8_t>({2}, -1, dev); }),
+              "Python integer -1 out of bounds for uint8");
+    EXPECT_EQ(jf::full_like(z, 1.5).to_vector(), (std::vector<std::int32_t>{1, 1}));
+    EXPECT_EQ(jf::full<std::int32_t>({2}, std::nan(""), dev).to_vector(),
+              (std::vector<std::int32_t>(2, std::numeric_limits<std::int32_t>::min())));
+    EXPECT_EQ(jf::full<std::int32_t>({2}, 1e20, dev).to_vector(),
+              (std::vector<std::int32_t>(2, std::numeric_limits<std::int32_t>::min())));
+    EXPECT_EQ(jf::full<std::int64_t>({1}, two_40, dev).to_vector(), (std::vector<std::int64_t>{two_40}));
+    EXPECT_EQ(jf::full<double>({1}, two_63, dev).to_vector(), (std::vector<double>{9223372036854775808.0}));
+  }
+}
+
 // An array handle that claims to be on jf::cuda, for jf::explain only (it never reads the data,
 // so no GPU is needed): the CUDA lowering, passes and code generation run on the host.
 template <class T>

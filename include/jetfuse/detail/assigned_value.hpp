@@ -46,4 +46,15 @@ T assigned_value(S s) {
   }
 }
 
+// numpy.full and full_like's conversion (copyto with unsafe casting): an integer outside an
+// integer T is numpy's OverflowError as in assignment, but a float is cast unsafely
+// (jf::ops::jf_cast: 1e20 and NaN into int32 give its minimum, as numpy on x86-64).
+template <class T, class S>
+T filled_value(S s) {
+  if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool>)
+    return assigned_value<T>(s);
+  else
+    return ops::jf_cast<T>(s);
+}
+
 }  // namespace jf::detail
