@@ -327,11 +327,11 @@ template <class T> array<T> empty(const shape_t& s, device dev = cpu) {
 template <class T> array<T> full(const shape_t& s, T value, device dev = cpu) {
   return array<T>(detail::fill(dev, dtype_v<T>, s, &value));
 }
-// numpy.full(s, v, dtype) with a value of another arithmetic type (detail::filled_value: an
+// numpy.full(s, v, dtype) with a value of another arithmetic type (detail::cast_scalar: an
 // integer out of T's range throws jf::dtype_error, a float is cast unsafely).
 template <class T, class V>
 requires(std::is_arithmetic_v<V> && !std::is_same_v<V, T>) array<T> full(const shape_t& s, V value, device dev = cpu) {
-  return full<T>(s, detail::filled_value<T>(value), dev);
+  return full<T>(s, detail::cast_scalar<T>(value), dev);
 }
 template <class T> array<T> zeros(const shape_t& s, device dev = cpu) { return full<T>(s, T(0), dev); }
 template <class T> array<T> ones(const shape_t& s, device dev = cpu) { return full<T>(s, T(1), dev); }

@@ -24,7 +24,7 @@ template <class U = void, class T> auto ones_like(const array<T>& a) {
 }
 template <class U = void, class T, class V> auto full_like(const array<T>& a, V value) {
   using R = std::conditional_t<std::is_void_v<U>, T, U>;
-  return full<R>(a.shape(), detail::filled_value<R>(value), a.device());
+  return full<R>(a.shape(), detail::cast_scalar<R>(value), a.device());
 }
 
 // numpy.eye(n, m, k): an n x m array with ones on diagonal k (above the main one for k > 0).

@@ -1,9 +1,9 @@
-// A C++ scalar written into elements of dtype T (x = v, x(jf::range(...)) = v, x(i, j) = v of one
-// element, x(mask) = v): numpy's conversion for assignment. An integer outside an integer T is
-// numpy's OverflowError (jf::dtype_error), raised before anything is written; a float into an
-// integer T is truncated (2.9 -> 2) and then checked the same way (NaN: numpy's ValueError,
-// jf::value_error; infinity: OverflowError); an integer into a float T is the nearest value, into
-// bool its truth.
+// numpy's conversions of a C++ scalar (numpy: a Python scalar) into dtype T, one place for all:
+// cast_scalar for a weak scalar in an operation (detail::convert_scalar) and for jf::full /
+// full_like; assigned_value for assignment (x = v, x(jf::range(...)) = v, x(i) = v of one element,
+// x(mask) = v). An integer outside an integer T is numpy's OverflowError (jf::dtype_error), raised
+// before anything is written; in assignment a float into an integer T is truncated (2.9 -> 2) and
+// then checked the same way (NaN: numpy's ValueError, jf::value_error; infinity: OverflowError).
 #pragma once
 
 #include <cmath>
@@ -22,13 +22,22 @@ namespace jf::detail {
 // ("Python integer 1099511627776 out of bounds for int32").
 [[noreturn]] void throw_scalar_out_of_bounds(const std::string& value, dtype target);
 
+// A Python scalar's conversion for an operation or numpy.full / full_like (copyto with unsafe
+// casting): an integer outside an integer T is numpy's OverflowError; anything else is numpy's
+// unsafe cast (jf::ops::jf_cast: 1.5 -> 1; 1e20 and NaN into int32 give its minimum, as numpy on
+// x86-64).
+template <class T, class S>
+T cast_scalar(S s) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && std::is_integral_v<S> && !std::is_same_v<S, bool>)
+    if (!std::in_range<T>(s)) throw_scalar_out_of_bounds(std::to_string(s), dtype_v<T>);
+  return ops::jf_cast<T>(s);
+}
+
+// Assignment's conversion (numpy's setitem): as cast_scalar, but a float into an integer T is
+// truncated and then checked.
 template <class T, class S>
 T assigned_value(S s) {
-  constexpr bool integer_target = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-  if constexpr (integer_target && std::is_integral_v<S> && !std::is_same_v<S, bool>) {
-    if (!std::in_range<T>(s)) throw_scalar_out_of_bounds(std::to_string(s), dtype_v<T>);
-    return static_cast<T>(s);
-  } else if constexpr (integer_target && std::is_floating_point_v<S>) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && std::is_floating_point_v<S>) {
     // numpy makes the float a Python int first (truncating), then checks it, with its messages.
     if (std::isnan(s)) throw value_error("cannot convert float NaN to integer");
     if (std::isinf(s)) throw dtype_error("cannot convert float infinity to integer");
@@ -42,19 +51,8 @@ T assigned_value(S s) {
     }
     return static_cast<T>(t);
   } else {
-    return ops::jf_cast<T>(s);
+    return cast_scalar<T>(s);
   }
-}
-
-// numpy.full and full_like's conversion (copyto with unsafe casting): an integer outside an
-// integer T is numpy's OverflowError as in assignment, but a float is cast unsafely
-// (jf::ops::jf_cast: 1e20 and NaN into int32 give its minimum, as numpy on x86-64).
-template <class T, class S>
-T filled_value(S s) {
-  if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool>)
-    return assigned_value<T>(s);
-  else
-    return ops::jf_cast<T>(s);
 }
 
 }  // namespace jf::detail

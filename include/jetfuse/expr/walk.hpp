@@ -50,15 +50,12 @@ template <class S> std::string scalar_text(S v) {
 template <dtype Target, class S> void convert_scalar(S v, scalar_use use, scalar_slot* slot) {
   using T = cpp_type_t<Target>;
   if constexpr (is_integer(Target) && std::is_integral_v<S> && !std::is_same_v<S, bool>) {
-    if (!std::in_range<T>(v)) {
-      if (use == scalar_use::compared) {
-        slot->outside = v < 0 ? -1 : 1;
-        return;
-      }
-      throw_scalar_out_of_bounds(scalar_text(v), Target);
+    if (use == scalar_use::compared && !std::in_range<T>(v)) {
+      slot->outside = v < 0 ? -1 : 1;
+      return;
     }
   }
-  const T t = ops::jf_cast<T>(v);
+  const T t = cast_scalar<T>(v);
   slot->value = static_cast<double>(t);
   std::memcpy(&slot->bits, &t, sizeof(T));
   slot->exponent = use == scalar_use::exponent;
