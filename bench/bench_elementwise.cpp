@@ -341,8 +341,9 @@ void BM_SmallCachedCallHost(benchmark::State& state) {
   jf_bench::host_batches(state, 100, [&] { d.x = quadratic(d.a, d.b, d.c); });
 }
 
-// The floor under both: an empty kernel launched by the driver on the same stream (cuLaunchKernel
-// through cuda_rt::launch), back to back with one synchronisation (host:0) and host time (host:1).
+// The floor under both: an empty kernel launched on the same stream through cuda_rt::launch (from
+// its second launch a one-node CUDA graph; JF_GRAPH_LAUNCH=0 for cuLaunchKernel), back to back with
+// one synchronisation (host:0) and host time (host:1).
 void BM_BareLaunch(benchmark::State& state) {
   if (!need_gpu(state)) return;
   const std::string src =

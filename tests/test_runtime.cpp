@@ -2,25 +2,25 @@
 // skip cleanly when jf::cuda_available() is false.
 #include <gtest/gtest.h>
 
-#include "fill_kernel.hpp"
-
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <jetfuse/buffer.hpp>
+#include <jetfuse/device.hpp>
+#include <jetfuse/errors.hpp>
+#include <jetfuse/stats.hpp>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <jetfuse/buffer.hpp>
-#include <jetfuse/device.hpp>
-#include <jetfuse/errors.hpp>
-#include <jetfuse/stats.hpp>
-
 #include "cuda/disk_cache.hpp"
 #include "cuda/runtime.hpp"
+#include "fill_kernel.hpp"
 #ifdef JF_HAVE_CUDA
 #include "cuda/nvrtc_options.hpp"
 #endif
@@ -376,6 +376,98 @@ TEST(Gpu, GetKernelLaunchAndMemoryCacheHit) {
       ASSERT_EQ(out[static_cast<std::size_t>(i)], static_cast<float>(i) * scale + offset) << "n " << n << " i " << i;
   }
   rt::synchronize();
+}
+
+// Repeated launches of one kernel go through this thread's graph for it: each launch must run with
+// its own arguments and grid even when the next launch re-parameterises the graph before the
+// previous one ran (no synchronisation in between), and a return to earlier arguments too.
+TEST(Gpu, RepeatedLaunchesThroughAGraphEachKeepTheirArguments) {
+  REQUIRE_GPU();
+  const std::string src = fresh_tag() + fill_source_body;
+  const rt::kernel& k = *std::addressof(rt::get_kernel("jf_test_fill", src, {}));
+  const std::uint64_t seed = rng()();
+  std::mt19937_64 r(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  struct launch_case {
+    int buffer;
+    float scale, offset;
+    long long n;
+    unsigned grid, block;
+  };
+  // Buffers 0-3; launches repeat arguments (graph hits), change them (re-parameterised), change
+  // the grid and block, and come back; later launches overwrite earlier ones' buffers in part.
+  std::vector<launch_case> cases;
+  const long long sizes[4] = {1, 1000003, 257, 1 << 16};
+  for (int i = 0; i < 40; ++i) {
+    const int b = static_cast<int>(r() % 4);
+    const bool repeat = i > 0 && r() % 3 == 0;
+    launch_case c =
+        repeat ? cases.back()
+               : launch_case{b,        static_cast<float>(r() % 9) * 0.5f - 2, static_cast<float>(r() % 200) - 100,
+                             sizes[b], static_cast<unsigned>(1 + r() % 300),   32u << (r() % 4)};
+    if (!repeat && r() % 4 == 0) c.n = 1 + static_cast<long long>(r() % static_cast<std::uint64_t>(sizes[b]));
+    cases.push_back(c);
+  }
+  std::vector<jf::detail::buffer_ptr> d;
+  for (long long n : sizes) {
+    d.push_back(jf::detail::allocate(jf::cuda, static_cast<std::size_t>(n) * sizeof(float)));
+    rt::memset_d8(d.back()->ptr, 0xff, static_cast<std::size_t>(n) * sizeof(float));  // NaN: never written
+  }
+  jf::reset_stats();
+  for (const launch_case& c : cases) {
+    fill_args a{static_cast<float*>(d[static_cast<std::size_t>(c.buffer)]->ptr), c.scale, c.offset, c.n};
+    const unsigned grid[3] = {c.grid, 1, 1}, block[3] = {c.block, 1, 1};
+    rt::launch(k, grid, block, 0, &a);
+    a = fill_args{nullptr, 0, 0, 0};  // the launch has taken its copy
+  }
+  const jf::stats_t s = jf::stats();
+  EXPECT_EQ(s.launches, cases.size());
+  if (rt::graph_launch_enabled())
+    EXPECT_EQ(s.graph_launches, cases.size() - 1) << "the first launch is direct, the others through the graph";
+  else
+    EXPECT_EQ(s.graph_launches, 0u);
+  // What each buffer must hold: the last launch's values where it wrote, earlier ones elsewhere.
+  for (int b = 0; b < 4; ++b) {
+    std::vector<float> want(static_cast<std::size_t>(sizes[b]), std::numeric_limits<float>::quiet_NaN());
+    for (const launch_case& c : cases)
+      if (c.buffer == b)
+        for (long long i = 0; i < c.n; ++i)
+          want[static_cast<std::size_t>(i)] = static_cast<float>(i) * c.scale + c.offset;
+    std::vector<float> got(want.size());
+    jf::detail::copy_to_host(got.data(), *d[static_cast<std::size_t>(b)], 0, got.size() * sizeof(float));
+    for (std::size_t i = 0; i < want.size(); ++i)
+      if (!(got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i]))))
+        FAIL() << "buffer " << b << " element " << i << ": " << got[i] << " != " << want[i];
+  }
+}
+
+// Threads launching the same kernel each use their own graph.
+TEST(Gpu, ThreadsLaunchingOneKernelThroughGraphs) {
+  REQUIRE_GPU();
+  const std::string src = fresh_tag() + fill_source_body;
+  const rt::kernel& k = *std::addressof(rt::get_kernel("jf_test_fill", src, {}));
+  std::vector<int> ok(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      const long long n = 5000 + t;
+      std::vector<jf::detail::buffer_ptr> d;
+      for (int i = 0; i < 8; ++i) d.push_back(jf::detail::allocate(jf::cuda, n * sizeof(float)));
+      for (int i = 0; i < 8; ++i) {
+        fill_args a{static_cast<float*>(d[static_cast<std::size_t>(i)]->ptr), static_cast<float>(t + 1),
+                    static_cast<float>(i), n};
+        rt::launch(k, 8, 128, &a, sizeof a);
+      }
+      bool all = true;
+      for (int i = 0; i < 8; ++i) {
+        std::vector<float> out(n);
+        jf::detail::copy_to_host(out.data(), *d[static_cast<std::size_t>(i)], 0, n * sizeof(float));
+        for (long long j = 0; j < n; ++j) all = all && out[j] == static_cast<float>(j) * (t + 1) + i;
+      }
+      ok[t] = all;
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_TRUE(ok[t]) << "thread " << t;
 }
 
 #ifdef JF_HAVE_CUDA  // needs the NVRTC option string

@@ -8,6 +8,7 @@ namespace jf {
 
 struct stats_t {
   std::uint64_t launches = 0;            // kernels launched
+  std::uint64_t graph_launches = 0;      // of those, through a cached one-node CUDA graph (design.md)
   std::uint64_t nvrtc_compiles = 0;      // kernels compiled by NVRTC
   std::uint64_t memory_cache_hits = 0;   // compiled modules found in this process's cache
   std::uint64_t disk_cache_hits = 0;     // cubins loaded from $JF_CACHE_DIR
@@ -25,8 +26,17 @@ std::string to_string(const stats_t& s);
 
 namespace detail {
 enum class counter : int {
-  launches, nvrtc_compiles, memory_cache_hits, disk_cache_hits, disk_cache_rejects, temporaries,
-  temporary_bytes, device_allocations, cpu_evaluations, cpu_elements,
+  launches,
+  graph_launches,
+  nvrtc_compiles,
+  memory_cache_hits,
+  disk_cache_hits,
+  disk_cache_rejects,
+  temporaries,
+  temporary_bytes,
+  device_allocations,
+  cpu_evaluations,
+  cpu_elements,
   count_  // the number of counters
 };
 void bump(counter c, std::uint64_t n = 1);  // relaxed atomic add (src/core/stats.cpp)

@@ -31,6 +31,7 @@ stats_t stats() {
   using detail::counter;
   stats_t s;
   s.launches = get(counter::launches);
+  s.graph_launches = get(counter::graph_launches);
   s.nvrtc_compiles = get(counter::nvrtc_compiles);
   s.memory_cache_hits = get(counter::memory_cache_hits);
   s.disk_cache_hits = get(counter::disk_cache_hits);
@@ -49,7 +50,7 @@ void reset_stats() {
 
 std::string to_string(const stats_t& s) {
   std::ostringstream o;
-  o << "launches=" << s.launches << " nvrtc_compiles=" << s.nvrtc_compiles
+  o << "launches=" << s.launches << " graph_launches=" << s.graph_launches << " nvrtc_compiles=" << s.nvrtc_compiles
     << " memory_cache_hits=" << s.memory_cache_hits << " disk_cache_hits=" << s.disk_cache_hits
     << " disk_cache_rejects=" << s.disk_cache_rejects << " temporaries=" << s.temporaries
     << " temporary_bytes=" << s.temporary_bytes << " device_allocations=" << s.device_allocations

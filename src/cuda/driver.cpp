@@ -49,6 +49,10 @@ void probe(state& s) {
   JF_CU_FUNCTIONS(JF_CU_RESOLVE)
 #undef JF_CU_RESOLVE
   if (!all) return;
+#define JF_CU_RESOLVE_OPTIONAL(member, fn) \
+  s.fns.member = reinterpret_cast<decltype(s.fns.member)>(::dlsym(lib, JF_CU_STR(fn)));
+  JF_CU_OPTIONAL_FUNCTIONS(JF_CU_RESOLVE_OPTIONAL)
+#undef JF_CU_RESOLVE_OPTIONAL
   if (CUresult r = s.fns.Init(0); r != CUDA_SUCCESS) {
     s.reason = "cuInit failed: " + describe(s.fns, r);
     return;

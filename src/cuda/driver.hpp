@@ -43,9 +43,22 @@ namespace jf::cuda_rt::driver {
   X(FuncSetAttribute, cuFuncSetAttribute)                    \
   X(LaunchKernel, cuLaunchKernel)
 
+// Entry points jetfuse can do without (null when the driver lacks them): the one-node graphs
+// that launch cached kernels (graph_launch.hpp) need all of them, cuFuncGetParamInfo since 12.4.
+#define JF_CU_OPTIONAL_FUNCTIONS(X)                               \
+  X(GraphCreate, cuGraphCreate)                                   \
+  X(GraphDestroy, cuGraphDestroy)                                 \
+  X(GraphAddKernelNode, cuGraphAddKernelNode)                     \
+  X(GraphInstantiate, cuGraphInstantiate)                         \
+  X(GraphExecDestroy, cuGraphExecDestroy)                         \
+  X(GraphExecKernelNodeSetParams, cuGraphExecKernelNodeSetParams) \
+  X(GraphLaunch, cuGraphLaunch)                                   \
+  X(FuncGetParamInfo, cuFuncGetParamInfo)
+
 struct api {
 #define JF_CU_DECLARE(member, fn) decltype(&fn) member = nullptr;
   JF_CU_FUNCTIONS(JF_CU_DECLARE)
+  JF_CU_OPTIONAL_FUNCTIONS(JF_CU_DECLARE)
 #undef JF_CU_DECLARE
 };
 

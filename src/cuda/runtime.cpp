@@ -11,6 +11,7 @@
 
 #include "cuda/context.hpp"
 #include "cuda/driver.hpp"
+#include "cuda/graph_launch.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/stats.hpp"
 
@@ -252,30 +253,29 @@ void memset_d8(void* dst, unsigned char value, std::size_t bytes) {
   driver::check(f.MemsetD8Async(dptr(dst), value, bytes, context::stream()), "cuMemsetD8Async");
 }
 
+bool graph_launch_enabled() { return available() && graph_launch::enabled(driver::require()); }
+
 void launch(const kernel& k, unsigned grid, unsigned block, const void* args, std::size_t arg_bytes) {
   (void)arg_bytes;  // the driver copies the kernel's declared parameter size from args
-  const driver::api& f = context::enter();
-  CUstream s = context::stream();
-  void* params[1] = {const_cast<void*>(args)};
-  if (CUresult r = f.LaunchKernel(static_cast<CUfunction>(k.function), grid, 1, 1, block, 1, 1, 0, s, params, nullptr);
-      r != CUDA_SUCCESS)
-    throw cuda_error("jetfuse: launch of kernel " + k.name + " failed: " + driver::error_string(r) + " (grid " +
-                     std::to_string(grid) + ", block " + std::to_string(block) + ")");
-  tls_last_kernel = &k;
-  detail::bump(detail::counter::launches);
+  const unsigned g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
+  launch(k, g, b, 0, args);
 }
 
 void launch(const kernel& k, const unsigned grid[3], const unsigned block[3], std::size_t shared_bytes, const void* args) {
   const driver::api& f = context::enter();
   CUstream s = context::stream();
-  void* params[1] = {const_cast<void*>(args)};
-  if (CUresult r = f.LaunchKernel(static_cast<CUfunction>(k.function), grid[0], grid[1], grid[2], block[0], block[1],
-                                  block[2], static_cast<unsigned>(shared_bytes), s, params, nullptr);
-      r != CUDA_SUCCESS)
-    throw cuda_error("jetfuse: launch of kernel " + k.name + " failed: " + driver::error_string(r) + " (grid " +
-                     std::to_string(grid[0]) + "x" + std::to_string(grid[1]) + "x" + std::to_string(grid[2]) + ", block " +
-                     std::to_string(block[0]) + "x" + std::to_string(block[1]) + "x" + std::to_string(block[2]) + ", " +
-                     std::to_string(shared_bytes) + " B shared)");
+  if (graph_launch::launch(f, k, grid, block, static_cast<unsigned>(shared_bytes), args, s)) {
+    detail::bump(detail::counter::graph_launches);
+  } else {
+    void* params[1] = {const_cast<void*>(args)};
+    if (CUresult r = f.LaunchKernel(static_cast<CUfunction>(k.function), grid[0], grid[1], grid[2], block[0], block[1],
+                                    block[2], static_cast<unsigned>(shared_bytes), s, params, nullptr);
+        r != CUDA_SUCCESS)
+      throw cuda_error("jetfuse: launch of kernel " + k.name + " failed: " + driver::error_string(r) + " (grid " +
+                       std::to_string(grid[0]) + "x" + std::to_string(grid[1]) + "x" + std::to_string(grid[2]) +
+                       ", block " + std::to_string(block[0]) + "x" + std::to_string(block[1]) + "x" +
+                       std::to_string(block[2]) + ", " + std::to_string(shared_bytes) + " B shared)");
+  }
   tls_last_kernel = &k;
   detail::bump(detail::counter::launches);
 }

@@ -69,12 +69,17 @@ struct kernel {
 const kernel& get_kernel(const std::string& name, const std::string& source, const compile_options& opt);
 
 // Launches with one by-value struct argument of `arg_bytes` bytes. Throws jf::cuda_error naming
-// the kernel. Asynchronous.
+// the kernel. Asynchronous. From its second launch on a thread, a kernel is launched through that
+// thread's one-node CUDA graph for it (graph_launch.hpp; the host's cost of a launch about halves).
 void launch(const kernel& k, unsigned grid, unsigned block, const void* args, std::size_t arg_bytes);
 
 // Launches with a 3-d grid and block and `shared_bytes` of dynamic shared memory (loop-nest
 // kernels). Throws jf::cuda_error naming the kernel. Asynchronous.
 void launch(const kernel& k, const unsigned grid[3], const unsigned block[3], std::size_t shared_bytes, const void* args);
+
+// Whether repeated launches go through graphs: a GPU whose driver has them (CUDA >= 12.4) and
+// JF_GRAPH_LAUNCH is not "0".
+bool graph_launch_enabled();
 
 // The directory of the disk cache ("" when disabled).
 std::string disk_cache_dir();

@@ -29,6 +29,8 @@ std::vector<char> nvrtc_compile(const std::string&, const std::string&, const co
 int nvrtc_version() { no_cuda(); }
 const kernel& get_kernel(const std::string&, const std::string&, const compile_options&) { no_cuda(); }
 void launch(const kernel&, unsigned, unsigned, const void*, std::size_t) { no_cuda(); }
+void launch(const kernel&, const unsigned[3], const unsigned[3], std::size_t, const void*) { no_cuda(); }
+bool graph_launch_enabled() { return false; }
 std::string disk_cache_dir() { return ""; }  // no kernels are compiled, so no cache is used
 
 }  // namespace jf::cuda_rt
