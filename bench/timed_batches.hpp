@@ -15,8 +15,11 @@ namespace jf_bench {
 
 inline double mean_seconds = 0;  // of the last timed_batches, per call
 
-template <class F> void timed_batches(benchmark::State& state, int reps, F&& call) {
-  call();  // warm: generate, compile or load the kernels
+// `warm`: one untimed call first (generate, compile or load the kernels); false when the caller
+// has made that call already.
+template <class F>
+void timed_batches(benchmark::State& state, int reps, F&& call, bool warm = true) {
+  if (warm) call();
   jf::synchronize();
   double total = 0;
   std::int64_t calls = 0;

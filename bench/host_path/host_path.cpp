@@ -1,0 +1,56 @@
+// jetfuse's own host cost of a cached call on jf::cuda, without the driver's: run with
+// bench/host_path/fake_libcuda.c as libcuda.so.1 (host_path.sh), every launch, copy and
+// allocation returns at once, so what is timed is the expression walk, the variant lookup, the
+// argument packing and jetfuse's bookkeeping around the launch. Prints ns per call for the small
+// call of the GPU table (the quadratic formula on 1000 float64, into an existing output and into a
+// new one) and a stencil of five strided views; `perf record` of it shows where the time goes.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <jetfuse/jetfuse.hpp>
+#include <vector>
+
+namespace {
+
+using clk = std::chrono::steady_clock;
+
+template <class F>
+double ns_per_call(F&& call) {
+  for (int i = 0; i < 1000; ++i) call();
+  std::vector<double> t;
+  for (int r = 0; r < 15; ++r) {
+    const int n = 20000;
+    const auto t0 = clk::now();
+    for (int i = 0; i < n; ++i) call();
+    t.push_back(std::chrono::duration<double, std::nano>(clk::now() - t0).count() / n);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+int main() {
+  if (!jf::cuda_available()) {
+    std::printf("no CUDA driver: run through host_path.sh (the fake libcuda.so.1)\n");
+    return 1;
+  }
+  const std::int64_t n = 1000;
+  jf::array<double> a = jf::full<double>({n}, 1.5, jf::cuda), b = jf::full<double>({n}, 4.0, jf::cuda),
+                    c = jf::full<double>({n}, 1.25, jf::cuda), x = jf::empty<double>({n}, jf::cuda);
+  auto quadratic = [&] { return (-b + jf::sqrt(b * b - 4 * a * c)) / (2 * a); };
+  std::printf("small call into an existing output: %.0f ns\n", ns_per_call([&] { x = quadratic(); }));
+  std::printf("small call into a new output:       %.0f ns\n", ns_per_call([&] {
+                jf::array<double> y = quadratic();
+                (void)y;
+              }));
+  const std::int64_t f = 64;
+  jf::array<float> u = jf::full<float>({f, f}, 1.0f, jf::cuda), un = jf::zeros<float>({f, f}, jf::cuda);
+  jf::array<float> inner = un(jf::range(1, -1), jf::range(1, -1));
+  const auto mid = jf::range(1, -1), hi = jf::range(2, jf::range::none), lo = jf::range(jf::range::none, -2);
+  std::printf("stencil of five views (64 x 64):    %.0f ns\n", ns_per_call([&] {
+                inner = u(mid, mid) + 0.1f * (u(hi, mid) + u(lo, mid) + u(mid, hi) + u(mid, lo) - 4 * u(mid, mid));
+              }));
+  std::printf("%s\n", jf::to_string(jf::stats()).c_str());
+  return 0;
+}
