@@ -31,7 +31,14 @@ device common_device(const array_base* const* arrays, int n, const array_base* o
 
 shape_t broadcast_leaves(const array_base* const* arrays, int n) {
   shape_t s;
-  for (int i = 0; i < n; ++i) s = i == 0 ? arrays[i]->shape() : broadcast_shapes(s, arrays[i]->shape());
+  for (int i = 0; i < n; ++i) {
+    const shape_t& si = arrays[i]->shape();
+    // Equal shapes broadcast to themselves (the common case; an existing array's shape is valid).
+    if (i == 0 || si == s)
+      s = si;
+    else
+      s = broadcast_shapes(s, si);
+  }
   return s;
 }
 
@@ -130,6 +137,7 @@ shape_t prepare_outputs(array_base* outputs, const dtype* out_types, int nout, c
       throw backend_mismatch("jetfuse: cannot write a result computed on " + to_string(dev) + " into an array on " +
                              to_string(out.device()) + "; use jf::to_backend");
     require_writable(out);
+    if (value_shape == out.shape()) continue;  // the common case: nothing to broadcast
     shape_t b;
     try {
       b = broadcast_shapes(value_shape, out.shape());
