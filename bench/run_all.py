@@ -595,10 +595,10 @@ def plot_gpu(info, rows, path):
     # Top: % of the copy per workload (sized workloads at their largest size) per impl. Bottom: % of
     # the copy against the size of the sized workloads, a line per (workload, impl).
     largest = {}
-    for r in rows:
-        if r["size"] is not None and r["size"] > largest.get(r["workload"], 0):
+    for r in rows:  # rows without bytes or a copy to compare with (Norm2) have no percentage to plot
+        if r["size"] is not None and r["bytes"] and r["roof_gbps"] and r["size"] > largest.get(r["workload"], 0):
             largest[r["workload"]] = r["size"]
-    bars = [r for r in rows if r["bytes"] and r["roof_gbps"] and (r["size"] is None or r["size"] == largest[r["workload"]])]
+    bars = [r for r in rows if r["bytes"] and r["roof_gbps"] and (r["size"] is None or r["size"] == largest.get(r["workload"]))]
     impls = [k for k in IMPL_KEYS if any(k in r["cells"] for r in rows)]
     color = {k: plt.get_cmap("tab20")(i % 20) for i, k in enumerate(IMPL_KEYS)}  # one colour per column
     sized = [w for w in WORKLOAD_ORDER if w in largest] + sorted(w for w in largest if w not in WORKLOAD_ORDER)
