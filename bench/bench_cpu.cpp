@@ -29,25 +29,29 @@ namespace {
 using i64 = std::int64_t;
 constexpr i64 n_big = i64{1} << 24;  // elements of the 1-d workloads
 double copy_gbps = 0;                // BM_Copy's, for the rows after it
-double mean_seconds = 0;             // of the last timed(), per call
+double call_seconds = 0;             // of the last timed(): the median call
 
-// Seconds per call (the CPU backend returns when the work is done).
+// Seconds per call (the CPU backend returns when the work is done): the median of the calls, also
+// the counter "median_ms" that bench/run_all.py takes (numpy's rows are medians too).
 template <class F>
 void timed(benchmark::State& state, F&& call) {
   call();  // warm: fault the pages in (and build the kernels' plans once)
-  double total = 0;
+  std::vector<double> per_call;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     call();
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     state.SetIterationTime(s);
-    total += s;
+    per_call.push_back(s);
   }
-  mean_seconds = state.iterations() ? total / static_cast<double>(state.iterations()) : 0;
+  std::sort(per_call.begin(), per_call.end());
+  const std::size_t m = per_call.size() / 2;
+  call_seconds = per_call.empty() ? 0 : per_call.size() % 2 ? per_call[m] : 0.5 * (per_call[m - 1] + per_call[m]);
+  state.counters["median_ms"] = call_seconds * 1e3;
 }
 // The row's counters: bytes moved per call, GB/s, and the fraction of the copy measured first.
 double report(benchmark::State& state, double bytes) {
-  const double gbps = mean_seconds > 0 ? bytes / mean_seconds * 1e-9 : 0;
+  const double gbps = call_seconds > 0 ? bytes / call_seconds * 1e-9 : 0;
   state.counters["bytes"] = bytes;
   state.counters["GB/s"] = gbps;
   if (copy_gbps > 0) state.counters["of_copy"] = gbps / copy_gbps;
@@ -448,7 +452,7 @@ void BM_MonteCarloPi_jetfuse(benchmark::State& state) {
     pi = 4 * jf::mean(u1 * u1 + u2 * u2 < 1.0).item();
   });
   require(std::abs(pi - 3.14159) < 0.01, "pi");
-  state.counters["samples/s"] = static_cast<double>(n_big) / mean_seconds;
+  state.counters["samples/s"] = static_cast<double>(n_big) / call_seconds;
 }
 void BM_MonteCarloPi_handwritten(benchmark::State& state) {
   double pi = 0;
@@ -463,7 +467,7 @@ void BM_MonteCarloPi_handwritten(benchmark::State& state) {
     pi = 4.0 * static_cast<double>(in) / static_cast<double>(n_big);
   });
   require(std::abs(pi - 3.14159) < 0.01, "pi by hand");
-  state.counters["samples/s"] = static_cast<double>(n_big) / mean_seconds;
+  state.counters["samples/s"] = static_cast<double>(n_big) / call_seconds;
 }
 
 // ---- a small call: the quadratic formula on 1000 float64 into a new array (the host's cost) ------

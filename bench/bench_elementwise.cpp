@@ -35,7 +35,7 @@ template <class T> jf::array<T> device_random(std::int64_t n, double lo, double 
   return jf::array<T>(v, jf::cuda);
 }
 
-using jf_bench::mean_seconds;
+using jf_bench::call_seconds;
 using jf_bench::need_gpu;
 using jf_bench::timed_batches;
 
@@ -44,7 +44,7 @@ int reps_for(std::int64_t n) { return n >= (1 << 24) ? 5 : n >= (1 << 18) ? 50 :
 // GB/s of the last timed_batches, and its fraction of the copy bandwidth at the same n.
 double report(benchmark::State& state, std::int64_t n, double bytes_per_elem) {
   const double bytes = bytes_per_elem * static_cast<double>(n);
-  const double gbps = mean_seconds > 0 ? bytes / mean_seconds * 1e-9 : 0;
+  const double gbps = call_seconds > 0 ? bytes / call_seconds * 1e-9 : 0;
   state.counters["GB/s"] = gbps;
   auto it = copy_gbps.find(n);
   if (it != copy_gbps.end() && it->second > 0) state.counters["of_copy"] = gbps / it->second;
@@ -203,7 +203,7 @@ double copy_gbps_of(std::size_t bytes) {
   return static_cast<double>(bytes) / (total / 25) * 1e-9;  // read + written bytes per second
 }
 void report_against_copy(benchmark::State& state, double bytes, double copy) {
-  const double gbps = bytes / mean_seconds * 1e-9;
+  const double gbps = bytes / call_seconds * 1e-9;
   state.counters["GB/s"] = gbps;
   state.counters["of_copy"] = gbps / copy;
 }

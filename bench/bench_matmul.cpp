@@ -49,8 +49,8 @@ void BM_GemmJetfuse(benchmark::State& state) {
   const i64 n = state.range(0);
   const jf::array<T> a = random_on_gpu<T>(n, n), b = random_on_gpu<T>(n, n);
   timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::matmul(a, b))); });
-  state.counters["TFLOP/s"] = 2.0 * double(n) * double(n) * double(n) / jf_bench::mean_seconds * 1e-12;
-  if (cublas_seconds < T >> 0) state.counters["of_cublas"] = cublas_seconds<T> / jf_bench::mean_seconds;
+  state.counters["TFLOP/s"] = 2.0 * double(n) * double(n) * double(n) / jf_bench::call_seconds * 1e-12;
+  if (cublas_seconds < T >> 0) state.counters["of_cublas"] = cublas_seconds<T> / jf_bench::call_seconds;
 }
 
 #if JF_BENCH_CUBLAS
@@ -74,8 +74,8 @@ void BM_GemmCublas(benchmark::State& state) {
       cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, ni, ni, ni, &one, b.data(), ni, a.data(), ni, &zero, c.data(), ni);
   });
   cublasDestroy(h);
-  cublas_seconds<T> = jf_bench::mean_seconds;
-  state.counters["TFLOP/s"] = 2.0 * double(n) * double(n) * double(n) / jf_bench::mean_seconds * 1e-12;
+  cublas_seconds<T> = jf_bench::call_seconds;
+  state.counters["TFLOP/s"] = 2.0 * double(n) * double(n) * double(n) / jf_bench::call_seconds * 1e-12;
 }
 #endif
 
@@ -103,10 +103,10 @@ double unrewritten_seconds = 0;  // of the last BM_SeedMatmulThenSum<T>
 // A and B's bytes over the time, as a fraction of the copy; the speed-up over the unrewritten form.
 template <class T>
 void seed_counters(benchmark::State& state) {
-  const double gbps = seed_elements * sizeof(T) / jf_bench::mean_seconds * 1e-9;
+  const double gbps = seed_elements * sizeof(T) / jf_bench::call_seconds * 1e-9;
   state.counters["GB/s"] = gbps;
   if (seed_copy_gbps < T >> 0) state.counters["of_copy"] = gbps / seed_copy_gbps<T>;
-  if (unrewritten_seconds < T >> 0) state.counters["speedup"] = unrewritten_seconds<T> / jf_bench::mean_seconds;
+  if (unrewritten_seconds < T >> 0) state.counters["speedup"] = unrewritten_seconds<T> / jf_bench::call_seconds;
 }
 
 // Not rewritten: the product made an array (cuBLAS's GEMM), then jf::sum of it (CuPy's and
@@ -116,8 +116,8 @@ void BM_SeedMatmulThenSum(benchmark::State& state) {
   if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
   const jf::array<T> a = random_on_gpu<T>(10000, 5000), b = random_on_gpu<T>(5000, 7000);
   timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::sum(jf::array<T>(jf::matmul(a, b)), 0))); });
-  unrewritten_seconds<T> = jf_bench::mean_seconds;
-  state.counters["TFLOP/s"] = 2.0 * 10000.0 * 5000.0 * 7000.0 / jf_bench::mean_seconds * 1e-12;
+  unrewritten_seconds<T> = jf_bench::call_seconds;
+  state.counters["TFLOP/s"] = 2.0 * 10000.0 * 5000.0 * 7000.0 / jf_bench::call_seconds * 1e-12;
 }
 
 // The seed as numpy code reads: jf::sum(jf::matmul(A, B), axis), rewritten. range(0): the axis;
@@ -152,7 +152,7 @@ void BM_SeedColumnSums(benchmark::State& state) {
   if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
   const jf::array<T> a = random_on_gpu<T>(10000, 5000);
   timed_batches(state, seed_reps, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::sum(a, 0))); });
-  const double gbps = 10000.0 * 5000.0 * sizeof(T) / jf_bench::mean_seconds * 1e-9;
+  const double gbps = 10000.0 * 5000.0 * sizeof(T) / jf_bench::call_seconds * 1e-9;
   state.counters["GB/s"] = gbps;
   if (seed_copy_gbps < T >> 0) state.counters["of_copy"] = gbps / seed_copy_gbps<T>;
 }
@@ -161,7 +161,7 @@ void BM_SeedVectorMatrix(benchmark::State& state) {
   if (!jf::cuda_available()) return state.SkipWithError("no CUDA GPU");
   const jf::array<T> s = random_on_gpu<T>(1, 5000).reshape(jf::shape_t{5000}), b = random_on_gpu<T>(5000, 7000);
   timed_batches(state, seed_reps, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::matmul(s, b))); });
-  const double gbps = 5000.0 * 7000.0 * sizeof(T) / jf_bench::mean_seconds * 1e-9;
+  const double gbps = 5000.0 * 7000.0 * sizeof(T) / jf_bench::call_seconds * 1e-9;
   state.counters["GB/s"] = gbps;
   if (seed_copy_gbps < T >> 0) state.counters["of_copy"] = gbps / seed_copy_gbps<T>;
 }
@@ -193,7 +193,7 @@ void BM_GemmAlpha(benchmark::State& state) {
     timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(1.5 * jf::matmul(a, b))); });
   else
     timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(1.5 * jf::array<T>(jf::matmul(a, b)))); });
-  state.counters["TFLOP/s"] = 2.0 * double(n) * double(n) * double(n) / jf_bench::mean_seconds * 1e-12;
+  state.counters["TFLOP/s"] = 2.0 * double(n) * double(n) * double(n) / jf_bench::call_seconds * 1e-12;
 }
 template <class T>
 void BM_GemmPlusC(benchmark::State& state) {
@@ -204,7 +204,7 @@ void BM_GemmPlusC(benchmark::State& state) {
     timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::matmul(a, b) + c)); });
   else
     timed_batches(state, 3, [&] { benchmark::DoNotOptimize(jf::array<T>(jf::array<T>(jf::matmul(a, b)) + c)); });
-  state.counters["TFLOP/s"] = 2.0 * double(n) * double(n) * double(n) / jf_bench::mean_seconds * 1e-12;
+  state.counters["TFLOP/s"] = 2.0 * double(n) * double(n) * double(n) / jf_bench::call_seconds * 1e-12;
 }
 BENCHMARK(BM_GemmAlpha<float>)->Name("BM_GemmAlpha/float32/elementwise")->Arg(0)->Apply(seed);
 BENCHMARK(BM_GemmAlpha<float>)->Name("BM_GemmAlpha/float32/rewritten")->Arg(1)->Apply(seed);

@@ -119,7 +119,7 @@ events& data(char which) {
 }
 
 void report(benchmark::State& state, const events& d) {
-  state.counters["pairs/s"] = static_cast<double>(d.pairs) / jf_bench::mean_seconds;
+  state.counters["pairs/s"] = static_cast<double>(d.pairs) / jf_bench::call_seconds;
   jf_bench::report_bandwidth(state, d.bytes(), copy_gbps);
 }
 

@@ -14,7 +14,7 @@
 
 namespace {
 
-using jf_bench::mean_seconds;
+using jf_bench::call_seconds;
 using jf_bench::need_gpu;
 using jf_bench::timed_batches;
 
@@ -24,7 +24,7 @@ double write_gbps = 0;
 
 
 void samples(benchmark::State& state, std::int64_t n, double pi) {
-  state.counters["Gsamples/s"] = static_cast<double>(n) / mean_seconds * 1e-9;
+  state.counters["Gsamples/s"] = static_cast<double>(n) / call_seconds * 1e-9;
   state.counters["pi"] = pi;
 }
 
@@ -74,7 +74,7 @@ void BM_WriteRoof(benchmark::State& state) {
   if (!need_gpu(state)) return;
   auto a = jf::empty<float>({gen_n}, jf::cuda);
   timed_batches(state, 20, [&] { jf::cuda_rt::memset_d8(a.raw_data(), 0, static_cast<std::size_t>(gen_n * 4)); });
-  write_gbps = static_cast<double>(gen_n * 4) / mean_seconds * 1e-9;
+  write_gbps = static_cast<double>(gen_n * 4) / call_seconds * 1e-9;
   state.counters["GB/s"] = write_gbps;
 }
 // uniform float32 in [0, 1) written into an existing array of 2^28 elements.
@@ -83,7 +83,7 @@ template <class Gen> void uniform_float32_into_array(benchmark::State& state) {
   Gen gen(7);
   auto a = jf::empty<float>({gen_n}, jf::cuda);
   timed_batches(state, 20, [&] { a = gen.template random<float>({gen_n}, jf::cuda); });
-  const double gbps = static_cast<double>(gen_n * 4) / mean_seconds * 1e-9;
+  const double gbps = static_cast<double>(gen_n * 4) / call_seconds * 1e-9;
   state.counters["GB/s"] = gbps;
   if (write_gbps > 0) state.counters["of_write"] = gbps / write_gbps;
 }
@@ -97,7 +97,7 @@ void BM_UniformFloat64IntoArray(benchmark::State& state) {
   jf::random::philox gen(7);
   auto a = jf::empty<double>({gen_n / 2}, jf::cuda);
   timed_batches(state, 20, [&] { a = gen.random<double>({gen_n / 2}, jf::cuda); });
-  const double gbps = static_cast<double>(gen_n * 4) / mean_seconds * 1e-9;
+  const double gbps = static_cast<double>(gen_n * 4) / call_seconds * 1e-9;
   state.counters["GB/s"] = gbps;
   if (write_gbps > 0) state.counters["of_write"] = gbps / write_gbps;
 }

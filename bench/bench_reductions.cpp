@@ -32,14 +32,14 @@ template <class T> jf::array<T> device_random(const jf::shape_t& s, unsigned see
   return jf::array<T>(v, s, jf::cuda);
 }
 
-using jf_bench::mean_seconds;
+using jf_bench::call_seconds;
 using jf_bench::need_gpu;
 using jf_bench::timed_batches;
 
 int reps_for(std::int64_t bytes) { return bytes >= (std::int64_t(1) << 28) ? 10 : bytes >= (1 << 22) ? 50 : 200; }
 
 void report(benchmark::State& state, std::int64_t bytes) {
-  const double gbps = mean_seconds > 0 ? static_cast<double>(bytes) / mean_seconds * 1e-9 : 0;
+  const double gbps = call_seconds > 0 ? static_cast<double>(bytes) / call_seconds * 1e-9 : 0;
   state.counters["bytes"] = static_cast<double>(bytes);
   state.counters["GB/s"] = gbps;
   auto it = copy_gbps.find(bytes);
@@ -52,7 +52,7 @@ void copy_roof(benchmark::State& state, std::int64_t bytes) {
   auto src = jf::empty<double>({bytes / 16}, jf::cuda);
   auto dst = jf::empty<double>({bytes / 16}, jf::cuda);
   timed_batches(state, reps_for(bytes), [&] { jf::cuda_rt::copy_dtod(dst.raw_data(), src.raw_data(), static_cast<std::size_t>(bytes / 2)); });
-  const double gbps = static_cast<double>(bytes) / mean_seconds * 1e-9;
+  const double gbps = static_cast<double>(bytes) / call_seconds * 1e-9;
   copy_gbps[bytes] = gbps;
   state.counters["bytes"] = static_cast<double>(bytes);
   state.counters["GB/s"] = gbps;

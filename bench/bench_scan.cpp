@@ -28,7 +28,7 @@ int cub_inclusive_sum(void* temp, std::size_t& bytes, const void* in, void* out,
 
 namespace {
 
-using jf_bench::mean_seconds;
+using jf_bench::call_seconds;
 using jf_bench::need_gpu;
 using jf_bench::timed_batches;
 

@@ -32,7 +32,7 @@ int cub_sort_rows(void* temp, std::size_t& bytes, const float* in, float* out, s
 
 namespace {
 
-using jf_bench::mean_seconds;
+using jf_bench::call_seconds;
 using jf_bench::need_gpu;
 using jf_bench::timed_batches;
 using i64 = std::int64_t;
@@ -59,9 +59,9 @@ data& get() {
 }
 
 void report(benchmark::State& state, double cub_seconds) {
-  state.counters["Gkeys/s"] = static_cast<double>(n) / mean_seconds * 1e-9;
-  if (cub_seconds > 0) state.counters["of_cub"] = cub_seconds / mean_seconds;
-  if (copy_seconds > 0) state.counters["copies"] = mean_seconds / copy_seconds;
+  state.counters["Gkeys/s"] = static_cast<double>(n) / call_seconds * 1e-9;
+  if (cub_seconds > 0) state.counters["of_cub"] = cub_seconds / call_seconds;
+  if (copy_seconds > 0) state.counters["copies"] = call_seconds / copy_seconds;
 }
 
 // A device copy of 2^27 4-byte keys (the unit of the `copies` counter).
@@ -69,7 +69,7 @@ void BM_CopyRoof(benchmark::State& state) {
   if (!need_gpu(state)) return;
   data& d = get();
   jf_bench::copy_roof(state, d.f32_out.raw_data(), d.f32.raw_data(), n * sizeof(float));
-  copy_seconds = jf_bench::mean_seconds;
+  copy_seconds = jf_bench::call_seconds;
 }
 
 #ifdef JF_HAVE_CUDA
@@ -87,7 +87,7 @@ void BM_CubSortKeys(benchmark::State& state) {
     if (cub_sort_keys<K, N>(temp, bytes, in, out, static_cast<N>(n), stream) != 0) state.SkipWithError("CUB failed");
   });
   jf::cuda_rt::deallocate(temp);
-  if (std::is_same_v<N, int>) (std::is_same_v<K, float> ? cub_f32_seconds : cub_i32_seconds) = mean_seconds;
+  if (std::is_same_v<N, int>) (std::is_same_v<K, float> ? cub_f32_seconds : cub_i32_seconds) = call_seconds;
   report(state, 0);
 }
 
@@ -108,7 +108,7 @@ void BM_CubSortRows(benchmark::State& state) {
     if (cub_sort_rows<Radix>(temp, bytes, in, out, n, rows, off, stream) != 0) state.SkipWithError("CUB failed");
   });
   jf::cuda_rt::deallocate(temp);
-  if (!Radix) cub_rows_seconds = mean_seconds;
+  if (!Radix) cub_rows_seconds = call_seconds;
   report(state, 0);
 }
 #endif
@@ -173,9 +173,9 @@ lists_data& lists() {
 }
 void report_lists(benchmark::State& state, double cub_seconds) {
   const i64 elements = lists().x.content().size();
-  state.counters["Gelem/s"] = static_cast<double>(elements) / mean_seconds * 1e-9;
-  if (cub_seconds > 0) state.counters["of_cub"] = cub_seconds / mean_seconds;
-  if (copy_seconds > 0) state.counters["copies"] = mean_seconds / (copy_seconds * elements / n);
+  state.counters["Gelem/s"] = static_cast<double>(elements) / call_seconds * 1e-9;
+  if (cub_seconds > 0) state.counters["of_cub"] = cub_seconds / call_seconds;
+  if (copy_seconds > 0) state.counters["copies"] = call_seconds / (copy_seconds * elements / n);
 }
 double cub_lists_seconds = 0;
 
@@ -197,7 +197,7 @@ void BM_CubSegmentedSortLists(benchmark::State& state) {
       state.SkipWithError("CUB failed");
   });
   jf::cuda_rt::deallocate(temp);
-  cub_lists_seconds = mean_seconds;
+  cub_lists_seconds = call_seconds;
   report_lists(state, 0);
 }
 #endif

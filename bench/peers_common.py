@@ -20,6 +20,7 @@ and run_all.py leaves its cells empty with the reason as a footnote. JF_PEERS_QU
 """
 import json
 import os
+import statistics
 import sys
 import time
 
@@ -33,7 +34,7 @@ def quick():
 
 
 def batches():
-    return 2 if quick() else 5
+    return 3 if quick() else 5
 
 
 def quick_reps(reps):
@@ -48,19 +49,19 @@ def cupy_sync(_result=None):
 
 def timed(f, reps, sync=cupy_sync):
     """Seconds per call: one warm-up call, then batches of `reps` back-to-back calls each followed by
-    one sync(last result); the best batch (JF_PEERS_QUICK: fewer batches and calls)."""
+    one sync(last result); the median batch, as the C++ rows report theirs (JF_PEERS_QUICK: fewer
+    batches and calls)."""
     sync(f())
     reps = quick_reps(reps)
-    best = None
+    per_call = []
     for _ in range(batches()):
         t0 = time.perf_counter()
         r = None
         for _ in range(reps):
             r = f()
         sync(r)
-        t = (time.perf_counter() - t0) / reps
-        best = t if best is None else min(best, t)
-    return best
+        per_call.append((time.perf_counter() - t0) / reps)
+    return statistics.median(per_call)
 
 
 def first_call(f, sync=cupy_sync):
