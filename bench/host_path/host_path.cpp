@@ -1,5 +1,5 @@
 // jetfuse's own host cost of a cached call on jf::cuda, without the driver's: run with
-// bench/host_path/fake_libcuda.c as libcuda.so.1 (host_path.sh), every launch, copy and
+// bench/host_path/fake_libcuda.cpp as libcuda.so.1 (host_path.sh), every launch, copy and
 // allocation returns at once, so what is timed is the expression walk, the variant lookup, the
 // argument packing and jetfuse's bookkeeping around the launch. Prints ns per call for the small
 // call of the GPU table (the quadratic formula on 1000 float64, into an existing output and into a
@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <jetfuse/jetfuse.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -29,15 +30,51 @@ double ns_per_call(F&& call) {
   return t[t.size() / 2];
 }
 
+// "check" (ctest host_path_stand_in_driver, no timing): maps, a strided map, a reduction and a
+// scan, repeated on this thread and on two others (whose graphs are destroyed when they end), so
+// that launches go direct, through new graphs, through re-parameterised ones and through cached
+// ones. Fails unless kernels were launched and some through graphs; the stand-in driver prints at
+// exit how many graph execs are left alive.
+int check() {
+  auto work = [] {
+    for (std::int64_t n : {1000, 1001, 7}) {
+      jf::array<double> a = jf::full<double>({n}, 1.5, jf::cuda), b = jf::full<double>({n}, 4.0, jf::cuda);
+      jf::array<double> x = jf::empty<double>({n}, jf::cuda);
+      for (int i = 0; i < 50; ++i) {
+        x = (-b + jf::sqrt(b * b - 4 * a * a)) / (2 * a);
+        jf::array<double> y = x * 2 + b;
+        jf::array<double> s = jf::sum(y * y);
+        jf::array<double> cs = jf::cumsum(y);
+        jf::array<float> m = jf::zeros<float>({16, 16}, jf::cuda);
+        m(jf::range(1, -1), jf::range(1, -1)) = m(jf::range(2, jf::range::none), jf::range(1, -1)) + 1.0f;
+      }
+    }
+  };
+  work();
+  std::thread t1(work), t2(work);
+  t1.join();
+  t2.join();
+  work();
+  const jf::stats_t st = jf::stats();
+  std::printf("%s\n", jf::to_string(st).c_str());
+  if (st.launches == 0 || st.graph_launches == 0 || st.graph_launches >= st.launches) {
+    std::printf("expected launches, some of them through graphs and some direct\n");
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string only = argc > 1 ? argv[1] : "";  // "small", "new" or "stencil": that case alone
+  // "small", "new" or "stencil": that case alone; "check": the ctest (no timing)
+  const std::string only = argc > 1 ? argv[1] : "";
   if (!jf::cuda_available()) {
     std::printf("no CUDA driver: run through host_path.sh (the fake libcuda.so.1)\n");
     return 1;
   }
   const std::int64_t n = 1000;
+  if (only == "check") return check();
   jf::array<double> a = jf::full<double>({n}, 1.5, jf::cuda), b = jf::full<double>({n}, 4.0, jf::cuda),
                     c = jf::full<double>({n}, 1.25, jf::cuda), x = jf::empty<double>({n}, jf::cuda);
   auto quadratic = [&] { return (-b + jf::sqrt(b * b - 4 * a * c)) / (2 * a); };
