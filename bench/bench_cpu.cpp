@@ -24,6 +24,8 @@
 #include <thread>
 #include <vector>
 
+#include "timed_batches.hpp"  // median_per_call, shared with the GPU benchmarks
+
 namespace {
 
 using i64 = std::int64_t;
@@ -44,10 +46,7 @@ void timed(benchmark::State& state, F&& call) {
     state.SetIterationTime(s);
     per_call.push_back(s);
   }
-  std::sort(per_call.begin(), per_call.end());
-  const std::size_t m = per_call.size() / 2;
-  call_seconds = per_call.empty() ? 0 : per_call.size() % 2 ? per_call[m] : 0.5 * (per_call[m - 1] + per_call[m]);
-  state.counters["median_ms"] = call_seconds * 1e3;
+  call_seconds = jf_bench::median_per_call(state, per_call);
 }
 // The row's counters: bytes moved per call, GB/s, and the fraction of the copy measured first.
 double report(benchmark::State& state, double bytes) {
