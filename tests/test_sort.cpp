@@ -465,6 +465,56 @@ TEST(SortingCuda, RandomAgainstCpu) {
   gpu_against_cpu<double>({1, 70001}, {-1, 0}, false);
 }
 
+// Rows of 129 to 4096 (and one row of up to 4096): one thread block a row (block_sort_rows.cu),
+// rows read with a stride among them (axis 0 of (777, 257): 257 rows of 777).
+TEST(SortingCuda, RowsSortedByOneBlockAgainstCpu) {
+  if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
+  test_support::seed();
+  gpu_against_cpu<float>({2000, 1024}, {-1, 0}, false);
+  gpu_against_cpu<double>({777, 257}, {-1, 0}, false);
+  gpu_against_cpu<std::int32_t>({150, 4096}, {-1}, false);
+  gpu_against_cpu<i64>({129, 2049}, {-1, 0}, false);
+  gpu_against_cpu<bool>({2000, 300}, {-1}, false);
+  gpu_against_cpu<float>({4, 200, 513}, {2, 1}, false);
+  for (i64 n : {129, 1000, 4096}) gpu_against_cpu<double>({1, n}, {-1}, false);
+  gpu_against_cpu<std::uint64_t>({3001, 130}, {-1, 0}, true);
+  gpu_against_cpu<std::int8_t>({64, 2000}, {-1}, true);
+}
+
+// unique's values alone: sorted, then selected. int32 and int64 select into the result's own
+// memory and keep it when the distinct values fill half of it, else copy them out; the rest decode.
+TEST(SortingCuda, UniqueValuesAgainstCpu) {
+  if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
+  test_support::seed();
+  auto& rng = test_support::rng();
+  for (i64 n : {1, 2, 1000, 300001}) {
+    for (i64 range : {n, n / 3 + 1, i64(4)}) {
+      std::vector<std::int32_t> v(static_cast<std::size_t>(n));
+      std::uniform_int_distribution<std::int32_t> pick(-1000, static_cast<std::int32_t>(range) - 1001);
+      for (auto& e : v) e = pick(rng);
+      if (range == n)
+        for (i64 k = 0; k < n; ++k) v[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(k * 7 % n - 1000);
+      std::shuffle(v.begin(), v.end(), rng);
+      const std::string what = "n " + std::to_string(n) + " range " + std::to_string(range);
+      const jf::array<std::int32_t> h(v, {n}, jf::cpu), d(v, {n}, jf::cuda);
+      poison_pool(jf::cuda, n * 16 + 4096);
+      const jf::array<std::int32_t> got = jf::unique(d), want = jf::unique(h);
+      expect_same(got, want, what + " int32");
+      // The result is an array like any other: its strides, and an expression over it.
+      ASSERT_EQ(got.strides(), jf::strides_t{1}) << what;
+      expect_same(jf::array<std::int32_t>(got * 3 + 1), jf::array<std::int32_t>(want * 3 + 1),
+                  what + " int32, then 3 x + 1");
+      // int64 read with a stride (keys encoded first), and as float64 (keys decoded).
+      std::vector<i64> w(static_cast<std::size_t>(2 * n));
+      for (std::size_t k = 0; k < w.size(); ++k) w[k] = k % 2 ? v[k / 2] : -v[k / 2];
+      const jf::array<i64> hw(w, {n, 2}, jf::cpu), dw(w, {n, 2}, jf::cuda);
+      expect_same(jf::unique(dw.transpose()), jf::unique(hw.transpose()), what + " int64 transposed");
+      const jf::array<double> hf = jf::astype<double>(h), df = jf::astype<double>(d);
+      expect_same(jf::unique(df), jf::unique(hf), what + " float64");
+    }
+  }
+}
+
 // Threads sort at once, each on its own stream (jf::cuda: CUB through the static runtime on the
 // context the driver API made current in that thread).
 TEST_P(Sorting, ConcurrentThreads) {

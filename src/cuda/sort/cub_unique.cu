@@ -1,7 +1,9 @@
-// cub::DeviceRunLengthEncode::Encode of sorted int32/int64 keys and cub::DeviceScan::InclusiveSum
-// of int64 flags (device_sort.hpp): the two ways unique finds its distinct values.
+// cub::DeviceSelect::Unique and cub::DeviceRunLengthEncode::Encode of sorted int32/int64 keys, and
+// cub::DeviceScan::InclusiveSum of int64 flags (device_sort.hpp): the ways unique finds its distinct
+// values (only them; with their counts; with positions).
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 
 #include "cuda/sort/device_sort.hpp"
 
@@ -18,7 +20,20 @@ int encode(void* temp, std::size_t& temp_bytes, const void* in, void* unique_out
                                                              static_cast<int>(n), static_cast<cudaStream_t>(stream)));
 }
 
+template <class K>
+int select(void* temp, std::size_t& temp_bytes, const void* in, void* unique_out, i64* selected, i64 n, void* stream) {
+  return static_cast<int>(cub::DeviceSelect::Unique(temp, temp_bytes, static_cast<const K*>(in),
+                                                    static_cast<K*>(unique_out), selected, static_cast<int>(n),
+                                                    static_cast<cudaStream_t>(stream)));
+}
+
 }  // namespace
+
+int select_unique(bool wide, void* temp, std::size_t& temp_bytes, const void* in, void* unique_out, i64* selected,
+                  i64 n, void* stream) {
+  return wide ? select<std::int64_t>(temp, temp_bytes, in, unique_out, selected, n, stream)
+              : select<std::int32_t>(temp, temp_bytes, in, unique_out, selected, n, stream);
+}
 
 int run_length_encode(bool wide, void* temp, std::size_t& temp_bytes, const void* in, void* unique_out, i64* counts_out,
                       i64* runs_out, i64 n, void* stream) {

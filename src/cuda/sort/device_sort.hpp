@@ -40,12 +40,22 @@ int segmented_sort_keys(bool wide, void* temp, std::size_t& temp_bytes, const vo
 int segmented_stable_sort_pairs(bool wide, void* temp, std::size_t& temp_bytes, const void* keys_in, void* keys_out,
                                 const i64* values_in, i64* values_out, i64 n, i64 segments, const i64* offsets,
                                 void* stream);
+// DeviceSelect::Unique of sorted keys (n < 2^31): the distinct keys and, in *selected, their number.
+int select_unique(bool wide, void* temp, std::size_t& temp_bytes, const void* in, void* unique_out, i64* selected,
+                  i64 n, void* stream);
 // DeviceRunLengthEncode::Encode of sorted keys (n < 2^31): distinct keys, their counts, the number
 // of runs.
 int run_length_encode(bool wide, void* temp, std::size_t& temp_bytes, const void* in, void* unique_out, i64* counts_out,
                       i64* runs_out, i64 n, void* stream);
 // DeviceScan::InclusiveSum in place.
 int inclusive_sum(void* temp, std::size_t& temp_bytes, i64* data, i64 n, void* stream);
+
+// ---- one block a row (block_sort_rows.cu) -----------------------------------------------------
+// Sorts each of `rows` rows of `row` <= block_sort_max_row elements (in and out: views of rows * row
+// elements in row-major order) in one thread block with cub::BlockRadixSort: with positions, the
+// stable argsort of canonical keys (out: int64), else the values in numpy's order (out: t).
+constexpr i64 block_sort_max_row = 4096;
+int block_sort_rows(dtype t, const view& in, const view& out, i64 rows, i64 row, bool positions, void* stream);
 
 // ---- kernels (passes.cu) ---------------------------------------------------------------------
 // How elements become signed integer keys (int32: bool, 8- to 32-bit integers but uint32, float32;

@@ -8,105 +8,13 @@
 
 #include "cuda/sort/device_sort.hpp"
 #include "cuda/sort/grid_loops.cuh"
+#include "cuda/sort/sort_keys.cuh"
 
 namespace jf::cuda_sort {
 
 namespace {
 
 using namespace grid;
-
-// ---- keys --------------------------------------------------------------------------------------
-// key_of<T>: the key type K, encode (order or canonical) and decode, the canonical NaN's key.
-template <class T>
-struct key_of;
-template <>
-struct key_of<bool> {
-  using K = std::int32_t;
-  static constexpr bool has_nan = false;
-  static constexpr K nan_key = 0;
-  __device__ static K encode(bool v, bool) { return v ? 1 : 0; }
-  __device__ static bool decode(K k) { return k != 0; }
-};
-template <>
-struct key_of<std::int32_t> {
-  using K = std::int32_t;
-  static constexpr bool has_nan = false;
-  static constexpr K nan_key = 0;
-  __device__ static K encode(std::int32_t v, bool) { return v; }
-  __device__ static std::int32_t decode(K k) { return k; }
-};
-template <>
-struct key_of<std::int64_t> {
-  using K = std::int64_t;
-  static constexpr bool has_nan = false;
-  static constexpr K nan_key = 0;
-  __device__ static K encode(std::int64_t v, bool) { return v; }
-  __device__ static std::int64_t decode(K k) { return k; }
-};
-// 8- and 16-bit integers and uint32: their value as an int32 (int64 for uint32) key.
-template <class T, class Key>
-struct widened_key {
-  using K = Key;
-  static constexpr bool has_nan = false;
-  static constexpr K nan_key = 0;
-  __device__ static K encode(T v, bool) { return static_cast<K>(v); }
-  __device__ static T decode(K k) { return static_cast<T>(k); }
-};
-template <>
-struct key_of<std::int8_t> : widened_key<std::int8_t, std::int32_t> {};
-template <>
-struct key_of<std::int16_t> : widened_key<std::int16_t, std::int32_t> {};
-template <>
-struct key_of<std::uint8_t> : widened_key<std::uint8_t, std::int32_t> {};
-template <>
-struct key_of<std::uint16_t> : widened_key<std::uint16_t, std::int32_t> {};
-template <>
-struct key_of<std::uint32_t> : widened_key<std::uint32_t, std::int64_t> {};
-// uint64: the top bit flipped, so that signed int64 order is the unsigned order.
-template <>
-struct key_of<std::uint64_t> {
-  using K = std::int64_t;
-  static constexpr bool has_nan = false;
-  static constexpr K nan_key = 0;
-  __device__ static K encode(std::uint64_t v, bool) { return static_cast<K>(v ^ 0x8000000000000000ull); }
-  __device__ static std::uint64_t decode(K k) { return static_cast<std::uint64_t>(k) ^ 0x8000000000000000ull; }
-};
-// Floats: a NaN's sign cleared (canonical: one NaN, and -0.0 is +0.0), then the bits of a negative
-// value reversed below the sign so that signed integer order is the value order.
-template <>
-struct key_of<float> {
-  using K = std::int32_t;
-  static constexpr bool has_nan = true;
-  static constexpr K nan_key = 0x7FC00000;
-  __device__ static K encode(float v, bool canonical) {
-    std::uint32_t b = static_cast<std::uint32_t>(__float_as_int(v));
-    if ((b & 0x7FFFFFFFu) > 0x7F800000u)
-      b = canonical ? 0x7FC00000u : (b & 0x7FFFFFFFu);
-    else if (canonical && b == 0x80000000u)
-      b = 0;
-    const K s = static_cast<K>(b);
-    return s < 0 ? s ^ 0x7FFFFFFF : s;
-  }
-  __device__ static float decode(K k) { return __int_as_float(k < 0 ? k ^ 0x7FFFFFFF : k); }
-};
-template <>
-struct key_of<double> {
-  using K = std::int64_t;
-  static constexpr bool has_nan = true;
-  static constexpr K nan_key = 0x7FF8000000000000LL;
-  __device__ static K encode(double v, bool canonical) {
-    std::uint64_t b = static_cast<std::uint64_t>(__double_as_longlong(v));
-    if ((b & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull)
-      b = canonical ? 0x7FF8000000000000ull : (b & 0x7FFFFFFFFFFFFFFFull);
-    else if (canonical && b == 0x8000000000000000ull)
-      b = 0;
-    const K s = static_cast<K>(b);
-    return s < 0 ? s ^ 0x7FFFFFFFFFFFFFFFLL : s;
-  }
-  __device__ static double decode(K k) { return __longlong_as_double(k < 0 ? k ^ 0x7FFFFFFFFFFFFFFFLL : k); }
-};
-template <class T>
-using key_t = typename key_of<T>::K;
 
 template <class T, bool Canonical>
 __global__ void encode_kernel(view in, key_t<T>* keys, i64* positions, i64 row, i64 n) {

@@ -7,10 +7,13 @@
 // * 1-d (or flattened) sort of int32/int64/float32/float64: DeviceRadixSort::SortKeys on the
 //   elements themselves (read in place when contiguous), then for floats the negative NaNs, which
 //   CUB's order by bits puts first, are moved last on the device.
+// * rows of at most 4096 (more than 128 when there are several rows): one thread block a row
+//   sorts it in registers and shared memory (block_sort_rows.cu), one read and one write.
 // * n-d sort along an axis, bool sort, argsort, unique: a pass writes order-preserving int32/int64
 //   keys (and for argsort the positions), then DeviceRadixSort (one row) or DeviceSegmentedSort
 //   (one segment per row), then a pass decodes the keys (or copies the positions) into the result,
 //   whatever its strides.
+// * unique of the values alone: sorted keys, then DeviceSelect::Unique (unique_values).
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -21,6 +24,7 @@
 #include "cuda/context.hpp"
 #include "cuda/runtime.hpp"
 #include "cuda/sort/device_sort.hpp"
+#include "jetfuse/buffer.hpp"
 #include "jetfuse/errors.hpp"
 
 namespace jf::detail::sorting {
@@ -114,6 +118,11 @@ void sort_elements(dtype t, const view& in, const view& out, i64 n, void* stream
   if (result) check(cuda_sort::scatter(each, dst, out, n, stream), "writing the sorted elements");
 }
 
+// Rows that one thread block sorts in registers and shared memory: every row up to
+// block_sort_max_row, but rows of at most 128 when there are many (DeviceSegmentedSort sorts those
+// with a warp each, where a block would hold mostly padding).
+bool block_sorted(i64 rows, i64 row) { return row <= cuda_sort::block_sort_max_row && (rows == 1 || row > 128); }
+
 // offsets[s] = s * row for the rows' segments.
 struct segments {
   device_temp offsets;
@@ -123,6 +132,54 @@ struct segments {
   const i64* get() const { return offsets.get<i64>(); }
 };
 
+// unique's distinct values alone (numpy's default) when no NaNs are to be counted apart: sorted
+// keys, then DeviceSelect::Unique, one read-back for their number. int32 and int64 are their own
+// keys: sorted straight from a contiguous input, the distinct keys selected into the result's own
+// memory, which it keeps when they fill at least half of it (as PyTorch's unique does), else they
+// are copied into a result of their size.
+unique_parts unique_values(dtype t, const view& vin, i64 n, void* stream) {
+  const bool identity = t == dtype::int32 || t == dtype::int64, wide = cuda_sort::wide_keys(t);
+  const std::size_t kb = key_bytes(t);
+  const device_temp keys(identity && contiguous(vin) ? 0 : bytes_of(n, kb)), sorted(bytes_of(n, kb));
+  if (keys)
+    check(cuda_sort::encode_keys(t, key_mode::canonical, vin, keys.get(), nullptr, n, n, stream), "encoding keys");
+  const void* src = keys ? keys.get() : vin.data;
+  const dtype kd = key_dtype(t);
+  std::size_t temp_bytes = 0;
+  check(cuda_sort::radix_sort_keys(kd, nullptr, temp_bytes, src, sorted.get(), n, key_end_bit(t), stream),
+        "cub::DeviceRadixSort::SortKeys");
+  {
+    const device_temp temp(temp_bytes);
+    check(cuda_sort::radix_sort_keys(kd, temp.get(), temp_bytes, src, sorted.get(), n, key_end_bit(t), stream),
+          "cub::DeviceRadixSort::SortKeys");
+  }
+  const detail::buffer_ptr own = identity ? detail::allocate(cuda, bytes_of(n, kb)) : nullptr;
+  const device_temp distinct_keys(identity ? 0 : bytes_of(n, kb)), selected(sizeof(i64));
+  void* distinct = identity ? own->ptr : distinct_keys.get();
+  temp_bytes = 0;
+  check(cuda_sort::select_unique(wide, nullptr, temp_bytes, sorted.get(), distinct, selected.get<i64>(), n, stream),
+        "cub::DeviceSelect::Unique");
+  {
+    const device_temp temp(temp_bytes);
+    check(
+        cuda_sort::select_unique(wide, temp.get(), temp_bytes, sorted.get(), distinct, selected.get<i64>(), n, stream),
+        "cub::DeviceSelect::Unique");
+  }
+  i64 count = 0;
+  cuda_rt::copy_dtoh(&count, selected.get(), sizeof count);  // the one synchronisation: the result's size
+  unique_parts p;
+  if (identity && 2 * count >= n) {
+    p.values = array_base(own, t, shape_t{count}, strides_t{1}, 0);
+    return p;
+  }
+  p.values = make_array(cuda, t, shape_t{count});
+  if (identity)
+    cuda_rt::copy_dtod(p.values.raw_data(), distinct, bytes_of(count, kb));
+  else
+    check(cuda_sort::decode_keys(t, distinct, view_of(p.values), count, stream), "decoding the distinct values");
+  return p;
+}
+
 }  // namespace
 
 void cuda_sort_rows(const array_base& in, const array_base& out) {
@@ -131,6 +188,8 @@ void cuda_sort_rows(const array_base& in, const array_base& out) {
   const dtype t = in.dtype();
   const i64 row = in.shape()[in.ndim() - 1], total = in.size(), rows = total / row;
   const view vin = view_of(in), vout = view_of(out);
+  if (block_sorted(rows, row))
+    return check(cuda_sort::block_sort_rows(t, vin, vout, rows, row, false, stream), "sorting rows in thread blocks");
   // CUB sorts one row of float32, float64, int32 or int64 itself; the other dtypes through keys.
   if (rows == 1 && (t == dtype::float32 || t == dtype::float64 || t == dtype::int32 || t == dtype::int64))
     return sort_elements(t, vin, vout, total, stream);
@@ -167,6 +226,8 @@ void cuda_argsort_rows(const array_base& in, const array_base& out) {
   const dtype t = in.dtype();
   const i64 row = in.shape()[in.ndim() - 1], total = in.size(), rows = total / row;
   const view vin = view_of(in), vout = view_of(out);
+  if (block_sorted(rows, row))
+    return check(cuda_sort::block_sort_rows(t, vin, vout, rows, row, true, stream), "argsorting rows in thread blocks");
   const bool wide = cuda_sort::wide_keys(t);
   const std::size_t kb = key_bytes(t);
   const device_temp keys(bytes_of(total, kb)), sorted(bytes_of(total, kb)), positions(bytes_of(total, sizeof(i64)));
@@ -251,6 +312,8 @@ unique_parts cuda_unique(const array_base& in, bool equal_nan, bool want_indices
   const dtype t = in.dtype();
   const i64 n = in.size();
   const view vin = view_of(in);
+  if (!want_indices && !want_inverse && !want_counts && n <= INT_MAX && (equal_nan || !is_floating(t)))
+    return unique_values(t, vin, n, stream);
   const bool wide = cuda_sort::wide_keys(t);
   const std::size_t kb = key_bytes(t);
   const device_temp keys(bytes_of(n, kb)), sorted(bytes_of(n, kb));
