@@ -16,10 +16,12 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "jetfuse/eval.hpp"
+#include "jetfuse/expr/count_true.hpp"
 #include "jetfuse/expr/masked.hpp"
 #include "jetfuse/expr/take.hpp"
 #include "jetfuse/joining.hpp"
@@ -96,8 +98,14 @@ template <class M> auto indices_node(const M& mask, std::int64_t count, int axis
                                                   mask)};
 }
 
-// How many elements of the mask are nonzero: one fused reduction, read back (a synchronisation).
-template <class M> std::int64_t count_selected(const M& mask) { return array<std::int64_t>(count_nonzero(mask)).item(); }
+// How many elements of the mask are nonzero, read back (a synchronisation): a bool array on the GPU
+// by count_true_fast, anything else by one fused reduction.
+template <class M>
+std::int64_t count_selected(const M& mask) {
+  if constexpr (std::is_same_v<M, term<array<bool>>>)
+    if (const std::optional<std::int64_t> c = count_true_fast(mask.elements[hana::llong_c<0>])) return *c;
+  return array<std::int64_t>(count_nonzero(mask)).item();
+}
 
 // The shape of a mask or an operand without evaluating it: an array's, or the broadcast shape of an
 // element-wise expression's leaves; none for expressions whose shape their reductions decide.

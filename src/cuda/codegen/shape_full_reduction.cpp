@@ -125,9 +125,14 @@ void emit_full_reduction(emitter& e, const shape_plan& p, launch_info& li) {
 launch_config configure_full_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev) {
   launch_config c;
   const std::int64_t n = product(li.reduced_axes, ext);
-  // Enough blocks to fill the GPU twice over at most; at least 4 elements per thread per block-row.
+  // At least 4 elements per thread per block-row; at most one wave of resident blocks up to 2^26
+  // iterations, two beyond. Measured on an H200 (2026-11-29, bench_reductions SumOnly, sum of
+  // float64; median of 10): one wave 36.1 / 66.9 / 125 us at 2^24 / 2^25 / 2^26 against 39.0 / 69.4
+  // / 127 with two (CuPy's CUB 37.3 at 2^24), two waves 245 us at 2^27 against 249 with one; three,
+  // four and six waves slower at every size.
   const std::int64_t by_work = (n + li.block * 4 - 1) / (li.block * 4);
-  const std::int64_t blocks = std::clamp<std::int64_t>(by_work, 1, resident_blocks(dev, li.block) * 2);
+  const std::int64_t waves = n > (std::int64_t(1) << 26) ? 2 : 1;
+  const std::int64_t blocks = std::clamp<std::int64_t>(by_work, 1, resident_blocks(dev, li.block) * waves);
   c.grid[0] = static_cast<unsigned>(blocks);
   c.block[0] = static_cast<unsigned>(li.block);
   c.scratch_bytes = scratch_bytes(li, 1, blocks);
