@@ -11,31 +11,7 @@ namespace jf::cuda_sort {
 
 template <class T>
 struct key_of;
-template <>
-struct key_of<bool> {
-  using K = std::int32_t;
-  static constexpr bool has_nan = false;
-  static constexpr K nan_key = 0;
-  __device__ static K encode(bool v, bool) { return v ? 1 : 0; }
-  __device__ static bool decode(K k) { return k != 0; }
-};
-template <>
-struct key_of<std::int32_t> {
-  using K = std::int32_t;
-  static constexpr bool has_nan = false;
-  static constexpr K nan_key = 0;
-  __device__ static K encode(std::int32_t v, bool) { return v; }
-  __device__ static std::int32_t decode(K k) { return k; }
-};
-template <>
-struct key_of<std::int64_t> {
-  using K = std::int64_t;
-  static constexpr bool has_nan = false;
-  static constexpr K nan_key = 0;
-  __device__ static K encode(std::int64_t v, bool) { return v; }
-  __device__ static std::int64_t decode(K k) { return k; }
-};
-// 8- and 16-bit integers and uint32: their value as an int32 (int64 for uint32) key.
+// bool and the integers but uint64: their value as an int32 key (int64 for int64 and uint32).
 template <class T, class Key>
 struct widened_key {
   using K = Key;
@@ -44,6 +20,12 @@ struct widened_key {
   __device__ static K encode(T v, bool) { return static_cast<K>(v); }
   __device__ static T decode(K k) { return static_cast<T>(k); }
 };
+template <>
+struct key_of<bool> : widened_key<bool, std::int32_t> {};
+template <>
+struct key_of<std::int32_t> : widened_key<std::int32_t, std::int32_t> {};
+template <>
+struct key_of<std::int64_t> : widened_key<std::int64_t, std::int64_t> {};
 template <>
 struct key_of<std::int8_t> : widened_key<std::int8_t, std::int32_t> {};
 template <>
