@@ -50,12 +50,13 @@ int run_length_encode(bool wide, void* temp, std::size_t& temp_bytes, const void
 // DeviceScan::InclusiveSum in place.
 int inclusive_sum(void* temp, std::size_t& temp_bytes, i64* data, i64 n, void* stream);
 
-// ---- one block a row (block_sort_rows.cu) -----------------------------------------------------
+// ---- one block a row (block_sort_rows.cuh; block_sort_values.cu, block_argsort_rows.cu) --------
 // Sorts each of `rows` rows of `row` <= block_sort_max_row elements (in and out: views of rows * row
-// elements in row-major order) in one thread block with cub::BlockRadixSort: with positions, the
-// stable argsort of canonical keys (out: int64), else the values in numpy's order (out: t).
+// elements in row-major order) in one thread block with cub::BlockRadixSort: the values in numpy's
+// order (out: t), or the stable argsort of canonical keys (out: int64).
 constexpr i64 block_sort_max_row = 4096;
-int block_sort_rows(dtype t, const view& in, const view& out, i64 rows, i64 row, bool positions, void* stream);
+int block_sort_rows(dtype t, const view& in, const view& out, i64 rows, i64 row, void* stream);
+int block_argsort_rows(dtype t, const view& in, const view& out, i64 rows, i64 row, void* stream);
 
 // ---- kernels (passes.cu) ---------------------------------------------------------------------
 // How elements become signed integer keys (int32: bool, 8- to 32-bit integers but uint32, float32;

@@ -8,7 +8,7 @@
 //   elements themselves (read in place when contiguous), then for floats the negative NaNs, which
 //   CUB's order by bits puts first, are moved last on the device.
 // * rows of at most 4096 (more than 128 when there are several rows): one thread block a row
-//   sorts it in registers and shared memory (block_sort_rows.cu), one read and one write.
+//   sorts it in registers and shared memory (block_sort_rows.cuh), one read and one write.
 // * n-d sort along an axis, bool sort, argsort, unique: a pass writes order-preserving int32/int64
 //   keys (and for argsort the positions), then DeviceRadixSort (one row) or DeviceSegmentedSort
 //   (one segment per row), then a pass decodes the keys (or copies the positions) into the result,
@@ -189,7 +189,7 @@ void cuda_sort_rows(const array_base& in, const array_base& out) {
   const i64 row = in.shape()[in.ndim() - 1], total = in.size(), rows = total / row;
   const view vin = view_of(in), vout = view_of(out);
   if (block_sorted(rows, row))
-    return check(cuda_sort::block_sort_rows(t, vin, vout, rows, row, false, stream), "sorting rows in thread blocks");
+    return check(cuda_sort::block_sort_rows(t, vin, vout, rows, row, stream), "sorting rows in thread blocks");
   // CUB sorts one row of float32, float64, int32 or int64 itself; the other dtypes through keys.
   if (rows == 1 && (t == dtype::float32 || t == dtype::float64 || t == dtype::int32 || t == dtype::int64))
     return sort_elements(t, vin, vout, total, stream);
@@ -227,7 +227,7 @@ void cuda_argsort_rows(const array_base& in, const array_base& out) {
   const i64 row = in.shape()[in.ndim() - 1], total = in.size(), rows = total / row;
   const view vin = view_of(in), vout = view_of(out);
   if (block_sorted(rows, row))
-    return check(cuda_sort::block_sort_rows(t, vin, vout, rows, row, true, stream), "argsorting rows in thread blocks");
+    return check(cuda_sort::block_argsort_rows(t, vin, vout, rows, row, stream), "argsorting rows in thread blocks");
   const bool wide = cuda_sort::wide_keys(t);
   const std::size_t kb = key_bytes(t);
   const device_temp keys(bytes_of(total, kb)), sorted(bytes_of(total, kb)), positions(bytes_of(total, sizeof(i64)));

@@ -1,6 +1,6 @@
 // Elements as signed integer keys whose order is numpy's (device_sort.hpp, key_mode): key_of<T>
 // gives the key type K, encode (order or canonical) and decode, and the canonical NaN's key.
-// Shared by the sort passes (passes.cu) and the one-block row sorts (block_sort_rows.cu).
+// Shared by the sort passes (passes.cu) and the one-block row sorts (block_sort_rows.cuh).
 #pragma once
 
 #include <cuda_runtime.h>
