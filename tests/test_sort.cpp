@@ -465,7 +465,7 @@ TEST(SortingCuda, RandomAgainstCpu) {
   gpu_against_cpu<double>({1, 70001}, {-1, 0}, false);
 }
 
-// Rows of 129 to 4096 (and one row of up to 4096): one thread block a row (block_sort_rows.cu),
+// Rows of 129 to 4096 (and one row of up to 4096): one thread block a row (block_sort_rows.cuh),
 // rows read with a stride among them (axis 0 of (777, 257): 257 rows of 777).
 TEST(SortingCuda, RowsSortedByOneBlockAgainstCpu) {
   if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: jf::cuda tests skipped";
