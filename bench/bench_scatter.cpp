@@ -72,6 +72,20 @@ void BM_PutPermClip(benchmark::State& state) {
   timed_batches(state, 10, [&] { jf::put(d.x, d.perm, d.v, jf::mode::clip); });
   bandwidth(state);
 }
+// The peers' semantics: indices wrapped, unchecked, and an arbitrary duplicate wins
+// (jf::unique_indices: no claims), one launch; the value plain and computed in the kernel.
+void BM_PutPermUnique(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { jf::put(d.x, d.perm, d.v, jf::mode::wrap, jf::unique_indices); });
+  bandwidth(state);
+}
+void BM_PutPermUniqueExpression(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { jf::put(d.x, d.perm, d.v * 2.0 + 1.0, jf::mode::wrap, jf::unique_indices); });
+  bandwidth(state);
+}
 // numpy's x[p] = v * 2 + 1: the value computed in the kernel.
 void BM_SetItemPermFused(benchmark::State& state) {
   if (!need_gpu(state)) return;
@@ -86,6 +100,14 @@ void BM_AddAt(benchmark::State& state) {
   timed_batches(state, 10, [&] { jf::add_at(d.x, Dup ? d.dup : d.perm, d.v); });
   bandwidth(state);
 }
+// cupyx.scatter_add's semantics: indices wrapped, no check first (one launch).
+template <bool Dup>
+void BM_AddAtWrap(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  data& d = get();
+  timed_batches(state, 10, [&] { jf::add_at(d.x, Dup ? d.dup : d.perm, d.v, jf::mode::wrap); });
+  bandwidth(state);
+}
 
 void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(5); }
 
@@ -95,8 +117,12 @@ BENCHMARK(BM_CopyRoof)->Apply(one);
 BENCHMARK(BM_Put<false>)->Name("BM_PutPerm")->Apply(one);
 BENCHMARK(BM_Put<true>)->Name("BM_PutDup")->Apply(one);
 BENCHMARK(BM_PutPermClip)->Apply(one);
+BENCHMARK(BM_PutPermUnique)->Apply(one);
 BENCHMARK(BM_SetItemPermFused)->Apply(one);
+BENCHMARK(BM_PutPermUniqueExpression)->Apply(one);
 BENCHMARK(BM_AddAt<false>)->Name("BM_AddAtPerm")->Apply(one);
 BENCHMARK(BM_AddAt<true>)->Name("BM_AddAtDup")->Apply(one);
+BENCHMARK(BM_AddAtWrap<false>)->Name("BM_AddAtPermWrap")->Apply(one);
+BENCHMARK(BM_AddAtWrap<true>)->Name("BM_AddAtDupWrap")->Apply(one);
 
 BENCHMARK_MAIN();

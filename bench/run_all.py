@@ -214,9 +214,14 @@ WORKLOADS = [
     ("PutPerm", "x[p] = v, 2^26 float64, p a permutation"),
     ("PutDup", "x[p] = v, p random with duplicates"),
     ("PutPermClip", "jf::put(x, p, v, mode::clip)"),
+    ("PutPermUnique", "jf::put(x, p, v, mode::wrap, unique_indices): the peers' semantics (wrapped, any duplicate "
+     "wins); peers repeated from PutPerm"),
     ("SetItemPermExpression", "x[p] = v * 2 + 1, p a permutation"),
+    ("SetItemPermExpressionUnique", "jf::put(x, p, v * 2 + 1, mode::wrap, unique_indices); peers repeated"),
     ("AddAtPerm", "add.at(x, p, v) (cupyx.scatter_add, torch index_add_), p a permutation"),
     ("AddAtDup", "add.at(x, p, v), p random with duplicates"),
+    ("AddAtPermWrap", "jf::add_at(x, p, v, mode::wrap): cupyx.scatter_add's semantics (no check); peers repeated"),
+    ("AddAtDupWrap", "jf::add_at(x, p, v, mode::wrap), p with duplicates; peers repeated"),
     ("MonteCarloPi", "4 * mean(u^2 + v^2 < 1), 2^30 float64 pairs (no bytes: ms only)"),
     ("MonteCarloPiF32", "the same in float32"),
     ("UniformF32", "uniform float32 into an array of 2^28 (% of a memset, not of a copy)"),
@@ -333,8 +338,12 @@ CPP_ROWS = {
         "BM_PutDup": ("PutDup", "jetfuse"),
         "BM_PutPermClip": ("PutPermClip", "jetfuse"),
         "BM_SetItemPermFused": ("SetItemPermExpression", "jetfuse"),
+        "BM_PutPermUnique": ("PutPermUnique", "jetfuse"),
+        "BM_PutPermUniqueExpression": ("SetItemPermExpressionUnique", "jetfuse"),
         "BM_AddAtPerm": ("AddAtPerm", "jetfuse"),
         "BM_AddAtDup": ("AddAtDup", "jetfuse"),
+        "BM_AddAtPermWrap": ("AddAtPermWrap", "jetfuse"),
+        "BM_AddAtDupWrap": ("AddAtDupWrap", "jetfuse"),
     },
     "bench_random": {
         "BM_WriteRoof": (None, "copy"),
@@ -419,7 +428,9 @@ PEERS = {
 # Peers' workloads measured once and shown again under another workload's row (the same work by
 # another of jetfuse's variants): the cell is copied, its source says so.
 REPEATED_PEER_ROWS = {"MonteCarloPi": ["MonteCarloPi/philox4x32"], "MonteCarloPiF32": ["MonteCarloPiF32/philox4x32"],
-                      "UniformF32": ["UniformF32/philox4x32"]}
+                      "UniformF32": ["UniformF32/philox4x32"], "PutPerm": ["PutPermUnique"],
+                      "SetItemPermExpression": ["SetItemPermExpressionUnique"], "AddAtPerm": ["AddAtPermWrap"],
+                      "AddAtDup": ["AddAtDupWrap"]}
 
 
 def repeated_peer_cells(cells):

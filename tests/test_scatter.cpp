@@ -587,6 +587,97 @@ TEST_P(Scatter, OutOfBoundsLeavesXUntouched) {
   EXPECT_EQ(x.to_vector(), (std::vector<double>{9.0, 9.0, 9.0, 9.0, 9.0, 5.5}));  // -3 -2 0 1 2 3
 }
 
+// jf::put(..., jf::unique_indices) (JAX's promise: no claims) and the ufuncs' wrap and clip, against
+// the loops written out here: a permutation put exactly (with negative indices; clip's positions
+// in range), repeated indices put one of their values and nothing else, add_at / minimum_at with
+// indices far outside [-n, n) wrapped or clipped; mode raise still checks first.
+TEST_P(Scatter, UniqueIndicesAndUfuncModes) {
+  auto wrap = [](i64 j, i64 n) { return ((j % n) + n) % n; };
+  auto clip = [](i64 j, i64 n) { return j < 0 ? 0 : (j >= n ? n - 1 : j); };
+  for (const i64 n : {i64(1), i64(7), i64(1000), i64(1 << 20) + 3}) {
+    const std::vector<double> x0 = random_values<double>(static_cast<std::size_t>(n));  // the poison
+    std::vector<i64> perm(static_cast<std::size_t>(n));
+    for (i64 k = 0; k < n; ++k) perm[static_cast<std::size_t>(k)] = k;
+    std::shuffle(perm.begin(), perm.end(), rng());
+    // Part of the permutation (every element of the rest stays x0), some named from the end.
+    const std::size_t count = static_cast<std::size_t>(n > 1 ? n - n / 3 : 1);
+    std::vector<i64> part(perm.begin(), perm.begin() + static_cast<std::ptrdiff_t>(count));
+    std::vector<i64> negative = part, far = part;
+    for (std::size_t k = 0; k < count; k += 2) negative[k] -= n;            // in [-n, n)
+    for (std::size_t k = 0; k < count; ++k) far[k] += n * rand_int(-3, 3);  // wraps to part
+    const std::vector<double> v = random_values<double>(count);
+    std::vector<double> want = x0;
+    for (std::size_t k = 0; k < count; ++k) want[static_cast<std::size_t>(part[k])] = v[k];
+    const jf::array<double> va(v, dev());
+    for (int m = 0; m < 3; ++m) {
+      const jf::array<double> x(x0, dev());
+      if (m == 0) jf::put(x, jf::array<i64>(negative, dev()), va, jf::unique_indices);
+      if (m == 1) jf::put(x, jf::array<i64>(far, dev()), va, jf::mode::wrap, jf::unique_indices);
+      if (m == 2) jf::put(x, jf::array<i64>(part, dev()), va, jf::mode::clip, jf::unique_indices);
+      ASSERT_EQ(bits(x.to_vector()), bits(want)) << "unique put, mode " << m << ", n " << n << ", seed " << seed();
+    }
+    // Indices repeated after all: each element named gets one of its values, the others keep x0.
+    std::vector<i64> dup(count);
+    for (auto& j : dup) j = rand_int(-3 * n, 3 * n);
+    {
+      const jf::array<double> x(x0, dev());
+      jf::put(x, jf::array<i64>(dup, dev()), va, jf::mode::wrap, jf::unique_indices);
+      const std::vector<double> got = x.to_vector();
+      std::vector<std::vector<double>> may(static_cast<std::size_t>(n));
+      for (std::size_t k = 0; k < count; ++k) may[static_cast<std::size_t>(wrap(dup[k], n))].push_back(v[k]);
+      for (std::size_t e = 0; e < got.size(); ++e) {
+        const bool ok = may[e].empty() ? bits(std::vector<double>{got[e]}) == bits(std::vector<double>{x0[e]})
+                                       : std::find(may[e].begin(), may[e].end(), got[e]) != may[e].end();
+        ASSERT_TRUE(ok) << "repeated unique put, element " << e << ", n " << n << ", seed " << seed();
+      }
+    }
+    // add_at / minimum_at, wrap and clip: every index counts (int64: exact on both backends).
+    const std::vector<i64> xi0 = random_values<i64>(static_cast<std::size_t>(n)), vi = random_values<i64>(count);
+    const jf::array<i64> dup_a(dup, dev()), vi_a(vi, dev());
+    for (int m = 0; m < 2; ++m) {
+      std::vector<i64> sum = xi0, low = xi0;
+      for (std::size_t k = 0; k < count; ++k) {
+        const auto e = static_cast<std::size_t>(m == 0 ? wrap(dup[k], n) : clip(dup[k], n));
+        sum[e] += vi[k];
+        low[e] = std::min(low[e], vi[k]);
+      }
+      const jf::array<i64> xs(xi0, dev()), xl(xi0, dev());
+      if (m == 0) {
+        jf::add_at(xs, dup_a, vi_a, jf::mode::wrap);
+        jf::minimum_at(xl, dup_a, vi_a, jf::mode::wrap);
+      } else {
+        jf::add_at(xs, dup_a, vi_a, jf::mode::clip);
+        jf::minimum_at(xl, dup_a, vi_a, jf::mode::clip);
+      }
+      ASSERT_EQ(xs.to_vector(), sum) << "add_at mode " << (m ? "clip" : "wrap") << ", n " << n << ", seed " << seed();
+      ASSERT_EQ(xl.to_vector(), low) << "minimum_at mode " << (m ? "clip" : "wrap") << ", n " << n << ", seed "
+                                     << seed();
+    }
+  }
+  // Mode raise with unique indices still checks every index before any write.
+  const jf::array<double> x({0.0, 1.1, 2.2, 3.3}, dev());
+  EXPECT_EQ(message_of<jf::index_error>([&] {
+              jf::put(x, jf::array<i64>({1, 0, 4}, dev()), 9.0, jf::unique_indices);
+            }),
+            "index 4 is out of bounds for axis 0 with size 4");
+  EXPECT_EQ(message_of<jf::index_error>([&] {
+              jf::put(x, jf::array<i64>({1, -5}, dev()), 9.0, jf::mode::raise, jf::unique_indices);
+            }),
+            "index -5 is out of bounds for axis 0 with size 4");
+  EXPECT_EQ(x.to_vector(), (std::vector<double>{0.0, 1.1, 2.2, 3.3}));
+  if (gpu()) {  // no claims: one launch without checks, two with them
+    const jf::array<i64> p({2, 0, 3}, dev());
+    const std::uint64_t before = jf::stats().launches;
+    jf::put(x, p, 5.0, jf::mode::wrap, jf::unique_indices);
+    EXPECT_EQ(jf::stats().launches - before, 1u);
+    jf::add_at(x, p, 1.0, jf::mode::clip);
+    EXPECT_EQ(jf::stats().launches - before, 2u);
+    jf::put(x, p, 7.0, jf::unique_indices);
+    EXPECT_EQ(jf::stats().launches - before, 4u);
+    EXPECT_EQ(x.to_vector(), (std::vector<double>{7.0, 1.1, 7.0, 7.0}));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Scatter, ::testing::Values(jf::cpu, jf::cuda),
                          test_support::backend_name);
 
@@ -617,6 +708,12 @@ void plans_of(std::vector<std::string>& p) {
   jf::detail::ufunc_at<jf::op::maximum, jf::ir::put_rule::maximum>(x, idx, v, &s);
   p.push_back(s);
   p.push_back(jf::explain_add_at(x, idx, jf::ones<double>({4})));  // computed in float64, cast back
+  jf::detail::put_values<jf::ir::gather_mode::wrap, jf::ir::put_rule::store_any>(x, idx, v, &s);  // unique
+  p.push_back(s);
+  jf::detail::put_values<jf::ir::gather_mode::raise, jf::ir::put_rule::store_any>(x, idx, v, &s);
+  p.push_back(s);
+  jf::detail::ufunc_at<jf::op::maximum, jf::ir::put_rule::maximum, jf::ir::gather_mode::clip>(x, idx, v, &s);
+  p.push_back(s);
 }
 
 std::vector<std::string> plans() {
@@ -663,6 +760,19 @@ TEST(ScatterPlans, OneKernelOfShapeScatter) {
   std::string one;
   jf::detail::ufunc_at<jf::op::add, jf::ir::put_rule::add>(jf::zeros<float>({3}), jf::array<i64>({1}), 1.0f, &one);
   EXPECT_NE(one.find("launched twice"), std::string::npos) << one;  // add_at raises
+  jf::detail::ufunc_at<jf::op::add, jf::ir::put_rule::add, jf::ir::gather_mode::wrap>(jf::zeros<float>({3}),
+                                                                                      jf::array<i64>({1}), 1.0f, &one);
+  EXPECT_NE(one.find("scatter: one launch"), std::string::npos) << one;  // nothing to check
+  // Unique indices: stored without claims; checked first only in mode raise.
+  const jf::array<double> x = jf::zeros<double>({6});
+  const jf::array<i64> idx({0, 2, 3, -1});
+  jf::detail::put_values<jf::ir::gather_mode::clip, jf::ir::put_rule::store_any>(x, idx, 2.0, &one);
+  EXPECT_NE(one.find("put store_any f64"), std::string::npos) << one;
+  EXPECT_NE(one.find("One launch: each value stored"), std::string::npos) << one;
+  EXPECT_EQ(one.find("jf_claims"), std::string::npos) << one;
+  jf::detail::put_values<jf::ir::gather_mode::raise, jf::ir::put_rule::store_any>(x, idx, 2.0, &one);
+  EXPECT_NE(one.find("launched twice"), std::string::npos) << one;
+  EXPECT_EQ(one.find("jf_claims"), std::string::npos) << one;
 }
 
 TEST(ScatterPlans, LaunchRule) {

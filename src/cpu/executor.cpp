@@ -568,7 +568,7 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
           if (g.outputs[o].value == static_cast<node_id>(k)) s.acc = static_cast<int>(g.inputs.size() + o);
         if (s.acc < 0) throw error("jf::cpu_exec: a put is not the value of an output");
         s.stride = p.accesses[static_cast<std::size_t>(s.acc)].strides[static_cast<std::size_t>(w)];
-        if (s.rule != ir::put_rule::store) {
+        if (s.rule != ir::put_rule::store && s.rule != ir::put_rule::store_any) {  // both in order: the last wins
           s.combine = find_put_combine(ir::put_rule_op(s.rule), n.type, g.at(n.args[0]).type);
           if (!s.combine)
             throw dtype_error("jf::cpu_exec: " + std::string(ir::put_rule_name(s.rule)) + " is not defined for " +

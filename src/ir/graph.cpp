@@ -199,6 +199,8 @@ const char* put_rule_name(put_rule r) {
   case put_rule::multiply: return "multiply";
   case put_rule::minimum: return "minimum";
   case put_rule::maximum: return "maximum";
+  case put_rule::store_any:
+    return "store_any";
   }
   return "?";
 }
@@ -210,7 +212,9 @@ jf::op put_rule_op(put_rule r) {
   case put_rule::multiply: return op::multiply;
   case put_rule::minimum: return op::minimum;
   case put_rule::maximum: return op::maximum;
-  case put_rule::store: break;
+  case put_rule::store:
+  case put_rule::store_any:
+    break;
   }
   return op::input;
 }
@@ -660,9 +664,10 @@ void graph::validate() const {
       if (encloses(w, n.domain) || encloses(w, c)) bad(*this, k, "its target must not enclose its domain");
       if (!uniform(v) && v.domain != n.domain) bad(*this, k, "the value must be in the node's domain");
       if (!uniform(i) && i.domain != c) bad(*this, k, "the index must be in the claim domain");
-      if (static_cast<int>(rule_of_put(n)) > static_cast<int>(put_rule::maximum)) bad(*this, k, "unknown rule");
+      if (static_cast<int>(rule_of_put(n)) > static_cast<int>(put_rule::store_any)) bad(*this, k, "unknown rule");
       if ((n.attr[1] >> 8 & 3) == 3) bad(*this, k, "unknown mode");
-      if (rule_of_put(n) == put_rule::store && n.type != v.type) bad(*this, k, "a stored value has the target's dtype");
+      if ((rule_of_put(n) == put_rule::store || rule_of_put(n) == put_rule::store_any) && n.type != v.type)
+        bad(*this, k, "a stored value has the target's dtype");
       bool output = false;
       for (const output_desc& o : outputs) output = output || o.value == static_cast<node_id>(k);
       if (!output) bad(*this, k, "must be the value of an output");

@@ -1,15 +1,17 @@
 // numpy's scatters, in place and fused with the expressions that compute the indices and the values:
 //
 //   jf::put(x, indices, values[, jf::mode::wrap])   numpy.put: x flattened, values repeated cyclically
+//   jf::put(x, indices, values[, mode], jf::unique_indices)   the caller promises no repeated index
 //   x(indices) = v;  x(indices) += v;               numpy's x[indices] = v along the first axis
-//   jf::add_at(x, indices, values)                  numpy.add.at (and subtract_at, multiply_at,
+//   jf::add_at(x, indices, values[, jf::mode::wrap])  numpy.add.at (and subtract_at, multiply_at,
 //                                                   minimum_at, maximum_at): every index counts
 //
 // Each is one evaluation (on jf::cuda two launches of one kernel: the indices are checked and, for
 // stores, each element's last writer claimed first; then the values are written). Duplicate indices:
 // the last one in numpy's order wins for put and x(indices) = v (deterministically on both
 // backends); ufunc.at combines every one. An index out of bounds raises jf::index_error with numpy's
-// message and leaves x untouched. docs/design.md, "Scatter".
+// message and leaves x untouched; the ufuncs also take numpy take's wrap and clip (JAX's
+// `mode` of its scatters): no check, one launch. docs/design.md, "Scatter".
 #pragma once
 
 #include <array>
@@ -144,13 +146,33 @@ template <scatter_kind K, ir::put_rule R, ir::gather_mode M, dtype C, class I, c
   }
 }
 
-template <ir::gather_mode M, class T, class I, class V>
+template <ir::gather_mode M, ir::put_rule R = ir::put_rule::store, class T, class I, class V>
 void put_values(const array<T>& x, I&& indices, V&& values, std::string* explained = nullptr) {
   check_scatter_indices<I>();
   static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
-  scatter_into<scatter_kind::put, ir::put_rule::store, M, dtype_v<T>>(x, capture(std::forward<I>(indices)),
-                                                                      capture(std::forward<V>(values)), explained);
+  scatter_into<scatter_kind::put, R, M, dtype_v<T>>(x, capture(std::forward<I>(indices)),
+                                                    capture(std::forward<V>(values)), explained);
 }
+
+// The gather_mode of jf::mode's tags.
+template <class M>
+struct mode_of_tag;
+template <>
+struct mode_of_tag<mode::raise_t> {
+  static constexpr ir::gather_mode value = ir::gather_mode::raise;
+};
+template <>
+struct mode_of_tag<mode::wrap_t> {
+  static constexpr ir::gather_mode value = ir::gather_mode::wrap;
+};
+template <>
+struct mode_of_tag<mode::clip_t> {
+  static constexpr ir::gather_mode value = ir::gather_mode::clip;
+};
+template <class M>
+concept mode_tag = requires {
+  mode_of_tag<std::remove_cvref_t<M>>::value;
+};
 
 // The dtype numpy's ufunc.at(x, indices, values) computes in: x's dtype promoted with the values'.
 // numpy converts the values with np.asarray, so a C++ scalar counts as a strong int64, float64 or
@@ -165,7 +187,7 @@ struct ufunc_at_types {
 
 // numpy's ufunc.at(x, indices, values): x's element combined with each value in that dtype (and
 // converted back: numpy casts the result unsafely).
-template <op O, ir::put_rule R, class T, class I, class V>
+template <op O, ir::put_rule R, ir::gather_mode M = ir::gather_mode::raise, class T, class I, class V>
 void ufunc_at(const array<T>& x, I&& indices, V&& values, std::string* explained = nullptr) {
   check_scatter_indices<I>();
   static_assert(operand<V>, JF_UNSUPPORTED_OPERAND_MESSAGE);
@@ -174,8 +196,8 @@ void ufunc_at(const array<T>& x, I&& indices, V&& values, std::string* explained
     static_assert(types::defined,
                   "jetfuse: this ufunc.at is not defined for these dtypes (numpy's boolean subtract "
                   "raises TypeError; use jf::astype first)");
-    scatter_into<scatter_kind::ufunc_at, R, ir::gather_mode::raise, types::compute>(
-        x, capture(std::forward<I>(indices)), capture(std::forward<V>(values)), explained);
+    scatter_into<scatter_kind::ufunc_at, R, M, types::compute>(x, capture(std::forward<I>(indices)),
+                                                               capture(std::forward<V>(values)), explained);
   }
 }
 
@@ -204,33 +226,78 @@ void put(const array<T>& x, I&& indices, V&& values, mode::clip_t) {
   detail::put_values<ir::gather_mode::clip>(x, std::forward<I>(indices), std::forward<V>(values));
 }
 
+// JAX's unique_indices=True: the caller promises that no element is named twice (after the mode's
+// wrapping or clipping), so no element needs claiming for numpy's last write. On jf::cuda the
+// values go out in one scattered pass instead of two (mode wrap or clip: one launch; raise: the
+// check, then the stores). If an index repeats after all, one of its values is written, which one
+// undefined (as CuPy's and PyTorch's x[p] = v); nothing outside x is written and mode raise still
+// checks every index first.
+struct unique_indices_t {};
+inline constexpr unique_indices_t unique_indices{};
+template <class T, class I, class V>
+void put(const array<T>& x, I&& indices, V&& values, unique_indices_t) {
+  detail::put_values<ir::gather_mode::raise, ir::put_rule::store_any>(x, std::forward<I>(indices),
+                                                                      std::forward<V>(values));
+}
+template <class T, class I, class V, detail::mode_tag M>
+void put(const array<T>& x, I&& indices, V&& values, M, unique_indices_t) {
+  detail::put_values<detail::mode_of_tag<std::remove_cvref_t<M>>::value, ir::put_rule::store_any>(
+      x, std::forward<I>(indices), std::forward<V>(values));
+}
+
 // numpy.add.at(x, indices, values): x[indices] += values unbuffered, every duplicate index adding
 // its value (along x's first axis; values broadcast to indices.shape + x.shape[1:]). On jf::cuda by
 // atomics: integer results are exact, floating-point ones may differ in the last bits between runs
 // (the order of additions into one element is not fixed). Out-of-bounds: jf::index_error, x
-// untouched.
+// untouched. With jf::mode::wrap or jf::mode::clip (numpy take's modes, JAX's `mode` of
+// .at[].add): indices wrapped or clipped, nothing checked first, one launch on jf::cuda.
 template <class T, class I, class V>
 void add_at(const array<T>& x, I&& indices, V&& values) {
   detail::ufunc_at<op::add, ir::put_rule::add>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+template <class T, class I, class V, detail::mode_tag M>
+void add_at(const array<T>& x, I&& indices, V&& values, M) {
+  detail::ufunc_at<op::add, ir::put_rule::add, detail::mode_of_tag<std::remove_cvref_t<M>>::value>(
+      x, std::forward<I>(indices), std::forward<V>(values));
 }
 // numpy.subtract.at (bool: compile-time error, numpy raises TypeError).
 template <class T, class I, class V>
 void subtract_at(const array<T>& x, I&& indices, V&& values) {
   detail::ufunc_at<op::subtract, ir::put_rule::subtract>(x, std::forward<I>(indices), std::forward<V>(values));
 }
+template <class T, class I, class V, detail::mode_tag M>
+void subtract_at(const array<T>& x, I&& indices, V&& values, M) {
+  detail::ufunc_at<op::subtract, ir::put_rule::subtract, detail::mode_of_tag<std::remove_cvref_t<M>>::value>(
+      x, std::forward<I>(indices), std::forward<V>(values));
+}
 // numpy.multiply.at.
 template <class T, class I, class V>
 void multiply_at(const array<T>& x, I&& indices, V&& values) {
   detail::ufunc_at<op::multiply, ir::put_rule::multiply>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+template <class T, class I, class V, detail::mode_tag M>
+void multiply_at(const array<T>& x, I&& indices, V&& values, M) {
+  detail::ufunc_at<op::multiply, ir::put_rule::multiply, detail::mode_of_tag<std::remove_cvref_t<M>>::value>(
+      x, std::forward<I>(indices), std::forward<V>(values));
 }
 // numpy.minimum.at / numpy.maximum.at (NaN propagates, as numpy's minimum / maximum).
 template <class T, class I, class V>
 void minimum_at(const array<T>& x, I&& indices, V&& values) {
   detail::ufunc_at<op::minimum, ir::put_rule::minimum>(x, std::forward<I>(indices), std::forward<V>(values));
 }
+template <class T, class I, class V, detail::mode_tag M>
+void minimum_at(const array<T>& x, I&& indices, V&& values, M) {
+  detail::ufunc_at<op::minimum, ir::put_rule::minimum, detail::mode_of_tag<std::remove_cvref_t<M>>::value>(
+      x, std::forward<I>(indices), std::forward<V>(values));
+}
 template <class T, class I, class V>
 void maximum_at(const array<T>& x, I&& indices, V&& values) {
   detail::ufunc_at<op::maximum, ir::put_rule::maximum>(x, std::forward<I>(indices), std::forward<V>(values));
+}
+template <class T, class I, class V, detail::mode_tag M>
+void maximum_at(const array<T>& x, I&& indices, V&& values, M) {
+  detail::ufunc_at<op::maximum, ir::put_rule::maximum, detail::mode_of_tag<std::remove_cvref_t<M>>::value>(
+      x, std::forward<I>(indices), std::forward<V>(values));
 }
 
 // What jf::put and jf::add_at would run on jf::cuda for these arrays' shapes and layouts, whatever

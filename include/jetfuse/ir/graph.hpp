@@ -130,10 +130,12 @@ inline int rank_of_check(const node& n) { return static_cast<int>(n.attr[1]); }
 // How a put node combines its value with the element it names (numpy's scatters): store (several
 // iterations naming one element: the latest in row-major order over the claim domain wins, numpy's
 // last write), or the element combined with the value by an operation in the value's dtype and
-// converted back (numpy's ufunc.at: np.add.at, ...; every iteration counts).
-enum class put_rule : std::uint8_t { store, add, subtract, multiply, minimum, maximum };
+// converted back (numpy's ufunc.at: np.add.at, ...; every iteration counts), or store_any: a store
+// whose indices the caller promised unique (JAX's unique_indices), so no element is claimed; when
+// several iterations name one element anyway, one of their values is written, which one undefined.
+enum class put_rule : std::uint8_t { store, add, subtract, multiply, minimum, maximum, store_any };
 const char* put_rule_name(put_rule r);
-// The element-wise operation of a combining rule (op::add, ...); store has none.
+// The element-wise operation of a combining rule (op::add, ...); store and store_any have none.
 jf::op put_rule_op(put_rule r);
 // A put node's rule, mode (what an index outside [-n, n) does) and axis (for the message) are
 // packed in attr[1]; attr[0] is the domain of the target's scattered axis, `index` the claim domain.

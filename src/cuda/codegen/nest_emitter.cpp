@@ -1210,10 +1210,14 @@ std::string describe_shape(const kernel_source& k) {
   case kernel_shape::scatter:
     return li.launches == 2
                ? std::string("scatter: launched twice, grid-stride in 256-thread blocks: the indices checked") +
-                     (li.claim_bytes ? " and each target element claimed by its last writer (atomicMax of positions)" : "") +
-                     ", then the values " + (li.claim_bytes ? "stored by the claimants" : "combined by atomics") +
+                     (li.claim_bytes ? " and each target element claimed by its last writer (atomicMax of positions)"
+                                     : "") +
+                     ", then the values " +
+                     (li.claim_bytes ? "stored by the claimants" : "combined by atomics (or stored: unique indices)") +
                      ", nothing after a failed check"
-               : std::string("scatter: one launch, grid-stride in 256-thread blocks, the values combined by atomics");
+               : std::string(
+                     "scatter: one launch, grid-stride in 256-thread blocks, the values combined by atomics (or "
+                     "stored: unique indices)");
   }
   return "?";
 }

@@ -12,7 +12,8 @@
 //     launch 1 found no element claimed twice, without reading the claims), or
 //     combined into its element by an atomic (native atomicAdd / atomicMin / atomicMax where they
 //     compute exactly numpy's operation in the target's dtype, else a compare-and-swap loop).
-// Combining without checks or claims (wrap or clip, no raising gather) is one launch.
+// Combining without checks or claims (wrap or clip, no raising gather) is one launch; so is store_any
+// (indices promised unique: stored without claims) in mode wrap or clip.
 #include <algorithm>
 
 #include "cuda/codegen/nest_emitter.hpp"
@@ -125,6 +126,7 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
   for (node_id x : raising_gathers(g, need_all))
     if (!need_index[static_cast<std::size_t>(x)]) value_checks.push_back(x);
   const bool claims = rule == put_rule::store;
+  const bool plain_store = rule == put_rule::store_any;  // no claims: a duplicate's value, any one, wins
   const bool checks = mode == gather_mode::raise || !raising_gathers(g, need_all).empty();
   li.block = 256;
   li.launches = claims || checks ? 2 : 1;
@@ -142,9 +144,12 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
             (claims ? ", each element claimed by its latest position" : "") +
             (value_checks.empty() ? "" : "; raising gathers of the values evaluated over D" + std::to_string(D)) +
             ".\nLaunch 2 over D" + std::to_string(D) + ": nothing after a failure; else each value " +
-            (claims ? "stored where its position holds the claim." : "combined atomically.");
+            (claims        ? "stored where its position holds the claim."
+             : plain_store ? "stored (indices promised unique: no claims)."
+                           : "combined atomically.");
   else
-    plan += "\nOne launch: each value combined atomically.";
+    plan += plain_store ? "\nOne launch: each value stored (indices promised unique: no claims)."
+                        : "\nOne launch: each value combined atomically.";
   e.header(p, plan);
   s << scatter_helpers;
   e.args_struct();
@@ -228,6 +233,8 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
                  if (claims)
                    s << ind << "  if (ok && (!jf_dups || jf_claims[" << iv << "] == static_cast<" << CW << ">("
                      << e.position(I) << ") + 1)) *(" << target << ") = " << v << ";\n";
+                 else if (plain_store)
+                   s << ind << "  if (ok) *(" << target << ") = " << v << ";\n";
                  else
                    s << ind << "  if (ok) jf_scatter::combine<" << static_cast<int>(rule) << ", " << T << ">(" << target
                      << ", " << v << ");\n";
