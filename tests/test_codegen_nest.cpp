@@ -210,10 +210,6 @@ TEST(CodegenNest, RowReductionLaunch) {
   EXPECT_EQ(c.block[1], 1u);
   EXPECT_EQ(c.grid[0], 4096u);
   EXPECT_EQ(c.scratch_bytes, 0u);
-  ext[0] = 32768;  // more rows than 4 waves of resident blocks (4224): still a block a row, no loop
-  ext[1] = 4096;
-  EXPECT_EQ(configure_launch(k, ext, 2, h100).grid[0], 32768u);
-  ext[0] = 4096;
   ext[1] = 33;
   c = configure_launch(k, ext, 2, h100);
   EXPECT_EQ(c.block[0], 32u);

@@ -7,7 +7,7 @@
 // cache) for long ones, chosen at launch from the row length. The group strides over the row,
 // combines with jf_nest::group_allreduce (every thread of the group gets the row's value), thread 0
 // stores K's outputs, then the group runs the map domains over the same row. Rows are a grid-stride
-// loop over groups (a block per row without the row cache: a block for every row, no loop).
+// loop over groups.
 //
 // Row cache: when a map domain is R itself (x - mean(x) with one load of x in R), the reduction
 // loop keeps the loads the map loop reads too in dynamic shared memory and the map loop reads them
@@ -229,12 +229,8 @@ launch_config configure_row_reduction(const launch_info& li, const std::int64_t*
       resident = std::max(1, dev.sm_count) * cache.blocks_per_sm;
     }
   }
-  // Groups loop over rows (up to 4 waves of resident blocks), except a block per row without the
-  // row cache: a block for every row, no loop (bench/experiments/row_sum_variants.cu: 32768 rows
-  // of 4096 float32 summed 2 % faster so on an H200; docs/benchmarks.md).
   const std::int64_t per_block = c.block[1];
-  const std::int64_t cap = block_per_row && c.shared_bytes == 0 ? std::int64_t(0x7fffffff) : resident * 4;
-  const std::int64_t blocks = std::min<std::int64_t>((rows + per_block - 1) / per_block, cap);
+  const std::int64_t blocks = std::min<std::int64_t>((rows + per_block - 1) / per_block, resident * 4);
   c.grid[0] = static_cast<unsigned>(blocks);  // 0 rows: nothing to launch
   return c;
 }
