@@ -5,7 +5,8 @@
 // on the GPU at the next synchronisation (here: printing the result), so gathers never wait.
 // Then numpy's wrap/clip modes, a masked assignment, a permutation gathered and consumed in
 // one kernel, take_along_axis, an index pair m[rows, cols] read and assigned, index arrays
-// mixed with slices (m[:, cols] = v), and three index arrays (c[i, j, k]).
+// mixed with slices (m[:, cols] = v), three index arrays (c[i, j, k]), and the scatters' faster
+// forms: a histogram by add_at with clipped bins, a permutation put with jf::unique_indices.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -93,13 +94,26 @@ int main() {
   const jf::array<std::int64_t> h2({3, 1}, dev), h3({4, 0}, dev);
   const jf::array<double> pairs = h(jf::all, jf::all, h2, h3);
   std::printf("h[:, :, [3, 1], [4, 0]] = %s\n", jf::detail::repr(pairs).c_str());
-  const bool ok =
-      raised && static_cast<double>(out(5)) == expect && wide.to_vector() == std::vector<double>{3, 9, 4, 4, 8, 2} &&
-      corners.to_vector() == std::vector<double>{23, 3, 16} && jf::sum(cube2).item() == 276.0 - 42.0 &&
-      row_max.to_vector() == std::vector<double>{9, 7, 8} && picks.to_vector() == std::vector<double>{90, 80, 60} &&
-      m2.to_vector() == std::vector<double>{10, -1, 20, 10, 4, 20, 10, 2, 20} &&
-      block.to_vector() == std::vector<double>{7, 4, 6, 8} && pairs.shape() == jf::shape_t{2, 3, 2} &&
-      pairs.to_vector() == std::vector<double>{19, 5, 39, 25, 59, 45, 79, 65, 99, 85, 119, 105};
+  // A histogram of 10 bins: np.add.at(counts, clip(floor(v * 10)), 1) with the bins clipped by the
+  // scatter itself (jf::mode::clip: no check launch), and a scatter by a permutation promised
+  // unique (JAX's unique_indices: no claims for numpy's last write).
+  const jf::array<double> v({0.05, 0.15, 0.15, 0.99, 1.2, -0.3, 0.55}, dev);
+  const jf::array<std::int64_t> counts = jf::zeros<std::int64_t>({10}, dev);
+  jf::add_at(counts, jf::astype<std::int64_t>(jf::floor(v * 10.0)), std::int64_t{1}, jf::mode::clip);
+  std::printf("add_at(counts, floor(v * 10), 1, mode=clip): %s\n", jf::detail::repr(counts).c_str());
+  const jf::array<double> shuffled = jf::zeros<double>({4}, dev);
+  jf::put(shuffled, jf::array<std::int64_t>({2, 0, 3, 1}, dev), jf::array<double>({10, 20, 30, 40}, dev),
+          jf::unique_indices);
+  std::printf("put(x, [2, 0, 3, 1], [10, 20, 30, 40], unique_indices): %s\n", jf::detail::repr(shuffled).c_str());
+  const bool ok = raised && counts.to_vector() == std::vector<std::int64_t>{2, 2, 0, 0, 0, 1, 0, 0, 0, 2} &&
+                  shuffled.to_vector() == std::vector<double>{20, 40, 10, 30} &&
+                  static_cast<double>(out(5)) == expect && wide.to_vector() == std::vector<double>{3, 9, 4, 4, 8, 2} &&
+                  corners.to_vector() == std::vector<double>{23, 3, 16} && jf::sum(cube2).item() == 276.0 - 42.0 &&
+                  row_max.to_vector() == std::vector<double>{9, 7, 8} &&
+                  picks.to_vector() == std::vector<double>{90, 80, 60} &&
+                  m2.to_vector() == std::vector<double>{10, -1, 20, 10, 4, 20, 10, 2, 20} &&
+                  block.to_vector() == std::vector<double>{7, 4, 6, 8} && pairs.shape() == jf::shape_t{2, 3, 2} &&
+                  pairs.to_vector() == std::vector<double>{19, 5, 39, 25, 59, 45, 79, 65, 99, 85, 119, 105};
   std::printf("%s\n", ok ? "ok" : "MISMATCH");
   return ok ? 0 : 1;
 }
