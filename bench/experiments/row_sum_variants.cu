@@ -109,27 +109,6 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-template <class F>
-float median_us(F f, int reps = 30) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  f();
-  cudaDeviceSynchronize();
-  std::vector<float> t;
-  for (int k = 0; k < reps; ++k) {
-    cudaEventRecord(a);
-    f();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms * 1000);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 // bench_reductions' way: batches of back-to-back launches, one synchronisation each; the median
 // batch's time per launch.
 template <class F>
@@ -151,6 +130,11 @@ float batch_us(F f, int batches = 7, int per = 20) {
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+// Single launches, each timed alone: the median of 30.
+template <class F>
+float median_us(F f) {
+  return batch_us(f, 30, 1);
 }
 
 int main() {
