@@ -10,8 +10,8 @@
 // stores, each element's last writer claimed first; then the values are written). Duplicate indices:
 // the last one in numpy's order wins for put and x(indices) = v (deterministically on both
 // backends); ufunc.at combines every one. An index out of bounds raises jf::index_error with numpy's
-// message and leaves x untouched; the ufuncs also take numpy take's wrap and clip (JAX's
-// `mode` of its scatters): no check, one launch. docs/design.md, "Scatter".
+// message and leaves x untouched; the ufuncs also take numpy take's wrap and clip (as JAX's
+// scatters take a mode, clip among them): no check, one launch. docs/design.md, "Scatter".
 #pragma once
 
 #include <array>
@@ -249,8 +249,8 @@ void put(const array<T>& x, I&& indices, V&& values, M, unique_indices_t) {
 // its value (along x's first axis; values broadcast to indices.shape + x.shape[1:]). On jf::cuda by
 // atomics: integer results are exact, floating-point ones may differ in the last bits between runs
 // (the order of additions into one element is not fixed). Out-of-bounds: jf::index_error, x
-// untouched. With jf::mode::wrap or jf::mode::clip (numpy take's modes, JAX's `mode` of
-// .at[].add): indices wrapped or clipped, nothing checked first, one launch on jf::cuda.
+// untouched. With jf::mode::wrap or jf::mode::clip (numpy take's modes; JAX's .at[].add takes a
+// mode too, clip among them): indices wrapped or clipped, nothing checked first, one launch.
 template <class T, class I, class V>
 void add_at(const array<T>& x, I&& indices, V&& values) {
   detail::ufunc_at<op::add, ir::put_rule::add>(x, std::forward<I>(indices), std::forward<V>(values));
