@@ -20,15 +20,9 @@
 #include <random>
 #include <vector>
 
+#include "experiment_timing.cuh"
+
 typedef long long i64;
-#define CK(x)                                                  \
-  do {                                                         \
-    cudaError_t e = (x);                                       \
-    if (e != cudaSuccess) {                                    \
-      printf("%s line %d\n", cudaGetErrorString(e), __LINE__); \
-      return 1;                                                \
-    }                                                          \
-  } while (0)
 
 constexpr int threads = 256;
 
@@ -59,25 +53,10 @@ __global__ void mark(const i64* __restrict__ p, unsigned* bits, unsigned* dup, i
   if (__syncthreads_or(d) && threadIdx.x == 0) atomicExch(dup, 1u);
 }
 
+// Milliseconds per call: batches of 4 calls.
 template <class F>
-float batch_ms(F f, int batches = 5, int per = 4) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  f();
-  cudaDeviceSynchronize();
-  std::vector<float> t;
-  for (int k = 0; k < batches; ++k) {
-    cudaEventRecord(a);
-    for (int i = 0; i < per; ++i) f();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms / per);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+float batch_ms(F f) {
+  return batch_us(f, 5, 4) / 1000;
 }
 
 int main() {

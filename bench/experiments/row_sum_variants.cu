@@ -30,15 +30,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <vector>
+
+#include "experiment_timing.cuh"
 typedef long long i64;
-#define CK(x)                                                  \
-  do {                                                         \
-    cudaError_t e = (x);                                       \
-    if (e != cudaSuccess) {                                    \
-      printf("%s line %d\n", cudaGetErrorString(e), __LINE__); \
-      return 1;                                                \
-    }                                                          \
-  } while (0)
 
 __device__ __forceinline__ float warp_sum(float v) {
   for (int d = 16; d > 0; d >>= 1) v += __shfl_xor_sync(0xffffffffu, v, d);
@@ -109,28 +103,6 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// bench_reductions' way: batches of back-to-back launches, one synchronisation each; the median
-// batch's time per launch.
-template <class F>
-float batch_us(F f, int batches = 7, int per = 20) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  f();
-  cudaDeviceSynchronize();
-  std::vector<float> t;
-  for (int k = 0; k < batches; ++k) {
-    cudaEventRecord(a);
-    for (int i = 0; i < per; ++i) f();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms * 1000 / per);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 // Single launches, each timed alone: the median of 30.
 template <class F>
 float median_us(F f) {
