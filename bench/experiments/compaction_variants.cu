@@ -31,14 +31,7 @@
 #include <cub/cub.cuh>
 #include <vector>
 
-#define CK(x)                                                  \
-  do {                                                         \
-    cudaError_t e = (x);                                       \
-    if (e != cudaSuccess) {                                    \
-      printf("%s line %d\n", cudaGetErrorString(e), __LINE__); \
-      return 1;                                                \
-    }                                                          \
-  } while (0)
+#include "experiment_timing.cuh"  // CK
 
 constexpr int threads = 512, items = 16, tile = threads * items;  // tiles of 8192, as jetfuse's
 

@@ -66,14 +66,7 @@ struct widen_op {
 };
 #include <vector>
 
-#define CK(x)                                                  \
-  do {                                                         \
-    cudaError_t e = (x);                                       \
-    if (e != cudaSuccess) {                                    \
-      printf("%s line %d\n", cudaGetErrorString(e), __LINE__); \
-      return 1;                                                \
-    }                                                          \
-  } while (0)
+#include "experiment_timing.cuh"  // CK
 
 __device__ __forceinline__ void store_word(ulonglong2* p, unsigned long long f, unsigned long long v) {
   asm volatile("st.volatile.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(f), "l"(v) : "memory");
