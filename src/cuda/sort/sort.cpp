@@ -56,6 +56,16 @@ class device_temp {
   void* p_;
 };
 
+// A CUB device algorithm's two calls: `call(nullptr, bytes)` sizes its temporary storage, then
+// `call(storage, bytes)` runs it (the storage freed in stream order after it).
+template <class Call>
+void with_cub_temp(const char* what, Call call) {
+  std::size_t bytes = 0;
+  check(call(nullptr, bytes), what);
+  const device_temp temp(bytes);
+  check(call(temp.get(), bytes), what);
+}
+
 std::size_t bytes_of(i64 n, std::size_t each) { return static_cast<std::size_t>(n) * each; }
 
 // The view of an array's elements in row-major order, axes merged where memory allows.
@@ -144,27 +154,15 @@ unique_parts unique_values(dtype t, const view& vin, i64 n, void* stream) {
   if (keys)
     check(cuda_sort::encode_keys(t, key_mode::canonical, vin, keys.get(), nullptr, n, n, stream), "encoding keys");
   const void* src = keys ? keys.get() : vin.data;
-  const dtype kd = key_dtype(t);
-  std::size_t temp_bytes = 0;
-  check(cuda_sort::radix_sort_keys(kd, nullptr, temp_bytes, src, sorted.get(), n, key_end_bit(t), stream),
-        "cub::DeviceRadixSort::SortKeys");
-  {
-    const device_temp temp(temp_bytes);
-    check(cuda_sort::radix_sort_keys(kd, temp.get(), temp_bytes, src, sorted.get(), n, key_end_bit(t), stream),
-          "cub::DeviceRadixSort::SortKeys");
-  }
+  with_cub_temp("cub::DeviceRadixSort::SortKeys", [&](void* temp, std::size_t& bytes) {
+    return cuda_sort::radix_sort_keys(key_dtype(t), temp, bytes, src, sorted.get(), n, key_end_bit(t), stream);
+  });
   const detail::buffer_ptr own = identity ? detail::allocate(cuda, bytes_of(n, kb)) : nullptr;
   const device_temp distinct_keys(identity ? 0 : bytes_of(n, kb)), selected(sizeof(i64));
   void* distinct = identity ? own->ptr : distinct_keys.get();
-  temp_bytes = 0;
-  check(cuda_sort::select_unique(wide, nullptr, temp_bytes, sorted.get(), distinct, selected.get<i64>(), n, stream),
-        "cub::DeviceSelect::Unique");
-  {
-    const device_temp temp(temp_bytes);
-    check(
-        cuda_sort::select_unique(wide, temp.get(), temp_bytes, sorted.get(), distinct, selected.get<i64>(), n, stream),
-        "cub::DeviceSelect::Unique");
-  }
+  with_cub_temp("cub::DeviceSelect::Unique", [&](void* temp, std::size_t& bytes) {
+    return cuda_sort::select_unique(wide, temp, bytes, sorted.get(), distinct, selected.get<i64>(), n, stream);
+  });
   i64 count = 0;
   cuda_rt::copy_dtoh(&count, selected.get(), sizeof count);  // the one synchronisation: the result's size
   unique_parts p;
@@ -197,25 +195,17 @@ void cuda_sort_rows(const array_base& in, const array_base& out) {
   const std::size_t kb = key_bytes(t);
   const device_temp keys(bytes_of(total, kb)), sorted(bytes_of(total, kb));
   check(cuda_sort::encode_keys(t, key_mode::order, vin, keys.get(), nullptr, row, total, stream), "encoding keys");
-  std::size_t temp_bytes = 0;
   if (rows == 1) {
-    const dtype kd = key_dtype(t);
-    check(cuda_sort::radix_sort_keys(kd, nullptr, temp_bytes, keys.get(), sorted.get(), total, key_end_bit(t), stream),
-          "cub::DeviceRadixSort::SortKeys");
-    const device_temp temp(temp_bytes);
-    check(
-        cuda_sort::radix_sort_keys(kd, temp.get(), temp_bytes, keys.get(), sorted.get(), total, key_end_bit(t), stream),
-        "cub::DeviceRadixSort::SortKeys");
+    with_cub_temp("cub::DeviceRadixSort::SortKeys", [&](void* temp, std::size_t& bytes) {
+      return cuda_sort::radix_sort_keys(key_dtype(t), temp, bytes, keys.get(), sorted.get(), total, key_end_bit(t),
+                                        stream);
+    });
   } else {
-    const bool wide = cuda_sort::wide_keys(t);
     const segments seg(rows, row, stream);
-    check(cuda_sort::segmented_sort_keys(wide, nullptr, temp_bytes, keys.get(), sorted.get(), total, rows, seg.get(),
-                                         stream),
-          "cub::DeviceSegmentedSort::SortKeys");
-    const device_temp temp(temp_bytes);
-    check(cuda_sort::segmented_sort_keys(wide, temp.get(), temp_bytes, keys.get(), sorted.get(), total, rows, seg.get(),
-                                         stream),
-          "cub::DeviceSegmentedSort::SortKeys");
+    with_cub_temp("cub::DeviceSegmentedSort::SortKeys", [&](void* temp, std::size_t& bytes) {
+      return cuda_sort::segmented_sort_keys(cuda_sort::wide_keys(t), temp, bytes, keys.get(), sorted.get(), total, rows,
+                                            seg.get(), stream);
+    });
   }
   check(cuda_sort::decode_keys(t, sorted.get(), vout, total, stream), "decoding sorted keys");
 }
@@ -235,25 +225,17 @@ void cuda_argsort_rows(const array_base& in, const array_base& out) {
   i64* dst = result ? result.get<i64>() : static_cast<i64*>(vout.data);
   check(cuda_sort::encode_keys(t, key_mode::canonical, vin, keys.get(), positions.get<i64>(), row, total, stream),
         "encoding keys");
-  std::size_t temp_bytes = 0;
   if (rows == 1) {
-    const int end_bit = key_end_bit(t);
-    check(cuda_sort::radix_sort_pairs(wide, nullptr, temp_bytes, keys.get(), sorted.get(), positions.get<i64>(), dst,
-                                      total, end_bit, stream),
-          "cub::DeviceRadixSort::SortPairs");
-    const device_temp temp(temp_bytes);
-    check(cuda_sort::radix_sort_pairs(wide, temp.get(), temp_bytes, keys.get(), sorted.get(), positions.get<i64>(), dst,
-                                      total, end_bit, stream),
-          "cub::DeviceRadixSort::SortPairs");
+    with_cub_temp("cub::DeviceRadixSort::SortPairs", [&](void* temp, std::size_t& bytes) {
+      return cuda_sort::radix_sort_pairs(wide, temp, bytes, keys.get(), sorted.get(), positions.get<i64>(), dst, total,
+                                         key_end_bit(t), stream);
+    });
   } else {
     const segments seg(rows, row, stream);
-    check(cuda_sort::segmented_stable_sort_pairs(wide, nullptr, temp_bytes, keys.get(), sorted.get(),
-                                                 positions.get<i64>(), dst, total, rows, seg.get(), stream),
-          "cub::DeviceSegmentedSort::StableSortPairs");
-    const device_temp temp(temp_bytes);
-    check(cuda_sort::segmented_stable_sort_pairs(wide, temp.get(), temp_bytes, keys.get(), sorted.get(),
-                                                 positions.get<i64>(), dst, total, rows, seg.get(), stream),
-          "cub::DeviceSegmentedSort::StableSortPairs");
+    with_cub_temp("cub::DeviceSegmentedSort::StableSortPairs", [&](void* temp, std::size_t& bytes) {
+      return cuda_sort::segmented_stable_sort_pairs(wide, temp, bytes, keys.get(), sorted.get(), positions.get<i64>(),
+                                                    dst, total, rows, seg.get(), stream);
+    });
   }
   if (result) check(cuda_sort::scatter(sizeof(i64), dst, vout, total, stream), "writing the sorted positions");
 }
@@ -285,18 +267,10 @@ void cuda_sort_lists(const array_base& offsets, const array_base& content, const
   const i64 nan_key = t == dtype::float32 ? 0x7FC00000LL : 0x7FF8000000000000LL;
   check(cuda_sort::list_keys(wide, keys.get(), total, ascending, is_floating(t), nan_key, stream),
         "ordering keys as Awkward does");
-  std::size_t temp_bytes = 0;
-  check(cuda_sort::segmented_stable_sort_pairs(wide, nullptr, temp_bytes, keys.get(), sorted.get(),
-                                               positions.get<i64>(), perm.get<i64>(), total, lists, rebased.get<i64>(),
-                                               stream),
-        "cub::DeviceSegmentedSort::StableSortPairs");
-  {
-    const device_temp temp(temp_bytes);
-    check(cuda_sort::segmented_stable_sort_pairs(wide, temp.get(), temp_bytes, keys.get(), sorted.get(),
-                                                 positions.get<i64>(), perm.get<i64>(), total, lists,
-                                                 rebased.get<i64>(), stream),
-          "cub::DeviceSegmentedSort::StableSortPairs");
-  }
+  with_cub_temp("cub::DeviceSegmentedSort::StableSortPairs", [&](void* temp, std::size_t& bytes) {
+    return cuda_sort::segmented_stable_sort_pairs(wide, temp, bytes, keys.get(), sorted.get(), positions.get<i64>(),
+                                                  perm.get<i64>(), total, lists, rebased.get<i64>(), stream);
+  });
   if (local_indices)
     check(cuda_sort::local_positions(perm.get<i64>(), rebased.get<i64>(), lists, static_cast<i64*>(out.raw_data()),
                                      total, stream),
@@ -318,31 +292,19 @@ unique_parts cuda_unique(const array_base& in, bool equal_nan, bool want_indices
   const std::size_t kb = key_bytes(t);
   const device_temp keys(bytes_of(n, kb)), sorted(bytes_of(n, kb));
   unique_parts p;
-  std::size_t temp_bytes = 0;
 
   if (!want_indices && !want_inverse && n <= INT_MAX) {
     // Sorted keys, run-length encoded: the distinct keys and their counts.
     check(cuda_sort::encode_keys(t, key_mode::canonical, vin, keys.get(), nullptr, n, n, stream), "encoding keys");
-    const dtype kd = key_dtype(t);
-    check(cuda_sort::radix_sort_keys(kd, nullptr, temp_bytes, keys.get(), sorted.get(), n, key_end_bit(t), stream),
-          "cub::DeviceRadixSort::SortKeys");
-    {
-      const device_temp temp(temp_bytes);
-      check(cuda_sort::radix_sort_keys(kd, temp.get(), temp_bytes, keys.get(), sorted.get(), n, key_end_bit(t), stream),
-            "cub::DeviceRadixSort::SortKeys");
-    }
+    with_cub_temp("cub::DeviceRadixSort::SortKeys", [&](void* temp, std::size_t& bytes) {
+      return cuda_sort::radix_sort_keys(key_dtype(t), temp, bytes, keys.get(), sorted.get(), n, key_end_bit(t), stream);
+    });
     const device_temp distinct(bytes_of(n, kb)), counts(bytes_of(n, sizeof(i64))), summary(4 * sizeof(i64));
     i64* runs = summary.get<i64>() + 2;
-    temp_bytes = 0;
-    check(cuda_sort::run_length_encode(wide, nullptr, temp_bytes, sorted.get(), distinct.get(), counts.get<i64>(), runs,
-                                       n, stream),
-          "cub::DeviceRunLengthEncode::Encode");
-    {
-      const device_temp temp(temp_bytes);
-      check(cuda_sort::run_length_encode(wide, temp.get(), temp_bytes, sorted.get(), distinct.get(), counts.get<i64>(),
-                                         runs, n, stream),
-            "cub::DeviceRunLengthEncode::Encode");
-    }
+    with_cub_temp("cub::DeviceRunLengthEncode::Encode", [&](void* temp, std::size_t& bytes) {
+      return cuda_sort::run_length_encode(wide, temp, bytes, sorted.get(), distinct.get(), counts.get<i64>(), runs, n,
+                                          stream);
+    });
     check(cuda_sort::rle_summary(t, distinct.get(), counts.get<i64>(), runs, summary.get<i64>(), stream),
           "summarising the runs");
     i64 s[2];
@@ -363,23 +325,14 @@ unique_parts cuda_unique(const array_base& in, bool equal_nan, bool want_indices
   const device_temp positions(bytes_of(n, sizeof(i64))), perm(bytes_of(n, sizeof(i64))), runs(bytes_of(n, sizeof(i64)));
   check(cuda_sort::encode_keys(t, key_mode::canonical, vin, keys.get(), positions.get<i64>(), n, n, stream),
         "encoding keys");
-  check(cuda_sort::radix_sort_pairs(wide, nullptr, temp_bytes, keys.get(), sorted.get(), positions.get<i64>(),
-                                    perm.get<i64>(), n, key_end_bit(t), stream),
-        "cub::DeviceRadixSort::SortPairs");
-  {
-    const device_temp temp(temp_bytes);
-    check(cuda_sort::radix_sort_pairs(wide, temp.get(), temp_bytes, keys.get(), sorted.get(), positions.get<i64>(),
-                                      perm.get<i64>(), n, key_end_bit(t), stream),
-          "cub::DeviceRadixSort::SortPairs");
-  }
+  with_cub_temp("cub::DeviceRadixSort::SortPairs", [&](void* temp, std::size_t& bytes) {
+    return cuda_sort::radix_sort_pairs(wide, temp, bytes, keys.get(), sorted.get(), positions.get<i64>(),
+                                       perm.get<i64>(), n, key_end_bit(t), stream);
+  });
   check(cuda_sort::unique_flags(t, sorted.get(), runs.get<i64>(), n, equal_nan, stream), "flagging distinct values");
-  temp_bytes = 0;
-  check(cuda_sort::inclusive_sum(nullptr, temp_bytes, runs.get<i64>(), n, stream), "cub::DeviceScan::InclusiveSum");
-  {
-    const device_temp temp(temp_bytes);
-    check(cuda_sort::inclusive_sum(temp.get(), temp_bytes, runs.get<i64>(), n, stream),
-          "cub::DeviceScan::InclusiveSum");
-  }
+  with_cub_temp("cub::DeviceScan::InclusiveSum", [&](void* temp, std::size_t& bytes) {
+    return cuda_sort::inclusive_sum(temp, bytes, runs.get<i64>(), n, stream);
+  });
   i64 distinct = 0;
   cuda_rt::copy_dtoh(&distinct, runs.get<i64>() + (n - 1), sizeof distinct);  // the one synchronisation
   p.values = make_array(cuda, t, shape_t{distinct});
