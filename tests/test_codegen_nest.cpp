@@ -210,11 +210,19 @@ TEST(CodegenNest, RowReductionLaunch) {
   EXPECT_EQ(c.block[1], 1u);
   EXPECT_EQ(c.grid[0], 4096u);
   EXPECT_EQ(c.scratch_bytes, 0u);
+  // A block for every row, also beyond 4 waves of resident blocks (132 SMs x 8 x 4 = 4224).
+  std::int64_t many[2] = {32768, 4096};
+  EXPECT_EQ(configure_launch(k, many, 2, h100).grid[0], 32768u);
+  // The trip loop (8 rows' elements a trip) is kept as written: NVVM's further unroll slowed it.
+  EXPECT_NE(k.source.find("#pragma unroll 1\n    for (; j < n_len - 7 * lanes;"), std::string::npos) << k.source;
   ext[1] = 33;
   c = configure_launch(k, ext, 2, h100);
   EXPECT_EQ(c.block[0], 32u);
   EXPECT_EQ(c.block[1], 8u);
   EXPECT_EQ(c.grid[0], 512u);
+  // A warp per row: groups loop over the rows in 4 waves of resident blocks.
+  std::int64_t short_rows[2] = {std::int64_t(1) << 20, 33};
+  EXPECT_EQ(configure_launch(k, short_rows, 2, h100).grid[0], 132u * 8 * 4);
   ext[0] = 0;
   EXPECT_TRUE(configure_launch(k, ext, 2, h100).empty());
   const kernel_source m = generate_cuda(minus_row_mean(dtype::float32, true));
@@ -342,6 +350,7 @@ TEST(CodegenNest, ColumnReductionLaunch) {
   std::int64_t ext[2] = {32768, 4096};  // axis 0 reduced, 4096 columns
   launch_config c = configure_launch(k, ext, 2, h100);
   EXPECT_EQ(c.grid[0], 16u);
+  EXPECT_NE(k.source.find("#pragma unroll 1\n    for (; j < hi - 7 * 1;"), std::string::npos) << k.source;
   EXPECT_GT(c.grid[1], 1u) << "few columns: the rows are split over blockIdx.y";
   EXPECT_GE(32768 / c.grid[1], 256u);
   EXPECT_EQ(c.scratch_bytes, (16 * 4 + 15) / 16 * 16 + std::size_t(c.grid[1]) * 4096 * 4);

@@ -933,6 +933,7 @@ void emitter::laned_loop(const std::string& ind, const std::string& c, const std
   s << ind << laned_counter << " " << c << " = " << start << ";\n";
   if (lanes > 1) {
     s << ind << "// " << lanes << " independent iterations per trip: all their loads are issued first.\n";
+    if (pin_trip_loops) s << ind << "#pragma unroll 1\n";
     s << ind << "for (; " << c << " < " << n << " - " << (lanes - 1) << " * " << step << "; " << c << " += " << lanes << " * "
       << step << ") {\n";
     std::vector<std::vector<std::string>> lane_v(static_cast<std::size_t>(lanes));

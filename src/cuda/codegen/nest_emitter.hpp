@@ -82,6 +82,11 @@ class emitter {
   // The C type of laned_loop's counter: "long long", or "I" where the shape knows the loop's indices
   // fit the kernel's index type (the list shape: offsets values below 2^31 when I is int).
   std::string laned_counter = "long long";
+  // laned_loop's trip loop (already `lanes` iterations a trip) marked "#pragma unroll 1": NVVM
+  // otherwise unrolls it 4 times more, and a row of 2 trips then runs the remainder code, trip
+  // blocks one after another behind branches (H200, sum(x, 1) of 32768x4096 float32: 129 us as
+  // unrolled, 123.5 pinned; bench/experiments/row_sum_in_jetfuse.cu).
+  bool pin_trip_loops = false;
   // Where raising gathers and index checks record a failure: the evaluation's record, or a
   // jf_nest::thread_failure in registers that the shape reports at the kernel's end.
   std::string error_record = "a.err";
