@@ -128,6 +128,36 @@ TEST(CudaReductions, AgainstCpuExecutor) {
   }
 }
 
+// Rows of 2048 and more get a 256-thread block each and a grid of a block for every row (the row
+// shape's launch rule): more rows than 4 waves of resident blocks (4224 on an H100 / H200), odd row
+// lengths, NaN in some rows; results against the CPU executor, outputs poisoned first.
+TEST(CudaReductions, LongRowsBeyondFourWavesOfBlocks) {
+  JF_REQUIRE_GPU();
+  std::mt19937_64 r(seed() + 4);
+  for (const auto& [m, n] : {std::pair<std::int64_t, std::int64_t>{4999, 2048}, {6000, 2053}}) {
+    const auto xv = random_vector<float>(static_cast<std::size_t>(m * n), r, true);
+    const jf::array<float> hx(xv, {m, n}, jf::cpu);
+    const jf::array<float> dx = jf::to_backend(hx, jf::cuda);
+    const std::string what = std::to_string(m) + " x " + std::to_string(n);
+    jf::array<float> s = jf::full<float>({m}, -7.f, jf::cuda), mx = jf::full<float>({m}, -7.f, jf::cuda);
+    jf::array<std::int64_t> am = jf::full<std::int64_t>({m}, -7, jf::cuda);
+    s = jf::sum(dx, 1);
+    mx = jf::max(dx, 1);
+    am = jf::argmax(dx, 1);
+    EXPECT_TRUE(agree(jf::to_backend(s, jf::cpu).to_vector(), jf::eval(jf::sum(hx, 1)).to_vector(), false, double(n)))
+        << what;
+    EXPECT_TRUE(agree(jf::to_backend(mx, jf::cpu).to_vector(), jf::eval(jf::max(hx, 1)).to_vector(), true, double(n)))
+        << what;
+    EXPECT_TRUE(
+        agree(jf::to_backend(am, jf::cpu).to_vector(), jf::eval(jf::argmax(hx, 1)).to_vector(), true, double(n)))
+        << what;
+    jf::array<float> c = jf::full<float>({m, n}, -7.f, jf::cuda);
+    c = dx - jf::mean(dx, 1, jf::keepdims);
+    const jf::array<float> want = hx - jf::mean(hx, 1, jf::keepdims);
+    EXPECT_TRUE(agree(jf::to_backend(c, jf::cpu).to_vector(), want.to_vector(), false, double(n))) << what;
+  }
+}
+
 TEST(CudaReductions, FusedExpressionsAndKernelCounts) {
   JF_REQUIRE_GPU();
   std::mt19937_64 r(seed() + 1);
