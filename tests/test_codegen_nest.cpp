@@ -213,7 +213,7 @@ TEST(CodegenNest, RowReductionLaunch) {
   // A block for every row, also beyond 4 waves of resident blocks (132 SMs x 8 x 4 = 4224).
   std::int64_t many[2] = {32768, 4096};
   EXPECT_EQ(configure_launch(k, many, 2, h100).grid[0], 32768u);
-  // The trip loop (8 rows' elements a trip) is kept as written: NVVM's further unroll slowed it.
+  // The trip loop (8 of the row's elements a thread per trip) stays as written: NVVM's unroll slowed it.
   EXPECT_NE(k.source.find("#pragma unroll 1\n    for (; j < n_len - 7 * lanes;"), std::string::npos) << k.source;
   ext[1] = 33;
   c = configure_launch(k, ext, 2, h100);

@@ -53,7 +53,7 @@ void emit_column_reduction(emitter& e, const shape_plan& p, launch_info& li) {
     e.emit_nodes(need_outer, "    ", "", emitter::which::all);
     // The split's rows as written, 8 a trip (nest_emitter.hpp): on an H200, sum(x, 0) of 4096x32768
     // / 32768x4096 float32 took 131-135 / 136-139 us pinned against 134 / 138-140 unrolled by NVVM
-    // (the same machine and build, four runs each).
+    // (A/B on one machine, rebuilt between, four runs each).
     e.pin_trip_loops = true;
     e.laned_loop("    ", "j", "lo", "1", "hi", r_axes, e.unroll(), need, [&](const std::string& ind, const std::string& flat) {
       for (node_id r : e.f.reduces) e.accumulate(ind, r, cat("acc", r), flat);
