@@ -214,7 +214,7 @@ TEST(CodegenNest, RowReductionLaunch) {
   std::int64_t many[2] = {32768, 4096};
   EXPECT_EQ(configure_launch(k, many, 2, h100).grid[0], 32768u);
   // The trip loop (8 of the row's elements a thread per trip) stays as written: NVVM's unroll slowed it.
-  EXPECT_NE(k.source.find("#pragma unroll 1\n    for (; j < n_len - 7 * lanes;"), std::string::npos) << k.source;
+  EXPECT_NE(k.source.find("#pragma unroll 1\n    for (; j < jf_hi - 7 * lanes;"), std::string::npos) << k.source;
   ext[1] = 33;
   c = configure_launch(k, ext, 2, h100);
   EXPECT_EQ(c.block[0], 32u);
@@ -225,11 +225,34 @@ TEST(CodegenNest, RowReductionLaunch) {
   EXPECT_EQ(configure_launch(k, short_rows, 2, h100).grid[0], 132u * 8 * 4);
   ext[0] = 0;
   EXPECT_TRUE(configure_launch(k, ext, 2, h100).empty());
+  // Few long rows: no split by default; with splits on, each row over blockIdx.y until about two
+  // waves run (2 x 1056 blocks / 8 rows = 264 splits), a counter per row and 8 x 264 partials.
+  std::int64_t few[2] = {8, std::int64_t(1) << 24};
+  EXPECT_EQ(configure_launch(k, few, 2, h100).grid[1], 1u);
+  EXPECT_NE(k.source.find("jf_splits"), std::string::npos);
+  jf::ir::nest::set_row_splits(true);
+  c = configure_launch(k, few, 2, h100);
+  EXPECT_EQ(c.grid[0], 8u);
+  EXPECT_EQ(c.grid[1], 264u);
+  EXPECT_EQ(c.block[0], 256u);
+  EXPECT_EQ(c.scratch_bytes, 32u + 8u * 264 * 4);
+  EXPECT_EQ(c.scratch_zero_bytes, 32u);
+  EXPECT_TRUE(c.counters_reset_by_kernel);
+  std::int64_t short_few[2] = {8, 6000};  // 4096 elements a split at least: one split
+  EXPECT_EQ(configure_launch(k, short_few, 2, h100).grid[1], 1u);
+  std::int64_t enough[2] = {1056, 1 << 20};  // a wave of rows already: no split
+  EXPECT_EQ(configure_launch(k, enough, 2, h100).grid[1], 1u);
+  jf::ir::nest::set_row_splits(false);
   const kernel_source m = generate_cuda(minus_row_mean(dtype::float32, true));
   std::int64_t ext2[2] = {4096, 32768};
   c = configure_launch(m, ext2, 2, h100);
   EXPECT_EQ(c.block[0], 256u);
   EXPECT_EQ(c.grid[0], 4096u);
+  // With a map the row's value is needed by the same block: rows are never split.
+  EXPECT_EQ(m.source.find("jf_splits"), std::string::npos);
+  jf::ir::nest::set_row_splits(true);
+  EXPECT_EQ(configure_launch(m, few, 2, h100).grid[1], 1u);
+  jf::ir::nest::set_row_splits(false);
 }
 
 // ---- row_with_map: the row cache ---------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <random>
 
+#include "cuda/codegen/nest_emitter.hpp"  // set_row_splits
 #include "gpu_test_util.hpp"
 #include "reduction_table.hpp"
 
@@ -155,6 +156,63 @@ TEST(CudaReductions, LongRowsBeyondFourWavesOfBlocks) {
     c = dx - jf::mean(dx, 1, jf::keepdims);
     const jf::array<float> want = hx - jf::mean(hx, 1, jf::keepdims);
     EXPECT_TRUE(agree(jf::to_backend(c, jf::cpu).to_vector(), want.to_vector(), false, double(n))) << what;
+  }
+}
+
+// Few long rows split over blockIdx.y (configure_row_reduction; off by default until measured,
+// forced on here): each block reduces its split, the row's last block combines the splits in order.
+// Rows fewer than a wave of blocks, lengths odd and not multiples of the 256-element runs, NaN in
+// floats, every monoid the row shape combines; against the CPU executor, the same bits twice, the
+// outputs poisoned first, and again with the splits off (the per-row kernel).
+TEST(CudaReductions, FewLongRowsSplitOverBlocks) {
+  JF_REQUIRE_GPU();
+  struct splits_on {
+    splits_on() { jf::ir::nest::set_row_splits(true); }
+    ~splits_on() { jf::ir::nest::set_row_splits(false); }
+  } on;
+  std::mt19937_64 r(seed() + 5);
+  for (const auto& [m, n] :
+       {std::pair<std::int64_t, std::int64_t>{2, (1 << 20) + 1}, {8, 300001}, {3, 20497}, {100, 70001}}) {
+    const std::string what = std::to_string(m) + " x " + std::to_string(n);
+    const auto fv = random_vector<float>(static_cast<std::size_t>(m * n), r, true);
+    const auto dv = random_vector<double>(static_cast<std::size_t>(m * n), r, false);
+    const auto iv = random_vector<std::int32_t>(static_cast<std::size_t>(m * n), r);
+    const jf::array<float> hf(fv, {m, n}, jf::cpu);
+    const jf::array<double> hd(dv, {m, n}, jf::cpu);
+    const jf::array<std::int32_t> hi(iv, {m, n}, jf::cpu);
+    const auto df = jf::to_backend(hf, jf::cuda);
+    const auto dd = jf::to_backend(hd, jf::cuda);
+    const auto di = jf::to_backend(hi, jf::cuda);
+    for (int round = 0; round < 2; ++round) {  // splits on, then off
+      jf::array<float> fs = jf::full<float>({m}, -7.f, jf::cuda), fm = jf::full<float>({m}, -7.f, jf::cuda);
+      jf::array<std::int64_t> fa = jf::full<std::int64_t>({m}, -7, jf::cuda),
+                              da = jf::full<std::int64_t>({m}, -7, jf::cuda);
+      jf::array<double> dn = jf::full<double>({m}, -7.0, jf::cuda), dm = jf::full<double>({m}, -7.0, jf::cuda);
+      jf::array<std::int64_t> is = jf::full<std::int64_t>({m}, -7, jf::cuda),
+                              ic = jf::full<std::int64_t>({m}, -7, jf::cuda);
+      fs = jf::sum(df, 1);
+      fm = jf::max(df, 1);
+      fa = jf::argmax(df, 1);
+      da = jf::argmin(dd, 1);
+      dn = jf::sqrt(jf::sum(dd * dd, 1));  // the row's value computed after the splits are combined
+      dm = jf::mean(dd, 1);
+      is = jf::sum(di, 1);
+      ic = jf::count_nonzero(di > 500, 1);
+      const auto cpu = [](const auto& a) { return jf::to_backend(a, jf::cpu).to_vector(); };
+      const double nn = double(n);
+      EXPECT_TRUE(agree(cpu(fs), jf::eval(jf::sum(hf, 1)).to_vector(), false, nn)) << "float sum, " << what;
+      EXPECT_TRUE(agree(cpu(fm), jf::eval(jf::max(hf, 1)).to_vector(), true, nn)) << "float max, " << what;
+      EXPECT_TRUE(agree(cpu(fa), jf::eval(jf::argmax(hf, 1)).to_vector(), true, nn)) << "float argmax, " << what;
+      EXPECT_TRUE(agree(cpu(da), jf::eval(jf::argmin(hd, 1)).to_vector(), true, nn)) << "double argmin, " << what;
+      EXPECT_TRUE(agree(cpu(dn), jf::eval(jf::sqrt(jf::sum(hd * hd, 1))).to_vector(), false, nn)) << "norm, " << what;
+      EXPECT_TRUE(agree(cpu(dm), jf::eval(jf::mean(hd, 1)).to_vector(), false, nn)) << "double mean, " << what;
+      EXPECT_TRUE(agree(cpu(is), jf::eval(jf::sum(hi, 1)).to_vector(), true, nn)) << "int32 sum, " << what;
+      EXPECT_TRUE(agree(cpu(ic), jf::eval(jf::count_nonzero(hi > 500, 1)).to_vector(), true, nn)) << "count, " << what;
+      const jf::array<float> again = jf::sum(df, 1);
+      EXPECT_TRUE(same_bits(cpu(again), cpu(fs))) << "two GPU runs differ, " << what;
+      jf::ir::nest::set_row_splits(false);
+    }
+    jf::ir::nest::set_row_splits(true);
   }
 }
 

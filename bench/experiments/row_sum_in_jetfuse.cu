@@ -26,6 +26,8 @@
 //   of DRAM for gen against 122.7 and 91 % for the same kernel compiled by nvcc.
 //   after (the trip loop "#pragma unroll 1", a block for every row): jf::sum 120.3 / 121.0 and
 //   123.2 / 123.8 (cub_segmented 120.5 / 123.5): at CUB's time.
+// Also 8 x 2^24 (few long rows) with and without the rows split over blockIdx.y (added after these
+// runs, not run yet).
 #include <cuda.h>
 #include <nvrtc.h>
 
@@ -43,6 +45,7 @@ void jf_row_sum();
 const float* jf_row_sum_result();
 void* jf_stream();
 void jf_sync();
+void jf_set_row_splits(bool on);
 std::string jf_row_sum_source();
 
 // NVRTC with jetfuse's options (src/cuda/nvrtc.cpp) to a cubin; written to dir/name.cubin when dir is given.
@@ -102,7 +105,7 @@ int main(int argc, char** argv) {
   const char* cubin_dir = argc > 1 ? argv[1] : nullptr;
   int sms = 0, per_sm = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-  for (auto [rows, cols] : {std::pair<i64, i64>{32768, 4096}, {4096, 32768}}) {
+  for (auto [rows, cols] : {std::pair<i64, i64>{32768, 4096}, {4096, 32768}, {8, i64(1) << 24}}) {
     const i64 n = rows * cols;
     float* x = jf_make_matrix(rows, cols, 4);
     const auto s = static_cast<cudaStream_t>(jf_stream());
@@ -117,6 +120,19 @@ int main(int argc, char** argv) {
     };
     printf("  copy %.1f us\n", copy);
     report("jf::sum(x, 1) events", stream_us(s, jf_row_sum));
+    jf_set_row_splits(true);  // few long rows split over blockIdx.y (8 x 2^24: 264 splits on an H200)
+    report("jf::sum(x, 1) rows split", stream_us(s, jf_row_sum));
+    {
+      std::vector<float> split(rows), whole(rows);
+      CK(cudaMemcpy(split.data(), jf_row_sum_result(), rows * 4, cudaMemcpyDeviceToHost));
+      jf_set_row_splits(false);
+      jf_row_sum();
+      jf_sync();
+      CK(cudaMemcpy(whole.data(), jf_row_sum_result(), rows * 4, cudaMemcpyDeviceToHost));
+      double worst = 0;
+      for (i64 r = 0; r < rows; ++r) worst = std::max(worst, (double)std::abs(split[r] - whole[r]));
+      printf("  largest |split - whole row| over the rows: %.2e\n", worst);
+    }
     {  // the bench's way: host clock, batches of 10, median of 10
       std::vector<double> t;
       jf_row_sum();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/codegen/nest_emitter.hpp"  // set_row_splits
 #include "cuda/runtime.hpp"
 
 namespace {
@@ -36,3 +37,5 @@ std::string jf_row_sum_source() {
 // Column sums of the same matrix (column_sum_in_jetfuse.cu).
 void jf_column_sum() { r = jf::sum(x, 0); }
 void jf_reset_result() { r = jf::array<float>(); }
+// Few long rows split over blockIdx.y (off by default until measured).
+void jf_set_row_splits(bool on) { jf::ir::nest::set_row_splits(on); }

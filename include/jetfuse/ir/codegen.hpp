@@ -50,6 +50,7 @@ struct launch_info {
   std::vector<std::int32_t> outer_axes;    // full: none; row/column: K's axes (one unit per iteration)
   std::vector<std::int32_t> reduced_axes;  // the axes combined by each unit (full: the whole chain)
   std::vector<std::int32_t> map_axes;      // row_with_map: the axes of the map domain(s) below K
+  bool row_splits = false;  // row: the kernel can split rows over blockIdx.y (partials, a counter per row)
   // Bytes of one element of each array of partials in the scratch buffer (full, column): per
   // reduce node its accumulator's value, plus 8 for the position of argmin/argmax.
   std::vector<int> partial_bytes;

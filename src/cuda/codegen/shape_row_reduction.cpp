@@ -22,6 +22,7 @@
 // the warp tree, then (blocks) the tree of warps. It depends on blockDim.x only, i.e. on the row
 // length and (row cache) the device's shared memory: the same bits on every run.
 #include <algorithm>
+#include <atomic>
 
 #include "cuda/codegen/nest_emitter.hpp"
 
@@ -103,6 +104,18 @@ void emit_row_reduction(emitter& e, const shape_plan& p, launch_info& li) {
     }
     s << "  const bool cached = jf_cache_bytes <= jf_nest::dynamic_smem_bytes();  // else the map loop reloads\n";
   }
+  // Splits (row reduction without map): configure_row_reduction may split few long rows over
+  // blockIdx.y; block (x, y) then reduces elements [jf_lo, jf_hi) of its rows, runs of 256 so that
+  // the loads stay aligned, and the last block of a row combines the splits' partials in order.
+  const bool splits = !with_map;
+  li.row_splits = splits;
+  if (splits) {
+    s << "  // Splits of the rows over blockIdx.y (few long rows); one split: the whole row.\n";
+    s << "  const long long jf_splits = gridDim.y;\n";
+    s << "  const long long jf_chunk = ((n_len + jf_splits - 1) / jf_splits + 255) / 256 * 256;\n";
+    s << "  const long long jf_lo = min(n_len, static_cast<long long>(blockIdx.y) * jf_chunk);\n";
+    s << "  const long long jf_hi = min(n_len, jf_lo + jf_chunk);\n";
+  }
   s << "  for (long long row = static_cast<long long>(blockIdx.x) * blockDim.y + threadIdx.y; row < n_rows;\n"
     << "       row += static_cast<long long>(gridDim.x) * blockDim.y) {  // the same for the whole group\n";
   const std::string ind = "    ";
@@ -118,16 +131,46 @@ void emit_row_reduction(emitter& e, const shape_plan& p, launch_info& li) {
   // A cached row is read by one block per SM: twice the loads in flight per thread keep the memory
   // busy while other SMs write.
   const int read_unroll = cached.empty() ? e.unroll() : 2 * e.unroll();
-  e.laned_loop(ind, "j", "lane", "lanes", "n_len", r_axes, read_unroll, need, [&](const std::string& in2, const std::string& flat) {
-    for (node_id c : cached)
-      s << in2 << "if (cached) kept" << c << "[" << flat << "] = " << e.vname[static_cast<std::size_t>(c)] << ";\n";
-    for (node_id r : e.f.reduces) e.accumulate(in2, r, cat("acc", r), flat);
-  });
+  e.laned_loop(ind, "j", splits ? "jf_lo + lane" : "lane", "lanes", splits ? "jf_hi" : "n_len", r_axes, read_unroll,
+               need, [&](const std::string& in2, const std::string& flat) {
+                 for (node_id c : cached)
+                   s << in2 << "if (cached) kept" << c << "[" << flat << "] = " << e.vname[static_cast<std::size_t>(c)]
+                     << ";\n";
+                 for (node_id r : e.f.reduces) e.accumulate(in2, r, cat("acc", r), flat);
+               });
   s << ind << "// The row's value, in every thread of the group.\n";
+  for (node_id r : e.f.reduces)
+    s << ind << (splits ? "" : "const ") << e.acc_type(r) << " red" << r << " = jf_nest::group_allreduce(acc" << r
+      << ", " << e.combine_lambda(r) << ", " << e.identity(r) << ");\n";
+  if (splits) {
+    // The same handshake as the column reduction's: partials, a fence, a counter per row that the
+    // last block resets for the next launch.
+    s << ind << "if (jf_splits > 1) {  // this block's split of the row: the last block of the row combines them\n";
+    const std::string in2 = ind + "  ";
+    e.scratch_pointers(in2, "n_rows", "n_rows * jf_splits");
+    s << in2 << "if (lane == 0) {\n";
+    for (node_id r : e.f.reduces) e.store_partial(in2 + "  ", r, "row * jf_splits + blockIdx.y", cat("red", r));
+    s << in2 << "}\n";
+    s << in2 << "__threadfence();  // the partials are visible before the counter says so\n";
+    s << in2 << "__syncthreads();\n";
+    s << in2 << "__shared__ bool jf_last;\n";
+    s << in2 << "if (lane == 0) {\n";
+    s << in2 << "  jf_last = atomicAdd(jf_counters + row, 1u) == gridDim.y - 1;\n";
+    s << in2 << "  if (jf_last) jf_counters[row] = 0;  // every split has counted: ready for the next launch\n";
+    s << in2 << "}\n";
+    s << in2 << "__syncthreads();\n";
+    s << in2 << "if (!jf_last) continue;  // the same for the whole block\n";
+    s << in2 << "__threadfence();\n";
+    for (node_id r : e.f.reduces) {
+      s << in2 << "red" << r << " = " << e.identity(r) << ";\n";
+      s << "#pragma unroll 8  // the partials' loads in flight together\n";
+      s << in2 << "for (long long y = 0; y < jf_splits; ++y) red" << r << " = " << e.combine_fn(r) << "(red" << r
+        << ", " << e.load_partial(r, "row * jf_splits + y") << ");\n";
+    }
+    s << ind << "}\n";
+  }
   for (node_id r : e.f.reduces) {
     const std::string v = cat("v", r);
-    s << ind << "const " << e.acc_type(r) << " red" << r << " = jf_nest::group_allreduce(acc" << r << ", "
-      << e.combine_lambda(r) << ", " << e.identity(r) << ");\n";
     s << ind << "const " << e.T(g.at(r).type) << " " << v << " = " << e.result(r, cat("red", r)) << ";\n";
     e.vname[static_cast<std::size_t>(r)] = v;
   }
@@ -178,8 +221,6 @@ void emit_row_reduction(emitter& e, const shape_plan& p, launch_info& li) {
 
 namespace {
 
-std::size_t align16(std::size_t bytes) { return (bytes + 15) & ~std::size_t(15); }
-
 // The launch of the row cache, or threads == 0 when the rows do not fit. The cache must fit a
 // block's opt-in shared memory, and the SM must keep at least half its threads resident (enough
 // loads in flight; with fewer, reloading the row is the faster of the two). A block per row gets
@@ -212,6 +253,13 @@ row_cache_launch plan_row_cache(const launch_info& li, std::int64_t len, unsigne
 
 }  // namespace
 
+namespace {
+std::atomic<bool> split_rows{false};
+}  // namespace
+
+void set_row_splits(bool on) { split_rows.store(on, std::memory_order_relaxed); }
+bool row_splits_on() { return split_rows.load(std::memory_order_relaxed); }
+
 launch_config configure_row_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev) {
   launch_config c;
   const std::int64_t rows = product(li.outer_axes, ext);
@@ -238,6 +286,20 @@ launch_config configure_row_reduction(const launch_info& li, const std::int64_t*
   const std::int64_t cap = block_per_row && c.shared_bytes == 0 ? std::int64_t(0x7fffffff) : resident * 4;
   const std::int64_t blocks = std::min<std::int64_t>((rows + per_block - 1) / per_block, cap);
   c.grid[0] = static_cast<unsigned>(blocks);  // 0 rows: nothing to launch
+  // Fewer long rows than a wave of blocks: each row split over blockIdx.y until about two waves run,
+  // 4096 elements a split at least (16 a thread). Off by default (set_row_splits) until measured
+  // and run on a GPU.
+  if (row_splits_on() && li.row_splits && block_per_row && c.shared_bytes == 0 && rows > 0 && rows < resident) {
+    std::int64_t splits = (2 * resident + rows - 1) / rows;
+    splits = std::min(splits, std::max<std::int64_t>(1, reduced / 4096));
+    splits = std::clamp<std::int64_t>(splits, 1, dev.max_grid_y);
+    if (splits > 1) {
+      c.grid[1] = static_cast<unsigned>(splits);
+      c.scratch_bytes = scratch_bytes(li, rows, rows * splits);
+      c.scratch_zero_bytes = align16(4 * static_cast<std::size_t>(rows));  // the rows' counters
+      c.counters_reset_by_kernel = true;  // the last block of each row resets its counter
+    }
+  }
   return c;
 }
 
