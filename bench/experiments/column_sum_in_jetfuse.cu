@@ -140,25 +140,7 @@ int main() {
     CK(cudaMalloc(&part, (i64)1024 * n_cols * 4));
     CK(cudaMalloc(&counters, 65536 * 4));
     CK(cudaMemset(counters, 0, 65536 * 4));
-    auto time = [&](auto f) {  // events on jetfuse's stream, batches of 20, median of 7
-      cudaEvent_t a, b;
-      cudaEventCreate(&a);
-      cudaEventCreate(&b);
-      f();
-      cudaStreamSynchronize(s);
-      std::vector<float> t;
-      for (int k = 0; k < 7; ++k) {
-        cudaEventRecord(a, s);
-        for (int i = 0; i < 20; ++i) f();
-        cudaEventRecord(b, s);
-        cudaEventSynchronize(b);
-        float ms;
-        cudaEventElapsedTime(&ms, a, b);
-        t.push_back(ms * 50);
-      }
-      std::sort(t.begin(), t.end());
-      return t[3];
-    };
+    auto time = [&](auto f) { return batch_us_on(s, f); };  // events on jetfuse's stream
     const float copy = time([&] { cudaMemcpyAsync(z, x, n * 4, cudaMemcpyDeviceToDevice, s); });
     const double roof = 2.0 * n * 4 / copy;
     std::vector<float> got(n_cols);

@@ -81,23 +81,7 @@ CUfunction load_kernel(const std::string& cubin, const std::string& kernel) {
 // Events on jetfuse's stream: microseconds per call, median of 7 batches of `per`.
 template <class F>
 float stream_us(cudaStream_t s, F f, int per = 20) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  f();
-  cudaStreamSynchronize(s);
-  std::vector<float> t;
-  for (int k = 0; k < 7; ++k) {
-    cudaEventRecord(a, s);
-    for (int i = 0; i < per; ++i) f();
-    cudaEventRecord(b, s);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms * 1000 / static_cast<float>(per));
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return batch_us_on(s, f, 7, per);
 }
 
 int main(int argc, char** argv) {
