@@ -53,9 +53,13 @@ struct jagged_window {
   std::vector<std::int64_t> lengths;    // of the shown lists, in window order
   std::vector<std::int64_t> positions;  // into the content: every shown element, list by list
 
+  // Constructor templates, as the untyped helpers below: the gathers (take expressions) are
+  // compiled only in a file that prints, not in every file that includes jetfuse.hpp.
+  template <class V = void>
   explicit jagged_window(const array<std::int64_t>& offsets)
       : jagged_window(offsets, window_positions(offsets.size() - 1)) {}
   // The window of the lists at these positions (the inner lists an outer window shows).
+  template <class V = void>
   jagged_window(const array<std::int64_t>& offsets, const std::vector<std::int64_t>& lists) : n(offsets.size() - 1) {
     std::vector<std::int64_t> at;  // offsets[l] and offsets[l + 1] of every shown list l
     for (std::int64_t l : lists) {
@@ -118,7 +122,8 @@ std::vector<pp_item> items_as(const array_base& a, const std::vector<std::int64_
   const std::vector<U> v = gather_to_host(bits, positions);
   return awkward_numbers(a.dtype(), v.data(), v.size());
 }
-inline std::vector<pp_item> items_at(const array_base& a, const std::vector<std::int64_t>& positions) {
+template <class = void>
+std::vector<pp_item> items_at(const array_base& a, const std::vector<std::int64_t>& positions) {
   switch (size_of(a.dtype())) {
     case 1: return items_as<std::uint8_t>(a, positions);
     case 2: return items_as<std::uint16_t>(a, positions);
@@ -128,7 +133,8 @@ inline std::vector<pp_item> items_at(const array_base& a, const std::vector<std:
 }
 
 // One record item per content position of a jagged record (one gather per field).
-inline std::vector<pp_item> records_at(const jagged_record& x, const std::vector<std::int64_t>& positions) {
+template <class = void>
+std::vector<pp_item> records_at(const jagged_record& x, const std::vector<std::int64_t>& positions) {
   std::vector<pp_item> records(positions.size());
   for (auto& r : records) r.k = pp_item::kind::record;
   for (const auto& [name, content] : x.contents()) {
@@ -138,7 +144,8 @@ inline std::vector<pp_item> records_at(const jagged_record& x, const std::vector
   return records;
 }
 
-inline pp_item window_of(const jagged_record& x) {
+template <class = void>
+pp_item window_of(const jagged_record& x) {
   const jagged_window w(x.offsets());
   return w.tree(records_at(x, w.positions));
 }
@@ -208,7 +215,8 @@ pp_item window_of(const array<T>& x) {
 }
 
 // jf::num of a nested array prints as what it converts to.
-inline pp_item window_of(const nested_counts& x) {
+template <class = void>
+pp_item window_of(const nested_counts& x) {
   return x.is_jagged() ? window_of(jagged<std::int64_t>(x)) : window_of(array<std::int64_t>(x));
 }
 
@@ -345,9 +353,20 @@ template <class T>
 std::string to_string(const padded<T>& x) {
   return awkward_str(x);
 }
-inline std::string to_string(const jagged_record& x) { return awkward_str(x); }
-inline std::string to_string(const nested_counts& x) { return awkward_str(x); }
-inline std::ostream& operator<<(std::ostream& os, const nested_counts& x) { return os << awkward_str(x); }
+// Templates (here and for jagged_record's operator<< below) so that printing is compiled only in a
+// file that prints: a non-template overload instantiated the gathers in every includer.
+template <class = void>
+std::string to_string(const jagged_record& x) {
+  return awkward_str(x);
+}
+template <class = void>
+std::string to_string(const nested_counts& x) {
+  return awkward_str(x);
+}
+template <class = void>
+std::ostream& operator<<(std::ostream& os, const nested_counts& x) {
+  return os << awkward_str(x);
+}
 template <class T>
 std::ostream& operator<<(std::ostream& os, const jagged_option<T>& x) {
   return os << awkward_str(x);
@@ -364,7 +383,10 @@ template <class T>
 std::ostream& operator<<(std::ostream& os, const option_array<T>& x) {
   return os << awkward_str(x);
 }
-inline std::ostream& operator<<(std::ostream& os, const jagged_record& x) { return os << awkward_str(x); }
+template <class = void>
+std::ostream& operator<<(std::ostream& os, const jagged_record& x) {
+  return os << awkward_str(x);
+}
 
 // Awkward's type strings of the option and record types ("3 * ?float32", "3 * 2 * ?float64",
 // "3 * var * ?int32").

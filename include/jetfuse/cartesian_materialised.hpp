@@ -117,8 +117,10 @@ jagged<T> materialise_cartesian(const E& e) {
   return jagged<T>(M::apply(e, fill));
 }
 
-inline jagged_tuple<std::int64_t> argcartesian_of(const array<std::int64_t>& a, const array<std::int64_t>& b) {
-  const product_layout p = product_of(a, b);
+// A template, as product_of, so that neither is compiled where it is not called.
+template <class V = void>
+jagged_tuple<std::int64_t> argcartesian_of(const array<std::int64_t>& a, const array<std::int64_t>& b) {
+  const product_layout p = product_of<V>(a, b);
   return jagged_tuple<std::int64_t>(p.offsets, {p.local_a, p.local_b});
 }
 

@@ -30,8 +30,10 @@ namespace jf {
 
 namespace detail {
 
-// The shown lists' offsets[l] and offsets[l + 1], on the host.
-inline std::vector<std::int64_t> shown_bounds(const array<std::int64_t>& offsets) {
+// The shown lists' offsets[l] and offsets[l + 1], on the host. (Templates here and below only so
+// that the gathers are compiled where something is printed.)
+template <class = void>
+std::vector<std::int64_t> shown_bounds(const array<std::int64_t>& offsets) {
   return gather_to_host(offsets, shown_bounds_positions(offsets.size() - 1));
 }
 
@@ -40,7 +42,8 @@ template <class T>
 std::vector<pp_item> items_of(const jagged<T>& x, const std::vector<std::int64_t>& positions) {
   return formatted(gather_to_host(x.content(), positions));
 }
-inline std::vector<pp_item> items_of(const jagged_record& x, const std::vector<std::int64_t>& positions) {
+template <class = void>
+std::vector<pp_item> items_of(const jagged_record& x, const std::vector<std::int64_t>& positions) {
   return records_at(x, positions);
 }
 

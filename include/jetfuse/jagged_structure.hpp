@@ -34,7 +34,9 @@ void check_concatenate(std::int64_t na, std::int64_t nb, device da, device db);
 inline array<std::int64_t> starts_of(const array<std::int64_t>& offsets) { return offsets(range(none, -1)); }
 
 // Offsets [0, cumsum(counts)] of lists with these counts (int64, on their backend) and the total.
-inline std::pair<array<std::int64_t>, std::int64_t> offsets_of_counts(const array<std::int64_t>& counts) {
+// A template only so that it is compiled where it is used (its expressions cost every includer).
+template <class = void>
+std::pair<array<std::int64_t>, std::int64_t> offsets_of_counts(const array<std::int64_t>& counts) {
   array<std::int64_t> offsets = zeros<std::int64_t>(shape_t{counts.size() + 1}, counts.device());
   if (counts.size() == 0) return {offsets, 0};
   offsets(range(1, none)) = cumsum(counts);
@@ -43,7 +45,8 @@ inline std::pair<array<std::int64_t>, std::int64_t> offsets_of_counts(const arra
 
 // For every element j of lists with these offsets (starting at 0, `total` elements in all): the
 // list it belongs to, searchsorted(offsets, j, 'right') - 1 (empty lists never match).
-inline auto list_of_elements(const array<std::int64_t>& offsets, const array<std::int64_t>& j) {
+template <class = void>
+auto list_of_elements(const array<std::int64_t>& offsets, const array<std::int64_t>& j) {
   return searchsorted(offsets, j, side::right) - std::int64_t{1};
 }
 }  // namespace detail

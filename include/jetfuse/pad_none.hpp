@@ -40,8 +40,12 @@ inline rectangle rectangle_of(const array<std::int64_t>& offsets, std::int64_t k
   return {offsets(range(none, -1)).reshape(shape_t{n, 1}), offsets(range(1, none)).reshape(shape_t{n, 1}),
           array<std::int64_t>(c, offsets.device())};
 }
-// Where column c of list i holds an element: c < its length.
-inline auto inside(const rectangle& r) { return r.columns < r.stops - r.starts; }
+// Where column c of list i holds an element: c < its length. (Templates, as the padded lists' below,
+// so that their expressions are compiled only where they are used.)
+template <class = void>
+auto inside(const rectangle& r) {
+  return r.columns < r.stops - r.starts;
+}
 // Element c of list i where it exists, else `fill`: a gather clipped into the content (a position
 // past a list's end reads some element in bounds, which the where discards; no error record).
 template <class T, class F>
@@ -54,7 +58,10 @@ auto rectangle_values(const array<T>& content, const rectangle& r, F fill) {
 struct padded_lists {
   array<std::int64_t> starts, counts, off, l, j;
 };
-inline auto inside(const padded_lists& p) { return p.j - take(p.off, p.l) < take(p.counts, p.l); }
+template <class = void>
+auto inside(const padded_lists& p) {
+  return p.j - take(p.off, p.l) < take(p.counts, p.l);
+}
 template <class T, class F>
 auto padded_list_values(const array<T>& content, const padded_lists& p, F fill) {
   return where(inside(p), take(content, take(p.starts, p.l) + (p.j - take(p.off, p.l)), mode::clip), fill);
