@@ -88,8 +88,7 @@ struct cartesian_at_root<call_node<Tag, A...>> {
   static constexpr bool value = !is_reduce_tag<Tag>::value && (cartesian_at_root<A>::value || ...);
 };
 
-// src/core/combinations.cpp: jf::value_error (other numbers of lists) or jf::backend_mismatch.
-void check_cartesian_operands(const array_base& offsets_a, const array_base& offsets_b);
+// check_cartesian_operands: detail/combinations_checks.hpp.
 
 }  // namespace detail
 

@@ -14,12 +14,13 @@
 #pragma once
 
 #include <array>
-#include <tuple>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <utility>
 
+#include "jetfuse/detail/combinations_checks.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/expr/jagged_expr.hpp"
 #include "jetfuse/expr/jagged_mask.hpp"
@@ -71,9 +72,7 @@ template <class Tag, class... A> struct pairs_at_root<call_node<Tag, A...>> {
 template <class T, int S, int A> struct program_of<term<combination_field<T, S, A>>> {
   static constexpr std::array<prog_entry, 1> value{{{prog_entry::jagged, A, S}}};
 };
-// src/core/jagged.cpp: jf::value_error for an arity other than 2 and 3, or unzip<N> of another n.
-void check_combinations_arity(int n);
-[[noreturn]] void throw_unzip_arity(int n, std::size_t wanted);
+// check_combinations_arity, throw_unzip_arity: detail/combinations_checks.hpp.
 
 }  // namespace detail
 

@@ -118,8 +118,7 @@ template <class Tag, class... A> const array<std::int64_t>* combination_offsets(
   }(std::index_sequence_for<A...>{});
   return found;
 }
-// src/core/combinations.cpp: Awkward's broadcasting error for fields of combinations of another n.
-void check_same_arity(int arity, int field_arity);
+// check_same_arity: detail/combinations_checks.hpp.
 
 template <class T, class E> jagged<T> materialise_combinations(const E& e) {
   const int arity = pairs_arity<typename node_of<std::remove_cvref_t<E>>::type>::value;

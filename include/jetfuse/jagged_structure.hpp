@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jetfuse/detail/jagged_access.hpp"
+#include "jetfuse/detail/jagged_checks.hpp"
 #include "jetfuse/expr/compaction.hpp"
 #include "jetfuse/expr/searchsorted.hpp"
 #include "jetfuse/expr/take.hpp"
@@ -20,16 +21,6 @@
 namespace jf {
 
 namespace detail {
-// Untyped checks and errors (src/core/jagged_structure.cpp).
-// Awkward's IndexError of x[:, k] when a list has no element k.
-[[noreturn]] void throw_list_index(std::int64_t n, std::int64_t k);
-// Awkward's IndexError of x[lists] for the first out-of-range position (reads `lists` back).
-[[noreturn]] void throw_list_positions(const array_base& lists, std::int64_t n);
-// x[lists] / x[mask]: 1-d, one backend, a mask of n entries (numpy's IndexError otherwise).
-void check_list_selection(const array_base& sel, std::int64_t n, device dev, bool is_mask);
-// ak.concatenate(axis=1): the same number of lists on one backend.
-void check_concatenate(std::int64_t na, std::int64_t nb, device da, device db);
-
 // The starts of the lists: offsets[:-1], a view.
 inline array<std::int64_t> starts_of(const array<std::int64_t>& offsets) { return offsets(range(none, -1)); }
 

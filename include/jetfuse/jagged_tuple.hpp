@@ -15,14 +15,10 @@
 #include <vector>
 
 #include "jetfuse/array.hpp"
+#include "jetfuse/detail/combinations_checks.hpp"
 #include "jetfuse/jagged.hpp"
 
 namespace jf {
-
-namespace detail {
-// src/core/combinations.cpp: jf::value_error for unzip<N> of another number of slots.
-[[noreturn]] void throw_unzip_arity(int n, std::size_t wanted);
-}  // namespace detail
 
 template <class T>
 class jagged_tuple {

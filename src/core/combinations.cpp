@@ -2,8 +2,8 @@
 #include <cstddef>
 #include <string>
 
-#include "jetfuse/cartesian.hpp"
-#include "jetfuse/combinations.hpp"
+#include "jetfuse/detail/combinations_checks.hpp"
+#include "jetfuse/errors.hpp"
 
 namespace jf::detail {
 

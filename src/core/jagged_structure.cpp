@@ -3,8 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "jetfuse/array.hpp"
+#include "jetfuse/detail/jagged_checks.hpp"
 #include "jetfuse/errors.hpp"
-#include "jetfuse/jagged.hpp"
 
 namespace jf::detail {
 
