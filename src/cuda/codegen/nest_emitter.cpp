@@ -997,6 +997,27 @@ void emitter::store_partial(const std::string& ind, node_id r, const std::string
   }
 }
 
+void emitter::last_split_block(const std::string& ind, const std::string& counter, const std::string& leave) {
+  s << ind << "__threadfence();  // the partials are visible before the counter says so\n";
+  s << ind << "__syncthreads();\n";
+  s << ind << "__shared__ bool jf_last;\n";
+  s << ind << "if (threadIdx.x == 0) {\n";
+  s << ind << "  jf_last = atomicAdd(jf_counters + " << counter << ", 1u) == gridDim.y - 1;\n";
+  s << ind << "  if (jf_last) jf_counters[" << counter << "] = 0;  // every split has counted: ready for the next launch\n";
+  s << ind << "}\n";
+  s << ind << "__syncthreads();\n";
+  s << ind << "if (!jf_last) " << leave << ";\n";
+  s << ind << "__threadfence();\n";
+}
+
+void emitter::combine_splits(const std::string& ind, node_id r, const std::string& acc, const std::string& splits,
+                             const std::string& index_of_y) {
+  s << ind << acc << " = " << identity(r) << ";\n";
+  s << "#pragma unroll 8  // the partials' loads in flight together\n";
+  s << ind << "for (long long y = 0; y < " << splits << "; ++y) " << acc << " = " << combine_fn(r) << "(" << acc << ", "
+    << load_partial(r, index_of_y) << ");\n";
+}
+
 std::string emitter::load_partial(node_id r, const std::string& index) const {
   const std::string v = nest::cat("jf_nest::load_volatile(part", r) + " + " + index + ")";
   if (!is_arg_monoid(mono(r))) return v;

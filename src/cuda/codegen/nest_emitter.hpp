@@ -158,6 +158,14 @@ class emitter {
   void scratch_pointers(const std::string& ind, const std::string& counters, const std::string& count);
   void store_partial(const std::string& ind, node_id r, const std::string& index, const std::string& acc);
   std::string load_partial(node_id r, const std::string& index) const;
+  // Splits over blockIdx.y (column and row reductions): after this block's partials are stored,
+  // a fence, then thread 0 counts the block on jf_counters[counter]; the last of the gridDim.y
+  // blocks resets the counter (ready for the next launch) and goes on, every other block runs
+  // `leave` ("return", "continue").
+  void last_split_block(const std::string& ind, const std::string& counter, const std::string& leave);
+  // acc = the partials of reduce r at index_of_y (an expression of y) combined for y = 0 .. splits-1.
+  void combine_splits(const std::string& ind, node_id r, const std::string& acc, const std::string& splits,
+                      const std::string& index_of_y);
 
   std::string fresh(const std::string& stem) { return stem + std::to_string(counter_++); }
   // Independent iterations per trip: enough bytes in flight per thread.

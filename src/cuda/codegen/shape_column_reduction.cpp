@@ -67,23 +67,9 @@ void emit_column_reduction(emitter& e, const shape_plan& p, launch_info& li) {
   s << "    if (active) {\n";
   for (node_id r : e.f.reduces) e.store_partial("      ", r, "blockIdx.y * n_cols + col", cat("acc", r));
   s << "    }\n";
-  s << "    __threadfence();  // the partials are visible before the counter says so\n";
-  s << "    __syncthreads();\n";
-  s << "    __shared__ bool jf_last;\n";
-  s << "    if (threadIdx.x == 0) {\n";
-  s << "      jf_last = atomicAdd(jf_counters + blockIdx.x, 1u) == gridDim.y - 1;\n";
-  s << "      if (jf_last) jf_counters[blockIdx.x] = 0;  // every split has counted: ready for the next launch\n";
-  s << "    }\n";
-  s << "    __syncthreads();\n";
-  s << "    if (!jf_last) return;\n";
-  s << "    __threadfence();\n";
+  e.last_split_block("    ", "blockIdx.x", "return");
   s << "    if (active) {  // the column's splits, in order\n";
-  for (node_id r : e.f.reduces) {
-    s << "      acc" << r << " = " << e.identity(r) << ";\n";
-    s << "#pragma unroll 8  // the partials' loads in flight together\n";
-    s << "      for (long long y = 0; y < splits; ++y) acc" << r << " = " << e.combine_fn(r) << "(acc" << r << ", "
-      << e.load_partial(r, "y * n_cols + col") << ");\n";
-  }
+  for (node_id r : e.f.reduces) e.combine_splits("      ", r, cat("acc", r), "splits", "y * n_cols + col");
   s << "    }\n";
   s << "  }\n";
   s << "  if (!active) return;\n";

@@ -143,30 +143,15 @@ void emit_row_reduction(emitter& e, const shape_plan& p, launch_info& li) {
     s << ind << (splits ? "" : "const ") << e.acc_type(r) << " red" << r << " = jf_nest::group_allreduce(acc" << r
       << ", " << e.combine_lambda(r) << ", " << e.identity(r) << ");\n";
   if (splits) {
-    // The same handshake as the column reduction's: partials, a fence, a counter per row that the
-    // last block resets for the next launch.
+    // The column reduction's handshake: partials, a fence, a counter per row.
     s << ind << "if (jf_splits > 1) {  // this block's split of the row: the last block of the row combines them\n";
     const std::string in2 = ind + "  ";
     e.scratch_pointers(in2, "n_rows", "n_rows * jf_splits");
     s << in2 << "if (lane == 0) {\n";
     for (node_id r : e.f.reduces) e.store_partial(in2 + "  ", r, "row * jf_splits + blockIdx.y", cat("red", r));
     s << in2 << "}\n";
-    s << in2 << "__threadfence();  // the partials are visible before the counter says so\n";
-    s << in2 << "__syncthreads();\n";
-    s << in2 << "__shared__ bool jf_last;\n";
-    s << in2 << "if (lane == 0) {\n";
-    s << in2 << "  jf_last = atomicAdd(jf_counters + row, 1u) == gridDim.y - 1;\n";
-    s << in2 << "  if (jf_last) jf_counters[row] = 0;  // every split has counted: ready for the next launch\n";
-    s << in2 << "}\n";
-    s << in2 << "__syncthreads();\n";
-    s << in2 << "if (!jf_last) continue;  // the same for the whole block\n";
-    s << in2 << "__threadfence();\n";
-    for (node_id r : e.f.reduces) {
-      s << in2 << "red" << r << " = " << e.identity(r) << ";\n";
-      s << "#pragma unroll 8  // the partials' loads in flight together\n";
-      s << in2 << "for (long long y = 0; y < jf_splits; ++y) red" << r << " = " << e.combine_fn(r) << "(red" << r
-        << ", " << e.load_partial(r, "row * jf_splits + y") << ");\n";
-    }
+    e.last_split_block(in2, "row", "continue");  // the next row (the same for the whole block)
+    for (node_id r : e.f.reduces) e.combine_splits(in2, r, cat("red", r), "jf_splits", "row * jf_splits + y");
     s << ind << "}\n";
   }
   for (node_id r : e.f.reduces) {
