@@ -200,6 +200,12 @@ TEST(CodegenNest, FullReductionLaunch) {
   const std::int64_t big = std::int64_t(1) << 27;
   EXPECT_EQ(configure_launch(k, &big, 1, h100).grid[0], 132u * 8 * 2);
   EXPECT_NE(jf::ir::describe_launch(k).find("full reduction"), std::string::npos);
+  // One-byte contiguous inputs: 16 elements a thread per 16-byte load first (shape_full_reduction.cpp).
+  EXPECT_NE(generate_cuda(full(monoid::sum, dtype::bool_, false)).source.find("const uint4 jf_w"), std::string::npos);
+  EXPECT_NE(generate_cuda(full(monoid::argmax, dtype::int8, true)).source.find("const uint4 jf_w"), std::string::npos);
+  EXPECT_EQ(generate_cuda(full(monoid::sum, dtype::bool_, false, false, layout::strided)).source.find("jf_nv"),
+            std::string::npos);
+  EXPECT_EQ(generate_cuda(full(monoid::sum, dtype::int16, false)).source.find("jf_nv"), std::string::npos);
 }
 
 TEST(CodegenNest, RowReductionLaunch) {
@@ -225,12 +231,10 @@ TEST(CodegenNest, RowReductionLaunch) {
   EXPECT_EQ(configure_launch(k, short_rows, 2, h100).grid[0], 132u * 8 * 4);
   ext[0] = 0;
   EXPECT_TRUE(configure_launch(k, ext, 2, h100).empty());
-  // Few long rows: no split by default; with splits on, each row over blockIdx.y until about two
-  // waves run (2 x 1056 blocks / 8 rows = 264 splits), a counter per row and 8 x 264 partials.
+  // Few long rows: each row split over blockIdx.y until about two waves run (2 x 1056 blocks / 8
+  // rows = 264 splits), a counter per row and 8 x 264 partials; a block per row with splits off.
   std::int64_t few[2] = {8, std::int64_t(1) << 24};
-  EXPECT_EQ(configure_launch(k, few, 2, h100).grid[1], 1u);
   EXPECT_NE(k.source.find("jf_splits"), std::string::npos);
-  jf::ir::nest::set_row_splits(true);
   c = configure_launch(k, few, 2, h100);
   EXPECT_EQ(c.grid[0], 8u);
   EXPECT_EQ(c.grid[1], 264u);
@@ -243,6 +247,10 @@ TEST(CodegenNest, RowReductionLaunch) {
   std::int64_t enough[2] = {1056, 1 << 20};  // a wave of rows already: no split
   EXPECT_EQ(configure_launch(k, enough, 2, h100).grid[1], 1u);
   jf::ir::nest::set_row_splits(false);
+  c = configure_launch(k, few, 2, h100);
+  EXPECT_EQ(c.grid[1], 1u);
+  EXPECT_EQ(c.scratch_bytes, 0u);
+  jf::ir::nest::set_row_splits(true);
   const kernel_source m = generate_cuda(minus_row_mean(dtype::float32, true));
   std::int64_t ext2[2] = {4096, 32768};
   c = configure_launch(m, ext2, 2, h100);
@@ -250,9 +258,7 @@ TEST(CodegenNest, RowReductionLaunch) {
   EXPECT_EQ(c.grid[0], 4096u);
   // With a map the row's value is needed by the same block: rows are never split.
   EXPECT_EQ(m.source.find("jf_splits"), std::string::npos);
-  jf::ir::nest::set_row_splits(true);
   EXPECT_EQ(configure_launch(m, few, 2, h100).grid[1], 1u);
-  jf::ir::nest::set_row_splits(false);
 }
 
 // ---- row_with_map: the row cache ---------------------------------------------------------------
@@ -374,9 +380,11 @@ TEST(CodegenNest, ColumnReductionLaunch) {
   launch_config c = configure_launch(k, ext, 2, h100);
   EXPECT_EQ(c.grid[0], 16u);
   EXPECT_NE(k.source.find("#pragma unroll 1\n    for (; j < hi - 7 * 1;"), std::string::npos) << k.source;
-  EXPECT_GT(c.grid[1], 1u) << "few columns: the rows are split over blockIdx.y";
-  EXPECT_GE(32768 / c.grid[1], 256u);
+  // Few columns: the rows split over blockIdx.y until about a wave of blocks runs (1056 / 16 tiles).
+  EXPECT_EQ(c.grid[1], 66u);
   EXPECT_EQ(c.scratch_bytes, (16 * 4 + 15) / 16 * 16 + std::size_t(c.grid[1]) * 4096 * 4);
+  std::int64_t short_columns[2] = {1000, 4096};  // 256 rows a split at least
+  EXPECT_EQ(configure_launch(k, short_columns, 2, h100).grid[1], 3u);
   std::int64_t wide[2] = {100, 1 << 22};
   c = configure_launch(k, wide, 2, h100);
   EXPECT_EQ(c.grid[1], 1u);
@@ -699,6 +707,7 @@ TEST(CodegenNestNvrtc, EveryMonoidAndDtypeInEveryShape) {
       for (bool guard : {false, true}) {
         const bool i32 = guard;  // both index types, alternating
         b.add(full(m, t, guard, i32, guard ? layout::strided : layout::contiguous));
+        if (guard && size_of(t) == 1) b.add(full(m, t, true, !i32, layout::contiguous));  // the byte vectors
         b.add(rows(m, t, guard, !i32));
         b.add(columns(m, t, guard, i32));
         if (!guard) b.add(middle_axis(m, t));

@@ -159,17 +159,16 @@ TEST(CudaReductions, LongRowsBeyondFourWavesOfBlocks) {
   }
 }
 
-// Few long rows split over blockIdx.y (configure_row_reduction; off by default until measured,
-// forced on here): each block reduces its split, the row's last block combines the splits in order.
-// Rows fewer than a wave of blocks, lengths odd and not multiples of the 256-element runs, NaN in
-// floats, every monoid the row shape combines; against the CPU executor, the same bits twice, the
-// outputs poisoned first, and again with the splits off (the per-row kernel).
+// Few long rows split over blockIdx.y (configure_row_reduction, on by default): each block reduces
+// its split, the row's last block combines the splits in order. Rows fewer than a wave of blocks,
+// lengths odd and not multiples of the 256-element runs, NaN in floats, every monoid the row shape
+// combines; against the CPU executor, the same bits twice, the outputs poisoned first, and again
+// with the splits off (the per-row kernel).
 TEST(CudaReductions, FewLongRowsSplitOverBlocks) {
   JF_REQUIRE_GPU();
-  struct splits_on {
-    splits_on() { jf::ir::nest::set_row_splits(true); }
-    ~splits_on() { jf::ir::nest::set_row_splits(false); }
-  } on;
+  struct splits_restored {
+    ~splits_restored() { jf::ir::nest::set_row_splits(true); }
+  } restore;
   std::mt19937_64 r(seed() + 5);
   for (const auto& [m, n] :
        {std::pair<std::int64_t, std::int64_t>{2, (1 << 20) + 1}, {8, 300001}, {3, 20497}, {100, 70001}}) {
@@ -213,6 +212,61 @@ TEST(CudaReductions, FewLongRowsSplitOverBlocks) {
       jf::ir::nest::set_row_splits(false);
     }
     jf::ir::nest::set_row_splits(true);
+  }
+}
+
+// Full reductions whose loop reads only one-byte inputs take 16 elements a thread per 16-byte load
+// (shape_full_reduction.cpp) when the inputs are aligned and row-major, and the laned loop takes
+// the rest: sizes around 16-element vectors and two vectors a trip, views that are not aligned
+// (x[1:]), not row-major (a column window, a transpose), two masks of which one is not aligned,
+// bool and int8 through every monoid kind (sums, extrema, positions: the first true, any, all);
+// against the CPU executor, outputs poisoned first.
+TEST(CudaReductions, OneByteInputsSixteenAtATime) {
+  JF_REQUIRE_GPU();
+  std::mt19937_64 r(seed() + 6);
+  const auto open = jf::range::none;
+  for (std::int64_t n : {0, 1, 15, 16, 17, 31, 33, 4095, 8192 * 16 + 7, 1 << 20, (1 << 22) + 19}) {
+    const std::string what = "n = " + std::to_string(n);
+    std::vector<bool> mv(static_cast<std::size_t>(n)), kv(static_cast<std::size_t>(n));
+    const bool rare = n % 2 == 1;  // a first true far in (argmax) or none
+    for (std::size_t i = 0; i < mv.size(); ++i) {
+      mv[i] = rare ? r() % 100000 == 0 : (r() & 3) == 0;
+      kv[i] = (r() & 1) == 0;
+    }
+    const auto iv = random_vector<std::int8_t>(static_cast<std::size_t>(n), r);
+    const jf::array<bool> hm(mv, {n}, jf::cpu), hk(kv, {n}, jf::cpu);
+    const jf::array<std::int8_t> hi(iv, {n}, jf::cpu);
+    const auto dm = jf::to_backend(hm, jf::cuda), dk = jf::to_backend(hk, jf::cuda);
+    const auto di = jf::to_backend(hi, jf::cuda);
+    auto check = [&](const std::string& name, auto gpu, auto cpu) {
+      using T = typename decltype(jf::eval(cpu))::value_type;
+      jf::array<T> got = jf::full<T>({}, T(7), jf::cuda);
+      got = gpu;
+      EXPECT_EQ(jf::to_backend(got, jf::cpu).to_vector(), jf::eval(cpu).to_vector()) << name << ", " << what;
+    };
+    check("count_nonzero", jf::count_nonzero(dm), jf::count_nonzero(hm));
+    check("any", jf::any(dm), jf::any(hm));
+    check("all", jf::all(dk | dm), jf::all(hk | hm));
+    check("argmax (first true)", jf::argmax(dm), jf::argmax(hm));
+    check("argmin", jf::argmin(dk), jf::argmin(hk));
+    check("two masks", jf::count_nonzero(dm & !dk), jf::count_nonzero(hm & !hk));
+    check("int8 sum", jf::sum(di), jf::sum(hi));
+    check("int8 max", jf::max(di * 2), jf::max(hi * 2));
+    check("int8 argmin", jf::argmin(di), jf::argmin(hi));
+    check("int8 where", jf::sum(jf::where(dm, di, std::int8_t(1))), jf::sum(jf::where(hm, hi, std::int8_t(1))));
+    if (n < 2) continue;
+    check("unaligned view", jf::count_nonzero(dm(jf::range(1, open))), jf::count_nonzero(hm(jf::range(1, open))));
+    check("one mask unaligned", jf::count_nonzero(dm(jf::range(1, open)) & dk(jf::range(open, -1))),
+          jf::count_nonzero(hm(jf::range(1, open)) & hk(jf::range(open, -1))));
+    check("unaligned int8", jf::sum(di(jf::range(3, open))), jf::sum(hi(jf::range(3, open))));
+    if (n % 16 != 0) continue;
+    const std::int64_t rows = n / 16;  // 2-D: row-major, a column window, a transpose
+    const auto dm2 = dm.reshape({rows, 16}), hm2 = hm.reshape({rows, 16});
+    check("2-D", jf::count_nonzero(dm2), jf::count_nonzero(hm2));
+    check("2-D argmax", jf::argmax(dm2), jf::argmax(hm2));
+    check("column window", jf::count_nonzero(dm2(jf::all, jf::range(open, 8))),
+          jf::count_nonzero(hm2(jf::all, jf::range(open, 8))));
+    check("transpose", jf::argmax(dm2.transpose()), jf::argmax(hm2.transpose()));
   }
 }
 

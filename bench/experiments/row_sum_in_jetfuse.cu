@@ -26,8 +26,11 @@
 //   of DRAM for gen against 122.7 and 91 % for the same kernel compiled by nvcc.
 //   after (the trip loop "#pragma unroll 1", a block for every row): jf::sum 120.3 / 121.0 and
 //   123.2 / 123.8 (cub_segmented 120.5 / 123.5): at CUB's time.
-// Also 8 x 2^24 (few long rows) with and without the rows split over blockIdx.y (added after these
-// runs, not run yet).
+// Also 8 x 2^24 (few long rows) with and without the rows split over blockIdx.y. Thirteenth session
+// (H200, at b3dd5ae, splits still off by default): a block a row 4219.5 us (3.1 % of the copy),
+// split 8 x 264 134.2 us (96.2 %), CUB's segmented reduce 3576.7; 32768 x 4096 118.4 / 118.5 and
+// 4096 x 32768 120.8 / 120.8 (no split there, the same kernel), cub_segmented 118.9 / 121.6. The
+// splits are on by default since.
 #include <cuda.h>
 #include <nvrtc.h>
 
@@ -103,8 +106,9 @@ int main(int argc, char** argv) {
       printf("  %-26s %8.1f us  %5.1f %% of copy\n", name, us, 100.0 * (n * 4.0 / us) / roof);
     };
     printf("  copy %.1f us\n", copy);
+    jf_set_row_splits(false);  // a block a row
     report("jf::sum(x, 1) events", stream_us(s, jf_row_sum));
-    jf_set_row_splits(true);  // few long rows split over blockIdx.y (8 x 2^24: 264 splits on an H200)
+    jf_set_row_splits(true);  // the default: few long rows split over blockIdx.y (8 x 2^24: 264 splits on an H200)
     report("jf::sum(x, 1) rows split", stream_us(s, jf_row_sum));
     {
       std::vector<float> split(rows), whole(rows);
@@ -116,6 +120,7 @@ int main(int argc, char** argv) {
       double worst = 0;
       for (i64 r = 0; r < rows; ++r) worst = std::max(worst, (double)std::abs(split[r] - whole[r]));
       printf("  largest |split - whole row| over the rows: %.2e\n", worst);
+      jf_set_row_splits(true);
     }
     {  // the bench's way: host clock, batches of 10, median of 10
       std::vector<double> t;

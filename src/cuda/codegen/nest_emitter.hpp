@@ -250,8 +250,8 @@ std::size_t scratch_bytes(const launch_info& li, std::int64_t counters, std::int
 
 launch_config configure_full_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
 launch_config configure_row_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);
-// Whether configure_row_reduction splits few long rows over blockIdx.y (default off: the kernels
-// carry the code, tests force it on until it has been measured and run on a GPU).
+// Whether configure_row_reduction splits few long rows over blockIdx.y (default on; tests turn it
+// off to compare with a block per row).
 void set_row_splits(bool on);
 bool row_splits_on();
 launch_config configure_column_reduction(const launch_info& li, const std::int64_t* ext, const device_limits& dev);

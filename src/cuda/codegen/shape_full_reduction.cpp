@@ -20,6 +20,108 @@
 
 namespace jf::ir::nest {
 
+namespace {
+
+// One-byte inputs (bool masks, int8) read a byte a lane make a 32-byte request of every warp load:
+// count_nonzero(m) of 2^27 bools (16 lanes a trip) ran at about half the rate of count_true_fast's
+// 16-byte loads on an H200 (bench/experiments/count_mask_paths.cpp). Applies when every value the
+// loop computes lies in the reduced box, every input it reads is one-byte, contiguous and read at
+// the iteration's own position, and nothing needs the axes' indices.
+bool byte_vectors_apply(const emitter& e, domain_id inner, const std::vector<char>& need) {
+  const graph& g = e.g;
+  bool reads = false;
+  for (std::size_t k = 0; k < g.nodes.size(); ++k) {
+    if (!need[k] || e.f.uniform[k]) continue;
+    const node& n = g.nodes[k];
+    if (n.domain != inner || !e.kept[k].empty()) return false;
+    switch (n.code) {
+      case op::input: {
+        const operand_desc& in = g.inputs[static_cast<std::size_t>(n.index)];
+        if (in.gen != generator::none || in.lay != layout::contiguous || size_of(in.type) != 1) return false;
+        reads = true;
+        break;
+      }
+      case op::cast:
+      case op::broadcast:
+      case op::constant:
+      case op::param:
+      case op::user:
+        break;
+      case op::reduce:
+        return false;
+      default:
+        if (info(n.code).rule == op_rule::special) return false;  // gathers, searches, indices, ...
+    }
+  }
+  return reads;
+}
+
+// Each thread takes 16 elements per input with one 16-byte load (two vectors a trip, both loaded
+// first), elements v * 16 .. v * 16 + 15 of vector v in increasing order, vectors grid-strided;
+// in the kernel only when the inputs are 16-byte aligned and their strides row-major (else jf_nv
+// is 0). The laned loop then runs the elements from jf_nv * 16 on.
+void byte_vector_loop(emitter& e, const std::vector<std::int32_t>& axes, const std::vector<char>& need,
+                      const std::function<void(const std::string&, const std::string&)>& accumulate) {
+  const graph& g = e.g;
+  auto& s = e.s;
+  std::vector<std::size_t> reads;  // input nodes of the loop
+  for (std::size_t k = 0; k < g.nodes.size(); ++k)
+    if (need[k] && !e.f.uniform[k] && g.nodes[k].code == op::input) reads.push_back(k);
+  std::string ok;
+  std::vector<int> seen;
+  for (std::size_t id : reads) {
+    const int k = g.nodes[id].index;
+    if (std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
+    seen.push_back(k);
+    ok += cat(" && (reinterpret_cast<unsigned long long>(in", k) + ") & 15) == 0";
+    std::string row = "1";  // the row-major stride of axes[i]: the extents after it
+    for (std::size_t i = axes.size() - 1; i-- > 0;) {
+      row = row == "1" ? cat("e", axes[i + 1]) : row + cat(" * e", axes[i + 1]);
+      ok += cat(" && a.st_in", k) + cat("[", axes[i]) + "] == " + row;
+    }
+  }
+  s << "  // One-byte inputs: 16 elements a thread per 16-byte load when aligned and row-major.\n";
+  s << "  const long long jf_nv = (true" << ok << ") ? n / 16 : 0;  // 16-element vectors\n";
+  s << "  long long jf_vi = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
+  const auto saved = e.vname;
+  auto load = [&](const std::string& ind, const std::string& vec, const std::string& sfx) {
+    for (int k : seen)
+      s << ind << cat("const uint4 jf_w", k) << sfx << " = "
+        << (e.ldg_inputs ? cat("__ldg(reinterpret_cast<const uint4*>(in", k) + ") + " + vec + ")"
+                         : cat("reinterpret_cast<const uint4*>(in", k) + ")[" + vec + "]")
+        << ";\n";
+  };
+  auto compute = [&](const std::string& ind, const std::string& vec, const std::string& sfx) {
+    for (int u = 0; u < 16; ++u) {
+      e.vname = saved;
+      const std::string lane = sfx + cat("_", u);
+      for (std::size_t id : reads) {
+        const node& n = g.nodes[id];
+        const std::string v = cat("v", id) + lane;
+        s << ind << "const " << e.T(n.type) << " " << v << " = reinterpret_cast<const " << e.T(n.type) << "*>(&jf_w"
+          << n.index << sfx << ")[" << u << "];\n";
+        e.vname[id] = v;
+      }
+      e.emit_nodes(need, ind, lane, emitter::which::compute);
+      accumulate(ind, "(" + vec + cat(" * 16 + ", u) + ")");
+    }
+  };
+  s << "  #pragma unroll 1\n";
+  s << "  for (; jf_vi + step < jf_nv; jf_vi += 2 * step) {\n";
+  load("    ", "jf_vi", "_a");
+  load("    ", "(jf_vi + step)", "_b");
+  compute("    ", "jf_vi", "_a");
+  compute("    ", "(jf_vi + step)", "_b");
+  s << "  }\n";
+  s << "  if (jf_vi < jf_nv) {\n";
+  load("    ", "jf_vi", "_a");
+  compute("    ", "jf_vi", "_a");
+  s << "  }\n";
+  e.vname = saved;
+}
+
+}  // namespace
+
 void emit_full_reduction(emitter& e, const shape_plan& p, launch_info& li) {
   const graph& g = e.g;
   auto& s = e.s;
@@ -86,9 +188,13 @@ void emit_full_reduction(emitter& e, const shape_plan& p, launch_info& li) {
   // Bytes in flight: 16 lanes of one-byte inputs (bool masks: count_nonzero(m) of 2^27 with 8 ran
   // at 1.3 TB/s on an H200, a third of the copy).
   const int lanes = e.widest_input() == 1 && !over_elements ? 16 : e.unroll();
+  std::string start = "static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x";
+  if (!over_elements && !axes.empty() && byte_vectors_apply(e, p.inner, need)) {
+    byte_vector_loop(e, axes, need, accumulate);
+    start = "jf_nv * 16 + " + start;  // the elements after the vectors
+  }
   if (over_elements || !e.chunked_loop("  ", axes, "n", need, accumulate))
-    e.laned_loop("  ", "t", "static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x", "step", "n", axes, lanes,
-                 need, accumulate, prelude);
+    e.laned_loop("  ", "t", start, "step", "n", axes, lanes, need, accumulate, prelude);
 
   s << "\n  // The block's total (tree order), one partial per block.\n";
   for (node_id r : e.f.reduces)
