@@ -142,7 +142,7 @@ void dot_sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(10);
 }
 void matrices(benchmark::internal::Benchmark* b) {
-  // The same 2^27 floats as few long rows too (8 x 2^24: row sums get a block a row, a known gap).
+  // The same 2^27 floats as few long rows too (8 x 2^24: each row split over the SMs).
   b->Args({small, big})->Args({big, small})->Args({8, std::int64_t(1) << 24});
   b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(10);
 }

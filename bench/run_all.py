@@ -191,7 +191,7 @@ WORKLOADS = [
     ("Norm2", "norm(a), float64"),
     ("RowSums/4096x32768", "x.sum(1) of a float32 matrix"),
     ("RowSums/32768x4096", "x.sum(1) of a float32 matrix"),
-    ("RowSums/8x16777216", "x.sum(1) of a float32 matrix: few long rows (jetfuse: a block a row, 8 SMs; splits off until measured)"),
+    ("RowSums/8x16777216", "x.sum(1) of a float32 matrix: few long rows (jetfuse: each row split over the SMs)"),
     ("ColumnSums/4096x32768", "x.sum(0) of a float32 matrix"),
     ("ColumnSums/32768x4096", "x.sum(0) of a float32 matrix"),
     ("ColumnSums/8x16777216", "x.sum(0) of a float32 matrix: many short columns"),

@@ -380,9 +380,11 @@ TEST(CodegenNest, ColumnReductionLaunch) {
   launch_config c = configure_launch(k, ext, 2, h100);
   EXPECT_EQ(c.grid[0], 16u);
   EXPECT_NE(k.source.find("#pragma unroll 1\n    for (; j < hi - 7 * 1;"), std::string::npos) << k.source;
-  // Few columns: the rows split over blockIdx.y until about a wave of blocks runs (1056 / 16 tiles).
+  // Few columns: the rows split over blockIdx.y until a wave of blocks runs (1056 / 16 tiles).
   EXPECT_EQ(c.grid[1], 66u);
   EXPECT_EQ(c.scratch_bytes, (16 * 4 + 15) / 16 * 16 + std::size_t(c.grid[1]) * 4096 * 4);
+  std::int64_t wider[2] = {4096, 32768};  // 128 tiles: 8 splits fill the wave, 9 would pass it
+  EXPECT_EQ(configure_launch(k, wider, 2, h100).grid[1], 8u);
   std::int64_t short_columns[2] = {1000, 4096};  // 256 rows a split at least
   EXPECT_EQ(configure_launch(k, short_columns, 2, h100).grid[1], 3u);
   std::int64_t wide[2] = {100, 1 << 22};

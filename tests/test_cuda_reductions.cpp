@@ -241,6 +241,11 @@ TEST(CudaReductions, OneByteInputsSixteenAtATime) {
     auto check = [&](const std::string& name, auto gpu, auto cpu) {
       using T = typename decltype(jf::eval(cpu))::value_type;
       jf::array<T> got = jf::full<T>({}, T(7), jf::cuda);
+      if (n == 0 && (name.find("arg") != std::string::npos || name.find("max") != std::string::npos)) {
+        EXPECT_THROW(got = gpu, jf::value_error) << name << ": no identity, numpy raises";  // as the CPU does
+        EXPECT_THROW((void)jf::eval(cpu), jf::value_error) << name;
+        return;
+      }
       got = gpu;
       EXPECT_EQ(jf::to_backend(got, jf::cpu).to_vector(), jf::eval(cpu).to_vector()) << name << ", " << what;
     };
