@@ -231,7 +231,7 @@ TEST(CodegenNest, RowReductionLaunch) {
   EXPECT_EQ(configure_launch(k, short_rows, 2, h100).grid[0], 132u * 8 * 4);
   ext[0] = 0;
   EXPECT_TRUE(configure_launch(k, ext, 2, h100).empty());
-  // Few long rows: each row split over blockIdx.y until about two waves run (2 x 1056 blocks / 8
+  // Few long rows: each row split over blockIdx.y until two waves run (2 x 1056 blocks / 8
   // rows = 264 splits), a counter per row and 8 x 264 partials; a block per row with splits off.
   std::int64_t few[2] = {8, std::int64_t(1) << 24};
   EXPECT_NE(k.source.find("jf_splits"), std::string::npos);
@@ -242,6 +242,8 @@ TEST(CodegenNest, RowReductionLaunch) {
   EXPECT_EQ(c.scratch_bytes, 32u + 8u * 264 * 4);
   EXPECT_EQ(c.scratch_zero_bytes, 32u);
   EXPECT_TRUE(c.counters_reset_by_kernel);
+  std::int64_t hundred[2] = {100, 1 << 20};  // 2112 / 100: 21 splits, not 22 (a third round of 88 blocks)
+  EXPECT_EQ(configure_launch(k, hundred, 2, h100).grid[1], 21u);
   std::int64_t short_few[2] = {8, 6000};  // 4096 elements a split at least: one split
   EXPECT_EQ(configure_launch(k, short_few, 2, h100).grid[1], 1u);
   std::int64_t enough[2] = {1056, 1 << 20};  // a wave of rows already: no split

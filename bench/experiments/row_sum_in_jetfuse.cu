@@ -30,7 +30,9 @@
 // (H200, at b3dd5ae, splits still off by default): a block a row 4219.5 us (3.1 % of the copy),
 // split 8 x 264 134.2 us (96.2 %), CUB's segmented reduce 3576.7; 32768 x 4096 118.4 / 118.5 and
 // 4096 x 32768 120.8 / 120.8 (no split there, the same kernel), cub_segmented 118.9 / 121.6. The
-// splits are on by default since.
+// splits are on by default since. For few rows the generated kernel also runs with about 1, 2 and
+// 4 waves of split blocks ("gen NVRTC S splits"): does one wave beat the rule's two, as it did for
+// the column sums (column_sum_in_jetfuse.cu)? Not run yet.
 #include <cuda.h>
 #include <nvrtc.h>
 
@@ -168,6 +170,26 @@ int main(int argc, char** argv) {
           const std::string row = std::string(label) + " NVRTC " + grid_label;
           report(row.c_str(),
                  stream_us(s, [&] { cuLaunchKernel(f, (unsigned)grid, 1, 1, 256, 1, 1, 0, s, params, nullptr); }));
+        }
+        // Few long rows: the as-is kernel with its rows split over blockIdx.y into about 1, 2 (the
+        // launch rule) and 4 waves of blocks; scratch as the launcher lays it out (a counter per
+        // row, 16-byte aligned, then rows x splits partials), zeroed once (the kernel resets it).
+        if (label == std::string("gen") && rows < (i64)sms * per_sm) {
+          for (int waves : {1, 2, 4}) {
+            const i64 splits = std::min<i64>(((i64)waves * sms * per_sm + rows - 1) / rows, cols / 4096);
+            const size_t bytes = (rows * 4 + 15) / 16 * 16 + (size_t)rows * splits * 4;
+            void* scratch = nullptr;
+            CK(cudaMalloc(&scratch, bytes));
+            CK(cudaMemset(scratch, 0, bytes));
+            args.scratch = scratch;
+            const std::string row = "gen NVRTC " + std::to_string(splits) + " splits";
+            report(row.c_str(), stream_us(s, [&] {
+                     cuLaunchKernel(f, (unsigned)rows, (unsigned)splits, 1, 256, 1, 1, 0, s, params, nullptr);
+                   }));
+            CK(cudaDeviceSynchronize());
+            args.scratch = nullptr;
+            cudaFree(scratch);
+          }
         }
       }
       std::ifstream k("bench/experiments/row_sum_variants.cu");

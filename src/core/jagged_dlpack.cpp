@@ -1,13 +1,12 @@
 // DLPack for jagged arrays and records (jetfuse/jagged_dlpack.hpp): the offsets and contents
 // imported together — all checked before any is accepted — and exported together.
-#include "jetfuse/jagged_dlpack.hpp"
-
 #include <cstdint>
 #include <memory>
 #include <set>
 #include <string>
 
 #include "core/dlpack_armed.hpp"
+#include "jetfuse/detail/jagged_dlpack_untyped.hpp"
 
 namespace jf {
 

@@ -1,14 +1,13 @@
 // jf::zip and jf::jagged_record's untyped work (jetfuse/record.hpp): which offsets the fields
 // share (identity, else equal values read back once, else equal counts), Awkward's errors, moving
 // between backends and the type string.
-#include "jetfuse/record.hpp"
-
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "jetfuse/detail/awkward_print.hpp"
+#include "jetfuse/detail/jagged_record_class.hpp"
 #include "jetfuse/errors.hpp"
 
 namespace jf {

@@ -91,10 +91,11 @@ launch_config configure_column_reduction(const launch_info& li, const std::int64
   c.block[0] = static_cast<unsigned>(li.block);
   c.grid[0] = static_cast<unsigned>(tiles);  // 0 columns: nothing to launch
   if (tiles == 0) return c;
-  // Split the columns' rows until one wave of blocks runs (not more), keeping 256 rows or more per split
-  // (512 for 8-byte partials). Measured on an H200 (bench/experiments/column_sum_in_jetfuse.cu),
+  // Split the columns' rows until one wave of blocks runs, not more, keeping 256 rows or more a
+  // split (512 for 8-byte partials). Measured on an H200 (bench/experiments/column_sum_in_jetfuse.cu),
   // this kernel's shape on a 32768 x 4096 float32 matrix (16 column tiles) with 128 / 256 / 512 rows
-  // a split: 143.2 / 131.6 / 126.4 us (2048 blocks, two waves, was the rule: 131.6); on 10000 x 5000
+  // a split: 143.2 / 131.6 / 126.4 us (2048 blocks, two waves, was the rule: 131.6); 4096 x 32768
+  // (128 tiles) with 9 splits (1152 blocks, past the wave) 145.5 us, with 8 126.9; on 10000 x 5000
   // (column_sum_variants.cu) float32 with 128 / 256 / 512 rows a split 61.6 / 57.2 / 61.9 us,
   // float64 108.3 / 102.1 / 97.7 us. Fewer splits shorten the last block's combine until too few
   // loads are in flight; 8-byte values keep twice the bytes in flight per load.
@@ -102,8 +103,7 @@ launch_config configure_column_reduction(const launch_info& li, const std::int64
   for (int b : li.partial_bytes) widest = std::max(widest, b);
   const int wide = widest >= 8 ? 2 : 1;
   const std::int64_t target = resident_blocks(dev, li.block);
-  std::int64_t splits = tiles >= target ? 1 : target / tiles;  // not past the wave: 4096 x 32768 (128
-  // tiles) with 9 splits (1152 blocks) took 145.5 us, with 8 126.9
+  std::int64_t splits = tiles >= target ? 1 : target / tiles;
   splits = std::min(splits, std::max<std::int64_t>(1, len / (256 * wide)));
   splits = std::clamp<std::int64_t>(splits, 1, dev.max_grid_y);
   c.grid[1] = static_cast<unsigned>(splits);

@@ -271,13 +271,16 @@ launch_config configure_row_reduction(const launch_info& li, const std::int64_t*
   const std::int64_t cap = block_per_row && c.shared_bytes == 0 ? std::int64_t(0x7fffffff) : resident * 4;
   const std::int64_t blocks = std::min<std::int64_t>((rows + per_block - 1) / per_block, cap);
   c.grid[0] = static_cast<unsigned>(blocks);  // 0 rows: nothing to launch
-  // Fewer long rows than a wave of blocks: each row split over blockIdx.y until about two waves run,
+  // Fewer long rows than a wave of blocks: each row split over blockIdx.y until two waves run, not more,
   // 4096 elements a split at least (16 a thread). On an H200, sum(x, 1) of an 8 x 2^24 float32
   // array: 4219.5 us in 8 blocks, 134.2 us in 8 x 264 (96 % of the copy; CUB's segmented reduce
   // 3576.7 us), bench/experiments/row_sum_in_jetfuse.cu. set_row_splits(false) turns it off (tests
   // compare the two kernels).
   if (row_splits_on() && li.row_splits && block_per_row && c.shared_bytes == 0 && rows > 0 && rows < resident) {
-    std::int64_t splits = (2 * resident + rows - 1) / rows;
+    // Whole waves: blocks just past one (as ceil would give for 100 rows) leave a last round nearly
+    // empty; the column reduction's 9 splits of 128 tiles (1152 blocks, a wave 1056) took 145.5 us
+    // against 126.9 with 8 (bench/experiments/column_sum_in_jetfuse.cu).
+    std::int64_t splits = 2 * resident / rows;
     splits = std::min(splits, std::max<std::int64_t>(1, reduced / 4096));
     splits = std::clamp<std::int64_t>(splits, 1, dev.max_grid_y);
     if (splits > 1) {
