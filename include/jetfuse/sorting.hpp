@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "jetfuse/array.hpp"
+#include "jetfuse/detail/sorting_untyped.hpp"
 #include "jetfuse/eval.hpp"
 #include "jetfuse/expr/expr.hpp"
 #include "jetfuse/expr/type_of.hpp"
@@ -17,15 +18,6 @@
 namespace jf {
 
 namespace detail {
-// Untyped implementations (src/core/sorting.cpp), with numpy's checks and messages.
-array_base sort(const array_base& a, int axis, bool flat);     // flat: axis=None
-array_base argsort(const array_base& a, int axis, bool flat);  // int64
-struct unique_parts {
-  array_base values, indices, inverse, counts;  // those not asked for are null handles
-};
-// The sorted distinct values of a flattened; equal_nan: all NaNs are one value (numpy's default).
-unique_parts unique(const array_base& a, bool equal_nan, bool indices, bool inverse, bool counts);
-
 // Dense operands; jf::jagged has its own sort and argsort (jagged_sorting.hpp).
 template <class X>
 concept dense_sort_operand = lazy_operand<X> && !is_jagged_v<X>;

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "jetfuse/array.hpp"
-#include "jetfuse/sorting.hpp"
+#include "jetfuse/detail/sorting_untyped.hpp"
 
 namespace jf::detail::sorting {
 
