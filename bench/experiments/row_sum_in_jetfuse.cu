@@ -32,7 +32,9 @@
 // 4096 x 32768 120.8 / 120.8 (no split there, the same kernel), cub_segmented 118.9 / 121.6. The
 // splits are on by default since. For few rows the generated kernel also runs with about 1, 2 and
 // 4 waves of split blocks ("gen NVRTC S splits"): does one wave beat the rule's two, as it did for
-// the column sums (column_sum_in_jetfuse.cu)? Not run yet.
+// the column sums (column_sum_in_jetfuse.cu)? And 1100 rows of 2^17 (just past a wave of blocks on
+// an H200: a block a row leaves a second round of 44 blocks) split 1, 2, 4, 8, 16 ways: should
+// the launch rule split rows past a wave too? Not run yet.
 #include <cuda.h>
 #include <nvrtc.h>
 
@@ -94,7 +96,7 @@ int main(int argc, char** argv) {
   const char* cubin_dir = argc > 1 ? argv[1] : nullptr;
   int sms = 0, per_sm = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-  for (auto [rows, cols] : {std::pair<i64, i64>{32768, 4096}, {4096, 32768}, {8, i64(1) << 24}}) {
+  for (auto [rows, cols] : {std::pair<i64, i64>{32768, 4096}, {4096, 32768}, {8, i64(1) << 24}, {1100, 131072}}) {
     const i64 n = rows * cols;
     float* x = jf_make_matrix(rows, cols, 4);
     const auto s = static_cast<cudaStream_t>(jf_stream());
@@ -171,12 +173,19 @@ int main(int argc, char** argv) {
           report(row.c_str(),
                  stream_us(s, [&] { cuLaunchKernel(f, (unsigned)grid, 1, 1, 256, 1, 1, 0, s, params, nullptr); }));
         }
-        // Few long rows: the as-is kernel with its rows split over blockIdx.y into about 1, 2 (the
-        // launch rule) and 4 waves of blocks; scratch as the launcher lays it out (a counter per
-        // row, 16-byte aligned, then rows x splits partials), zeroed once (the kernel resets it).
-        if (label == std::string("gen") && rows < (i64)sms * per_sm) {
-          for (int waves : {1, 2, 4}) {
-            const i64 splits = std::min<i64>(((i64)waves * sms * per_sm + rows - 1) / rows, cols / 4096);
+        // The as-is kernel with its rows split over blockIdx.y: for few rows into about 1, 2 (the
+        // launch rule) and 4 waves of blocks; for rows just past a wave (1100 on an H200, where a
+        // block a row leaves a second round of 44 blocks) into 1, 2, 4, 8 and 16 splits. Scratch as
+        // the launcher lays it out (a counter per row, 16-byte aligned, then rows x splits
+        // partials), zeroed once (the kernel resets it).
+        if (label == std::string("gen") && rows < 4 * (i64)sms * per_sm) {
+          std::vector<i64> counts;
+          if (rows < (i64)sms * per_sm)
+            for (int waves : {1, 2, 4}) counts.push_back(((i64)waves * sms * per_sm + rows - 1) / rows);
+          else
+            counts = {1, 2, 4, 8, 16};
+          for (i64 splits : counts) {
+            splits = std::max<i64>(1, std::min<i64>(splits, cols / 4096));
             const size_t bytes = (rows * 4 + 15) / 16 * 16 + (size_t)rows * splits * 4;
             void* scratch = nullptr;
             CK(cudaMalloc(&scratch, bytes));
