@@ -47,10 +47,8 @@ bool byte_vectors_apply(const emitter& e, domain_id inner, const std::vector<cha
       case op::param:
       case op::user:
         break;
-      case op::reduce:
-        return false;
       default:
-        if (info(n.code).rule == op_rule::special) return false;  // gathers, searches, indices, ...
+        if (info(n.code).rule == op_rule::special) return false;  // reductions, gathers, searches, indices, ...
     }
   }
   return reads;
