@@ -231,23 +231,38 @@ TEST(CodegenNest, RowReductionLaunch) {
   EXPECT_EQ(configure_launch(k, short_rows, 2, h100).grid[0], 132u * 8 * 4);
   ext[0] = 0;
   EXPECT_TRUE(configure_launch(k, ext, 2, h100).empty());
-  // Few long rows: each row split over blockIdx.y until two waves run (2 x 1056 blocks / 8
-  // rows = 264 splits), a counter per row and 8 x 264 partials; a block per row with splits off.
+  // Few long rows: each row split over blockIdx.y until one wave runs (1056 blocks / 8 rows = 132
+  // splits), a counter per row and 8 x 132 partials; a block per row with splits off.
   std::int64_t few[2] = {8, std::int64_t(1) << 24};
   EXPECT_NE(k.source.find("jf_splits"), std::string::npos);
   c = configure_launch(k, few, 2, h100);
   EXPECT_EQ(c.grid[0], 8u);
-  EXPECT_EQ(c.grid[1], 264u);
+  EXPECT_EQ(c.grid[1], 132u);
   EXPECT_EQ(c.block[0], 256u);
-  EXPECT_EQ(c.scratch_bytes, 32u + 8u * 264 * 4);
+  EXPECT_EQ(c.scratch_bytes, 32u + 8u * 132 * 4);
   EXPECT_EQ(c.scratch_zero_bytes, 32u);
   EXPECT_TRUE(c.counters_reset_by_kernel);
-  std::int64_t hundred[2] = {100, 1 << 20};  // 2112 / 100: 21 splits, not 22 (a third round of 88 blocks)
-  EXPECT_EQ(configure_launch(k, hundred, 2, h100).grid[1], 21u);
+  std::int64_t hundred[2] = {100, 1 << 20};  // 1056 / 100: 10 splits, not 11 (a second round of 44 blocks)
+  EXPECT_EQ(configure_launch(k, hundred, 2, h100).grid[1], 10u);
   std::int64_t short_few[2] = {8, 6000};  // 4096 elements a split at least: one split
   EXPECT_EQ(configure_launch(k, short_few, 2, h100).grid[1], 1u);
-  std::int64_t enough[2] = {1056, 1 << 20};  // a wave of rows already: no split
+  std::int64_t enough[2] = {1056, 1 << 20};  // a whole wave of rows already: no split
   EXPECT_EQ(configure_launch(k, enough, 2, h100).grid[1], 1u);
+  std::int64_t half_wave[2] = {600, 1 << 20};  // 600 blocks: a split more would make a second round
+  EXPECT_EQ(configure_launch(k, half_wave, 2, h100).grid[1], 1u);
+  // Just past whole waves (the last round of 44 or 88 blocks) and under 4 waves: about 4 waves of splits.
+  std::int64_t past_wave[2] = {1100, 1 << 17};
+  c = configure_launch(k, past_wave, 2, h100);
+  EXPECT_EQ(c.grid[0], 1100u);
+  EXPECT_EQ(c.grid[1], 4u);
+  EXPECT_EQ(c.scratch_bytes, 4u * 1100 + 1100u * 4 * 4);  // counters, then 1100 x 4 partials
+  std::int64_t past_two[2] = {2200, 1 << 16};
+  EXPECT_EQ(configure_launch(k, past_two, 2, h100).grid[1], 2u);
+  // The last round more than half full, or 4 waves and more: whole rows.
+  std::int64_t most_of_four[2] = {4096, 32768};
+  EXPECT_EQ(configure_launch(k, most_of_four, 2, h100).grid[1], 1u);
+  std::int64_t past_four[2] = {4300, 1 << 16};
+  EXPECT_EQ(configure_launch(k, past_four, 2, h100).grid[1], 1u);
   jf::ir::nest::set_row_splits(false);
   c = configure_launch(k, few, 2, h100);
   EXPECT_EQ(c.grid[1], 1u);

@@ -170,8 +170,12 @@ TEST(CudaReductions, FewLongRowsSplitOverBlocks) {
     ~splits_restored() { jf::ir::nest::set_row_splits(true); }
   } restore;
   std::mt19937_64 r(seed() + 5);
-  for (const auto& [m, n] :
-       {std::pair<std::int64_t, std::int64_t>{2, (1 << 20) + 1}, {8, 300001}, {3, 20497}, {100, 70001}}) {
+  // 1100 rows: just past a wave of blocks on an H100/H200 (1056), split about 4 ways.
+  for (const auto& [m, n] : {std::pair<std::int64_t, std::int64_t>{2, (1 << 20) + 1},
+                             {8, 300001},
+                             {3, 20497},
+                             {100, 70001},
+                             {1100, 16411}}) {
     const std::string what = std::to_string(m) + " x " + std::to_string(n);
     const auto fv = random_vector<float>(static_cast<std::size_t>(m * n), r, true);
     const auto dv = random_vector<double>(static_cast<std::size_t>(m * n), r, false);

@@ -13,7 +13,7 @@
 // Build (from the repository root, after `cmake --build build/cuda`):
 //   g++ -std=c++20 -O2 -Iinclude -Isrc -c bench/experiments/row_sum_in_jetfuse_host.cpp -o /tmp/rsj_host.o
 //   nvcc -O3 -arch=sm_90 -std=c++20 bench/experiments/row_sum_in_jetfuse.cu /tmp/rsj_host.o \
-//     build/cuda/libjetfuse.a -lnvrtc -lcuda -ldl -o /tmp/rsj && /tmp/rsj [cubin directory]
+//     build/cuda/libjetfuse.a -lnvrtc -lcuda -ldl -o /tmp/rsj && /tmp/rsj [cubin directory or "" [ROWSxCOLS,...]]
 //
 // Results (H200, 2026-11-30, us per call; 32768 x 4096 / 4096 x 32768, copy 255.5):
 //   before (50261c8): jf::sum 128.4 (events) / 128.9 (host clock) and 123.6 / 124.9; written out:
@@ -40,6 +40,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <string>
@@ -93,10 +94,22 @@ float stream_us(cudaStream_t s, F f, int per = 20) {
 
 int main(int argc, char** argv) {
   setvbuf(stdout, nullptr, _IOLBF, 0);
-  const char* cubin_dir = argc > 1 ? argv[1] : nullptr;
+  const char* cubin_dir = argc > 1 && argv[1][0] != '\0' ? argv[1] : nullptr;
   int sms = 0, per_sm = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-  for (auto [rows, cols] : {std::pair<i64, i64>{32768, 4096}, {4096, 32768}, {8, i64(1) << 24}, {1100, 131072}}) {
+  // The shapes: argv[2] "ROWSxCOLS,..." when given, else these four.
+  std::vector<std::pair<i64, i64>> shapes = {{32768, 4096}, {4096, 32768}, {8, i64(1) << 24}, {1100, 131072}};
+  if (argc > 2) {
+    shapes.clear();
+    for (const char* p = argv[2]; *p;) {
+      char* end = nullptr;
+      const i64 rows = std::strtoll(p, &end, 10);
+      const i64 cols = std::strtoll(end + 1, &end, 10);
+      shapes.push_back({rows, cols});
+      p = *end == ',' ? end + 1 : end;
+    }
+  }
+  for (auto [rows, cols] : shapes) {
     const i64 n = rows * cols;
     float* x = jf_make_matrix(rows, cols, 4);
     const auto s = static_cast<cudaStream_t>(jf_stream());

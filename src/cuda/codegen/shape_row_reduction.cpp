@@ -271,16 +271,25 @@ launch_config configure_row_reduction(const launch_info& li, const std::int64_t*
   const std::int64_t cap = block_per_row && c.shared_bytes == 0 ? std::int64_t(0x7fffffff) : resident * 4;
   const std::int64_t blocks = std::min<std::int64_t>((rows + per_block - 1) / per_block, cap);
   c.grid[0] = static_cast<unsigned>(blocks);  // 0 rows: nothing to launch
-  // Fewer long rows than a wave of blocks: each row split over blockIdx.y until two waves run, not more,
-  // 4096 elements a split at least (16 a thread). On an H200, sum(x, 1) of an 8 x 2^24 float32
-  // array: 4219.5 us in 8 blocks, 134.2 us in 8 x 264 (96 % of the copy; CUB's segmented reduce
-  // 3576.7 us), bench/experiments/row_sum_in_jetfuse.cu. set_row_splits(false) turns it off (tests
+  // Long rows that leave the last wave of blocks nearly idle are split over blockIdx.y, 4096
+  // elements a split at least (16 a thread). Fewer rows than a wave: one whole wave of splits, not
+  // more (every block the same size, all in flight at once). On an H200, sum(x, 1) of 8 x 2^24
+  // float32: a block a row 4063 us, 8 x 132 splits (one wave) 132.4, x 264 (two) 136.3, x 528
+  // (four) 149.3; CUB's segmented reduce 3454.5 (bench/experiments/row_sum_in_jetfuse.cu); blocks
+  // just past one wave (as ceil would give for 100 rows) leave a last round nearly empty, as the
+  // column reduction's 9 splits of 128 tiles (1152 blocks, a wave 1056) did: 145.5 us against
+  // 126.9 with 8 (column_sum_in_jetfuse.cu). Rows just past whole waves (the last under half full)
+  // and fewer than 4 waves: split until about 4 waves run, so that the lone last round is short:
+  // 1100 rows of 2^17 157.0 us whole, 4 splits 138.8, 8 137.9, 16 138.6 (CUB 136.2). Else the
+  // rows stay whole: a split costs its partial's write and the last block's fence, 4096 rows of
+  // 2^15 (3.9 waves) 123.5 us whole, 129.6 in 2 splits. set_row_splits(false) turns it off (tests
   // compare the two kernels).
-  if (row_splits_on() && li.row_splits && block_per_row && c.shared_bytes == 0 && rows > 0 && rows < resident) {
-    // Whole waves: blocks just past one (as ceil would give for 100 rows) leave a last round nearly
-    // empty; the column reduction's 9 splits of 128 tiles (1152 blocks, a wave 1056) took 145.5 us
-    // against 126.9 with 8 (bench/experiments/column_sum_in_jetfuse.cu).
-    std::int64_t splits = 2 * resident / rows;
+  if (row_splits_on() && li.row_splits && block_per_row && c.shared_bytes == 0 && rows > 0) {
+    std::int64_t splits = 1;
+    if (rows < resident)
+      splits = resident / rows;
+    else if (rows < 4 * resident && rows % resident != 0 && rows % resident < resident / 2)
+      splits = (4 * resident + rows - 1) / rows;
     splits = std::min(splits, std::max<std::int64_t>(1, reduced / 4096));
     splits = std::clamp<std::int64_t>(splits, 1, dev.max_grid_y);
     if (splits > 1) {
