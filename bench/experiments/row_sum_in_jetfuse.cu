@@ -34,7 +34,13 @@
 // 4 waves of split blocks ("gen NVRTC S splits"): does one wave beat the rule's two, as it did for
 // the column sums (column_sum_in_jetfuse.cu)? And 1100 rows of 2^17 (just past a wave of blocks on
 // an H200: a block a row leaves a second round of 44 blocks) split 1, 2, 4, 8, 16 ways: should
-// the launch rule split rows past a wave too? Not run yet.
+// the launch rule split rows past a wave too? Fourteenth session (H200, at 61611ed, two calls):
+// 8 x 2^24 in 132 / 264 / 528 splits (1 / 2 / 4 waves) 132.4 / 136.3 / 149.3 us and 133.7 / 136.9 /
+// 149.8; 1100 x 2^17 in 1 / 2 / 4 / 8 / 16 splits 157.0 / 145.3 / 138.8 / 137.9 / 138.6 and 155.9 /
+// 144.1 / 137.8 / 137.1 / 138.9 (CUB 136.2 and 154.0); 4096 x 2^15 in 1 / 2 / 4 / 8 splits 123.5 /
+// 129.6 / 133.7 / 141.9. So the rule (shape_row_reduction.cpp) now splits fewer rows than a wave
+// into one wave and rows just past whole waves into about 4 waves: jf::sum 132.8 us for 8 x 2^24
+// and 138.1 for 1100 x 2^17 (155.2 whole). Run with "" 8x16777216,1100x131072 to time only those.
 #include <cuda.h>
 #include <nvrtc.h>
 
@@ -125,7 +131,7 @@ int main(int argc, char** argv) {
     printf("  copy %.1f us\n", copy);
     jf_set_row_splits(false);  // a block a row
     report("jf::sum(x, 1) events", stream_us(s, jf_row_sum));
-    jf_set_row_splits(true);  // the default: few long rows split over blockIdx.y (8 x 2^24: 264 splits on an H200)
+    jf_set_row_splits(true);  // the default: few long rows split over blockIdx.y (8 x 2^24: 132 splits on an H200)
     report("jf::sum(x, 1) rows split", stream_us(s, jf_row_sum));
     {
       std::vector<float> split(rows), whole(rows);
@@ -186,8 +192,8 @@ int main(int argc, char** argv) {
           report(row.c_str(),
                  stream_us(s, [&] { cuLaunchKernel(f, (unsigned)grid, 1, 1, 256, 1, 1, 0, s, params, nullptr); }));
         }
-        // The as-is kernel with its rows split over blockIdx.y: for few rows into about 1, 2 (the
-        // launch rule) and 4 waves of blocks; for rows just past a wave (1100 on an H200, where a
+        // The as-is kernel with its rows split over blockIdx.y: for few rows into about 1 (the rule), 2 (the
+        // rule until 61611ed) and 4 waves of blocks; for rows just past a wave (1100 on an H200, where a
         // block a row leaves a second round of 44 blocks) into 1, 2, 4, 8 and 16 splits. Scratch as
         // the launcher lays it out (a counter per row, 16-byte aligned, then rows x splits
         // partials), zeroed once (the kernel resets it).
