@@ -40,7 +40,10 @@ VARIANTS = ["jetfuse", "handwritten", "numpy"]
 
 def run(cmd, **kw):
     print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
-    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
+    done = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if done.returncode != 0:  # say why (e.g. numpy missing from this python), not only that it failed
+        sys.exit("run_all.py: %s exited with %d:\n%s" % (" ".join(cmd), done.returncode, done.stderr[-2000:]))
+    return done.stdout
 
 
 def google_benchmark(exe, extra=()):

@@ -170,7 +170,7 @@ TEST(CudaReductions, FewLongRowsSplitOverBlocks) {
     ~splits_restored() { jf::ir::nest::set_row_splits(true); }
   } restore;
   std::mt19937_64 r(seed() + 5);
-  // 1100 rows: just past a wave of blocks on an H100/H200 (1056), split about 4 ways.
+  // 1100 rows: just past a wave of blocks on a 132-SM H100/H200 (1056), split about 4 ways.
   for (const auto& [m, n] : {std::pair<std::int64_t, std::int64_t>{2, (1 << 20) + 1},
                              {8, 300001},
                              {3, 20497},
