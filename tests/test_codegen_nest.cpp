@@ -242,6 +242,9 @@ TEST(CodegenNest, RowReductionLaunch) {
   EXPECT_EQ(c.scratch_bytes, 32u + 8u * 132 * 4);
   EXPECT_EQ(c.scratch_zero_bytes, 32u);
   EXPECT_TRUE(c.counters_reset_by_kernel);
+  EXPECT_NE(jf::ir::describe_launch(k).find("long rows split over blockIdx.y"), std::string::npos);
+  EXPECT_NE(jf::ir::describe_launch(k, c).find("each row split over 132 blocks [grid 8x132x1"), std::string::npos)
+      << jf::ir::describe_launch(k, c);
   std::int64_t hundred[2] = {100, 1 << 20};  // 1056 / 100: 10 splits, not 11 (a second round of 44 blocks)
   EXPECT_EQ(configure_launch(k, hundred, 2, h100).grid[1], 10u);
   std::int64_t short_few[2] = {8, 6000};  // 4096 elements a split at least: one split
@@ -260,7 +263,9 @@ TEST(CodegenNest, RowReductionLaunch) {
   EXPECT_EQ(configure_launch(k, past_two, 2, h100).grid[1], 2u);
   // The last round more than half full, or 4 waves and more: whole rows.
   std::int64_t most_of_four[2] = {4096, 32768};
-  EXPECT_EQ(configure_launch(k, most_of_four, 2, h100).grid[1], 1u);
+  c = configure_launch(k, most_of_four, 2, h100);
+  EXPECT_EQ(c.grid[1], 1u);
+  EXPECT_EQ(jf::ir::describe_launch(k, c).find("each row split"), std::string::npos);
   std::int64_t past_four[2] = {4300, 1 << 16};
   EXPECT_EQ(configure_launch(k, past_four, 2, h100).grid[1], 1u);
   jf::ir::nest::set_row_splits(false);

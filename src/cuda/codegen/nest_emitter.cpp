@@ -1214,8 +1214,14 @@ std::string describe_shape(const kernel_source& k) {
     return "full reduction: grid-stride accumulation in 256-thread blocks (2 waves of resident blocks at most), a "
            "block tree per block, one partial per block, the last block combines the partials in block order";
   case kernel_shape::row_reduction:
-    return "row reduction: a warp per row (8 rows per block) for rows shorter than 2048, else a 256-thread block per "
-           "row; each row combined in a fixed tree order";
+    return std::string(
+               "row reduction: a warp per row (8 rows per block) for rows shorter than 2048, else a 256-thread "
+               "block per row; each row combined in a fixed tree order") +
+           (li.row_splits
+                ? "; long rows split over blockIdx.y when a block a row would leave SMs idle (fewer rows than "
+                  "a wave of blocks, or just past whole waves), the splits' partials combined in order by "
+                  "the row's last block"
+                : "");
   case kernel_shape::row_with_map: return nest::describe_row_with_map(li, nullptr);
   case kernel_shape::column_reduction:
     return "column reduction: a thread per column (256-column tiles), the reduced axes split over blockIdx.y when "
@@ -1256,6 +1262,8 @@ std::string describe_launch(const kernel_source& k, const launch_config& c) {
                   : k.launch.shape == kernel_shape::list       ? nest::describe_list(k.launch, &c)
                   : k.launch.shape == kernel_shape::pairs      ? nest::describe_pairs(k.launch, &c)
                                                                : describe_launch(k);
+  if (k.launch.shape == kernel_shape::row_reduction && c.grid[1] > 1)
+    s += nest::cat("; each row split over ", c.grid[1]) + " blocks";
   s += nest::cat(" [grid ", c.grid[0]) + nest::cat("x", c.grid[1]) + nest::cat("x", c.grid[2]) +
        nest::cat(", block ", c.block[0]) + nest::cat("x", c.block[1]) + nest::cat("x", c.block[2]);
   if (c.shared_bytes) s += nest::cat(", ", c.shared_bytes) + " B shared";
