@@ -142,8 +142,10 @@ void dot_sizes(benchmark::internal::Benchmark* b) {
   b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(10);
 }
 void matrices(benchmark::internal::Benchmark* b) {
-  // The same 2^27 floats as few long rows too (8 x 2^24: each row split over the SMs).
-  b->Args({small, big})->Args({big, small})->Args({8, std::int64_t(1) << 24});
+  // The same 2^27 floats as few long rows too (8 x 2^24: each row split over the SMs), and 1100 rows
+  // of 2^17, just past a wave of 256-thread blocks on a 132-SM GPU (a block a row would leave a last
+  // round of 44 blocks; jetfuse splits each row 4 ways).
+  b->Args({small, big})->Args({big, small})->Args({8, std::int64_t(1) << 24})->Args({1100, std::int64_t(1) << 17});
   b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(10);
 }
 void one(benchmark::internal::Benchmark* b) { b->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(10); }

@@ -68,7 +68,7 @@ def main():
             ta = torch.as_tensor(a, device="cuda")
             tb = torch.as_tensor(b, device="cuda")
             row("torch.dot", timed(lambda: torch.dot(ta, tb), reps), n * 16, roof, "SumOfProducts", "torch", n)
-    for m, n in ((4096, 32768), (32768, 4096), (8, 1 << 24)):
+    for m, n in ((4096, 32768), (32768, 4096), (8, 1 << 24), (1100, 1 << 17)):
         x = cp.random.uniform(-1, 1, (m, n)).astype(cp.float32)
         roof = copy_roof(m * n * 4)
         print("--- %d x %d float32, copy %.0f GB/s" % (m, n, roof))
