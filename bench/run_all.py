@@ -588,6 +588,38 @@ def cell_text(c, best):
     return "**%s**" % text if best else text
 
 
+OWN_IMPLS = ("jetfuse", "jetfuse_unfused", "cuda_handwritten")
+
+
+def percent(gap):
+    return "%.2f" % gap if gap < 1 else "%.1f" % gap
+
+
+def trailing(rows):
+    """The rows where jetfuse fused is slower than the fastest peer, or than the bench's own
+    hand-written kernel / CUB / cuBLAS call: (against the peers, against its own) lists of text lines,
+    each with both times and the gap, so that every table says where jetfuse is not first."""
+    names = dict(IMPLS)
+    peers, own = [], []
+    for r in rows:
+        j = r["cells"].get("jetfuse")
+        if not j or not j.get("check_ok", True) or j["ms"] <= 0:
+            continue
+        where = "`%s`%s" % (r["workload"], " " + size_label(r["size"]) if r["size"] else "")
+        ranked = [c for k, c in r["cells"].items() if k not in OWN_IMPLS and c.get("check_ok", True) and c["ms"] > 0]
+        if ranked:
+            best = min(ranked, key=lambda c: c["ms"])
+            if j["ms"] > best["ms"]:
+                gap = 100 * (j["ms"] / best["ms"] - 1)
+                peers.append("- %s: %.4g ms, %s %% behind %s (%.4g)%s" % (
+                    where, j["ms"], percent(gap), names[best["impl"]], best["ms"], " (within 1 %)" if gap <= 1 else ""))
+        hw = r["cells"].get("cuda_handwritten")
+        if hw and hw["ms"] > 0 and j["ms"] > hw["ms"]:
+            own.append("- %s: %.4g ms, %s %% behind the bench's own (%.4g)" % (
+                where, j["ms"], percent(100 * (j["ms"] / hw["ms"] - 1)), hw["ms"]))
+    return peers, own
+
+
 def markdown_gpu(info, rows, notes):
     shown = [r for r in rows if r["size"] is None or r["size"] in TABLE_SIZES]
     impls = [k for k in IMPL_KEYS if any(k in r["cells"] for r in shown)]
@@ -602,6 +634,10 @@ def markdown_gpu(info, rows, notes):
         cells = [cell_text(r["cells"][k], k == r["best"]) if k in r["cells"] else "-" for k in impls]
         roof = "%.0f%s" % (r["roof_gbps"], " (memset)" if r["roof_kind"] == "memset" else "") if r["roof_gbps"] else ""
         lines.append("| %s | %s | %s | %s |" % (r["workload"], size_label(r["size"]), roof, " | ".join(cells)))
+    peers, own = trailing(shown)
+    lines += ["", "Where jetfuse fused is not first against the peers (this run):", ""] + (peers or ["- nowhere"])
+    lines += ["", "Where it trails the bench's own hand-written kernel, CUB or cuBLAS call (this run):", ""] + \
+        (own or ["- nowhere"])
     lines += ["", "Workloads:", ""]
     described = dict(WORKLOADS)
     for w in sorted({r["workload"] for r in shown}, key=lambda w: WORKLOAD_ORDER.index(w) if w in WORKLOAD_ORDER else 999):
@@ -890,6 +926,17 @@ def selftest():
     dline = next(l for l in lines if l.startswith("| Dielectron/A/all"))
     assert dline == "| Dielectron/A/all |  | 2000 | - | - | - | - | **0.9 (56 %)** | 0.5 (100 %) ✗ |", dline
     assert "1. peers_elementwise.py: torch not measured: ImportError: no torch" in lines
+    # The rows where jetfuse trails, computed: the Quadratic row's jetfuse 1.2 ms against CuPy's 1.0
+    # and the hand-written 1.1; the Dielectron row has no jetfuse cell.
+    assert "- `Quadratic` 2^27: 1.2 ms, 20.0 % behind CuPy (1)" in lines, md
+    assert "- `Quadratic` 2^27: 1.2 ms, 9.1 % behind the bench's own (1.1)" in lines, md
+    assert sum(l.startswith("- `") and "behind" in l for l in lines) == 2, md
+    near = {"workload": "Sum", "size": None, "bytes": None, "roof_gbps": None, "roof_kind": "copy", "best": "cupy",
+            "cells": {"jetfuse": {"impl": "jetfuse", "ms": 1.005}, "cupy": {"impl": "cupy", "ms": 1.0}}}
+    assert trailing([near]) == (["- `Sum`: 1.005 ms, 0.50 % behind CuPy (1) (within 1 %)"], []), trailing([near])
+    near["best"] = "jetfuse"
+    near["cells"]["jetfuse"]["ms"] = 0.9
+    assert trailing([near]) == ([], []) and "- nowhere" in markdown_gpu({}, [near], []).splitlines()
     # Two cells for one column: the first is kept, and a note says so; bytes that disagree are noted.
     dup = peers_cells("x.py", [{"workload": "Sum", "size": 8, "impl": "cupy", "ms": 1.0, "bytes": 64.0},
                                {"workload": "Sum", "size": 8, "impl": "cupy", "ms": 2.0, "bytes": 64.0},
@@ -929,9 +976,19 @@ def main():
     p.add_argument("--data-dir", default="/tmp/jf-bench-data",
                    help="gpu: the dielectron events and jagged lists (the events are kept and reused)")
     p.add_argument("--selftest", action="store_true", help="check the GPU table's joining and formatting, then exit")
+    p.add_argument("--render", metavar="JSON",
+                   help="gpu: write the table (.md next to the JSON) again from a run's JSON, with this renderer")
     a = p.parse_args()
     if a.selftest:
         selftest()
+        return
+    if a.render:
+        with open(a.render) as f:
+            d = json.load(f)
+        md = markdown_gpu(d["info"], d["rows"], d["notes"])
+        with open(os.path.splitext(a.render)[0] + ".md", "w") as f:
+            f.write(md)
+        print(md)
         return
     if a.mode is None:
         p.error("cpu or gpu")
