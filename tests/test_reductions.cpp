@@ -250,14 +250,15 @@ TEST(Reductions, DotAndVdotAreNumpys) {
 
 // Outer-axis reductions (the reduced axes outer in memory: a column sum) are combined row by row
 // in increasing reduced index (numpy's order): exact integer data against host loops for odd
-// shapes, extents 0 and 1, views, several tiles of results; floats bit for bit against the
-// sequential loop; min/max/any and a 3-D middle axis.
+// shapes, extents 0 and 1, views, several tiles of results (tiles of several blocks, partial last
+// blocks and tiles, and 70001 results past the 256 KiB of accumulators a tile holds); floats bit
+// for bit against the sequential loop; min/max/any and a 3-D middle axis.
 TEST(Reductions, OuterAxisReductionsAgainstHostLoops) {
   std::mt19937_64 r(seed() + 6);
   std::uniform_int_distribution<std::int64_t> u(-1000000, 1000000);
-  const std::vector<std::array<std::int64_t, 2>> shapes = {{1, 64},  {2, 64},  {3, 100}, {0, 100}, {100, 0},
-                                                           {5, 1},   {64, 63}, {7, 65},  {300, 1025},
-                                                           {33, 3000}, {1000, 2049}};
+  const std::vector<std::array<std::int64_t, 2>> shapes = {{1, 64},     {2, 64},    {3, 100},     {0, 100},
+                                                           {100, 0},    {5, 1},     {64, 63},     {7, 65},
+                                                           {300, 1025}, {33, 3000}, {1000, 2049}, {3, 70001}};
   for (const auto& [m, n] : shapes) {
     SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
     std::vector<std::int64_t> xv(static_cast<std::size_t>(m * n));

@@ -11,6 +11,10 @@
 
 #include "jetfuse/errors.hpp"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace jf::detail {
 namespace {
 
@@ -84,6 +88,33 @@ pool& the_pool() {
   return *p;
 }
 
+// Fresh blocks of 4 MiB and more are advised into transparent huge pages, as numpy does for its
+// arrays (where the kernel's THP mode is "madvise", a common default, nothing else gets them):
+// fewer TLB misses when streaming or gathering. On a 2-core machine with THP on madvise, medians
+// of five alternated runs of bench_cpu, off / on: the quadratic formula of 2^24 float64 39.5 /
+// 37.7 ms, a random gather of 2^24 float64 93.0 / 88.0, sum(x, 0) of 4096 x 4096 float64 7.40 /
+// 7.04, x += 1 6.00 / 6.10 (noise). JF_MADVISE_HUGEPAGE=0 turns it off (as numpy's
+// NUMPY_MADVISE_HUGEPAGE=0 does).
+void advise_huge_pages([[maybe_unused]] void* p, [[maybe_unused]] std::size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  static const bool on = [] {
+    const char* v = std::getenv("JF_MADVISE_HUGEPAGE");
+    return !(v && v[0] == '0' && v[1] == '\0');
+  }();
+  if (!on || bytes < (std::size_t{1} << 22)) return;
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t first = (a + 4095) / 4096 * 4096, last = (a + bytes) / 4096 * 4096;
+  if (last > first)
+    madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // advice: failure is harmless
+#endif
+}
+
+void* fresh_block(std::size_t cls) {
+  void* p = ::operator new(cls, alignment);
+  advise_huge_pages(p, cls);
+  return p;
+}
+
 [[noreturn]] void no_memory(std::size_t bytes) {
   throw out_of_memory("jetfuse: cannot allocate " + std::to_string(bytes) + " bytes on the host");
 }
@@ -96,12 +127,12 @@ void* host_pool_allocate(std::size_t bytes) {
   if (cls >= pooled_from)
     if (void* p = the_pool().take(cls)) return p;
   try {
-    return ::operator new(cls, alignment);
+    return fresh_block(cls);
   } catch (const std::bad_alloc&) {
   }
   the_pool().trim();
   try {
-    return ::operator new(cls, alignment);
+    return fresh_block(cls);
   } catch (const std::bad_alloc&) {
     no_memory(bytes);
   }

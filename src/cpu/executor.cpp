@@ -1383,7 +1383,25 @@ struct rows_job {
   const group* gr;
   const shape* sh;  // the iterations with the reduced axes outer
   std::int64_t results = 0, rows = 0;
+  std::int64_t width = block_len;  // results a tile: each row is read in runs of this many
 };
+
+// A tile a thread, as wide as that makes it, in whole blocks, with at most 256 KiB of accumulators
+// (then more tiles): each row's part of a tile is read as one contiguous run, and longer runs
+// stream faster. sum(x, 0) of float64 on a 2-core machine (median of 21 calls): 4096 x 4096
+// 7.04 ms in tiles of 1024 results, 6.11 in 2048 (a tile a thread); 1024 x 16384 7.15 / 4.06
+// (8192); 256 x 65536 8.73 / 3.96 (32768). The width changes no result: each one still combines
+// its rows in increasing order.
+std::int64_t rows_tile_width(const group& gr, std::int64_t results) {
+  std::size_t acc_bytes = 0;
+  for (const sink& s : gr.sinks) acc_bytes += s.rk.acc_bytes;
+  acc_bytes = std::max<std::size_t>(acc_bytes, 1);
+  const std::int64_t threads = std::max(1, cpu_eval::num_threads());
+  const std::int64_t blocks = ((results + threads - 1) / threads + block_len - 1) / block_len;
+  const std::int64_t cap =
+      std::max<std::int64_t>(1, static_cast<std::int64_t>((std::size_t{256} << 10) / acc_bytes) / block_len);
+  return std::clamp<std::int64_t>(blocks, 1, cap) * block_len;
+}
 
 bool outer_rows_apply(const plan& p, const group& gr, std::int64_t& results, std::int64_t& rows) {
   if (gr.sinks.empty() || !gr.scans.empty()) return false;
@@ -1429,21 +1447,25 @@ void run_rows(void* ctx, std::int64_t t0, std::int64_t t1) {
   worker w(*j.p, *j.gr, *j.sh);
   std::vector<std::vector<std::byte>> acc(sinks.size());
   for (std::int64_t t = t0; t < t1; ++t) {
-    const std::int64_t c0 = t * block_len, n = std::min(block_len, j.results - c0);
+    const std::int64_t c0 = t * j.width, n = std::min(j.width, j.results - c0);
     for (std::size_t s = 0; s < sinks.size(); ++s) {
       const std::size_t ab = sinks[s].rk.acc_bytes;
       acc[s].resize(static_cast<std::size_t>(n) * ab);
       for (std::int64_t i = 0; i < n; ++i) sinks[s].rk.identity(acc[s].data() + static_cast<std::size_t>(i) * ab);
     }
     for (std::int64_t r = 0; r < j.rows; ++r) {
-      w.evaluate(r * j.results + c0, n);
-      for (std::size_t s = 0; s < sinks.size(); ++s) {
-        const sink& sk = sinks[s];
-        const void* v = w.col[static_cast<std::size_t>(w.pos_of[static_cast<std::size_t>(sk.value)])];
-        const bool* guard =
-            sk.guard >= 0 ? static_cast<const bool*>(w.col[static_cast<std::size_t>(w.pos_of[static_cast<std::size_t>(sk.guard)])])
-                          : nullptr;
-        sk.rk.accumulate_rows(acc[s].data(), v, guard, n);
+      for (std::int64_t b0 = 0; b0 < n; b0 += block_len) {
+        const std::int64_t nb = std::min(block_len, n - b0);
+        w.evaluate(r * j.results + c0 + b0, nb);
+        for (std::size_t s = 0; s < sinks.size(); ++s) {
+          const sink& sk = sinks[s];
+          const void* v = w.col[static_cast<std::size_t>(w.pos_of[static_cast<std::size_t>(sk.value)])];
+          const bool* guard = sk.guard >= 0
+                                  ? static_cast<const bool*>(
+                                        w.col[static_cast<std::size_t>(w.pos_of[static_cast<std::size_t>(sk.guard)])])
+                                  : nullptr;
+          sk.rk.accumulate_rows(acc[s].data() + static_cast<std::size_t>(b0) * sk.rk.acc_bytes, v, guard, nb);
+        }
       }
     }
     for (std::size_t s = 0; s < sinks.size(); ++s)
@@ -1462,9 +1484,9 @@ void run_group(const plan& p, group& gr) {
     for (int acc : sh.accs)
       if (!p.accesses[static_cast<std::size_t>(acc)].base && p.accesses[static_cast<std::size_t>(acc)].gen == ir::generator::none)
         throw error("jf::cpu_exec: an operand has a null pointer");
-    rows_job j{&p, &gr, &sh, results, rows};
-    // Tiles of block_len results; a tile reads rows * block_len elements.
-    cpu_eval::parallel_for((results + block_len - 1) / block_len, 1, &run_rows, &j);
+    rows_job j{&p, &gr, &sh, results, rows, rows_tile_width(gr, results)};
+    // Tiles of j.width results; a tile reads rows * j.width elements, a block at a time.
+    cpu_eval::parallel_for((results + j.width - 1) / j.width, 1, &run_rows, &j);
     return;
   }
   const shape sh = shape_of(p, gr, chain);
