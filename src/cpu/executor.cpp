@@ -1388,10 +1388,10 @@ struct rows_job {
 
 // A tile a thread, as wide as that makes it, in whole blocks, with at most 256 KiB of accumulators
 // (then more tiles): each row's part of a tile is read as one contiguous run, and longer runs
-// stream faster. sum(x, 0) of float64 on a 2-core machine (bench/experiments/cpu_column_sum_tiles.cpp, median of 21
-// calls): 4096 x 4096 7.04 ms in tiles of 1024 results, 6.11 in 2048 (a tile a thread); 1024 x 16384 7.15 / 4.06
-// (8192); 256 x 65536 8.73 / 3.96 (32768). The width changes no result: each one still combines
-// its rows in increasing order.
+// stream faster. sum(x, 0) of float64 on a 2-core machine (median of 21 calls,
+// bench/experiments/cpu_column_sum_tiles.cpp): 4096 x 4096 7.04 ms in tiles of 1024 results, 6.11
+// in 2048 (a tile a thread); 1024 x 16384 7.15 / 4.06 (8192); 256 x 65536 8.73 / 3.96 (32768).
+// The width changes no result: each one still combines its rows in increasing order.
 std::int64_t rows_tile_width(const group& gr, std::int64_t results) {
   std::size_t acc_bytes = 0;
   for (const sink& s : gr.sinks) acc_bytes += s.rk.acc_bytes;
