@@ -143,6 +143,39 @@ TEST(CpuEval, OverlappingInPlaceAssignment) {
   }
 }
 
+// In-place updates read their operand in place (no copy): each element is read by its own block
+// before that block's stores, and reductions of the operand run in an earlier group. Integers, so
+// that every value is exact.
+TEST(CpuEval, InPlaceUpdatesAfterReductionsOfTheSameArray) {
+  for (std::int64_t n : {1, 1023, 1025, 300001}) {
+    const auto xv = random_values<std::int64_t>(static_cast<std::size_t>(n));
+    jf::array<std::int64_t> x(xv);
+    x -= jf::sum(x) + x * 3;  // numpy: x -= x.sum() + x * 3 reads the old x everywhere
+    std::int64_t total = 0;
+    for (auto v : xv) total = wrap_add(total, v);
+    const auto g = x.to_vector();
+    for (std::size_t i = 0; i < xv.size(); ++i)
+      ASSERT_EQ(g[i], static_cast<std::int64_t>(
+                          static_cast<std::uint64_t>(xv[i]) -
+                          static_cast<std::uint64_t>(wrap_add(total, wrap_mul<std::int64_t>(xv[i], 3)))))
+          << i;
+  }
+  const std::int64_t rows = 37, cols = 2049;
+  const auto mv = random_values<std::int32_t>(static_cast<std::size_t>(rows * cols));
+  jf::array<std::int32_t> m(mv, {rows, cols});
+  m -= jf::max(m, 1, jf::keepdims);  // each row minus its old maximum
+  const auto g = m.to_vector();
+  for (std::int64_t r = 0; r < rows; ++r) {
+    std::int32_t top = mv[static_cast<std::size_t>(r * cols)];
+    for (std::int64_t c = 0; c < cols; ++c) top = std::max(top, mv[static_cast<std::size_t>(r * cols + c)]);
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const auto k = static_cast<std::size_t>(r * cols + c);
+      ASSERT_EQ(g[k], static_cast<std::int32_t>(static_cast<std::uint32_t>(mv[k]) - static_cast<std::uint32_t>(top)))
+          << r << ", " << c;
+    }
+  }
+}
+
 TEST(CpuEval, SeveralResultsAndOutputDtypes) {
   const auto xv = random_values<double>(5000);
   const auto iv = random_values<std::int32_t>(5000);

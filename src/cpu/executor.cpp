@@ -1007,7 +1007,10 @@ struct worker {
           col[i] = c;
           continue;
         }
-        const char* direct = a.input && a.overlaps ? nullptr : in_place(n.acc, local);
+        // Read in place even when an output overlaps it: such an output is either the same
+        // elements (written by this block's stores, after every node of the block is evaluated,
+        // and by no other block) or deferred to a temporary (copied back after the last group).
+        const char* direct = in_place(n.acc, local);
         if (direct) {
           col[i] = direct;
           continue;
