@@ -176,6 +176,29 @@ TEST(CpuEval, InPlaceUpdatesAfterReductionsOfTheSameArray) {
   }
 }
 
+// Stores of strided rows (slices of a matrix): blocks end at the rows' ends as well, each row read
+// in place; rows longer and shorter than a block, chunks that end inside a row, a row of 1024.
+TEST(CpuEval, SlicedRowsOfEveryLength) {
+  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {3, 300}, {40, 1500}, {5, 1025}, {9, 1024}, {2, 5000}, {30, 2049}}) {
+    SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(cols));
+    const auto av = random_values<std::int64_t>(static_cast<std::size_t>(rows * cols));
+    const jf::array<std::int64_t> a(av, {rows, cols});
+    jf::array<std::int64_t> out = jf::full<std::int64_t>({rows, cols}, sentinel<std::int64_t>());
+    out(jf::range(1, rows), jf::range(0, cols - 1)) =
+        a(jf::range(1, rows), jf::range(0, cols - 1)) * 3 + a(jf::range(0, rows - 1), jf::range(1, cols));
+    const auto g = out.to_vector();
+    const auto at = [&](std::int64_t r, std::int64_t c) { return av[static_cast<std::size_t>(r * cols + c)]; };
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t c = 0; c < cols; ++c) {
+        const std::int64_t want = r >= 1 && c < cols - 1
+                                      ? wrap_add(wrap_mul<std::int64_t>(at(r, c), 3), at(r - 1, c + 1))
+                                      : sentinel<std::int64_t>();
+        ASSERT_EQ(g[static_cast<std::size_t>(r * cols + c)], want) << r << ", " << c;
+      }
+  }
+}
+
 TEST(CpuEval, SeveralResultsAndOutputDtypes) {
   const auto xv = random_values<double>(5000);
   const auto iv = random_values<std::int32_t>(5000);

@@ -1262,7 +1262,20 @@ struct group_job {
   const group* gr;
   const shape* sh;
   bool checking = false;
+  std::int64_t row = 0;  // blocks end at multiples of it too (0: no rows)
 };
+
+// Where a group only stores and its innermost axis is long but no multiple of block_len (strided
+// rows, as the slices of a stencil give), its blocks also end at the rows' ends: a block within
+// one row has each contiguous operand in place, one that straddles two is copied into columns
+// first. The diffusion step (2000 x 2000 float32 with slices, 1998 x 1998 iterations) on the
+// 2-core machine: 2.53 -> 1.60 ms (bench_cpu). Reductions keep their blocks: the pieces of their
+// order of combination are cut at fixed multiples.
+std::int64_t block_row(const group& gr, const shape& sh) {
+  if (sh.q() == 0 || !std::all_of(gr.sinks.begin(), gr.sinks.end(), stores)) return 0;
+  const std::int64_t inner = sh.ext[sh.q() - 1];
+  return inner >= block_len / 4 && inner % block_len != 0 && inner < sh.n ? inner : 0;
+}
 
 void run_tiles(void* ctx, std::int64_t t0, std::int64_t t1) {
   const group_job& j = *static_cast<const group_job*>(ctx);
@@ -1270,7 +1283,12 @@ void run_tiles(void* ctx, std::int64_t t0, std::int64_t t1) {
   w.checking = j.checking;
   for (std::int64_t t = t0; t < t1; ++t) {
     const std::int64_t end = std::min(j.sh->n, (t + 1) * chunk_len);
-    for (std::int64_t f = t * chunk_len; f < end; f += block_len) w.block(f, std::min(block_len, end - f));
+    for (std::int64_t f = t * chunk_len; f < end;) {
+      std::int64_t n = std::min(block_len, end - f);
+      if (j.row > 0) n = std::min(n, j.row - f % j.row);
+      w.block(f, n);
+      f += n;
+    }
   }
   w.merge_counts();
 }
@@ -1503,7 +1521,7 @@ void run_group(const plan& p, group& gr) {
     for (int acc : sh.accs)
       if (!p.accesses[static_cast<std::size_t>(acc)].base && p.accesses[static_cast<std::size_t>(acc)].gen == ir::generator::none)
         throw error("jf::cpu_exec: an operand has a null pointer");
-    group_job j{&p, &gr, &sh};
+    group_job j{&p, &gr, &sh, false, block_row(gr, sh)};
     const auto put = std::find_if(gr.sinks.begin(), gr.sinks.end(), [](const sink& s) { return s.put; });
     if (put != gr.sinks.end()) {
       // numpy's order: the iterations one after another on this thread. Where something can raise
