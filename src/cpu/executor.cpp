@@ -1269,8 +1269,8 @@ struct group_job {
 // rows, as the slices of a stencil give), its blocks also end at the rows' ends: a block within
 // one row has each contiguous operand in place, one that straddles two is copied into columns
 // first. The diffusion step (2000 x 2000 float32 with slices, 1998 x 1998 iterations) on the
-// 2-core machine: 2.53 -> 2.13-2.19 ms (bench_cpu, three runs; the loop 1.37-1.59). Reductions keep their blocks: the
-// pieces of their order of combination are cut at fixed multiples.
+// 2-core machine: 2.53 -> 2.13-2.19 ms (bench_cpu, three runs; the loop 1.37-1.59). Reductions
+// keep their blocks: the pieces of their order of combination are cut at fixed multiples.
 std::int64_t block_row(const group& gr, const shape& sh) {
   if (sh.q() == 0 || !std::all_of(gr.sinks.begin(), gr.sinks.end(), stores)) return 0;
   const std::int64_t inner = sh.ext[sh.q() - 1];
