@@ -265,6 +265,60 @@ TEST_P(Scan, ViewsOutputsAndErrors) {
   EXPECT_EQ(m.to_vector(), v);  // the operand is untouched throughout
 }
 
+// Scans stored into outputs of every layout (the CPU executor scans straight into an output with
+// the scan's own layout and no memory shared with the operands): a contiguous slice of a larger
+// array, a block of whole rows, a block of columns (another layout), the same scan as an output
+// and in a consumer, the operand's own memory; nothing outside the destination written.
+TEST_P(Scan, IntoOutputsOfEveryLayout) {
+  std::vector<std::int32_t> xi(24);
+  for (std::size_t k = 0; k < xi.size(); ++k) xi[k] = static_cast<std::int32_t>((k * 5) % 13) - 6;
+  const jf::array<std::int32_t> x(xi, {4, 6}, dev());
+  std::vector<i64> xs(xi.begin(), xi.end());
+  const std::vector<i64> flat = host_scan<i64>(xs, {4, 6}, -1, false), rows = host_scan<i64>(xs, {4, 6}, 1, false);
+  // A contiguous slice [5, 29) of 40.
+  jf::array<i64> big = jf::full<i64>({40}, -9, dev());
+  jf::array<i64> mid = big(jf::range(5, 29));
+  mid = jf::cumsum(x);
+  std::vector<i64> got = big.to_vector();
+  for (int k = 0; k < 40; ++k)
+    EXPECT_EQ(got[static_cast<std::size_t>(k)], k >= 5 && k < 29 ? flat[static_cast<std::size_t>(k - 5)] : -9) << k;
+  // Rows 1 and 2 of a 4 x 6 destination (the scan's layout), and columns 0..2 of it (not).
+  const jf::array<std::int32_t> two_rows = x(jf::range(0, 2), jf::all);
+  jf::array<i64> dst = jf::full<i64>({4, 6}, -9, dev());
+  jf::array<i64> block = dst(jf::range(1, 3), jf::all);
+  block = jf::cumsum(two_rows, 1);
+  got = dst.to_vector();
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 6; ++c)
+      EXPECT_EQ(got[static_cast<std::size_t>(r * 6 + c)],
+                r >= 1 && r < 3 ? rows[static_cast<std::size_t>((r - 1) * 6 + c)] : -9)
+          << r << ", " << c;
+  const jf::array<std::int32_t> left = x(jf::all, jf::range(0, 3));
+  std::vector<i64> lv;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 3; ++c) lv.push_back(xi[static_cast<std::size_t>(r * 6 + c)]);
+  const std::vector<i64> lrows = host_scan<i64>(lv, {4, 3}, 1, false);
+  jf::array<i64> cols = jf::full<i64>({4, 6}, -9, dev());
+  jf::array<i64> first3 = cols(jf::all, jf::range(0, 3));
+  first3 = jf::cumsum(left, 1);
+  got = cols.to_vector();
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 6; ++c)
+      EXPECT_EQ(got[static_cast<std::size_t>(r * 6 + c)], c < 3 ? lrows[static_cast<std::size_t>(r * 3 + c)] : -9)
+          << r << ", " << c;
+  // The same scan as an output and in a second output's expression.
+  const auto [plain, doubled] = jf::eval(jf::cumsum(x, 1), jf::cumsum(x, 1) * 2 + 1);
+  EXPECT_EQ(plain.to_vector(), rows);
+  std::vector<i64> want2;
+  for (i64 v : rows) want2.push_back(v * 2 + 1);
+  EXPECT_EQ(doubled.to_vector(), want2);
+  // Into the operand's own memory, with the dtype the scan has.
+  jf::array<i64> self = jf::array<i64>(xs, {4, 6}, dev());
+  self = jf::cumsum(self, 1);
+  EXPECT_EQ(self.to_vector(), rows);
+  EXPECT_EQ(x.to_vector(), xi);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Scan, ::testing::Values(jf::cpu, jf::cuda),
                          test_support::backend_name);
 
