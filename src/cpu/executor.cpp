@@ -71,13 +71,12 @@ struct access {
   char* base = nullptr;
   int elem = 8;                       // bytes per element
   std::vector<std::int64_t> strides;  // one per global axis, in elements
-  bool input = false;
   // A generated input (jf::random): element e is computed from (key, first + e), nothing is read.
   ir::generator gen = ir::generator::none;
   ir::bit_generator bits = ir::bit_generator::philox4x64;
   std::uint64_t key[2] = {0, 0}, first = 0, aux = 0;
-  // input: an output may overlap it, so it is always copied before use; output or buffer: an
-  // input may overlap it, so nothing is computed directly into it.
+  // An output an input overlaps: nothing is computed directly into it (its stores come after the
+  // block is evaluated, or go through a temporary). Inputs are read in place all the same.
   bool overlaps = false;
 };
 
@@ -441,7 +440,6 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
     a.base = static_cast<char*>(b.inputs[k].ptr);
     a.elem = size_of(g.inputs[k].type);
     a.strides = b.inputs[k].strides;
-    a.input = true;
     a.gen = g.inputs[k].gen;
     a.bits = g.inputs[k].bits;
     if (a.gen != ir::generator::none) {
@@ -807,7 +805,6 @@ void resolve_aliasing(plan& p, const ir::graph& g) {
       const auto ri = range_of(p, p.accesses[k], axes[k]);
       if (ri.first == ri.second || !(ri.first < ro.second && ro.first < ri.second)) continue;
       out.overlaps = true;
-      p.accesses[k].overlaps = true;
       bool same = static_cast<std::size_t>(g.outputs[o].same_as_input) == k;
       for (std::size_t a = 0; a < nd && same; ++a)
         if (axes[ni + o][a] && p.extents[a] > 1) same = p.accesses[k].strides[a] == out.strides[a];
@@ -838,38 +835,39 @@ void resolve_aliasing(plan& p, const ir::graph& g) {
 // every other load of the buffer then reads the output, which nothing else writes. cumsum of
 // 2^24 int32 on the 2-core machine: 17.8 -> 12.1 ms (bench_cpu, three runs; the loop 5.6).
 void scan_into_outputs(plan& p, const ir::graph& g) {
-  const std::size_t ni = g.inputs.size(), no = g.outputs.size(), nd = p.extents.size();
-  const std::vector<char> all(nd, 1);
+  const int ni = static_cast<int>(g.inputs.size()), no = static_cast<int>(g.outputs.size());
+  const std::vector<char> all(p.extents.size(), 1);
   const auto disjoint = [&](const access& a, const access& b) {
     const auto ra = range_of(p, a, all), rb = range_of(p, b, all);
     return ra.first == ra.second || rb.first == rb.second || ra.second <= rb.first || rb.second <= ra.first;
   };
+  // The first sink storing buffer `buf` as it is into an output over domain d.
+  const auto store_of = [&](int buf, domain_id d) -> std::pair<group*, std::size_t> {
+    for (auto& [key, gr] : p.groups)
+      for (std::size_t s = 0; s < gr.sinks.size(); ++s) {
+        const sink& sk = gr.sinks[s];
+        const xnode& v = p.nodes[static_cast<std::size_t>(sk.value)];
+        if (gr.dom == d && stores(sk) && v.k == kind::load && v.acc == buf && sk.acc >= ni && sk.acc < ni + no)
+          return {&gr, s};
+      }
+    return {nullptr, 0};
+  };
   std::vector<std::pair<int, domain_id>> emptied;
   for (auto& [key, gr] : p.groups)
     for (scan_job& j : gr.scans) {
-      group* sg = nullptr;
-      std::size_t si = 0;
-      for (auto& [k2, g2] : p.groups)
-        for (std::size_t s = 0; s < g2.sinks.size(); ++s) {
-          const sink& sk = g2.sinks[s];
-          const xnode& v = p.nodes[static_cast<std::size_t>(sk.value)];
-          if (stores(sk) && v.k == kind::load && v.acc == j.dst && sk.acc >= static_cast<int>(ni) &&
-              sk.acc < static_cast<int>(ni + no) && g2.dom == j.dom && !sg) {
-            sg = &g2;
-            si = s;
-          }
-        }
+      const auto [sg, si] = store_of(j.dst, j.dom);
       if (!sg) continue;
       const int o = sg->sinks[si].acc;
       const access& buf = p.accesses[static_cast<std::size_t>(j.dst)];
       const access& out = p.accesses[static_cast<std::size_t>(o)];
-      bool same = out.elem == buf.elem;
+      bool fits = out.elem == buf.elem;
       for (std::int32_t a : p.chains[static_cast<std::size_t>(j.dom)])
         if (p.extents[static_cast<std::size_t>(a)] > 1)
-          same = same && out.strides[static_cast<std::size_t>(a)] == buf.strides[static_cast<std::size_t>(a)];
-      for (std::size_t k = 0; k < ni + no && same; ++k)
-        if (static_cast<int>(k) != o && p.accesses[k].gen == ir::generator::none) same = disjoint(p.accesses[k], out);
-      if (!same) continue;
+          fits = fits && out.strides[static_cast<std::size_t>(a)] == buf.strides[static_cast<std::size_t>(a)];
+      for (int k = 0; k < ni + no && fits; ++k)
+        if (k != o && p.accesses[static_cast<std::size_t>(k)].gen == ir::generator::none)
+          fits = disjoint(p.accesses[static_cast<std::size_t>(k)], out);
+      if (!fits) continue;
       for (xnode& n : p.nodes)
         if (n.k == kind::load && n.acc == j.dst) n.acc = o;
       j.dst = o;
