@@ -7,20 +7,19 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <jetfuse/jetfuse.hpp>
 #include <limits>
 #include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include <jetfuse/jetfuse.hpp>
+#include "test_support.hpp"
 
 namespace cpu_test {
 
-inline std::mt19937_64& rng() {
-  static std::mt19937_64 r(std::random_device{}());
-  return r;
-}
+// The executable's one generator, its seed printed (JF_TEST_SEED replays a failure).
+inline std::mt19937_64& rng() { return test_support::rng(); }
 
 // Random values with specials: NaN, +-inf, +-0, +-1 for floats; INT_MIN, INT_MAX, 0, -1, 1 for
 // integers (one in 8 elements). Integers otherwise in [lo, hi].

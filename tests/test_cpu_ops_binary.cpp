@@ -131,3 +131,30 @@ TEST(CpuOpsBinary, NumpyValueTables) {
 }
 
 }  // namespace
+
+// The form of hypot the generated kernels fall back to when CUDA's hypot overflowed (scalar_ops.hpp):
+// finite where numpy is, inf where the result is past the range, within an ulp of glibc elsewhere.
+template <class T>
+void check_hypot_scaled() {
+  constexpr T max = std::numeric_limits<T>::max(), inf = std::numeric_limits<T>::infinity();
+  EXPECT_EQ(jf::ops::hypot_scaled(max, T(1)), max);
+  EXPECT_EQ(jf::ops::hypot_scaled(T(-9.2e18), -max), max);
+  EXPECT_EQ(jf::ops::hypot_scaled(max, max), inf);
+  EXPECT_EQ(jf::ops::hypot_scaled(max, max / 4), inf);
+  EXPECT_EQ(jf::ops::hypot_scaled(T(0), T(0)), T(0));
+  EXPECT_EQ(jf::ops::hypot_scaled(T(3), T(-4)), T(5));
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  auto& r = rng();
+  for (int i = 0; i < 10000; ++i) {
+    const T a = static_cast<T>(u(r) * max), b = static_cast<T>(std::ldexp(u(r), -static_cast<int>(u(r) * 60)) * max);
+    const T got = jf::ops::hypot_scaled(a, b), want = std::hypot(a, b);
+    ASSERT_TRUE(std::isfinite(want) ? std::abs(got - want) <= 2 * std::numeric_limits<T>::epsilon() * want
+                                    : got == want)
+        << "hypot(" << a << ", " << b << "): " << got << " vs " << want << ", seed " << test_support::seed();
+  }
+}
+
+TEST(CpuOpsBinary, HypotScaledAtTheTopOfTheRange) {
+  check_hypot_scaled<float>();
+  check_hypot_scaled<double>();
+}
