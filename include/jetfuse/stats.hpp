@@ -18,6 +18,7 @@ struct stats_t {
   std::uint64_t device_allocations = 0;  // all device buffers allocated (from the pool)
   std::uint64_t cpu_evaluations = 0;     // expressions evaluated by the CPU executor (jf::cpu)
   std::uint64_t cpu_elements = 0;        // elements those evaluations computed
+  std::uint64_t analyses_reused = 0;     // element-wise calls on the last call's arrays: analysis skipped
 };
 
 stats_t stats();
@@ -37,6 +38,7 @@ enum class counter : int {
   device_allocations,
   cpu_evaluations,
   cpu_elements,
+  analyses_reused,
   count_  // the number of counters
 };
 void bump(counter c, std::uint64_t n = 1);  // relaxed atomic add (src/core/stats.cpp)

@@ -41,6 +41,7 @@ stats_t stats() {
   s.device_allocations = get(counter::device_allocations);
   s.cpu_evaluations = get(counter::cpu_evaluations);
   s.cpu_elements = get(counter::cpu_elements);
+  s.analyses_reused = get(counter::analyses_reused);
   return s;
 }
 
@@ -54,7 +55,8 @@ std::string to_string(const stats_t& s) {
     << " memory_cache_hits=" << s.memory_cache_hits << " disk_cache_hits=" << s.disk_cache_hits
     << " disk_cache_rejects=" << s.disk_cache_rejects << " temporaries=" << s.temporaries
     << " temporary_bytes=" << s.temporary_bytes << " device_allocations=" << s.device_allocations
-    << " cpu_evaluations=" << s.cpu_evaluations << " cpu_elements=" << s.cpu_elements;
+    << " cpu_evaluations=" << s.cpu_evaluations << " cpu_elements=" << s.cpu_elements
+    << " analyses_reused=" << s.analyses_reused;
   return o.str();
 }
 

@@ -38,9 +38,11 @@ struct call_analysis {
   // Stride classes of the strided operands (outputs, then inputs; -1: strides of its own):
   // operands whose strides are equal share one offset in the kernel (ir::operand_desc).
   std::vector<std::int8_t> out_class, input_class;
+  std::vector<strides_t> out_strides;  // effective strides of each output
   bool index32 = true;
   int vector_width = 1;
   std::vector<std::int32_t> key;
+  std::size_t operand_key = 0;  // key's length before the scalars' part
 };
 
 std::int64_t max_offset(const strides_t& s, const shape_t& iter) {
@@ -82,11 +84,10 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
   a.out_layout.assign(static_cast<std::size_t>(r.nout), ir::layout::contiguous);
   a.out_same_as.assign(static_cast<std::size_t>(r.nout), -1);
   a.out_staged.assign(static_cast<std::size_t>(r.nout), false);
-  thread_local std::vector<strides_t> out_strides;
-  out_strides.resize(static_cast<std::size_t>(r.nout));
+  a.out_strides.resize(static_cast<std::size_t>(r.nout));
   for (int o = 0; o < r.nout; ++o) {
     const array_base& out = r.outputs[o];
-    strides_t& s = out_strides[static_cast<std::size_t>(o)];
+    strides_t& s = a.out_strides[static_cast<std::size_t>(o)];
     s = effective_strides(out, iter);
     if (max_offset(s, iter) >= int32_limit) a.index32 = false;
     a.out_layout[o] = classify(s, iter);
@@ -134,7 +135,7 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
   };
   for (int o = 0; o < r.nout; ++o)
     if (a.out_layout[o] == ir::layout::strided)
-      classify_strides(out_strides[static_cast<std::size_t>(o)], a.out_class[o]);
+      classify_strides(a.out_strides[static_cast<std::size_t>(o)], a.out_class[o]);
   for (std::size_t k = 0; k < a.input_leaf.size(); ++k)
     if (a.input_layout[k] == ir::layout::strided)
       classify_strides(a.leaf_strides[static_cast<std::size_t>(a.input_leaf[k])], a.input_class[k]);
@@ -162,7 +163,92 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
   for (auto c : a.input_class) key.push_back(c);
   // Specialised exponents by value; comparisons with an integer outside the compared dtype have a
   // known answer (a constant in the IR).
+  a.operand_key = key.size();
   specialise_scalars(r.scalars, r.nscalars, a.specialised, key);
+}
+
+// What analyse() reads of one operand; two operands with equal states have the same analysis.
+struct operand_state {
+  const void* data = nullptr;
+  device dev{};
+  buffer_source source = buffer_source::memory;
+  dtype type{};
+  shape_t shape;
+  strides_t strides;
+
+  void set(const array_base& x) {
+    data = x.raw_data();
+    dev = x.device();
+    source = x.buffer()->source;
+    type = x.dtype();
+    shape = x.shape();
+    strides = x.strides();
+  }
+  bool same(const array_base& x) const {
+    return x.raw_data() == data && x.dtype() == type && x.shape() == shape && x.strides() == strides &&
+           x.device() == dev && x.buffer()->source == source;
+  }
+};
+
+// The last analysis of each expression type on this thread (a few, by their kernel slot) and the
+// operands it was computed from. A call whose array leaves and outputs have the same states as
+// that call's, with the same options, has the same analysis: analyse() reads nothing else but the
+// scalars, whose part of the key is computed again. A loop calling one expression on the same
+// arrays, the small call's case, so skips the analysis of strides, overlaps and layouts.
+struct analysis_memo {
+  const kernel_slot* slot = nullptr;
+  eval_options opt{};
+  std::vector<operand_state> operands;  // the array leaves, then the outputs
+  std::vector<dtype> out_types;
+  call_analysis a;
+
+  bool matches(const eval_request& r) const {
+    if (slot != r.slot || opt.mode != r.opt.mode || opt.fast_math != r.opt.fast_math ||
+        operands.size() != static_cast<std::size_t>(r.narrays + r.nout))
+      return false;
+    for (int i = 0; i < r.narrays; ++i)
+      if (!operands[static_cast<std::size_t>(i)].same(*r.arrays[i])) return false;
+    for (int o = 0; o < r.nout; ++o)
+      if (!operands[static_cast<std::size_t>(r.narrays + o)].same(r.outputs[o]) || out_types[o] != r.out_types[o])
+        return false;
+    return true;
+  }
+  void record(const eval_request& r) {
+    slot = r.slot;
+    opt = r.opt;
+    operands.resize(static_cast<std::size_t>(r.narrays + r.nout));
+    for (int i = 0; i < r.narrays; ++i) operands[static_cast<std::size_t>(i)].set(*r.arrays[i]);
+    for (int o = 0; o < r.nout; ++o) operands[static_cast<std::size_t>(r.narrays + o)].set(r.outputs[o]);
+    out_types.assign(r.out_types, r.out_types + r.nout);
+  }
+};
+
+// This thread's analysis of a call (outputs prepared): the memo's when the operands are those of
+// the last call of the expression, else computed. Valid until the next call on this thread of an
+// expression that takes the same memo entry (an evaluation run from inside this one may).
+call_analysis& analysed(const eval_request& r, const shape_t& iter) {
+  // The last few expressions called, each in its own entry (a scan of 8 pointers); a new one
+  // takes the entries in turn.
+  thread_local analysis_memo memo[8];
+  thread_local std::size_t next = 0;
+  analysis_memo* entry = nullptr;
+  for (analysis_memo& m : memo)
+    if (m.slot == r.slot) entry = &m;
+  if (entry == nullptr) {
+    entry = &memo[next];
+    next = (next + 1) % std::size(memo);
+  }
+  analysis_memo& m = *entry;
+  if (m.matches(r)) {
+    m.a.key.resize(m.a.operand_key);
+    specialise_scalars(r.scalars, r.nscalars, m.a.specialised, m.a.key);
+    bump(counter::analyses_reused);
+    return m.a;
+  }
+  m.slot = nullptr;  // not valid until recorded: analyse() may throw
+  analyse(r, iter, m.a);
+  m.record(r);
+  return m.a;
 }
 
 // Builds the IR of one variant (before the passes).
@@ -267,8 +353,7 @@ void evaluate_cuda(const eval_request& r, device dev) {
   const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
   const shape_t iter = prepare_outputs(r.outputs, r.out_types, r.nout, value_shape, dev);
 
-  thread_local call_analysis a;
-  analyse(r, iter, a);
+  call_analysis& a = analysed(r, iter);
   const variant& v = find_or_build(r, a);
   if (a.n == 0) return;
 
@@ -283,8 +368,6 @@ void evaluate_cuda(const eval_request& r, device dev) {
   }
   // Outputs that overlap an input elsewhere than element for element go through a temporary.
   std::vector<array_base> staged;
-  thread_local std::vector<strides_t> out_strides;
-  out_strides.resize(static_cast<std::size_t>(r.nout));
   for (int o = 0; o < r.nout; ++o) {
     if (a.out_staged[o]) {
       staged.push_back(make_array(dev, r.out_types[o], iter));
@@ -292,8 +375,7 @@ void evaluate_cuda(const eval_request& r, device dev) {
       bump(counter::temporary_bytes, static_cast<std::uint64_t>(a.n * size_of(r.out_types[o])));
       out_bind.push_back({staged.back().raw_data(), nullptr});
     } else {
-      out_strides[o] = effective_strides(r.outputs[o], iter);
-      out_bind.push_back({r.outputs[o].raw_data(), &out_strides[o]});
+      out_bind.push_back({r.outputs[o].raw_data(), &a.out_strides[static_cast<std::size_t>(o)]});
     }
   }
   std::vector<array_base> temporaries;
@@ -316,8 +398,7 @@ void evaluate_cuda(const eval_request& r, device dev) {
 void evaluate_cpu(const eval_request& r, device dev) {
   const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
   const shape_t iter = prepare_outputs(r.outputs, r.out_types, r.nout, value_shape, dev);
-  thread_local call_analysis a;
-  analyse(r, iter, a);
+  call_analysis& a = analysed(r, iter);
   // The CPU runs the IR as lowered over the full iteration space: its rank is part of the key.
   a.key.push_back(-1000 - iter.size());
   const variant& v = find_or_build_variant(*r.slot, a.key, [&](variant& nv) {
@@ -345,7 +426,7 @@ void evaluate_cpu(const eval_request& r, device dev) {
       bump(counter::temporary_bytes, static_cast<std::uint64_t>(a.n * size_of(r.out_types[o])));
       b.outputs.push_back({staged[static_cast<std::size_t>(o)].raw_data(), strides_of(contiguous_strides(iter))});
     } else {
-      b.outputs.push_back({r.outputs[o].raw_data(), strides_of(effective_strides(r.outputs[o], iter))});
+      b.outputs.push_back({r.outputs[o].raw_data(), strides_of(a.out_strides[static_cast<std::size_t>(o)])});
     }
   }
   for (int p = 0; p < r.nscalars; ++p) b.params.push_back(r.scalars[p].bits);
