@@ -16,9 +16,10 @@ checked against numpy's answers in DIR:
                 electron (searchsorted), its partners after it, their running sum (read back: the
                 number of pairs), the pair index arrays (searchsorted), the gathers, the mass per
                 pair, and the per-event max by cupyx.scatter_max (no sort).
-  awkward       Awkward's cuda backend running the seed's code exactly (awkward==2.7.4,
-                awkward-cpp==44, in a subprocess with PYTHONPATH=/tmp/site274 so that it never meets
-                another Awkward): ak.unzip(ak.combinations(electrons, 2)), np.sqrt(...),
+  awkward       Awkward's cuda backend running the seed's code exactly, in a subprocess with
+                PYTHONPATH=$JF_AWKWARD_SITE (default /tmp/site274: the seed's awkward==2.7.4,
+                awkward-cpp==44) so that it never meets another Awkward; `.ci/gpu-check table` points
+                it at the table's Awkward 2.14: ak.unzip(ak.combinations(electrons, 2)), np.sqrt(...),
                 np.max(axis=-1); the opposite-charge variant masks the pairs (z[e1.charge !=
                 e2.charge]). On D; on A only when D's time scaled by the event count is < 20 s.
   awkward_numba The seed's Numba kernel with extensions=[ak.numba.cuda] on the Awkward array (D only),
@@ -36,6 +37,8 @@ same rule as bench_dielectron's check).
 
 Wheels for the Awkward part (no network on the GPU machine; downloaded where PyPI is reachable):
     python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site274 .whl274/*.whl
+or, for the Awkward of the rest of the table, JF_AWKWARD_SITE=DIR where .ci/peer-wheels.sh's wheels
+are installed.
 Prints one table (us per call, config x variant) and writes DIR/peers.json; each row is also
 printed as a JFROW line (peers_common.py) for bench/run_all.py (workload Dielectron/CONFIG/{all,os};
 check_ok false where the result differs from numpy's). JF_PEERS_QUICK=1: fewer repetitions, and
@@ -232,7 +235,7 @@ def materialised_pairs(xp, segment_max, off, pt, eta, phi, charge, os_only):
     return best, best > -np.inf  # masses are >= 0: -inf stays only where no pair was seen
 
 
-# ---- Awkward 2.7.4 (subprocess) ------------------------------------------------------------
+# ---- Awkward (subprocess, the one under AWKWARD_SITE) -----------------------------------------
 def seed_query(ak, electrons, os_only):
     e1, e2 = ak.unzip(ak.combinations(electrons, 2))
     z_mass = np.sqrt(2 * e1.pt * e2.pt * (np.cosh(e1.eta - e2.eta) - np.cos(e1.phi - e2.phi)))
@@ -436,7 +439,7 @@ def awkward_numba(ak, cp, d, electrons):
 def run_awkward(data_dir):
     site = AWKWARD_SITE
     if not os.path.isdir(os.path.join(site, "awkward")):
-        return {"rows": [], "error": f"no awkward under {site} (install .whl274/*.whl there)"}
+        return {"rows": [], "error": f"no awkward under {site} (install .whl274/*.whl there, or set JF_AWKWARD_SITE)"}
     env = dict(os.environ, PYTHONPATH=site, PYTHONUNBUFFERED="1")
     limit = max(10.0, min(AWKWARD_TIMEOUT_S, DEADLINE - time.time() - 10))
     try:
@@ -539,7 +542,7 @@ def main():
         del g, args
         cp.get_default_memory_pool().free_all_blocks()
 
-    print("awkward 2.7.4 (subprocess):", flush=True)
+    print(f"awkward (subprocess, PYTHONPATH={AWKWARD_SITE}):", flush=True)
     ak_out = run_awkward(data_dir)
     if "error" in ak_out:
         print("  awkward: " + ak_out["error"], flush=True)
