@@ -431,8 +431,9 @@ void evaluate_cpu(const eval_request& r, device dev) {
   }
   for (int p = 0; p < r.nscalars; ++p) b.params.push_back(r.scalars[p].bits);
   cpu_exec::execute(v.lowered, b);
+  // Not `a` from here on: a user function's host callable may have run evaluations on this thread.
   for (int o = 0; o < r.nout; ++o)
-    if (a.out_staged[o]) assign(r.outputs[o], staged[static_cast<std::size_t>(o)]);
+    if (!staged[static_cast<std::size_t>(o)].is_null()) assign(r.outputs[o], staged[static_cast<std::size_t>(o)]);
 }
 
 // What the CPU executor does with one evaluation (src/cpu/executor.cpp): the IR above, as
