@@ -1595,6 +1595,10 @@ void run_group(const plan& p, group& gr) {
 
 void execute(const ir::graph& g, const detail::step_bindings& b) {
   g.validate();
+  execute_validated(g, b);
+}
+
+void execute_validated(const ir::graph& g, const detail::step_bindings& b) {
   check_bindings(g, b);
   if (has_list_domains(g)) return execute_lists(g, b);
   plan p;

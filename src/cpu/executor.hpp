@@ -13,5 +13,8 @@ namespace jf::cpu_exec {
 // bindings that do not match it, or what the executor does not support (jagged domains).
 // Deterministic: the same bits whatever the number of threads.
 void execute(const ir::graph& g, const detail::step_bindings& b);
+// The same for a graph validated before (a cached variant's IR, validated when it was built): a
+// small call's executor skips the walk over the graph's nodes and domains.
+void execute_validated(const ir::graph& g, const detail::step_bindings& b);
 
 }  // namespace jf::cpu_exec

@@ -405,6 +405,7 @@ void evaluate_cpu(const eval_request& r, device dev) {
     nv.lowered = lower_variant(r, a);
     nv.lowered.set_map_rank(iter.size());
     nv.lowered.vector_width = 1;
+    nv.lowered.validate();
   });
   bump(counter::cpu_evaluations, static_cast<std::uint64_t>(r.nout));
   bump(counter::cpu_elements, static_cast<std::uint64_t>(a.n * r.nout));
@@ -430,7 +431,7 @@ void evaluate_cpu(const eval_request& r, device dev) {
     }
   }
   for (int p = 0; p < r.nscalars; ++p) b.params.push_back(r.scalars[p].bits);
-  cpu_exec::execute(v.lowered, b);
+  cpu_exec::execute_validated(v.lowered, b);
   // Not `a` from here on: a user function's host callable may have run evaluations on this thread.
   for (int o = 0; o < r.nout; ++o)
     if (!staged[static_cast<std::size_t>(o)].is_null()) assign(r.outputs[o], staged[static_cast<std::size_t>(o)]);
