@@ -3,6 +3,7 @@
 // (cpu_ref_ops.hpp): wrapping overflow, division by zero, INT_MIN / -1, shifts past the width
 // and negative, NaN propagation. Also weak scalars on both sides and numpy value tables.
 #include "cpu_op_checks.hpp"
+#include "hypot_edge_values.hpp"
 
 namespace {
 
@@ -154,7 +155,22 @@ void check_hypot_scaled() {
   }
 }
 
+// jf::hypot on the CPU backend at the top of the range: numpy's values (hypot_edge_values.hpp).
+template <class T>
+void check_hypot_edges() {
+  const hypot_edges::cases<T> c;
+  const std::int64_t n = static_cast<std::int64_t>(c.a.size());
+  const std::vector<T> got = jf::array<T>(jf::hypot(jf::array<T>(c.a, {n}), jf::array<T>(c.b, {n}))).to_vector();
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    if (c.want[k] != T(-1)) {
+      EXPECT_EQ(got[k], c.want[k]) << "hypot(" << c.a[k] << ", " << c.b[k] << ")";
+    }
+  }
+}
+
 TEST(CpuOpsBinary, HypotScaledAtTheTopOfTheRange) {
   check_hypot_scaled<float>();
   check_hypot_scaled<double>();
+  check_hypot_edges<float>();
+  check_hypot_edges<double>();
 }
