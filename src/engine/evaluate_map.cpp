@@ -388,7 +388,7 @@ void evaluate_cuda(const eval_request& r, device dev) {
   }
   for (std::size_t s = 0; s < v.plan.steps.size(); ++s)
     launch_step(v.plan.steps[s], v.sources[s], *v.kernels[s], r, a, in_bind, out_bind, tmp_bind, contiguous);
-  // The copies run the engine again (and reuse this thread's analysis): collect the targets first.
+  // The copies run the engine again (and may take this call's analysis memo entry): collect the targets first.
   std::vector<int> staged_outputs;
   for (int o = 0; o < r.nout; ++o)
     if (a.out_staged[o]) staged_outputs.push_back(o);
