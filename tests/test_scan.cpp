@@ -319,6 +319,88 @@ TEST_P(Scan, IntoOutputsOfEveryLayout) {
   EXPECT_EQ(x.to_vector(), xi);
 }
 
+// Scans of inputs as they are or cast (the CPU executor scans such an input itself, converting a
+// chunk of 1024 at a time: src/cpu/executor.cpp, scan_from_inputs): lengths around the chunk, rows
+// (the last axis) and columns, views that are not laid out as the scan (every other element,
+// reversed), against numpy's sequential order in the result dtype (wrapping integers).
+template <class T>
+void check_scans_of_inputs(jf::device dev) {
+  auto& r = test_support::rng();
+  for (const i64 n : {i64(0), i64(1), i64(1023), i64(1024), i64(1025), i64(3001)}) {
+    std::vector<T> xv(static_cast<std::size_t>(2 * n));
+    for (std::size_t i = 0; i < xv.size(); ++i) {
+      if constexpr (std::is_same_v<T, bool>)
+        xv[i] = r() % 3 == 0;
+      else if constexpr (std::is_floating_point_v<T>)
+        xv[i] = static_cast<T>(std::uniform_real_distribution<double>(-2, 2)(r));
+      else
+        xv[i] = static_cast<T>(r());  // every bit pattern: sums and products wrap
+    }
+    const jf::array<T> whole(xv, {2 * n}, dev);
+    const jf::array<T> views[] = {whole, whole(jf::range(0, jf::none, 2)), whole(jf::range(jf::none, jf::none, -1)),
+                                  whole.reshape({2, n})};
+    for (const jf::array<T>& x : views)
+      for (const bool prod : {false, true})
+        for (const int axis : {-1, 0, 1}) {
+          if (axis >= x.ndim()) continue;
+          using R = jf::value_type_t<decltype(jf::cumsum(x))>;
+          jf::array<R> got;
+          if (prod)
+            got = axis < 0 ? jf::eval(jf::cumprod(x)) : jf::eval(jf::cumprod(x, axis));
+          else
+            got = axis < 0 ? jf::eval(jf::cumsum(x)) : jf::eval(jf::cumsum(x, axis));
+          const std::vector<T> in = x.to_vector();
+          const i64 rows = axis == 1 ? x.shape()[0] : 1, cols = axis == 0 && x.ndim() == 2 ? x.shape()[1] : 1;
+          const i64 len = rows * cols == 0 ? 0 : static_cast<i64>(in.size()) / (rows * cols);
+          std::vector<R> want(in.size());
+          for (i64 a = 0; a < rows; ++a)
+            for (i64 c = 0; c < cols; ++c) {
+              R acc{};
+              for (i64 k = 0; k < len; ++k) {
+                const std::size_t at = static_cast<std::size_t>((a * len + k) * cols + c);
+                const R v = static_cast<R>(in[at]);
+                if (k == 0)
+                  acc = v;
+                else if constexpr (std::is_integral_v<R>)  // numpy wraps: compute unsigned
+                  acc = static_cast<R>(prod ? static_cast<std::uint64_t>(acc) * static_cast<std::uint64_t>(v)
+                                            : static_cast<std::uint64_t>(acc) + static_cast<std::uint64_t>(v));
+                else
+                  acc = prod ? acc * v : acc + v;
+                want[at] = acc;
+              }
+            }
+          const std::vector<R> gv = got.to_vector();
+          ASSERT_EQ(gv.size(), want.size());
+          for (std::size_t k = 0; k < gv.size(); ++k) {
+            if constexpr (std::is_floating_point_v<R>) {
+              // The CPU's order is numpy's (the same bits); the GPU's within the documented bound.
+              if (dev.kind == jf::device_kind::cpu) {
+                ASSERT_TRUE(close(gv[k], want[k], 0)) << k << ": " << gv[k] << " vs " << want[k];
+              } else if (!prod) {  // |x| <= 2: the partial sums' magnitudes are at most 2 len
+                ASSERT_NEAR(
+                    gv[k], want[k],
+                    2.0 * static_cast<double>(len) * std::numeric_limits<R>::epsilon() * 2 * static_cast<double>(len));
+              }
+            } else {
+              ASSERT_EQ(gv[k], want[k]) << jf::name(jf::dtype_v<T>) << " n " << n << " axis " << axis << " prod "
+                                        << prod << " element " << k << ", seed " << test_support::seed();
+            }
+          }
+        }
+  }
+}
+
+TEST_P(Scan, OfInputsAcrossChunksAndLayouts) {
+  check_scans_of_inputs<std::int32_t>(dev());
+  check_scans_of_inputs<std::int8_t>(dev());
+  check_scans_of_inputs<std::uint8_t>(dev());
+  check_scans_of_inputs<std::uint32_t>(dev());
+  check_scans_of_inputs<bool>(dev());
+  check_scans_of_inputs<std::int64_t>(dev());
+  check_scans_of_inputs<float>(dev());
+  check_scans_of_inputs<double>(dev());
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Scan, ::testing::Values(jf::cpu, jf::cuda),
                          test_support::backend_name);
 

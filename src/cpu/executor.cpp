@@ -162,6 +162,7 @@ struct xnode {
   std::array<int, 3> args{-1, -1, -1};
   int nargs = 0;
   elementwise_fn fn = nullptr;
+  bool cast = false;       // compute: fn is a cast (of its one argument's dtype)
   int acc = -1;            // load: the access read
   std::uint64_t bits = 0;  // uniform: the value in the low bytes
   gather_src src{};        // gather
@@ -303,6 +304,10 @@ void generate(const access& a, char* dst, std::int64_t off, std::int64_t stride,
 // out[0] = x[0], out[i] = combine(out[i-1], x[i]) (numpy's order, the reference for the GPU).
 struct scan_job {
   int src = -1, dst = -1;  // accesses of buffers over dom (row-major over its chain)
+  // src an input laid out as such a buffer, converted a chunk at a time by `convert` (a cast to
+  // `type`; null: the input has that dtype) before it is scanned (scan_from_inputs).
+  elementwise_fn convert = nullptr;
+  int src_elem = 0;
   domain_id dom = 0;
   monoid m = monoid::sum;
   std::int32_t axis = -1;  // a global axis of dom's chain, or -1: the whole chain, flattened
@@ -316,6 +321,7 @@ struct group {
   std::vector<scan_job> scans;  // after the sinks
   std::vector<int> nodes;   // evaluated per block, in topological order
   std::vector<int> direct;  // per position in nodes: a store sink it may be computed into, or -1
+  bool tiles = true;        // false: its only sink went (scan_from_inputs), only its scans run
 };
 
 struct plan {
@@ -679,9 +685,10 @@ void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
           x.udf = &detail::user_function_at(n.attr[0]);
           break;
         }
-        if (n.code == op::cast)
+        if (n.code == op::cast) {
           x.fn = find_cast(n.type, g.at(n.args[0]).type);
-        else if (n.code == op::where)
+          x.cast = true;
+        } else if (n.code == op::where)
           x.fn = find_elementwise(n.code, g.at(n.args[1]).type);
         else
           x.fn = find_elementwise(n.code, g.at(n.args[0]).type);
@@ -875,6 +882,45 @@ void scan_into_outputs(plan& p, const ir::graph& g) {
       if (sg->sinks.empty() && sg->scans.empty()) emptied.push_back({sg->level, sg->dom});
     }
   for (const auto& key : emptied) p.groups.erase(key);
+}
+
+// A scan whose operand is an input, as it is or cast (cumsum of int32 into int64), reads the input
+// itself where the input is laid out as the operand's buffer would be (row-major over the scan's
+// domain) and the scanned rows are contiguous: a cast converts a chunk of a row at a time into the
+// scan, and the materialised operand (a pass writing it, one reading it) goes. cumsum of 2^24
+// int32 on the 2-core machine: see docs/benchmarks.md's CPU table.
+void scan_from_inputs(plan& p, const ir::graph& g) {
+  const int ni = static_cast<int>(g.inputs.size());
+  for (auto& [key, gr] : p.groups)
+    for (scan_job& j : gr.scans) {
+      if (j.convert || j.src < ni) continue;
+      const auto& chain = p.chains[static_cast<std::size_t>(j.dom)];
+      if (j.axis >= 0 && (chain.empty() || chain.back() != j.axis)) continue;  // rows elements apart
+      std::size_t si = gr.sinks.size();
+      for (std::size_t s = 0; s < gr.sinks.size(); ++s)
+        if (stores(gr.sinks[s]) && gr.sinks[s].acc == j.src) si = s;
+      if (si == gr.sinks.size()) continue;
+      const xnode& v = p.nodes[static_cast<std::size_t>(gr.sinks[si].value)];
+      const xnode* load = &v;
+      if (v.k == kind::compute && v.cast && v.nargs == 1) load = &p.nodes[static_cast<std::size_t>(v.args[0])];
+      if (load->k != kind::load || load->acc < 0 || load->acc >= ni || load->dom != j.dom) continue;
+      const access& in = p.accesses[static_cast<std::size_t>(load->acc)];
+      const access& buf = p.accesses[static_cast<std::size_t>(j.src)];
+      if (in.gen != ir::generator::none || !in.base) continue;
+      bool same_layout = true;
+      for (std::int32_t a : chain)
+        if (p.extents[static_cast<std::size_t>(a)] > 1)
+          same_layout =
+              same_layout && in.strides[static_cast<std::size_t>(a)] == buf.strides[static_cast<std::size_t>(a)];
+      bool read_elsewhere = false;
+      for (const xnode& n : p.nodes) read_elsewhere = read_elsewhere || (n.k == kind::load && n.acc == j.src);
+      if (!same_layout || read_elsewhere) continue;
+      j.src = load->acc;
+      j.src_elem = in.elem;
+      if (&v != load) j.convert = v.fn;
+      gr.sinks.erase(gr.sinks.begin() + static_cast<std::ptrdiff_t>(si));
+      if (gr.sinks.empty()) gr.tiles = false;
+    }
 }
 
 // ---- running a group ----------------------------------------------------------------------------
@@ -1396,7 +1442,52 @@ struct scan_run {
   char* dst;
   std::int64_t len, inner;  // the scanned extent; the iterations of the chain's axes after it
   void (*row)(const char*, char*, std::int64_t, std::int64_t, std::int64_t, std::int64_t);
+  // An input converted as it is scanned (scan_job::convert; contiguous rows).
+  elementwise_fn convert = nullptr;
+  int src_elem = 0;
+  void (*converted_row)(const scan_run&, std::int64_t) = nullptr;
 };
+// Row r of a scan whose operand is converted from the input a chunk at a time: the same sequence of
+// combines as scan_row on the materialised operand.
+template <class T, bool Prod>
+void scan_converted_row(const scan_run& s, std::int64_t row) {
+  constexpr std::int64_t chunk = 1024;
+  T x[chunk];
+  const char* in = s.src + row * s.len * s.src_elem;
+  T* y = reinterpret_cast<T*>(s.dst) + row * s.len;
+  T acc{};
+  for (std::int64_t c = 0; c < s.len; c += chunk) {
+    const std::int64_t m = std::min(chunk, s.len - c);
+    const void* args[1] = {in + c * s.src_elem};
+    s.convert(args, x, m);
+    std::int64_t i = 0;
+    if (c == 0) {
+      acc = x[0];
+      y[0] = acc;
+      i = 1;
+    }
+    for (; i < m; ++i) {
+      acc = Prod ? ops::jf_prod_combine(acc, x[i]) : ops::jf_sum_combine(acc, x[i]);
+      y[c + i] = acc;
+    }
+  }
+}
+template <bool Prod>
+auto scan_converted_row_for(dtype t) {
+  switch (t) {
+    case dtype::int64:
+      return &scan_converted_row<std::int64_t, Prod>;
+    case dtype::uint64:
+      return &scan_converted_row<std::uint64_t, Prod>;
+    case dtype::float32:
+      return &scan_converted_row<float, Prod>;
+    case dtype::float64:
+      return &scan_converted_row<double, Prod>;
+    default:
+      throw dtype_error("jf::cpu_exec: a scan of " + std::string(name(t)) +
+                        " (scans run in int64, uint64, float32 or float64)");
+  }
+}
 template <class T, bool Prod>
 void scan_rows(const char* src, char* dst, std::int64_t row, std::int64_t len, std::int64_t inner, std::int64_t) {
   // Row r: outer index r / inner, inner index r % inner; elements inner apart.
@@ -1417,7 +1508,12 @@ template <bool Prod> auto scan_rows_for(dtype t) {
 }
 void run_scan_rows(void* ctx, std::int64_t r0, std::int64_t r1) {
   const scan_run& s = *static_cast<const scan_run*>(ctx);
-  for (std::int64_t r = r0; r < r1; ++r) s.row(s.src, s.dst, r, s.len, s.inner, 0);
+  for (std::int64_t r = r0; r < r1; ++r) {
+    if (s.converted_row)
+      s.converted_row(s, r);
+    else
+      s.row(s.src, s.dst, r, s.len, s.inner, 0);
+  }
 }
 
 void run_scan(const plan& p, const scan_job& j) {
@@ -1431,6 +1527,13 @@ void run_scan(const plan& p, const scan_job& j) {
     if (at == chain.end()) throw error("jf::cpu_exec: a scan along an axis its domain lacks");
     s.len = p.extents[static_cast<std::size_t>(j.axis)];
     for (auto it = at + 1; it != chain.end(); ++it) s.inner *= p.extents[static_cast<std::size_t>(*it)];
+  }
+  if (j.convert) {
+    if (s.inner != 1) throw error("jf::cpu_exec: internal: a converted scan of rows that are not contiguous");
+    s.convert = j.convert;
+    s.src_elem = j.src_elem;
+    s.converted_row =
+        j.m == monoid::prod ? scan_converted_row_for<true>(j.type) : scan_converted_row_for<false>(j.type);
   }
   // Rows in parallel (each sequential): at least 64K elements of work per chunk.
   const std::int64_t rows = total / s.len;
@@ -1562,7 +1665,7 @@ void run_group(const plan& p, group& gr) {
       s.first.assign(static_cast<std::size_t>(chunks) * s.rk.acc_bytes, std::byte{0});
       s.last.assign(static_cast<std::size_t>(chunks) * s.rk.acc_bytes, std::byte{0});
     }
-  if (sh.n > 0) {
+  if (sh.n > 0 && gr.tiles) {
     for (int acc : sh.accs)
       if (!p.accesses[static_cast<std::size_t>(acc)].base && p.accesses[static_cast<std::size_t>(acc)].gen == ir::generator::none)
         throw error("jf::cpu_exec: an operand has a null pointer");
@@ -1604,6 +1707,7 @@ void execute_validated(const ir::graph& g, const detail::step_bindings& b) {
   plan p;
   build(p, g, b);
   scan_into_outputs(p, g);
+  scan_from_inputs(p, g);
   resolve_aliasing(p, g);
   for (auto& [key, gr] : p.groups) run_group(p, gr);
 }
