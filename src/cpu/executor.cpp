@@ -887,10 +887,16 @@ void scan_into_outputs(plan& p, const ir::graph& g) {
 // A scan whose operand is an input, as it is or cast (cumsum of int32 into int64), reads the input
 // itself where the input is laid out as the operand's buffer would be (row-major over the scan's
 // domain) and the scanned rows are contiguous: a cast converts a chunk of a row at a time into the
-// scan, and the materialised operand (a pass writing it, one reading it) goes. cumsum of 2^24
-// int32 on the 2-core machine: see docs/benchmarks.md's CPU table.
+// scan, and the materialised operand (a pass writing it, one reading it) goes. The input shares no
+// memory with any output: the scan reads it after its group's blocks, whose stores it must not
+// see. cumsum of 2^24 int32 on the 2-core machine: see docs/benchmarks.md's CPU table.
 void scan_from_inputs(plan& p, const ir::graph& g) {
-  const int ni = static_cast<int>(g.inputs.size());
+  const int ni = static_cast<int>(g.inputs.size()), no = static_cast<int>(g.outputs.size());
+  const std::vector<char> all(p.extents.size(), 1);
+  const auto disjoint = [&](const access& a, const access& b) {
+    const auto ra = range_of(p, a, all), rb = range_of(p, b, all);
+    return ra.first == ra.second || rb.first == rb.second || ra.second <= rb.first || rb.second <= ra.first;
+  };
   for (auto& [key, gr] : p.groups)
     for (scan_job& j : gr.scans) {
       if (j.convert || j.src < ni) continue;
@@ -914,6 +920,8 @@ void scan_from_inputs(plan& p, const ir::graph& g) {
               same_layout && in.strides[static_cast<std::size_t>(a)] == buf.strides[static_cast<std::size_t>(a)];
       bool read_elsewhere = false;
       for (const xnode& n : p.nodes) read_elsewhere = read_elsewhere || (n.k == kind::load && n.acc == j.src);
+      for (int o = ni; o < ni + no && same_layout; ++o)
+        same_layout = disjoint(in, p.accesses[static_cast<std::size_t>(o)]);
       if (!same_layout || read_elsewhere) continue;
       j.src = load->acc;
       j.src_elem = in.elem;
