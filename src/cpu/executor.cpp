@@ -767,6 +767,13 @@ std::pair<const char*, const char*> range_of(const plan& p, const access& a, con
   return {a.base + lo * a.elem, a.base + (hi + 1) * a.elem};
 }
 
+// Whether two accesses reach no common byte over all axes.
+bool disjoint_accesses(const plan& p, const access& a, const access& b) {
+  const std::vector<char> all(p.extents.size(), 1);
+  const auto ra = range_of(p, a, all), rb = range_of(p, b, all);
+  return ra.first == ra.second || rb.first == rb.second || ra.second <= rb.first || rb.second <= ra.first;
+}
+
 // Overlaps between inputs and outputs; outputs that must not be written in their group go
 // through a temporary written back by a last group.
 void resolve_aliasing(plan& p, const ir::graph& g) {
@@ -843,11 +850,7 @@ void resolve_aliasing(plan& p, const ir::graph& g) {
 // 2^24 int32 on the 2-core machine: 17.8 -> 12.1 ms (bench_cpu, three runs; the loop 5.6).
 void scan_into_outputs(plan& p, const ir::graph& g) {
   const int ni = static_cast<int>(g.inputs.size()), no = static_cast<int>(g.outputs.size());
-  const std::vector<char> all(p.extents.size(), 1);
-  const auto disjoint = [&](const access& a, const access& b) {
-    const auto ra = range_of(p, a, all), rb = range_of(p, b, all);
-    return ra.first == ra.second || rb.first == rb.second || ra.second <= rb.first || rb.second <= ra.first;
-  };
+  const auto disjoint = [&](const access& a, const access& b) { return disjoint_accesses(p, a, b); };
   // The first sink storing buffer `buf` as it is into an output over domain d.
   const auto store_of = [&](int buf, domain_id d) -> std::pair<group*, std::size_t> {
     for (auto& [key, gr] : p.groups)
@@ -892,11 +895,7 @@ void scan_into_outputs(plan& p, const ir::graph& g) {
 // see. cumsum of 2^24 int32 on the 2-core machine: see docs/benchmarks.md's CPU table.
 void scan_from_inputs(plan& p, const ir::graph& g) {
   const int ni = static_cast<int>(g.inputs.size()), no = static_cast<int>(g.outputs.size());
-  const std::vector<char> all(p.extents.size(), 1);
-  const auto disjoint = [&](const access& a, const access& b) {
-    const auto ra = range_of(p, a, all), rb = range_of(p, b, all);
-    return ra.first == ra.second || rb.first == rb.second || ra.second <= rb.first || rb.second <= ra.first;
-  };
+  const auto disjoint = [&](const access& a, const access& b) { return disjoint_accesses(p, a, b); };
   for (auto& [key, gr] : p.groups)
     for (scan_job& j : gr.scans) {
       if (j.convert || j.src < ni) continue;
