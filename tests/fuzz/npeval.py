@@ -98,6 +98,11 @@ class Evaluator:
             if np.result_type(a, b).kind in "iu":
                 # Integer to a negative power is 0 in jetfuse (documented; numpy raises).
                 if isinstance(b, (bool, int)):
+                    rt = np.result_type(a, b)
+                    if not isinstance(b, bool) and not np.iinfo(rt).min <= b <= np.iinfo(rt).max:
+                        # a weak int outside the computed dtype (uint64 ** -1): numpy's OverflowError
+                        # comes before its negative-power error (seed 291152 case 276)
+                        raise OverflowError("Python integer %d out of bounds for %s" % (b, rt.name))
                     return fn(a, b) if b >= 0 else np.zeros_like(fn(a, 0))
                 neg = np.asarray(b) < 0
                 r = fn(a, np.where(neg, 0, b).astype(np.asarray(b).dtype))
