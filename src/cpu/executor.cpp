@@ -767,6 +767,15 @@ std::pair<const char*, const char*> range_of(const plan& p, const access& a, con
   return {a.base + lo * a.elem, a.base + (hi + 1) * a.elem};
 }
 
+// Whether two accesses address the elements of domain d alike (equal strides on its axes that
+// have more than one element).
+bool same_layout_over(const plan& p, domain_id d, const access& a, const access& b) {
+  for (std::int32_t ax : p.chains[static_cast<std::size_t>(d)])
+    if (p.extents[static_cast<std::size_t>(ax)] > 1 &&
+        a.strides[static_cast<std::size_t>(ax)] != b.strides[static_cast<std::size_t>(ax)])
+      return false;
+  return true;
+}
 // Whether two accesses reach no common byte over all axes.
 bool disjoint_accesses(const plan& p, const access& a, const access& b) {
   const std::vector<char> all(p.extents.size(), 1);
@@ -850,7 +859,6 @@ void resolve_aliasing(plan& p, const ir::graph& g) {
 // 2^24 int32 on the 2-core machine: 17.8 -> 12.1 ms (bench_cpu, three runs; the loop 5.6).
 void scan_into_outputs(plan& p, const ir::graph& g) {
   const int ni = static_cast<int>(g.inputs.size()), no = static_cast<int>(g.outputs.size());
-  const auto disjoint = [&](const access& a, const access& b) { return disjoint_accesses(p, a, b); };
   // The first sink storing buffer `buf` as it is into an output over domain d.
   const auto store_of = [&](int buf, domain_id d) -> std::pair<group*, std::size_t> {
     for (auto& [key, gr] : p.groups)
@@ -870,13 +878,10 @@ void scan_into_outputs(plan& p, const ir::graph& g) {
       const int o = sg->sinks[si].acc;
       const access& buf = p.accesses[static_cast<std::size_t>(j.dst)];
       const access& out = p.accesses[static_cast<std::size_t>(o)];
-      bool fits = out.elem == buf.elem;
-      for (std::int32_t a : p.chains[static_cast<std::size_t>(j.dom)])
-        if (p.extents[static_cast<std::size_t>(a)] > 1)
-          fits = fits && out.strides[static_cast<std::size_t>(a)] == buf.strides[static_cast<std::size_t>(a)];
+      bool fits = out.elem == buf.elem && same_layout_over(p, j.dom, out, buf);
       for (int k = 0; k < ni + no && fits; ++k)
         if (k != o && p.accesses[static_cast<std::size_t>(k)].gen == ir::generator::none)
-          fits = disjoint(p.accesses[static_cast<std::size_t>(k)], out);
+          fits = disjoint_accesses(p, p.accesses[static_cast<std::size_t>(k)], out);
       if (!fits) continue;
       for (xnode& n : p.nodes)
         if (n.k == kind::load && n.acc == j.dst) n.acc = o;
@@ -895,7 +900,6 @@ void scan_into_outputs(plan& p, const ir::graph& g) {
 // see. cumsum of 2^24 int32 on the 2-core machine: see docs/benchmarks.md's CPU table.
 void scan_from_inputs(plan& p, const ir::graph& g) {
   const int ni = static_cast<int>(g.inputs.size()), no = static_cast<int>(g.outputs.size());
-  const auto disjoint = [&](const access& a, const access& b) { return disjoint_accesses(p, a, b); };
   for (auto& [key, gr] : p.groups)
     for (scan_job& j : gr.scans) {
       if (j.convert || j.src < ni) continue;
@@ -912,16 +916,11 @@ void scan_from_inputs(plan& p, const ir::graph& g) {
       const access& in = p.accesses[static_cast<std::size_t>(load->acc)];
       const access& buf = p.accesses[static_cast<std::size_t>(j.src)];
       if (in.gen != ir::generator::none || !in.base) continue;
-      bool same_layout = true;
-      for (std::int32_t a : chain)
-        if (p.extents[static_cast<std::size_t>(a)] > 1)
-          same_layout =
-              same_layout && in.strides[static_cast<std::size_t>(a)] == buf.strides[static_cast<std::size_t>(a)];
-      bool read_elsewhere = false;
-      for (const xnode& n : p.nodes) read_elsewhere = read_elsewhere || (n.k == kind::load && n.acc == j.src);
-      for (int o = ni; o < ni + no && same_layout; ++o)
-        same_layout = disjoint(in, p.accesses[static_cast<std::size_t>(o)]);
-      if (!same_layout || read_elsewhere) continue;
+      bool fits = same_layout_over(p, j.dom, in, buf);
+      for (const xnode& n : p.nodes) fits = fits && !(n.k == kind::load && n.acc == j.src);  // read elsewhere
+      for (int o = ni; o < ni + no && fits; ++o)
+        fits = disjoint_accesses(p, in, p.accesses[static_cast<std::size_t>(o)]);
+      if (!fits) continue;
       j.src = load->acc;
       j.src_elem = in.elem;
       if (&v != load) j.convert = v.fn;
@@ -1479,39 +1478,37 @@ void scan_converted_row(const scan_run& s, std::int64_t row) {
     }
   }
 }
-template <bool Prod>
-auto scan_converted_row_for(dtype t) {
-  switch (t) {
-    case dtype::int64:
-      return &scan_converted_row<std::int64_t, Prod>;
-    case dtype::uint64:
-      return &scan_converted_row<std::uint64_t, Prod>;
-    case dtype::float32:
-      return &scan_converted_row<float, Prod>;
-    case dtype::float64:
-      return &scan_converted_row<double, Prod>;
-    default:
-      throw dtype_error("jf::cpu_exec: a scan of " + std::string(name(t)) +
-                        " (scans run in int64, uint64, float32 or float64)");
-  }
-}
 template <class T, bool Prod>
 void scan_rows(const char* src, char* dst, std::int64_t row, std::int64_t len, std::int64_t inner, std::int64_t) {
   // Row r: outer index r / inner, inner index r % inner; elements inner apart.
   const std::int64_t base = (row / inner) * len * inner + row % inner;
   scan_row<T, Prod>(reinterpret_cast<const T*>(src) + base, reinterpret_cast<T*>(dst) + base, len, inner);
 }
-// Scans run in numpy's accumulation dtypes (reduced_dtype: int64, uint64, float32, float64).
-template <bool Prod> auto scan_rows_for(dtype t) {
+// Scans run in numpy's accumulation dtypes (reduced_dtype: int64, uint64, float32, float64):
+// f(std::type_identity<T>) for the one t names.
+template <class F>
+auto with_scan_type(dtype t, F f) {
   switch (t) {
-  case dtype::int64: return &scan_rows<std::int64_t, Prod>;
-  case dtype::uint64: return &scan_rows<std::uint64_t, Prod>;
-  case dtype::float32: return &scan_rows<float, Prod>;
-  case dtype::float64: return &scan_rows<double, Prod>;
-  default:
-    throw dtype_error("jf::cpu_exec: a scan of " + std::string(name(t)) +
-                      " (scans run in int64, uint64, float32 or float64)");
+    case dtype::int64:
+      return f(std::type_identity<std::int64_t>{});
+    case dtype::uint64:
+      return f(std::type_identity<std::uint64_t>{});
+    case dtype::float32:
+      return f(std::type_identity<float>{});
+    case dtype::float64:
+      return f(std::type_identity<double>{});
+    default:
+      throw dtype_error("jf::cpu_exec: a scan of " + std::string(name(t)) +
+                        " (scans run in int64, uint64, float32 or float64)");
   }
+}
+template <bool Prod>
+auto scan_rows_for(dtype t) {
+  return with_scan_type(t, []<class T>(std::type_identity<T>) { return &scan_rows<T, Prod>; });
+}
+template <bool Prod>
+auto scan_converted_row_for(dtype t) {
+  return with_scan_type(t, []<class T>(std::type_identity<T>) { return &scan_converted_row<T, Prod>; });
 }
 void run_scan_rows(void* ctx, std::int64_t r0, std::int64_t r1) {
   const scan_run& s = *static_cast<const scan_run*>(ctx);
