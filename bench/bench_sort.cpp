@@ -7,7 +7,8 @@
 // call's time / this time: 1 = as fast as CUB) and copies (this time in device copies of the same
 // keys, measured in the same run). Jagged: jf::sort / jf::argsort of 10M lists of float32 with
 // Poisson(2) lengths (each list on its own, Awkward's ak.sort) against DeviceSegmentedSort::SortKeys
-// called directly on the same offsets (unstable, keys only: a floor, not the same work).
+// called directly on the same offsets (unstable, keys only: a floor, not the same work), and
+// JaggedSortF32GeneralPath: the same lists sorted by the path taken when a list is longer than 16.
 //
 //   ./build/cuda/bench/bench_sort --benchmark_counters_tabular=true
 #include <climits>
@@ -155,16 +156,22 @@ void BM_ArgsortRowsF32(benchmark::State& state) {
   report(state, 0);
 }
 
-// 10M lists with Poisson(2) lengths (~2e7 float32 values): the jagged benchmarks' lists.
+// 10M lists with Poisson(2) lengths (~2e7 float32 values): the jagged benchmarks' lists. Their
+// longest is short (at most 16: jf::cuda's thread-a-list sort); `with_long` is the same lists and
+// one more of 17 elements, which sends a sort down the general path (keys, CUB's segmented sort,
+// gather): the two paths timed on the same lists in one run.
 struct lists_data {
-  jf::jagged<float> x;
+  jf::jagged<float> x, with_long;
   lists_data() {
     const i64 lists = 10'000'000;
     std::mt19937_64 rng(7);
     std::poisson_distribution<i64> length(2.0);
     std::vector<i64> off{0};
     for (i64 i = 0; i < lists; ++i) off.push_back(off.back() + length(rng));
-    x = jf::jagged<float>(jf::array<i64>(off, jf::cuda), jf::random::philox(8).random<float>({off.back()}, jf::cuda));
+    const jf::array<float> content = jf::random::philox(8).random<float>({off.back() + 17}, jf::cuda);
+    x = jf::jagged<float>(jf::array<i64>(off, jf::cuda), content(jf::range(0, off.back())));
+    off.push_back(off.back() + 17);
+    with_long = jf::jagged<float>(jf::array<i64>(off, jf::cuda), content);
   }
 };
 lists_data& lists() {
@@ -206,6 +213,12 @@ void BM_JaggedSortF32(benchmark::State& state) {
   if (!need_gpu(state)) return;
   jf::jagged<float> s;
   timed_batches(state, 10, [&] { s = jf::sort(lists().x); });
+  report_lists(state, cub_lists_seconds);
+}
+void BM_JaggedSortF32GeneralPath(benchmark::State& state) {
+  if (!need_gpu(state)) return;
+  jf::jagged<float> s;
+  timed_batches(state, 10, [&] { s = jf::sort(lists().with_long); });
   report_lists(state, cub_lists_seconds);
 }
 void BM_JaggedSortDescendingF32(benchmark::State& state) {
@@ -253,6 +266,7 @@ BENCHMARK(BM_UniqueI32)->Apply(one);
 BENCHMARK(BM_CubSegmentedSortLists)->Apply(one);
 #endif
 BENCHMARK(BM_JaggedSortF32)->Apply(one);
+BENCHMARK(BM_JaggedSortF32GeneralPath)->Apply(one);
 BENCHMARK(BM_JaggedSortDescendingF32)->Apply(one);
 BENCHMARK(BM_JaggedArgsortF32)->Apply(one);
 

@@ -7,12 +7,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <jetfuse/jetfuse.hpp>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <jetfuse/jetfuse.hpp>
 
 #include "test_support.hpp"
 
@@ -151,10 +151,12 @@ template <class T> jf::jagged<T> random_lists(i64 lists, i64 long_list, jf::devi
   return jf::jagged<T>(jf::array<i64>(off, dev), content);
 }
 
+// Lists of at most 16 take jf::cuda's thread-a-list path, lists with a longer one CUB's (both tried
+// at 100003 lists).
 template <class T> void gpu_matches_cpu() {
-  for (i64 lists : {0, 1, 7, 1000, 100003})
+  for (i64 lists : {0, 1, 7, 1000, 100003, -100003})
     for (bool strided : {false, true}) {
-      const jf::jagged<T> g = random_lists<T>(lists, lists > 1000 ? lists / 2 : -1, jf::cuda, strided);
+      const jf::jagged<T> g = random_lists<T>(std::abs(lists), lists < 0 ? -lists / 2 : -1, jf::cuda, strided);
       const jf::jagged<T> c = jf::to_backend(g, jf::cpu);
       for (bool sliced : {false, true})
         for (jf::sort_order o : {jf::sort_order::ascending, jf::sort_order::descending}) {
@@ -170,6 +172,78 @@ template <class T> void gpu_matches_cpu() {
               << where;
         }
     }
+}
+
+// Short lists (lengths 0 to 16, ties, NaN and signed zeros) of every dtype, offsets not starting at
+// 0, content strided: the thread-a-list path's sort and argsort have the bits of CUB's path, taken
+// for the same lists followed by one list of 17 (on jf::cpu: one path, the same check of lists
+// sorted each on its own), and the CPU's answer.
+template <class T>
+void short_lists_as_general_path(jf::device dev) {
+  std::vector<i64> off{3};  // three poison elements before the first list
+  for (i64 i = 0; i < 5001; ++i) off.push_back(off.back() + (i % 7 == 0 ? 16 : test_support::rand_int(0, 16)));
+  const i64 total = off.back();
+  std::vector<T> v(static_cast<std::size_t>(total + 17) * 2);
+  for (auto&& e : v) {
+    const i64 r = test_support::rand_int(-8, 8);
+    if constexpr (std::is_floating_point_v<T>)
+      e = r == 8   ? std::numeric_limits<T>::quiet_NaN()
+          : r == 7 ? -std::numeric_limits<T>::quiet_NaN()
+          : r == 6 ? T(-0.0)
+                   : static_cast<T>(r) / 2;
+    else if constexpr (std::is_same_v<T, bool>)
+      e = r > 0;
+    else
+      e = static_cast<T>(r);  // (wraps to the top of the unsigned types: large keys too)
+  }
+  const jf::array<T> content = jf::array<T>(v, dev)(jf::range(0, jf::range::none, 2));
+  std::vector<i64> longer = off;
+  longer.push_back(total + 17);
+  const jf::jagged<T> x(jf::array<i64>(off, dev), content), with_long(jf::array<i64>(longer, dev), content);
+  const jf::jagged<T> c = jf::to_backend(x, jf::cpu);
+  const std::string where = std::string(jf::name(jf::dtype_v<T>)) + " on " + jf::to_string(dev);
+  const auto bits = [](const std::vector<T>& a, const std::vector<T>& b, std::size_t n) {
+    if (a.size() < n || b.size() < n) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const T p = a[i], q = b[i];  // (std::vector<bool> has no data())
+      if (std::memcmp(&p, &q, sizeof(T)) != 0) return false;
+    }
+    return true;
+  };
+  for (jf::sort_order o : {jf::sort_order::ascending, jf::sort_order::descending}) {
+    const std::vector<T> got = jf::sort(x, -1, o).content().to_vector();
+    const std::vector<T> general = jf::sort(with_long, -1, o).content().to_vector();
+    ASSERT_EQ(got.size(), static_cast<std::size_t>(total - 3)) << where;
+    EXPECT_TRUE(bits(got, general, got.size())) << where << " sort";
+    const std::vector<T> cpu = jf::sort(c, -1, o).content().to_vector();
+    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(same(got[i], cpu[i])) << where << " at " << i;
+    const std::vector<i64> order = jf::argsort(x, -1, o).content().to_vector();
+    std::vector<i64> order_general = jf::argsort(with_long, -1, o).content().to_vector();
+    order_general.resize(order.size());
+    EXPECT_EQ(order, order_general) << where << " argsort";
+    EXPECT_EQ(order, jf::argsort(c, -1, o).content().to_vector()) << where << " argsort";
+  }
+}
+
+void short_lists_every_dtype(jf::device dev) {
+  (void)test_support::seed();
+  short_lists_as_general_path<bool>(dev);
+  short_lists_as_general_path<std::int8_t>(dev);
+  short_lists_as_general_path<std::int16_t>(dev);
+  short_lists_as_general_path<std::int32_t>(dev);
+  short_lists_as_general_path<i64>(dev);
+  short_lists_as_general_path<std::uint8_t>(dev);
+  short_lists_as_general_path<std::uint16_t>(dev);
+  short_lists_as_general_path<std::uint32_t>(dev);
+  short_lists_as_general_path<std::uint64_t>(dev);
+  short_lists_as_general_path<float>(dev);
+  short_lists_as_general_path<double>(dev);
+}
+
+TEST(JaggedSort, ShortListsEveryDtypeCpu) { short_lists_every_dtype(jf::cpu); }
+TEST(JaggedSortGpu, ShortListsEveryDtypeAsTheGeneralPath) {
+  if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: GPU tests skipped";
+  short_lists_every_dtype(jf::cuda);
 }
 
 TEST(JaggedSortGpu, MatchesCpu) {

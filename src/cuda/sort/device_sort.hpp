@@ -112,4 +112,13 @@ int take_positions(int bytes, const view& in, const i64* perm, void* out, i64 n,
 // local[i] = perm[i] - offsets[s] where list s (rebased offsets, lists + 1 of them) holds i.
 int local_positions(const i64* perm, const i64* offsets, i64 lists, i64* local, i64 n, void* stream);
 
+// ---- per-list sorts of short lists (short_lists.cu) --------------------------------------------
+// Lists of at most short_list_max elements (offsets: a view of lists + 1 int64, `first` its first
+// value; content: the sorted range, element offsets[l] - first onwards is list l's) sorted in
+// Awkward's list order, stably, a thread a list: into values (contiguous, t), or when values is
+// null their local positions into local (contiguous int64). The general path's answer, bit for bit.
+constexpr i64 short_list_max = 16;
+int sort_short_lists(dtype t, const view& offsets, i64 first, const view& content, i64 lists, bool ascending,
+                     void* values, i64* local, void* stream);
+
 }  // namespace jf::cuda_sort

@@ -247,16 +247,24 @@ void cuda_sort_lists(const array_base& offsets, const array_base& content, const
   const dtype t = content.dtype();
   const i64 lists = offsets.size() - 1, total = out.size();
   if (total == 0) return;
+  // The sorted range of the content, content[offsets[0]:offsets[lists]].
+  const offsets_facts facts = offsets_facts_of(offsets);  // remembered when the jagged array was made
+  view range = view_of(content);
+  range.data = static_cast<char*>(range.data) + facts.first * content.strides()[0] * size_of(t);
+  range.shape[0] = total;
+  if (facts.longest >= 0 && facts.longest <= cuda_sort::short_list_max) {
+    void* values = local_indices ? nullptr : out.raw_data();
+    i64* local = local_indices ? static_cast<i64*>(out.raw_data()) : nullptr;
+    return check(
+        cuda_sort::sort_short_lists(t, view_of(offsets), facts.first, range, lists, ascending, values, local, stream),
+        "sorting short lists");
+  }
   if (total > INT_MAX || lists > INT_MAX)
     throw value_error("jetfuse: a per-list sort on jf::cuda of more than 2^31 - 1 elements or lists (CUB's segmented "
                       "sort counts in int)");
-  // The sorted range of the content, content[offsets[0]:offsets[lists]], and offsets into it.
+  // Offsets into the sorted range.
   const device_temp rebased(bytes_of(lists + 1, sizeof(i64)));
   check(cuda_sort::rebase_offsets(view_of(offsets), rebased.get<i64>(), lists, stream), "rebasing the offsets");
-  const i64 first = offsets_bounds(offsets).first;  // remembered when the jagged array was made
-  view range = view_of(content);
-  range.data = static_cast<char*>(range.data) + first * content.strides()[0] * size_of(t);
-  range.shape[0] = total;
 
   const bool wide = cuda_sort::wide_keys(t);
   const std::size_t kb = key_bytes(t);

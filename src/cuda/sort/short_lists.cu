@@ -1,0 +1,90 @@
+// Per-list sorts of jagged arrays whose lists are all short (device_sort.hpp, sort_short_lists):
+// one thread a list, the list's keys and positions in registers, a stable insertion sort by
+// adjacent compare-and-swap, then the values (gathered by position, so NaN payloads and -0.0 stay
+// as they were) or the local positions written once. One kernel, one read of the offsets and the
+// content, one write: where the lists' longest is known to be at most short_list_max, this replaces
+// the key pass, the offsets pass, CUB's StableSortPairs and the gather of the general path.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda/sort/device_sort.hpp"
+#include "cuda/sort/grid_loops.cuh"
+#include "cuda/sort/sort_keys.cuh"
+
+namespace jf::cuda_sort {
+
+namespace {
+
+using namespace grid;
+
+// The key of Awkward's list order, as list_keys gives it to the general path: canonical keys,
+// NaN lowest in either direction, descending as the complement of the others.
+template <class T>
+__device__ __forceinline__ key_t<T> list_key(T v, bool ascending) {
+  using K = key_t<T>;
+  constexpr K lowest = K(K(1) << (8 * sizeof(K) - 1));
+  const K k = key_of<T>::encode(v, true);
+  if (key_of<T>::has_nan && k == key_of<T>::nan_key) return lowest;
+  return ascending ? k : K(~k);
+}
+
+// Every index into key[] and pos[] is a constant after unrolling, so both stay in registers.
+// Lists are adjacent along a warp, so its reads and writes share cache lines.
+template <class T>
+__global__ void short_lists_kernel(view offsets, i64 first, view content, i64 lists, bool ascending, T* values,
+                                   i64* local) {
+  constexpr int L = static_cast<int>(short_list_max);
+  const i64* o = static_cast<const i64*>(offsets.data);
+  const T* x = static_cast<const T*>(content.data);
+  for (i64 l = first_index(); l < lists; l += index_step()) {
+    const i64 b = o[offset_of(offsets, l)] - first;
+    const int n = static_cast<int>(o[offset_of(offsets, l + 1)] - first - b);
+    key_t<T> key[L];
+    int pos[L];
+#pragma unroll
+    for (int j = 0; j < L; ++j) {
+      pos[j] = j;
+      key[j] = j < n ? list_key<T>(x[offset_of(content, b + j)], ascending) : key_t<T>(0);
+    }
+    // Element j moves down past strictly greater keys only: stable. Past its place the prefix is
+    // sorted, so the remaining compares swap nothing.
+#pragma unroll
+    for (int j = 1; j < L; ++j) {
+      if (j >= n) break;
+#pragma unroll
+      for (int i = j - 1; i >= 0; --i)
+        if (key[i] > key[i + 1]) {
+          const key_t<T> k = key[i];
+          key[i] = key[i + 1];
+          key[i + 1] = k;
+          const int p = pos[i];
+          pos[i] = pos[i + 1];
+          pos[i + 1] = p;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < L; ++j)
+      if (j < n) {
+        if (values)
+          values[b + j] = x[offset_of(content, b + pos[j])];
+        else
+          local[b + j] = pos[j];
+      }
+  }
+}
+
+}  // namespace
+
+int sort_short_lists(dtype t, const view& offsets, i64 first, const view& content, i64 lists, bool ascending,
+                     void* values, i64* local, void* stream) {
+  if (lists == 0) return 0;
+  return visit_dtype(t, [&]<class T>(std::type_identity<T>) {
+    // A thread a list (grid-stride rounds only beyond 2^30 blocks).
+    short_lists_kernel<T><<<grid_for(lists, i64(1) << 30), block, 0, static_cast<cudaStream_t>(stream)>>>(
+        offsets, first, content, lists, ascending, static_cast<T*>(values), local);
+    return launched();
+  });
+}
+
+}  // namespace jf::cuda_sort
