@@ -173,6 +173,37 @@ TEST_P(AnalysisReuse, ScalarsThatChangeTheKernel) {
   }
 }
 
+// Scalars that stay kernel arguments, other values at every call, into an existing output and
+// into a new one: on jf::cuda a call on the last call's arrays launches that call's packed
+// arguments again with its own scalars (evaluate_cuda's remembered launch), and every result is
+// that of its scalars.
+TEST_P(AnalysisReuse, ScalarArgumentsChangeBetweenCalls) {
+  const i64 n = 700;
+  const std::vector<double> xv = random_doubles(n), yv = random_doubles(n);
+  const jf::array<double> x(xv, dev()), y(yv, dev());
+  jf::array<double> out = jf::empty<double>({n}, dev());
+  for (const bool into_output : {true, false}) {
+    const std::uint64_t before = reused();
+    for (int call = 0; call < 6; ++call) {
+      const double s = std::uniform_real_distribution<double>(-3, 3)(rng()),
+                   t = std::uniform_real_distribution<double>(0.5, 2)(rng());
+      const float f = static_cast<float>(call) + 0.25f;
+      std::vector<double> want(xv.size());
+      for (std::size_t k = 0; k < want.size(); ++k) want[k] = xv[k] * s + yv[k] / t - s * static_cast<double>(f);
+      if (into_output) {
+        out = x * s + y / t - s * f;  // three scalar arguments, one used twice
+        expect_equal(out.to_vector(), want, "x * s + y / t - s * f into an output");
+      } else {
+        const jf::array<double> fresh = x * s + y / t - s * f;  // (the pool may give the last one's memory)
+        expect_equal(fresh.to_vector(), want, "x * s + y / t - s * f into a new array");
+      }
+    }
+    if (into_output) {
+      EXPECT_GE(reused() - before, 5u);  // calls 2-6
+    }
+  }
+}
+
 // Threads calling one expression at once, each on its own arrays and in turns on shared ones.
 TEST_P(AnalysisReuse, ThreadsKeepTheirOwn) {
   const i64 n = 2049;

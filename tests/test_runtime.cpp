@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <jetfuse/stats.hpp>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
@@ -80,6 +82,47 @@ TEST(Stats, ConcurrentBumpsAreAllCounted) {
     });
   for (auto& x : t) x.join();
   EXPECT_EQ(jf::stats().launches, 40000u);
+}
+
+// Each thread counts on its own (src/core/stats.cpp): a running thread's counts are in the totals,
+// a reset while it runs starts them again at zero, and its counts stay after it exits.
+TEST(Stats, LiveThreadsResetAndExit) {
+  std::mutex m;
+  std::condition_variable cv;
+  int phase = 0;  // 1: the thread has counted; 2: reset, count again; 3: counted again; 4: exit
+  auto wait_for = [&](int p) {
+    std::unique_lock<std::mutex> lock(m);
+    cv.wait(lock, [&] { return phase == p; });
+  };
+  auto go = [&](int p) {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      phase = p;
+    }
+    cv.notify_all();
+  };
+  jf::reset_stats();
+  std::thread worker([&] {
+    jf::detail::bump(jf::detail::counter::temporaries, 5);
+    go(1);
+    wait_for(2);
+    jf::detail::bump(jf::detail::counter::temporaries, 7);
+    go(3);
+    wait_for(4);
+  });
+  wait_for(1);
+  jf::detail::bump(jf::detail::counter::temporaries, 1);
+  EXPECT_EQ(jf::stats().temporaries, 6u);  // the live thread's 5 and this one's 1
+  jf::reset_stats();
+  EXPECT_EQ(jf::stats().temporaries, 0u);
+  go(2);
+  wait_for(3);
+  EXPECT_EQ(jf::stats().temporaries, 7u);
+  go(4);
+  worker.join();
+  EXPECT_EQ(jf::stats().temporaries, 7u);  // kept after the thread exited
+  jf::detail::bump(jf::detail::counter::temporaries, 2);
+  EXPECT_EQ(jf::stats().temporaries, 9u);
 }
 
 TEST(Device, Names) {

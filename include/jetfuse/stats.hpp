@@ -41,7 +41,7 @@ enum class counter : int {
   analyses_reused,
   count_  // the number of counters
 };
-void bump(counter c, std::uint64_t n = 1);  // relaxed atomic add (src/core/stats.cpp)
+void bump(counter c, std::uint64_t n = 1);  // adds to this thread's counter (src/core/stats.cpp)
 }  // namespace detail
 
 }  // namespace jf
