@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/offsets_registry.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -244,6 +245,32 @@ TEST(JaggedSort, ShortListsEveryDtypeCpu) { short_lists_every_dtype(jf::cpu); }
 TEST(JaggedSortGpu, ShortListsEveryDtypeAsTheGeneralPath) {
   if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: GPU tests skipped";
   short_lists_every_dtype(jf::cuda);
+}
+
+// A bound of the longest list that does not hold (offsets written after the jagged array was made,
+// which jetfuse does not support) still sorts exactly: the thread-a-list kernel sorts a longer list
+// on its slow path rather than its first 16 elements.
+TEST(JaggedSortGpu, ShortPathWithABoundThatDoesNotHold) {
+  if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: GPU tests skipped";
+  (void)test_support::seed();
+  std::vector<i64> off{0};
+  for (i64 len : {3, 40, 0, 17, 16, 1000, 5}) off.push_back(off.back() + len);
+  std::vector<double> v(static_cast<std::size_t>(off.back()));
+  for (auto& e : v) {
+    const i64 r = test_support::rand_int(-6, 6);
+    e = r == 6 ? std::numeric_limits<double>::quiet_NaN() : r == 5 ? -0.0 : static_cast<double>(r) / 2;
+  }
+  const jf::jagged<double> x(jf::array<i64>(off, jf::cuda), jf::array<double>(v, jf::cuda));
+  const jf::jagged<double> c = jf::to_backend(x, jf::cpu);
+  jf::detail::remember_offsets_longest(x.offsets(), 16);  // a bound that is wrong: the longest is 1000
+  ASSERT_EQ(jf::detail::offsets_longest(x.offsets()), 16);
+  for (jf::sort_order o : {jf::sort_order::ascending, jf::sort_order::descending}) {
+    const std::vector<double> got = jf::sort(x, -1, o).content().to_vector(),
+                              want = jf::sort(c, -1, o).content().to_vector();
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) ASSERT_TRUE(same(got[i], want[i])) << "element " << i;
+    EXPECT_EQ(jf::argsort(x, -1, o).content().to_vector(), jf::argsort(c, -1, o).content().to_vector());
+  }
 }
 
 TEST(JaggedSortGpu, MatchesCpu) {

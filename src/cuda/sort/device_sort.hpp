@@ -114,9 +114,10 @@ int local_positions(const i64* perm, const i64* offsets, i64 lists, i64* local, 
 
 // ---- per-list sorts of short lists (short_lists.cu) --------------------------------------------
 // Lists of at most short_list_max elements (offsets: a view of lists + 1 int64, `first` its first
-// value; content: the sorted range, element offsets[l] - first onwards is list l's) sorted in
-// Awkward's list order, stably, a thread a list: into values (contiguous, t), or when values is
-// null their local positions into local (contiguous int64). The general path's answer, bit for bit.
+// value; content: the sorted range of shape[0] elements, element offsets[l] - first onwards is list
+// l's) sorted in Awkward's list order, stably, a thread a list: into values (contiguous, t), or
+// when values is null their local positions into local (contiguous int64). The general path's
+// answer, bit for bit. A longer list is sorted exactly, slowly; a list outside the range is skipped.
 constexpr i64 short_list_max = 16;
 int sort_short_lists(dtype t, const view& offsets, i64 first, const view& content, i64 lists, bool ascending,
                      void* values, i64* local, void* stream);
