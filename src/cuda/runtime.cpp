@@ -9,6 +9,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "cuda/block_cache.hpp"
 #include "cuda/context.hpp"
 #include "cuda/driver.hpp"
 #include "cuda/graph_launch.hpp"
@@ -47,15 +48,34 @@ const device_state& device0() {
 }
 
 thread_local CUstream tls_stream = nullptr;
+
+// This thread's small freed blocks (block_cache.hpp), freed to the pool when the thread exits.
+// A free after that (another thread_local's destructor) goes to the pool directly.
+thread_local bool tls_blocks_gone = false;  // trivially destructible: readable to the thread's end
+struct thread_blocks {
+  block_cache cache;
+  ~thread_blocks() {
+    tls_blocks_gone = true;
+    const driver::api* f = driver::get();
+    if (f == nullptr || tls_stream == nullptr) return;
+    for (CUdeviceptr p : cache.drain()) (void)f->MemFreeAsync(p, tls_stream);
+  }
+};
+thread_local thread_blocks tls_blocks;
 std::atomic<wait_hook> the_wait_hook{nullptr};
 thread_local bool tls_in_wait_hook = false;
 thread_local const kernel* tls_last_kernel = nullptr;
 
-// The stream each live allocation was made on: a free from another thread is ordered after the
-// work of both streams (the freeing thread's stream is synchronised first).
+// The stream each live allocation was made on and its size: a free from another thread is
+// ordered after the work of both streams (the freeing thread's stream is synchronised first); a
+// free on the allocating thread may keep a small block for it (block_cache).
+struct allocation {
+  CUstream stream = nullptr;
+  std::size_t bytes = 0;
+};
 struct allocation_streams {
   std::mutex mutex;
-  std::unordered_map<CUdeviceptr, CUstream> map;
+  std::unordered_map<CUdeviceptr, allocation> map;
 };
 allocation_streams& allocations() {
   static auto* a = new allocation_streams;  // never destroyed, see device0()
@@ -172,11 +192,23 @@ void* allocate(std::size_t bytes) {
   const device_state& d = device0();
   CUstream s = context::stream();
   const std::size_t n = bytes == 0 ? 1 : bytes;  // a unique, valid address even for empty arrays
-  CUdeviceptr p = 0;
+  CUdeviceptr p = d.pool && !tls_blocks_gone ? tls_blocks.cache.take(n) : 0;
+  if (p != 0) {  // a block this thread freed, on this stream
+    {
+      auto& a = allocations();
+      std::lock_guard<std::mutex> lock(a.mutex);
+      a.map[p] = allocation{s, n};
+    }
+    detail::bump(detail::counter::device_allocations);
+    return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p));
+  }
   auto attempt = [&] { return d.pool ? f.MemAllocFromPoolAsync(&p, n, d.pool, s) : f.MemAlloc(&p, n); };
   CUresult r = attempt();
   if (r == CUDA_ERROR_OUT_OF_MEMORY) {
-    // Memory freed on other streams returns to the pool once their work is done: wait, trim, retry.
+    // This thread's kept blocks go back to the pool, and memory freed on other streams returns to
+    // it once their work is done: wait, trim, retry.
+    if (!tls_blocks_gone)
+      for (CUdeviceptr b : tls_blocks.cache.drain()) (void)f.MemFreeAsync(b, s);
     (void)f.CtxSynchronize();
     if (d.pool) (void)f.MemPoolTrimTo(d.pool, 0);
     r = attempt();
@@ -189,7 +221,7 @@ void* allocate(std::size_t bytes) {
   {
     auto& a = allocations();
     std::lock_guard<std::mutex> lock(a.mutex);
-    a.map[p] = s;
+    a.map[p] = allocation{s, n};
   }
   detail::bump(detail::counter::device_allocations);
   return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p));
@@ -204,14 +236,18 @@ void deallocate(void* ptr) {
     const device_state& d = device0();
     CUstream own = context::stream();
     CUstream alloc_stream = own;
+    std::size_t bytes = 0;  // 0: not allocated here (never kept)
     {
       auto& a = allocations();
       std::lock_guard<std::mutex> lock(a.mutex);
       if (auto it = a.map.find(dptr(ptr)); it != a.map.end()) {
-        alloc_stream = it->second;
+        alloc_stream = it->second.stream;
+        bytes = it->second.bytes;
         a.map.erase(it);
       }
     }
+    if (d.pool && bytes > 0 && alloc_stream == own && !tls_blocks_gone && tls_blocks.cache.keep(dptr(ptr), bytes))
+      return;
     if (!d.pool) {
       (void)f->CtxSynchronize();
       (void)f->MemFree(dptr(ptr));
