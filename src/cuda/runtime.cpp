@@ -62,6 +62,7 @@ struct thread_blocks {
   }
 };
 thread_local thread_blocks tls_blocks;
+
 std::atomic<wait_hook> the_wait_hook{nullptr};
 thread_local bool tls_in_wait_hook = false;
 thread_local const kernel* tls_last_kernel = nullptr;
