@@ -52,7 +52,8 @@ struct call_analysis {
   struct remembered_launch {
     const variant* v = nullptr;  // null: none (analyse() clears it)
     std::vector<std::int32_t> key;
-    std::vector<std::uint64_t> args;
+    std::vector<std::uint64_t> args;  // packed_step's slots, `slots` of them packed
+    std::size_t slots = 0;
     std::size_t scalars_at = 0;  // slot of the first scalar parameter
     std::vector<int> params;     // the scalar of each parameter
     std::int64_t extents[max_ndim > 1 ? max_ndim : 1] = {};
@@ -385,7 +386,7 @@ void evaluate_cuda(const eval_request& r, device dev) {
     for (std::size_t i = 0; i < again.params.size(); ++i)
       again.args[again.scalars_at + i] = r.scalars[again.params[i]].bits;
     backend::launch_map(again.v->sources[0], *again.v->kernels[0], again.args.data(),
-                        again.args.size() * sizeof(std::uint64_t), again.extents, again.ndim);
+                        again.slots * sizeof(std::uint64_t), again.extents, again.ndim);
     return;
   }
   const variant& v = find_or_build(r, a);
@@ -430,7 +431,10 @@ void evaluate_cuda(const eval_request& r, device dev) {
   if (v.plan.steps.size() == 1 && temporaries.empty() && staged.empty()) {
     again.v = &v;
     again.key = a.key;
-    again.args.assign(packed.slots, packed.slots + packed.ns);
+    // All of the slots, as the first launch read them: the driver copies the kernel's declared
+    // parameter size, whatever the packed length.
+    again.args.assign(std::begin(packed.slots), std::end(packed.slots));
+    again.slots = packed.ns;
     again.scalars_at = packed.scalars_at;
     again.params.assign(v.plan.steps[0].params.begin(), v.plan.steps[0].params.end());
     std::copy(std::begin(packed.extents), std::end(packed.extents), std::begin(again.extents));
