@@ -344,12 +344,16 @@ void BM_SmallCachedCallHost(benchmark::State& state) {
 // The floor under both: an empty kernel launched on the same stream through cuda_rt::launch (from
 // its second launch a one-node CUDA graph; JF_GRAPH_LAUNCH=0 for cuLaunchKernel), back to back with
 // one synchronisation (host:0) and host time (host:1).
+const jf::cuda_rt::kernel& empty_kernel() {
+  return jf::cuda_rt::get_kernel("jf_bench_empty",
+                                 "struct jf_bench_empty_args { long long n; };\n"
+                                 "extern \"C\" __global__ void jf_bench_empty(const jf_bench_empty_args a) {}\n",
+                                 {});
+}
+
 void BM_BareLaunch(benchmark::State& state) {
   if (!need_gpu(state)) return;
-  const std::string src =
-      "struct jf_bench_empty_args { long long n; };\n"
-      "extern \"C\" __global__ void jf_bench_empty(const jf_bench_empty_args a) {}\n";
-  const auto& k = *std::addressof(jf::cuda_rt::get_kernel("jf_bench_empty", src, {}));
+  const auto& k = *std::addressof(empty_kernel());
   const long long args = 0;
   const unsigned grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
   auto call = [&] { jf::cuda_rt::launch(k, grid, block, 0, &args); };
@@ -370,11 +374,7 @@ void BM_SmallCallSplit(benchmark::State& state) {
   const int what = static_cast<int>(state.range(0)), batch = static_cast<int>(state.range(1));
   quad_data d(1000);
   const auto& quad = *std::addressof(jf::cuda_rt::get_kernel("hand_quadratic", quadratic_source, {}));
-  const auto& empty = *std::addressof(
-      jf::cuda_rt::get_kernel("jf_bench_empty",
-                              "struct jf_bench_empty_args { long long n; };\n"
-                              "extern \"C\" __global__ void jf_bench_empty(const jf_bench_empty_args a) {}\n",
-                              {}));
+  const auto& empty = *std::addressof(empty_kernel());
   struct {
     const void *a, *b, *c;
     void* x;

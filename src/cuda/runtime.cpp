@@ -193,32 +193,26 @@ void* allocate(std::size_t bytes) {
   const device_state& d = device0();
   CUstream s = context::stream();
   const std::size_t n = bytes == 0 ? 1 : bytes;  // a unique, valid address even for empty arrays
+  // A block this thread freed, on this stream, else one from the driver.
   CUdeviceptr p = d.pool && !tls_blocks_gone ? tls_blocks.cache.take(n) : 0;
-  if (p != 0) {  // a block this thread freed, on this stream
-    {
-      auto& a = allocations();
-      std::lock_guard<std::mutex> lock(a.mutex);
-      a.map[p] = allocation{s, n};
+  if (p == 0) {
+    auto attempt = [&] { return d.pool ? f.MemAllocFromPoolAsync(&p, n, d.pool, s) : f.MemAlloc(&p, n); };
+    CUresult r = attempt();
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+      // This thread's kept blocks go back to the pool, and memory freed on other streams returns
+      // to it once their work is done: wait, trim, retry.
+      if (!tls_blocks_gone)
+        for (CUdeviceptr b : tls_blocks.cache.drain()) (void)f.MemFreeAsync(b, s);
+      (void)f.CtxSynchronize();
+      if (d.pool) (void)f.MemPoolTrimTo(d.pool, 0);
+      r = attempt();
     }
-    detail::bump(detail::counter::device_allocations);
-    return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p));
+    if (r == CUDA_ERROR_OUT_OF_MEMORY || (r != CUDA_SUCCESS && bytes > props(0).total_memory))
+      throw out_of_memory("jetfuse: cannot allocate " + std::to_string(bytes) + " bytes on cuda:0 (" +
+                          driver::error_string(r) + "; the GPU has " + std::to_string(props(0).total_memory) +
+                          " bytes)");
+    driver::check(r, d.pool ? "cuMemAllocFromPoolAsync" : "cuMemAlloc");
   }
-  auto attempt = [&] { return d.pool ? f.MemAllocFromPoolAsync(&p, n, d.pool, s) : f.MemAlloc(&p, n); };
-  CUresult r = attempt();
-  if (r == CUDA_ERROR_OUT_OF_MEMORY) {
-    // This thread's kept blocks go back to the pool, and memory freed on other streams returns to
-    // it once their work is done: wait, trim, retry.
-    if (!tls_blocks_gone)
-      for (CUdeviceptr b : tls_blocks.cache.drain()) (void)f.MemFreeAsync(b, s);
-    (void)f.CtxSynchronize();
-    if (d.pool) (void)f.MemPoolTrimTo(d.pool, 0);
-    r = attempt();
-  }
-  if (r == CUDA_ERROR_OUT_OF_MEMORY || (r != CUDA_SUCCESS && bytes > props(0).total_memory))
-    throw out_of_memory("jetfuse: cannot allocate " + std::to_string(bytes) + " bytes on cuda:0 (" +
-                        driver::error_string(r) + "; the GPU has " + std::to_string(props(0).total_memory) +
-                        " bytes)");
-  driver::check(r, d.pool ? "cuMemAllocFromPoolAsync" : "cuMemAlloc");
   {
     auto& a = allocations();
     std::lock_guard<std::mutex> lock(a.mutex);

@@ -22,6 +22,15 @@ namespace {
 
 constexpr std::int64_t int32_limit = std::int64_t(1) << 31;
 
+// One step's argument struct (the ABI of graph.hpp) and the iteration space its launch covers.
+struct packed_step {
+  std::uint64_t slots[512];
+  std::size_t ns = 0;
+  std::size_t scalars_at = 0;  // slot of the first scalar parameter (step.params in order)
+  std::int64_t extents[max_ndim > 1 ? max_ndim : 1] = {};
+  int ndim = 0;
+};
+
 // Everything about one call that changes the generated code (the variant key), and the run-time
 // facts the launch needs.
 struct call_analysis {
@@ -46,18 +55,13 @@ struct call_analysis {
   bool from_memo = false;       // taken from the analysis memo (analysed()): the last call's operands
 
   // The launch of the last jf::cuda call that had this analysis, when its plan was one kernel
-  // writing the outputs themselves: the variant and its key, the packed argument struct and where
-  // the scalars go in it. A call from the memo with the same key launches it again with its own
-  // scalars (nothing else in the struct can differ: pointers, extents and strides are the memo's).
+  // writing the outputs themselves: the variant, its key and the packed step. A call from the memo
+  // with the same key launches it again with its own scalars (nothing else in the struct can
+  // differ: pointers, extents and strides are the memo's).
   struct remembered_launch {
     const variant* v = nullptr;  // null: none (analyse() clears it)
     std::vector<std::int32_t> key;
-    std::vector<std::uint64_t> args;  // packed_step's slots, `slots` of them packed
-    std::size_t slots = 0;
-    std::size_t scalars_at = 0;  // slot of the first scalar parameter
-    std::vector<int> params;     // the scalar of each parameter
-    std::int64_t extents[max_ndim > 1 ? max_ndim : 1] = {};
-    int ndim = 0;
+    std::unique_ptr<packed_step> step;  // (4 KiB: allocated once, on the first launch remembered)
   } launch;
 };
 
@@ -310,15 +314,6 @@ const variant& find_or_build(const eval_request& r, const call_analysis& a) {
                                [&](variant& v) { build_variant(v, lower_variant(r, a), r.opt, device{device_kind::cuda, 0}); });
 }
 
-// One step's argument struct (the ABI of graph.hpp) and the iteration space its launch covers.
-struct packed_step {
-  std::uint64_t slots[512];
-  std::size_t ns = 0;
-  std::size_t scalars_at = 0;  // slot of the first scalar parameter (step.params in order)
-  std::int64_t extents[max_ndim > 1 ? max_ndim : 1] = {};
-  int ndim = 0;
-};
-
 struct binding {
   const void* ptr;
   const strides_t* strides;  // effective strides on the iteration space (strided operands)
@@ -375,6 +370,10 @@ void pack_step(const ir::plan_step& step, const eval_request& r, const call_anal
     for (int d = 0; d < g.ndim; ++d) p.extents[d] = a.iter[d];
 }
 
+void launch_packed(const variant& v, std::size_t s, const packed_step& p) {
+  backend::launch_map(v.sources[s], *v.kernels[s], p.slots, p.ns * sizeof(std::uint64_t), p.extents, p.ndim);
+}
+
 void evaluate_cuda(const eval_request& r, device dev) {
   backend::require_cuda();
   const shape_t value_shape = broadcast_leaves(r.arrays, r.narrays);
@@ -383,11 +382,10 @@ void evaluate_cuda(const eval_request& r, device dev) {
   call_analysis& a = analysed(r, iter);
   call_analysis::remembered_launch& again = a.launch;
   if (a.from_memo && again.v != nullptr && again.key == a.key) {  // the small call's path
-    for (std::size_t i = 0; i < again.params.size(); ++i)
-      again.args[again.scalars_at + i] = r.scalars[again.params[i]].bits;
-    backend::launch_map(again.v->sources[0], *again.v->kernels[0], again.args.data(),
-                        again.slots * sizeof(std::uint64_t), again.extents, again.ndim);
-    return;
+    packed_step& p = *again.step;
+    const auto& params = again.v->plan.steps[0].params;
+    for (std::size_t i = 0; i < params.size(); ++i) p.slots[p.scalars_at + i] = r.scalars[params[i]].bits;
+    return launch_packed(*again.v, 0, p);
   }
   const variant& v = find_or_build(r, a);
   if (a.n == 0) return;
@@ -424,21 +422,14 @@ void evaluate_cuda(const eval_request& r, device dev) {
   thread_local packed_step packed;
   for (std::size_t s = 0; s < v.plan.steps.size(); ++s) {
     pack_step(v.plan.steps[s], r, a, in_bind, out_bind, tmp_bind, contiguous, packed);
-    backend::launch_map(v.sources[s], *v.kernels[s], packed.slots, packed.ns * sizeof(std::uint64_t), packed.extents,
-                        packed.ndim);
+    launch_packed(v, s, packed);
   }
   // One kernel into the outputs themselves: remembered for the next call with this analysis.
   if (v.plan.steps.size() == 1 && temporaries.empty() && staged.empty()) {
     again.v = &v;
     again.key = a.key;
-    // All of the slots, as the first launch read them: the driver copies the kernel's declared
-    // parameter size, whatever the packed length.
-    again.args.assign(std::begin(packed.slots), std::end(packed.slots));
-    again.slots = packed.ns;
-    again.scalars_at = packed.scalars_at;
-    again.params.assign(v.plan.steps[0].params.begin(), v.plan.steps[0].params.end());
-    std::copy(std::begin(packed.extents), std::end(packed.extents), std::begin(again.extents));
-    again.ndim = packed.ndim;
+    if (!again.step) again.step = std::make_unique<packed_step>();
+    *again.step = packed;  // all of the slots, as this launch passed them
   }
   // The copies run the engine again (and may take this call's analysis memo entry): collect the targets first.
   std::vector<int> staged_outputs;

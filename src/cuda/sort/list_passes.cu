@@ -8,6 +8,7 @@
 
 #include "cuda/sort/device_sort.hpp"
 #include "cuda/sort/grid_loops.cuh"
+#include "cuda/sort/sort_keys.cuh"
 
 namespace jf::cuda_sort {
 
@@ -17,11 +18,9 @@ using namespace grid;
 
 template <class K>
 __global__ void list_keys_kernel(K* keys, i64 n, bool ascending, bool has_nan, K nan_key) {
-  constexpr K lowest = K(1) << (8 * sizeof(K) - 1);
   for (i64 i = first_index(); i < n; i += index_step()) {
     const K k = keys[i];
-    // ~k of a number is never `lowest` (that would need k == the highest key, above NaN's).
-    keys[i] = has_nan && k == nan_key ? lowest : ascending ? k : ~k;
+    keys[i] = list_order_key(k, has_nan && k == nan_key, ascending);
   }
 }
 

@@ -19,15 +19,11 @@ namespace {
 
 using namespace grid;
 
-// The key of Awkward's list order, as list_keys gives it to the general path: canonical keys,
-// NaN lowest in either direction, descending as the complement of the others.
+// The key of v in Awkward's list order, as the general path's list_keys gives it.
 template <class T>
 __device__ __forceinline__ key_t<T> list_key(T v, bool ascending) {
-  using K = key_t<T>;
-  constexpr K lowest = K(K(1) << (8 * sizeof(K) - 1));
-  const K k = key_of<T>::encode(v, true);
-  if (key_of<T>::has_nan && k == key_of<T>::nan_key) return lowest;
-  return ascending ? k : K(~k);
+  const key_t<T> k = key_of<T>::encode(v, true);
+  return list_order_key(k, key_of<T>::has_nan && k == key_of<T>::nan_key, ascending);
 }
 
 // A list longer than the bound the host knew (offsets written after the jagged array was made,

@@ -82,4 +82,14 @@ struct key_of<double> {
 template <class T>
 using key_t = typename key_of<T>::K;
 
+// A canonical key re-keyed for Awkward's per-list order (ak.sort): NaN first in either direction
+// (the lowest key), descending as the complement of the others (~k of a number is never the
+// lowest key: that would need k to be the highest key, above NaN's). Shared by the per-list sorts'
+// general path (list_passes.cu) and short-list path (short_lists.cu), so both order alike.
+template <class K>
+__device__ __forceinline__ K list_order_key(K k, bool is_nan, bool ascending) {
+  constexpr K lowest = K(K(1) << (8 * sizeof(K) - 1));
+  return is_nan ? lowest : ascending ? k : K(~k);
+}
+
 }  // namespace jf::cuda_sort
