@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 import exprgen as eg
-from optable import INPLACE, is_float, op_types
+from optable import INPLACE, is_float, op_types, promote
 
 # Error bound of each transcendental operation, in ulps of its result dtype: numpy's SIMD code
 # (SVML on AVX-512 for float64, its own or SVML for float32: at most 4 ulp) plus the larger of glibc's
@@ -445,6 +445,8 @@ class Evaluator:
         in (numpy raises OverflowError there when it gets to it; comparisons do not)."""
         for root in (case.root, getattr(case, "root2", None)):
             for node in eg.walk(root):
+                if isinstance(node, eg.Clip) and self.clip_bound_out_of_range(node):
+                    return True
                 if not isinstance(node, eg.Call) or node.sp is eg.POSITIVE or node.sp.op.rule == "compare":
                     continue
                 ts = op_types(node.sp.op, [a.t for a in node.args])
@@ -455,6 +457,19 @@ class Evaluator:
                 for a in node.args:
                     if isinstance(a, eg.Scalar) and a.kind == "int" and not info.min <= a.value <= info.max:
                         return True
+        return False
+
+    @staticmethod
+    def clip_bound_out_of_range(node):
+        """jf::clip is minimum(maximum(x, lo), hi): a weak int bound outside the integer dtype of its
+        step (lo: maximum's, hi: minimum's) raises when jetfuse gathers the leaves."""
+        x, lo, hi = node.args
+        low_step = promote(x.t, lo.t)
+        for bound, step in ((lo, low_step), (hi, promote(low_step, hi.t))):
+            if isinstance(bound, eg.Scalar) and bound.kind == "int" and np.dtype(step.dtype).kind in "iu":
+                info = np.iinfo(step.dtype)
+                if not info.min <= bound.value <= info.max:
+                    return True
         return False
 
     def _expected(self, case, variant):
