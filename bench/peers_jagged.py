@@ -9,7 +9,8 @@ synchronisation, best of 5, with the device copy measured in the same run.
     python3 bench/peers_jagged.py /tmp/jagged && JF_JAGGED_DATA=/tmp/jagged ./build/cuda/bench/bench_jagged
 
 Needs awkward==2.14.0, awkward-cpp==57, cuda-cccl==1.2.1 (carried as wheels to the GPU machine) and
-CuPy. ak.combinations on cuda needs numba-cuda-mlir, which is not carried: combinations are left out.
+CuPy. Awkward's combinations are timed by bench/peers_dielectron.py (the dielectron query; its cuda
+backend JITs them with numba-cuda-mlir, which .ci/peer-wheels.sh packs for the GPU machine).
 The data files are written before Awkward is imported: without Awkward (a JFSKIP line) bench_jagged
 still runs on them. Each row is also printed as a JFROW line (peers_common.py) for bench/run_all.py.
 """
