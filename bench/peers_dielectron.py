@@ -19,7 +19,8 @@ checked against numpy's answers in DIR:
   awkward       Awkward's cuda backend running the seed's code exactly, in a subprocess with
                 PYTHONPATH=$JF_AWKWARD_SITE (default /tmp/site274: the seed's awkward==2.7.4,
                 awkward-cpp==44) so that it never meets another Awkward; `.ci/gpu-check table` points
-                it at the table's Awkward 2.14: ak.unzip(ak.combinations(electrons, 2)), np.sqrt(...),
+                it at the table's Awkward 2.14 (its cuda ak.combinations JIT-compiles with
+                numba-cuda-mlir, which .ci/peer-wheels.sh packs for the GPU machine): ak.unzip(ak.combinations(electrons, 2)), np.sqrt(...),
                 np.max(axis=-1); the opposite-charge variant masks the pairs (z[e1.charge !=
                 e2.charge]). On D; on A only when D's time scaled by the event count is < 20 s.
   awkward_numba The seed's Numba kernel with extensions=[ak.numba.cuda] on the Awkward array (D only),
