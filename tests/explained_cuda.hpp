@@ -16,13 +16,18 @@
 namespace test_support {
 
 inline void expect_explained_cuda_compiles(const std::string& plan) {
+  // Every kernel of the plan: each source runs from its mark to the next "--- " line.
   const std::string mark = "--- CUDA source (prelude jetfuse/scalar_ops.hpp omitted) ---\n";
-  const std::size_t at = plan.find(mark);
+  std::size_t at = plan.find(mark);
   ASSERT_NE(at, std::string::npos);
+  for (; at != std::string::npos; at = plan.find(mark, at)) {
+    at += mark.size();
+    const std::size_t end = plan.find("\n--- ", at);
+    [[maybe_unused]] const std::string kernel = plan.substr(at, end == std::string::npos ? end : end + 1 - at);
 #ifdef JF_HAVE_CUDA
-  const std::string source = std::string(jf::ir::scalar_ops_source()) + plan.substr(at + mark.size());
-  EXPECT_FALSE(nvrtc_unit(source).empty());
+    EXPECT_FALSE(nvrtc_unit(std::string(jf::ir::scalar_ops_source()) + kernel).empty());
 #endif
+  }
 }
 
 }  // namespace test_support

@@ -87,6 +87,40 @@ TEST(Plans, HistogramsAreOneKernelWithTheirProducers) {
             (v{"generic loop nest", "generic loop nest", "histogram"}));
 }
 
+// Every histogram kernel compiles with NVRTC (PTX without a GPU): the ranges given and from the
+// data (float and integer), bins in shared memory and in global memory, bincount, one bin, and
+// the same counted after the reduction the values need.
+TEST(Plans, HistogramKernelsCompileWithNvrtc) {
+  const auto a = jf::zeros<double>({1 << 20});
+  const auto x = jf::zeros<float>({300, 4099});
+  const auto i = jf::zeros<std::int32_t>({1000});
+  using jf::reducer;
+  // The range as jf::histogram(x, bins) finds it from the data's min and max.
+  auto from_data = [](const auto& e, std::int64_t bins, jf::detail::bin_range range) {
+    jf::detail::reduce_spec sp;
+    sp.bins = bins;
+    sp.range = range;
+    sp.lo = -3;
+    sp.hi = 5;
+    sp.ilo = -3;
+    sp.ihi = 5;
+    sp.data = jf::type_of_v<decltype(jf::capture(e))>.type;
+    return jf::detail::counts_node<reducer::histogram>(jf::capture(e), sp);
+  };
+  const std::string plans[] = {
+      jf::explain_cuda(counts<reducer::histogram>(a * 2 + 1, 100)),
+      jf::explain_cuda(counts<reducer::histogram>(x, 100)),
+      jf::explain_cuda(counts<reducer::histogram>(x.transpose(), 100000)),
+      jf::explain_cuda(counts<reducer::bincount>(i + 1, 7)),
+      jf::explain_cuda(counts<reducer::histogram>(a, 1)),
+      jf::explain_cuda(from_data(a, 10, jf::detail::bin_range::data_float)),
+      jf::explain_cuda(from_data(x, 10, jf::detail::bin_range::data_float)),
+      jf::explain_cuda(from_data(i, 10, jf::detail::bin_range::data_int)),
+      jf::explain_cuda(counts<reducer::histogram>(x - jf::mean(x, 1, jf::keepdims), 10)),
+  };
+  for (const std::string& plan : plans) test_support::expect_explained_cuda_compiles(plan);
+}
+
 // Scans: a step of their own with their producers fused; the step of the outputs holds the scan
 // when every output is computed from it in its domain (cumsum(x * 2 + 1): one kernel).
 TEST(Plans, ScansAreOneKernelWithTheirProducers) {

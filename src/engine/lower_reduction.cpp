@@ -99,7 +99,7 @@ struct reduction_builder {
     };
     auto cast = [&](dtype t, ir::node_id v) { return lower_cast(g, v, t, inner); };
     const ir::node_id first_e = param(T, p0 + first_e_param), last_e = param(T, p0 + last_e_param);
-    const ir::node_id first = param(W, p0 + first_w_param), last = param(W, p0 + last_w_param);
+    const ir::node_id first = param(W, p0 + first_w_param);
     const ir::node_id denom = param(W, p0 + denom_w_param), step = param(W, p0 + step_w_param);
     const ir::node_id nb = bins == outer ? constant(I, 1) : g.add_extent(bins);
     const ir::node_id nb1 = op(op::subtract, I, {nb, constant(I, 1)});
@@ -109,14 +109,17 @@ struct reduction_builder {
       guard = op(op::logical_and, dtype::bool_,
                  {op(op::greater_equal, dtype::bool_, {xt, first_e}), op(op::less_equal, dtype::bool_, {xt, last_e})});
     const ir::node_id f = op(op::multiply, W, {op(op::true_divide, W, {cast(W, op(op::subtract, T, {xt, first_e})), denom}), cast(W, nb)});
-    ir::node_id i = cast(I, f);
-    i = op(op::where, I, {op(op::equal, dtype::bool_, {i, nb}), nb1, i});
-    auto edge = [&](ir::node_id k) {  // np.linspace(first, last, bins + 1)[k] in T
+    // i is in [0, bins] for every value the guard (or the range from min/max) lets count: numpy's
+    // indices[indices == bins] -= 1 is then a minimum.
+    ir::node_id i = op(op::minimum, I, {cast(I, f), nb1});
+    // np.linspace(first, last, bins + 1)[k] in T for k < bins. Its last edge (k == bins: `last`) is
+    // never needed: i <= bins - 1 where edge(i) is read, and edge(i + 1) at i == bins - 1 is masked
+    // by numpy's `indices != bins - 1`. (Elements outside the guard compute garbage, not counted.)
+    auto edge = [&](ir::node_id k) {
       const ir::node_id kk = cast(W, k);
       const ir::node_id y = bn.step_zero ? op(op::multiply, W, {op(op::true_divide, W, {kk, cast(W, nb)}), step})
                                          : op(op::multiply, W, {kk, step});
-      const ir::node_id e = op(op::where, W, {op(op::equal, dtype::bool_, {k, nb}), last, op(op::add, W, {y, first})});
-      return cast(T, e);
+      return cast(T, op(op::add, W, {y, first}));
     };
     const ir::node_id one = constant(I, 1);
     i = op(op::where, I, {op(op::less, dtype::bool_, {xt, edge(i)}), op(op::subtract, I, {i, one}), i});
