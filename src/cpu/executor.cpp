@@ -425,55 +425,64 @@ int materialise(plan& p, std::vector<int>& buffer_of, int x) {
   return acc;
 }
 
+// A uniform's bits hold its value in their low bytes; the loops read and write a dtype's bytes at
+// the start of a slot.
+template <class U>
+std::uint64_t slot_of(std::uint64_t bits) {
+  const auto v = static_cast<U>(bits);
+  std::uint64_t slot = 0;
+  std::memcpy(&slot, &v, sizeof v);
+  return slot;
+}
+template <class U>
+std::uint64_t bits_of_slot(std::uint64_t slot) {
+  U v;
+  std::memcpy(&v, &slot, sizeof v);
+  return v;
+}
+
 // An operation of uniform values only (a histogram's bins - 1 from the bins' extent, a product of
 // two params) is computed here, once, by the same loop on one element, and becomes uniform itself:
 // not a column per block.
 void fold_uniform(const plan& p, xnode& x) {
-  // A uniform's bits hold its value in their low bytes; the loops read and write a dtype's bytes
-  // at the start of a slot.
-  auto to_slot = [](std::uint64_t bits, std::size_t size) {
-    std::uint64_t slot = 0;
-    const std::uint8_t b1 = static_cast<std::uint8_t>(bits);
-    const std::uint16_t b2 = static_cast<std::uint16_t>(bits);
-    const std::uint32_t b4 = static_cast<std::uint32_t>(bits);
-    std::memcpy(&slot,
-                size == 1   ? static_cast<const void*>(&b1)
-                : size == 2 ? static_cast<const void*>(&b2)
-                : size == 4 ? static_cast<const void*>(&b4)
-                            : static_cast<const void*>(&bits),
-                size);
-    return slot;
-  };
-  auto from_slot = [](std::uint64_t slot, std::size_t size) -> std::uint64_t {
-    std::uint8_t b1;
-    std::uint16_t b2;
-    std::uint32_t b4;
-    switch (size) {
-      case 1:
-        std::memcpy(&b1, &slot, 1);
-        return b1;
-      case 2:
-        std::memcpy(&b2, &slot, 2);
-        return b2;
-      case 4:
-        std::memcpy(&b4, &slot, 4);
-        return b4;
-      default:
-        return slot;
-    }
-  };
   std::array<std::uint64_t, 3> in{};
   std::array<const void*, 3> a{};
   for (int k = 0; k < x.nargs; ++k) {
     const auto i = static_cast<std::size_t>(k);
     const xnode& v = p.nodes[static_cast<std::size_t>(x.args[i])];
     if (v.k != kind::uniform) return;
-    in[i] = to_slot(v.bits, size_of(v.type));
+    switch (size_of(v.type)) {
+      case 1:
+        in[i] = slot_of<std::uint8_t>(v.bits);
+        break;
+      case 2:
+        in[i] = slot_of<std::uint16_t>(v.bits);
+        break;
+      case 4:
+        in[i] = slot_of<std::uint32_t>(v.bits);
+        break;
+      default:
+        in[i] = v.bits;
+        break;
+    }
     a[i] = &in[i];
   }
   std::uint64_t out = 0;
   x.fn(a.data(), &out, 1);
-  x = xnode{.type = x.type, .dom = x.dom, .bits = from_slot(out, size_of(x.type))};
+  switch (size_of(x.type)) {
+    case 1:
+      out = bits_of_slot<std::uint8_t>(out);
+      break;
+    case 2:
+      out = bits_of_slot<std::uint16_t>(out);
+      break;
+    case 4:
+      out = bits_of_slot<std::uint32_t>(out);
+      break;
+    default:
+      break;
+  }
+  x = xnode{.type = x.type, .dom = x.dom, .bits = out};
 }
 
 void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
