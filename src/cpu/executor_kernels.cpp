@@ -1,6 +1,6 @@
-// The typed inner loops of the CPU executor, instantiated once per (operation, dtype) from the op
-// table: every element goes through the jf::ops function the CUDA kernels call, so results agree
-// bit for bit.
+// The typed reduction and combining loops of the CPU executor, instantiated once per (monoid or
+// operation, dtype): every element goes through the jf::ops function the CUDA kernels call, so
+// results agree bit for bit. (The element-wise loops: elementwise_kernels.cpp.)
 #include "cpu/executor_kernels.hpp"
 
 #include <algorithm>
@@ -10,75 +10,16 @@
 #include <type_traits>
 #include <vector>
 
+#include "cpu/op_functions.hpp"
+#include "cpu/target_clones.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/scalar_ops.hpp"
 
 namespace jf::cpu_exec {
 namespace {
 
-template <op O>
-struct fn_of;
-#define JF_X(code, nm, ar, rl)     \
-  template <>                      \
-  struct fn_of<op::code> {         \
-    template <class... T>          \
-    static auto call(T... a) {     \
-      return ops::jf_##code(a...); \
-    }                              \
-  };
-JF_ELEMENTWISE_OPS(JF_X)
-#undef JF_X
-
-// Whether op O takes arguments of type T (already converted to its compute dtype).
-template <op O, class T>
-constexpr bool defined_for() {
-  constexpr op_rule r = info(O).rule;
-  if constexpr (r == op_rule::select)
-    return true;
-  else
-    return accepts(r, dtype_v<T>) && compute_dtype(r, dtype_v<T>) == dtype_v<T>;
-}
-
-template <op O, class T>
-void elementwise(const void* const* a, void* out, std::int64_t n) {
-  constexpr int arity = info(O).arity;
-  if constexpr (O == op::where) {
-    const bool* __restrict c = static_cast<const bool*>(a[0]);
-    const T* __restrict x = static_cast<const T*>(a[1]);
-    const T* __restrict y = static_cast<const T*>(a[2]);
-    T* __restrict o = static_cast<T*>(out);
-    for (std::int64_t i = 0; i < n; ++i) o[i] = ops::jf_where(c[i], x[i], y[i]);
-  } else if constexpr (arity == 1) {
-    using R = decltype(fn_of<O>::call(T{}));
-    const T* __restrict x = static_cast<const T*>(a[0]);
-    R* __restrict o = static_cast<R*>(out);
-    for (std::int64_t i = 0; i < n; ++i) o[i] = fn_of<O>::call(x[i]);
-  } else {
-    using R = decltype(fn_of<O>::call(T{}, T{}));
-    const T* __restrict x = static_cast<const T*>(a[0]);
-    const T* __restrict y = static_cast<const T*>(a[1]);
-    R* __restrict o = static_cast<R*>(out);
-    for (std::int64_t i = 0; i < n; ++i) o[i] = fn_of<O>::call(x[i], y[i]);
-  }
-}
-
-template <op O>
-elementwise_fn pick(dtype t) {
-  return visit_dtype(t, [](auto ti) -> elementwise_fn {
-    using T = typename decltype(ti)::type;
-    if constexpr (defined_for<O, T>())
-      return &elementwise<O, T>;
-    else
-      return nullptr;
-  });
-}
-
-template <class To, class From>
-void cast(const void* const* a, void* out, std::int64_t n) {
-  const From* __restrict x = static_cast<const From*>(a[0]);
-  To* __restrict o = static_cast<To*>(out);
-  for (std::int64_t i = 0; i < n; ++i) o[i] = ops::jf_cast<To>(x[i]);
-}
+using op_fn::defined_for;
+using op_fn::fn_of;
 
 // ---- reductions ---------------------------------------------------------------------------------
 template <monoid M, class T>
@@ -222,7 +163,8 @@ struct reducer {
     A& a = *static_cast<A*>(acc);
     a = mo::combine(a, *static_cast<const A*>(piece));
   }
-  static void accumulate_rows(void* accv, const void* xv, const bool* g, std::int64_t n) {
+  // A row added into the results element by element (the column reductions' tiles).
+  JF_CPU_CLONES static void accumulate_rows(void* accv, const void* xv, const bool* g, std::int64_t n) {
     A* acc = static_cast<A*>(accv);
     const T* x = static_cast<const T*>(xv);
     if (g) {
@@ -314,26 +256,6 @@ reduce_kernels pick_reduce(dtype t) {
 }
 
 }  // namespace
-
-elementwise_fn find_elementwise(op code, dtype t) {
-  switch (code) {
-#define JF_X(c, nm, ar, rl) \
-  case op::c:               \
-    return pick<op::c>(t);
-    JF_ELEMENTWISE_OPS(JF_X)
-#undef JF_X
-    default:
-      return nullptr;
-  }
-}
-
-elementwise_fn find_cast(dtype to, dtype from) {
-  return visit_dtype(to, [&](auto tt) {
-    return visit_dtype(from, [&](auto ft) -> elementwise_fn {
-      return &cast<typename decltype(tt)::type, typename decltype(ft)::type>;
-    });
-  });
-}
 
 namespace {
 template <op O, class T, class C> void put_combine(void* target, const void* value) {

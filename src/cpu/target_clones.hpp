@@ -1,0 +1,11 @@
+// JF_CPU_CLONES: a loop compiled twice, for AVX2 and for the x86-64 baseline, the loader picking
+// one (GCC's target_clones, an ifunc); elsewhere nothing. Both versions give the same bits for the
+// loops it marks: IEEE operations element by element, no contraction (AVX2 brings no FMA), and
+// library calls (sin, exp, ...) stay scalar calls.
+#pragma once
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define JF_CPU_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define JF_CPU_CLONES
+#endif
