@@ -9,14 +9,13 @@
 #include <cstdint>
 
 #include "cpu/executor_kernels.hpp"
-#include "cpu/op_functions.hpp"
+#include "cpu/loop_dtypes.hpp"
 #include "cpu/target_clones.hpp"
 
 namespace jf::cpu_exec {
 namespace {
 
-using op_fn::defined_for;
-using op_fn::fn_of;
+using detail::op_fn;
 
 template <op O, class T>
 JF_CPU_CLONES void elementwise(const void* const* a, void* out, std::int64_t n) {
@@ -28,16 +27,16 @@ JF_CPU_CLONES void elementwise(const void* const* a, void* out, std::int64_t n) 
     T* __restrict o = static_cast<T*>(out);
     for (std::int64_t i = 0; i < n; ++i) o[i] = ops::jf_where(c[i], x[i], y[i]);
   } else if constexpr (arity == 1) {
-    using R = decltype(fn_of<O>::call(T{}));
+    using R = decltype(op_fn<O>{}(T{}));
     const T* __restrict x = static_cast<const T*>(a[0]);
     R* __restrict o = static_cast<R*>(out);
-    for (std::int64_t i = 0; i < n; ++i) o[i] = fn_of<O>::call(x[i]);
+    for (std::int64_t i = 0; i < n; ++i) o[i] = op_fn<O>{}(x[i]);
   } else {
-    using R = decltype(fn_of<O>::call(T{}, T{}));
+    using R = decltype(op_fn<O>{}(T{}, T{}));
     const T* __restrict x = static_cast<const T*>(a[0]);
     const T* __restrict y = static_cast<const T*>(a[1]);
     R* __restrict o = static_cast<R*>(out);
-    for (std::int64_t i = 0; i < n; ++i) o[i] = fn_of<O>::call(x[i], y[i]);
+    for (std::int64_t i = 0; i < n; ++i) o[i] = op_fn<O>{}(x[i], y[i]);
   }
 }
 

@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "cpu/op_functions.hpp"
+#include "cpu/loop_dtypes.hpp"
 #include "cpu/target_clones.hpp"
 #include "jetfuse/errors.hpp"
 #include "jetfuse/scalar_ops.hpp"
@@ -18,8 +18,7 @@
 namespace jf::cpu_exec {
 namespace {
 
-using op_fn::defined_for;
-using op_fn::fn_of;
+using detail::op_fn;
 
 // ---- reductions ---------------------------------------------------------------------------------
 template <monoid M, class T>
@@ -263,7 +262,7 @@ template <op O, class T, class C> void put_combine(void* target, const void* val
   C v;
   std::memcpy(&t, target, sizeof t);
   std::memcpy(&v, value, sizeof v);
-  const T r = ops::jf_cast<T>(fn_of<O>::call(ops::jf_cast<C>(t), v));
+  const T r = ops::jf_cast<T>(op_fn<O>{}(ops::jf_cast<C>(t), v));
   std::memcpy(target, &r, sizeof r);
 }
 template <op O> put_combine_fn pick_put(dtype target, dtype value) {

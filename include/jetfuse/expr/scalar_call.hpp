@@ -7,24 +7,11 @@
 #include <cstring>
 #include <utility>
 
+#include "jetfuse/detail/op_function.hpp"
 #include "jetfuse/expr/walk.hpp"
 #include "jetfuse/scalar_ops.hpp"
 
 namespace jf::detail {
-
-// The element function of an operation (jf::ops::jf_<name>).
-template <op O>
-struct op_fn;
-#define JF_X(code, nm, ar, rl)      \
-  template <>                       \
-  struct op_fn<op::code> {          \
-    template <class... T>           \
-    auto operator()(T... a) const { \
-      return ops::jf_##code(a...);  \
-    }                               \
-  };
-JF_ELEMENTWISE_OPS(JF_X)
-#undef JF_X
 
 template <dtype D>
 cpp_type_t<D> from_slot(const scalar_slot& s) {
