@@ -247,19 +247,32 @@ class ScatterGpu : public ::testing::Test {
   }
 };
 
+// x (n rows of `row` elements) with x[iv] = values, on both backends: the same bits.
 template <class T>
-void both_put(i64 n, std::size_t count, i64 distinct) {
-  const std::vector<T> x0 = random_values<T>(static_cast<std::size_t>(n)), v = random_values<T>(count);
-  const std::vector<i64> iv = random_indices(count, std::max<i64>(n, 1), distinct);
+void both_put_at(i64 n, const std::vector<i64>& iv, const std::string& what, i64 row = 1) {
+  const std::vector<T> x0 = random_values<T>(static_cast<std::size_t>(n * row)),
+                       v = random_values<T>(iv.size() * static_cast<std::size_t>(row));
   std::vector<T> out[2];
   for (int b = 0; b < 2; ++b) {
     const jf::device dev = b ? jf::cuda : jf::cpu;
-    const jf::array<T> x(x0, dev);  // its untouched elements are the poison: they must stay
-    jf::put(x, jf::array<i64>(iv, dev), jf::array<T>(v, dev));
-    out[b] = x.to_vector();
+    const jf::array<i64> idx(iv, dev);
+    if (row == 1) {
+      const jf::array<T> x(x0, dev);  // its untouched elements are the poison: they must stay
+      jf::put(x, idx, jf::array<T>(v, dev));
+      out[b] = x.to_vector();
+    } else {
+      const jf::array<T> x(x0, jf::shape_t{n, row}, dev);
+      x(idx) = jf::array<T>(v, jf::shape_t{static_cast<i64>(iv.size()), row}, dev);
+      out[b] = x.to_vector();
+    }
   }
-  ASSERT_EQ(bits(out[1]), bits(out[0])) << "put n " << n << " count " << count << " distinct " << distinct << " seed "
-                                        << seed();
+  ASSERT_EQ(bits(out[1]), bits(out[0])) << "put " << what << " n " << n << " count " << iv.size() << " row " << row
+                                        << " seed " << seed();
+}
+
+template <class T>
+void both_put(i64 n, std::size_t count, i64 distinct) {
+  both_put_at<T>(n, random_indices(count, std::max<i64>(n, 1), distinct), "distinct " + std::to_string(distinct));
 }
 
 TEST_F(ScatterGpu, PutLastWriteWins) {
@@ -275,6 +288,44 @@ TEST_F(ScatterGpu, PutLastWriteWins) {
         both_put<bool>(n, count, distinct);
         if (HasFatalFailure()) return;
       }
+}
+
+// count distinct elements of n in random order, about half of them named by their negative index.
+std::vector<i64> distinct_indices(i64 n, std::size_t count) {
+  std::vector<i64> all(static_cast<std::size_t>(n));
+  for (i64 k = 0; k < n; ++k) all[static_cast<std::size_t>(k)] = k;
+  for (std::size_t k = 0; k < count; ++k) {  // a partial Fisher-Yates shuffle
+    std::swap(all[k], all[static_cast<std::size_t>(rand_int(static_cast<i64>(k), n - 1))]);
+    if (rand_int(0, 1)) all[k] -= n;
+  }
+  all.resize(count);
+  return all;
+}
+
+// Indices naming each element at most once are stored plainly after the marks' count (launch 3);
+// one element named twice, even by -n + j and j, must be found by the count and the last write
+// win (a plain store would keep either of the two values). Sizes around the bitmap's 32-bit words.
+TEST_F(ScatterGpu, DistinctIndicesAndOneRepeat) {
+  for (i64 n : {i64(1), i64(31), i64(32), i64(33), i64(1000), i64(1 << 20) + 3})
+    for (std::size_t count : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(32),
+                              static_cast<std::size_t>(n / 2), static_cast<std::size_t>(n)}) {
+      if (count > static_cast<std::size_t>(n)) continue;
+      std::vector<i64> iv = distinct_indices(n, count);
+      both_put_at<double>(n, iv, "distinct");
+      both_put_at<float>(n, iv, "distinct");
+      both_put_at<i32>(n, iv, "distinct");
+      both_put_at<bool>(n, iv, "distinct");
+      both_put_at<float>(n, iv, "distinct rows", 3);
+      if (count >= 2) {
+        const i64 a = rand_int(0, static_cast<i64>(count) - 2), b = rand_int(a + 1, static_cast<i64>(count) - 1);
+        const i64 j = iv[static_cast<std::size_t>(a)];
+        iv[static_cast<std::size_t>(b)] = rand_int(0, 1) ? j : (j < 0 ? j + n : j - n);
+        both_put_at<double>(n, iv, "one repeat");
+        both_put_at<i32>(n, iv, "one repeat");
+        both_put_at<float>(n, iv, "one repeat rows", 3);
+      }
+      if (HasFatalFailure()) return;
+    }
 }
 
 // 2^24 stores into 2^10 elements: every element written by ~2^14 positions, the last must win.
@@ -444,7 +495,9 @@ TEST_P(Scatter, FusedExpressions) {
     const std::uint64_t before = jf::stats().launches;
     jf::add_at(h, jf::astype<i64>(v * 10), 1.0);
     jf::put(h, jf::astype<i64>(v * 10), 2.0, jf::mode::clip);
-    EXPECT_EQ(jf::stats().launches - before, 4u);  // each: checks or claims, then the values
+    // add_at: the checks, then the values; a put: marks, their count, values (then two more launches
+    // that return at once when no element was named twice)
+    EXPECT_EQ(jf::stats().launches - before, 7u);
   }
 }
 
@@ -750,7 +803,9 @@ TEST(ScatterPlans, OneKernelOfShapeScatter) {
   }
   const std::vector<std::string> p = plans();
   EXPECT_NE(p[0].find("put store f64"), std::string::npos) << p[0];
-  EXPECT_NE(p[0].find("launched twice"), std::string::npos) << p[0];
+  EXPECT_NE(p[0].find("launched 5 times"), std::string::npos) << p[0];
+  EXPECT_NE(p[0].find("atomicOr(jf_bits + (jf_j >> 5)"), std::string::npos) << p[0];  // the marks
+  EXPECT_NE(p[0].find("__popc(jf_nest::load_volatile(jf_bits + k))"), std::string::npos) << p[0];  // their count
   EXPECT_NE(p[0].find("atomicMax(jf_claims"), std::string::npos) << p[0];
   EXPECT_NE(p[3].find("The values' raising gathers"), std::string::npos) << p[3];
   EXPECT_NE(p[7].find("unsigned long long* const jf_claims"), std::string::npos) << p[7];  // 64-bit claims
@@ -776,13 +831,15 @@ TEST(ScatterPlans, OneKernelOfShapeScatter) {
 }
 
 TEST(ScatterPlans, LaunchRule) {
-  // A put into 1000 elements of 5000 values: two launches over the same grid, 16 bytes + 4 per claim.
+  // A put into 1000 elements of 5000 values: five launches over the same grid; 16 bytes of counters,
+  // a bit an element (128 bytes for 1000: 32 words, 16-byte aligned), then 4 bytes a claim; only the
+  // counters and the bitmap zeroed by the launcher.
   const jf::array<double> x = jf::zeros<double>({1000});
   const std::string plan = jf::explain_put(x, jf::zeros<i64>({5000}), jf::zeros<double>({5000}));
-  EXPECT_NE(plan.find("scatter: launched twice"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("scatter: launched 5 times"), std::string::npos) << plan;
   jf::ir::launch_info li;
   li.shape = jf::ir::kernel_shape::scatter;
-  li.launches = 2;
+  li.launches = 5;
   li.outer_axes = {1};
   li.reduced_axes = {1};
   li.scatter_axis = 0;
@@ -791,10 +848,23 @@ TEST(ScatterPlans, LaunchRule) {
   k.launch = li;
   const std::int64_t ext[2] = {1000, 5000};
   const jf::ir::launch_config c = jf::ir::configure_launch(k, ext, 2, jf::ir::device_limits{132, 2048, 65535});
-  EXPECT_EQ(c.launches, 2);
-  EXPECT_EQ(c.scratch_bytes, 16u + 4u * 1000u);
+  EXPECT_EQ(c.launches, 5);
+  EXPECT_EQ(c.scratch_bytes, 16u + 128u + 4u * 1000u);
+  EXPECT_EQ(c.scratch_zero_bytes, 16u + 128u);
   EXPECT_EQ(c.block[0], 256u);
   EXPECT_EQ(c.grid[0], (5000u + 255u) / 256u);
+  // 10 values into 2^24 elements: a block per 256 of the bitmap's 2^19 words, which it counts.
+  const std::int64_t sparse[2] = {std::int64_t(1) << 24, 10};
+  const jf::ir::launch_config cs = jf::ir::configure_launch(k, sparse, 2, jf::ir::device_limits{132, 2048, 65535});
+  EXPECT_EQ(cs.grid[0], (1u << 19) / 256u);
+  EXPECT_EQ(cs.scratch_bytes, 16u + (1u << 21) + 4u * (1u << 24));
+  li.launches = 2;  // checks, then the values combined: 16 bytes of counters
+  li.claim_bytes = 0;
+  k.launch = li;
+  const jf::ir::launch_config two = jf::ir::configure_launch(k, ext, 2, jf::ir::device_limits{132, 2048, 65535});
+  EXPECT_EQ(two.launches, 2);
+  EXPECT_EQ(two.scratch_bytes, 16u);
+  EXPECT_EQ(two.grid[0], (5000u + 255u) / 256u);
   li.launches = 1;  // combining, nothing to check: one launch, no scratch
   li.claim_bytes = 0;
   k.launch = li;

@@ -94,6 +94,105 @@ __global__ void store_and_mark(const i64* __restrict__ p, const double* __restri
   if (__syncthreads_or(d) && threadIdx.x == 0) atomicExch(dup, 1u);
 }
 
+// Second round (2026-11-30): duplicates found without a returning atomic a position. A bit set with
+// a reduction (atomicOr whose result is unused compiles to RED: no round trip), then the set bits
+// counted: fewer bits than positions means a duplicate.
+__global__ void mark_red(const i64* __restrict__ p, unsigned* bits, i64 n) {
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += (i64)gridDim.x * threads) {
+    const i64 j = p[i];
+    atomicOr(bits + (j >> 5), 1u << (j & 31));
+  }
+}
+__global__ void store_and_mark_red(const i64* __restrict__ p, const double* __restrict__ v, double* x, unsigned* bits,
+                                   i64 n) {
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += (i64)gridDim.x * threads) {
+    const i64 j = p[i];
+    x[j] = v[i];
+    atomicOr(bits + (j >> 5), 1u << (j & 31));
+  }
+}
+// The same with a byte an element and plain stores (no atomics; 64 MiB for 2^26, more than L2).
+__global__ void store_and_byte(const i64* __restrict__ p, const double* __restrict__ v, double* x,
+                               unsigned char* bytes, i64 n) {
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += (i64)gridDim.x * threads) {
+    const i64 j = p[i];
+    x[j] = v[i];
+    bytes[j] = 1;
+  }
+}
+// Four positions a thread with their returning atomics in flight together (more loads in flight).
+__global__ void store_and_mark_u4(const i64* __restrict__ p, const double* __restrict__ v, double* x, unsigned* bits,
+                                  unsigned* dup, i64 n) {
+  bool d = false;
+  const i64 step = (i64)gridDim.x * threads;
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += 4 * step) {
+    i64 j[4];
+    unsigned o[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) j[k] = i + k * step < n ? p[i + k * step] : -1;
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (j[k] >= 0) {
+        x[j[k]] = v[i + k * step];
+        o[k] = atomicOr(bits + (j[k] >> 5), 1u << (j[k] & 31)) & (1u << (j[k] & 31));
+      } else {
+        o[k] = 0;
+      }
+#pragma unroll
+    for (int k = 0; k < 4; ++k) d |= o[k] != 0;
+  }
+  if (__syncthreads_or(d) && threadIdx.x == 0) atomicExch(dup, 1u);
+}
+// Set bits (or set bytes: words masked with 0x01010101) summed; the flag set when fewer than n.
+template <bool Bytes>
+__global__ void count_set(const unsigned* words, i64 nwords, unsigned long long* count, unsigned* ticket,
+                          unsigned* dup, i64 n) {
+  unsigned long long c = 0;
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < nwords; i += (i64)gridDim.x * threads)
+    c += __popc(Bytes ? words[i] & 0x01010101u : words[i]);
+  for (int o = 16; o > 0; o >>= 1) c += __shfl_down_sync(0xffffffffu, c, o);
+  __shared__ unsigned long long part[threads / 32];
+  if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = c;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < threads / 32; ++w) c += part[w];
+    atomicAdd(count, c);
+    __threadfence();
+    if (atomicAdd(ticket, 1u) == gridDim.x - 1) {  // the last block: the verdict
+      *dup = *(volatile unsigned long long*)count != (unsigned long long)n;
+      *count = 0;
+      *ticket = 0;
+    }
+  }
+}
+__global__ void store_unless_dup(const i64* __restrict__ p, const double* __restrict__ v, const unsigned* dup,
+                                 double* x, i64 n) {
+  if (*(volatile const unsigned*)dup != 0) return;
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += (i64)gridDim.x * threads) x[p[i]] = v[i];
+}
+// A 16-byte slot a target element (position + 1, the value's bits), its latest position kept with
+// sm_90's 128-bit compare-and-swap, then a dense pass stores the claimed slots' values.
+struct alignas(16) slot {
+  unsigned long long pos, bits;
+};
+__global__ void cas_claim(const i64* __restrict__ p, const double* __restrict__ v, slot* s, i64 n) {
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += (i64)gridDim.x * threads) {
+    const slot want{(unsigned long long)i + 1, (unsigned long long)__double_as_longlong(v[i])};
+    slot expect{0, 0};
+    for (;;) {
+      const slot old = atomicCAS(s + p[i], expect, want);
+      if ((old.pos == expect.pos && old.bits == expect.bits) || old.pos > want.pos) break;
+      expect = old;
+    }
+  }
+}
+__global__ void unpack_slots(const slot* __restrict__ s, double* x, i64 n) {
+  for (i64 t = (i64)blockIdx.x * threads + threadIdx.x; t < n; t += (i64)gridDim.x * threads) {
+    const slot c = s[t];
+    if (c.pos) x[t] = __longlong_as_double((long long)c.bits);
+  }
+}
+
 // Milliseconds per call: batches of 4 calls.
 template <class F>
 float batch_ms(F f) {
@@ -115,7 +214,9 @@ int main() {
   i64* p;
   double *v, *x, *y;
   unsigned long long* c64;
-  unsigned *c32, *bits, *flag;
+  unsigned *c32, *bits, *flag, *ticket;
+  unsigned long long* count;
+  slot* slots;
   CK(cudaMalloc(&p, n * 8));
   CK(cudaMalloc(&v, n * 8));
   CK(cudaMalloc(&x, n * 8));
@@ -124,6 +225,11 @@ int main() {
   CK(cudaMalloc(&c32, n * 4));
   CK(cudaMalloc(&bits, n / 8));
   CK(cudaMalloc(&flag, 4));
+  CK(cudaMalloc(&ticket, 4));
+  CK(cudaMalloc(&count, 8));
+  CK(cudaMalloc(&slots, n * 16));
+  CK(cudaMemset(ticket, 0, 4));
+  CK(cudaMemset(count, 0, 8));
   CK(cudaMemcpy(v, hv.data(), n * 8, cudaMemcpyHostToDevice));
   const float copy = batch_ms([&] { cudaMemcpyAsync(y, v, n * 8, cudaMemcpyDeviceToDevice); });
   printf("copy of 2^26 doubles %.3f ms\n", copy);
@@ -207,6 +313,61 @@ int main() {
     const float t_opt = batch_ms(run_optimistic);
     printf("  plain %.3f ms, claims %.3f, claims32 %.3f, bitmap %.3f, optimistic %.3f\n", t_plain, t_c64, t_c32, t_bm,
            t_opt);
+
+    // Second round. The claims passes (zero_if, claim_if, claimed_store_if) read the flag on the device.
+    auto claims_if = [&] {
+      zero_if<<<grid, threads>>>(c32, flag, n);
+      claim_if<<<grid, threads>>>(p, c32, flag, n);
+      claimed_store_if<<<grid, threads>>>(p, v, c32, flag, x, n);
+    };
+    // mode raise's order: the indices' pass marks (RED), the bits counted, the plain scatter
+    // unless a duplicate, then the claims if one.
+    auto run_mark_red = [&] {
+      cudaMemsetAsync(bits, 0, n / 8);
+      mark_red<<<grid, threads>>>(p, bits, n);
+      count_set<false><<<grid, threads>>>(bits, n / 32, count, ticket, flag, n);
+      store_unless_dup<<<grid, threads>>>(p, v, flag, x, n);
+      claims_if();
+    };
+    // modes wrap and clip: one pass stores and marks (RED), the count, the claims passes if a duplicate.
+    auto run_opt_red = [&] {
+      cudaMemsetAsync(bits, 0, n / 8);
+      store_and_mark_red<<<grid, threads>>>(p, v, x, bits, n);
+      count_set<false><<<grid, threads>>>(bits, n / 32, count, ticket, flag, n);
+      claims_if();
+    };
+    auto run_opt_byte = [&] {
+      cudaMemsetAsync(c32, 0, n);  // the byte map: the claims' buffer's first n bytes
+      store_and_byte<<<grid, threads>>>(p, v, x, reinterpret_cast<unsigned char*>(c32), n);
+      count_set<true><<<grid, threads>>>(c32, n / 4, count, ticket, flag, n);
+      claims_if();
+    };
+    auto run_opt_u4 = [&] {
+      cudaMemsetAsync(bits, 0, n / 8);
+      cudaMemsetAsync(flag, 0, 4);
+      store_and_mark_u4<<<grid, threads>>>(p, v, x, bits, flag, n);
+      claims_if();
+    };
+    auto run_cas128 = [&] {
+      cudaMemsetAsync(slots, 0, n * 16);
+      cas_claim<<<grid, threads>>>(p, v, slots, n);
+      unpack_slots<<<grid, threads>>>(slots, x, n);
+    };
+    const char* names2[] = {"mark_red", "opt_red", "opt_byte", "opt_u4", "cas128"};
+    float t2[5];
+    int k2 = 0;
+    auto time2 = [&](auto run) {
+      poison();
+      run();
+      check(names2[k2], true);
+      t2[k2++] = batch_ms(run);
+    };
+    time2(run_mark_red);
+    time2(run_opt_red);
+    time2(run_opt_byte);
+    time2(run_opt_u4);
+    time2(run_cas128);
+    printf("  mark_red %.3f, opt_red %.3f, opt_byte %.3f, opt_u4 %.3f, cas128 %.3f\n", t2[0], t2[1], t2[2], t2[3], t2[4]);
     CK(cudaGetLastError());
   }
   return 0;

@@ -71,8 +71,9 @@ struct launch_info {
   // ABI, graph.hpp).
   std::vector<std::int32_t> round_key_params;
   std::vector<bit_generator> round_key_bits;
-  // scatter: launches of the kernel in a row on one scratch (2: checks and claims, then values),
-  // the target's scattered axis and the bytes of one claim per element of it (0: no claims).
+  // scatter: launches of the kernel in a row on one scratch (2: checks, then values; 5 for stores:
+  // marks, their count, values or the claims' zeroing, claims, claimed values), the target's
+  // scattered axis and the bytes of one claim per element of it (0: no claims).
   int launches = 1;
   std::int32_t scatter_axis = -1;
   int claim_bytes = 0;

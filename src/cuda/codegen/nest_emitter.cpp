@@ -1236,13 +1236,14 @@ std::string describe_shape(const kernel_source& k) {
   case kernel_shape::generic_nest:
     return "generic loop nest: a thread per iteration of each output domain, serial loops for the reductions";
   case kernel_shape::scatter:
+    if (li.claim_bytes)
+      return "scatter: launched 5 times, grid-stride in 256-thread blocks: the indices checked and each element "
+             "named marked in a bitmap, the marks counted, then the values stored when no element was named twice; "
+             "after a duplicate each target element claimed by its last writer (atomicMax of positions) and the "
+             "values stored by the claimants; nothing after a failed check";
     return li.launches == 2
-               ? std::string("scatter: launched twice, grid-stride in 256-thread blocks: the indices checked") +
-                     (li.claim_bytes ? " and each target element claimed by its last writer (atomicMax of positions)"
-                                     : "") +
-                     ", then the values " +
-                     (li.claim_bytes ? "stored by the claimants" : "combined by atomics (or stored: unique indices)") +
-                     ", nothing after a failed check"
+               ? std::string("scatter: launched twice, grid-stride in 256-thread blocks: the indices checked, then the "
+                             "values combined by atomics (or stored: unique indices), nothing after a failed check")
                : std::string(
                      "scatter: one launch, grid-stride in 256-thread blocks, the values combined by atomics (or "
                      "stored: unique indices)");

@@ -1,20 +1,28 @@
 // Kernel shape "scatter": the one output is a put (numpy's put, x[indices] = v, ufunc.at), fused with
 // the expressions that compute its indices (claim domain I) and values (domain D, I or below it).
 //
-// The kernel is launched twice on one scratch buffer when something must happen before any element
-// is written (configure_scatter; each block learns which launch it is from a ticket counter):
+// The kernel is launched more than once on one scratch buffer when something must happen before any
+// element is written (configure_scatter; each block learns which launch it is from a ticket counter).
+// Stores (numpy's x[indices] = v, the last write winning) launch 5 times:
 //   launch 1, over I: every index is normalised and checked (mode raise: an index outside [-n, n)
-//     goes to the error record), and for stores each target element is claimed by the latest
-//     position naming it (atomicMax of position + 1 into one claim per element of the target's
-//     scattered axis); raising gathers among the values are evaluated over D too;
-//   launch 2, over D: nothing at all if the record holds a failure; else each value is stored where
-//     its position holds the claim (numpy's last write wins, whatever order the threads run in; when
-//     launch 1 found no element claimed twice, without reading the claims), or
-//     combined into its element by an atomic (native atomicAdd / atomicMin / atomicMax where they
-//     compute exactly numpy's operation in the target's dtype, else a compare-and-swap loop).
-// Combining without checks or claims (wrap or clip, no raising gather) is one launch; so is store_any
-// (indices promised unique: stored without claims) in mode wrap or clip.
+//     goes to the error record), each element named sets its bit in a bitmap (a reduction whose
+//     result is unused: no round trip, and 1 bit an element stays in L2); raising gathers among the
+//     values are evaluated over D too;
+//   launch 2: the set bits counted;
+//   launch 3, over D: nothing if the record holds a failure; with as many set bits as positions (no
+//     duplicate) each value is stored plainly, since any order then gives the last write; else it
+//     zeroes the claims (one an element of the target's scattered axis);
+//   launches 4 and 5, only after a duplicate: each element claimed by the latest position naming it
+//     (atomicMax of position + 1), then each value stored where its position holds the claim.
+// Measured in bench/experiments/put_claim_variants.cu (H200, 2^26 float64): 4.98 ms on a
+// permutation where claiming first took 8.06 (a plain scatter 4.22); 8.9 with duplicates (8.18).
+// ufunc.at combines each value into its element by an atomic (native atomicAdd / atomicMin /
+// atomicMax where they compute exactly numpy's operation in the target's dtype, else a
+// compare-and-swap loop), after a checking launch when mode raise or a raising gather asks for one.
+// Combining without checks (wrap or clip, no raising gather) is one launch; so is store_any
+// (indices promised unique: stored without the bitmap or claims) in mode wrap or clip.
 #include <algorithm>
+#include <functional>
 
 #include "cuda/codegen/nest_emitter.hpp"
 #include "jetfuse/errors.hpp"
@@ -129,7 +137,7 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
   const bool plain_store = rule == put_rule::store_any;  // no claims: a duplicate's value, any one, wins
   const bool checks = mode == gather_mode::raise || !raising_gathers(g, need_all).empty();
   li.block = 256;
-  li.launches = claims || checks ? 2 : 1;
+  li.launches = claims ? 5 : checks ? 2 : 1;
   li.outer_axes = claim_axes;
   li.reduced_axes = value_axes;
   li.scatter_axis = w;
@@ -137,16 +145,22 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
   e.add_operand_axis(0, w);  // the target is addressed along its scattered axis too
 
   const std::string T = e.T(n.type), CW = li.claim_bytes == 4 ? "unsigned" : "unsigned long long";
+  const std::string Is = std::to_string(I), Ds = std::to_string(D);
   std::string plan = std::string("Put (") + put_rule_name(rule) + ") into out #0 along axis " + std::to_string(w) +
-                     " at the index of D" + std::to_string(I) + ", the values of D" + std::to_string(D) + ".";
-  if (li.launches == 2)
-    plan += "\nLaunch 1 over D" + std::to_string(I) + ": indices checked" +
-            (claims ? ", each element claimed by its latest position" : "") +
-            (value_checks.empty() ? "" : "; raising gathers of the values evaluated over D" + std::to_string(D)) +
-            ".\nLaunch 2 over D" + std::to_string(D) + ": nothing after a failure; else each value " +
-            (claims        ? "stored where its position holds the claim."
-             : plain_store ? "stored (indices promised unique: no claims)."
-                           : "combined atomically.");
+                     " at the index of D" + Is + ", the values of D" + Ds + ".";
+  const std::string value_checked =
+      value_checks.empty() ? "" : "; raising gathers of the values evaluated over D" + Ds;
+  if (claims)
+    plan += "\nLaunch 1 over D" + Is + ": indices " + (mode == gather_mode::raise ? "checked, " : "") +
+            "each element named marked in a bitmap" + value_checked + ".\nLaunch 2: the marked elements counted." +
+            "\nLaunch 3 over D" + Ds + ": nothing after a failure; with as many marked elements as positions, each " +
+            "value stored (no duplicates: any order gives the last write); else the claims zeroed." +
+            "\nLaunches 4 and 5, only after a duplicate: each element claimed by its latest position over D" + Is +
+            ", then each value stored where its position holds the claim.";
+  else if (li.launches == 2)
+    plan += "\nLaunch 1 over D" + Is + ": indices checked" + value_checked + ".\nLaunch 2 over D" + Ds +
+            ": nothing after a failure; else each value " +
+            (plain_store ? "stored (indices promised unique: no claims)." : "combined atomically.");
   else
     plan += plain_store ? "\nOne launch: each value stored (indices promised unique: no claims)."
                         : "\nOne launch: each value combined atomically.";
@@ -154,15 +168,23 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
   s << scatter_helpers;
   e.args_struct();
   e.open_kernel(std::string("// Launch: 256-thread blocks, grid-stride loops; ") +
-                (li.launches == 2 ? "launched twice on one scratch (a ticket counter, a duplicates flag, then " +
-                                        std::string(claims ? "the claims" : "nothing") + "), zeroed by the launcher.\n"
-                                  : "launched once.\n"));
+                (claims ? "launched 5 times on one scratch (a ticket counter, the marked elements' count, the "
+                          "bitmap; the claims after them, zeroed in launch 3 when needed).\n"
+                 : li.launches == 2 ? "launched twice on one scratch (a ticket counter), zeroed by the launcher.\n"
+                                    : "launched once.\n"));
   e.prologue("  ");
   const std::string ax = cat("", w);
   s << "  const long long size = e" << ax << ";  // the target's scattered axis\n";
   s << "  const long long first = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n";
   s << "  const long long step = static_cast<long long>(gridDim.x) * blockDim.x;\n";
-  if (claims) s << "  " << CW << "* const jf_claims = reinterpret_cast<" << CW << "*>(a.scratch + 16);\n";
+  if (claims) {
+    // The layout configure_scatter allocates: 16 bytes of counters, the bitmap (16-byte aligned), the claims.
+    s << "  const long long jf_words = (size + 31) / 32;\n";
+    s << "  unsigned* const jf_bits = reinterpret_cast<unsigned*>(a.scratch + 16);\n";
+    s << "  " << CW << "* const jf_claims = reinterpret_cast<" << CW
+      << "*>(a.scratch + 16 + (jf_words * 4 + 15) / 16 * 16);\n";
+    s << "  unsigned long long* const jf_marked = reinterpret_cast<unsigned long long*>(a.scratch + 8);\n";
+  }
   const std::string& iv = "jf_j";
   // The index normalised into `jf_j`; `ok` says whether it names an element.
   auto normalise = [&](const std::string& ind, bool report) {
@@ -183,56 +205,82 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
           << given << ", size, " << axis_of_put(n) << ");\n";
     }
   };
-  std::string in = "  ";
-  if (li.launches == 2) {
-    s << "  __shared__ unsigned jf_launch;  // 0: checks and claims, 1: values\n";
-    s << "  if (threadIdx.x == 0) jf_launch = atomicAdd(reinterpret_cast<unsigned*>(a.scratch), 1u) / gridDim.x;\n";
-    s << "  __syncthreads();\n";
-    s << "  if (jf_launch == 0) {\n";
-    s << "    // Launch 1: the indices over D" << I << (claims ? ", each element claimed by its latest position" : "")
-      << ".\n";
+  // A loop over the index positions (D<I>) doing `then` with each normalised index that names an element.
+  auto over_indices = [&](const std::string& what, bool report, const std::function<std::string()>& then) {
+    s << "    // " << what << "\n";
     s << "    const long long n0 = " << e.extent_product(claim_axes) << ";\n";
-    if (claims) s << "    bool jf_dup = false;  // an element this thread claimed had a claim already\n";
     e.laned_loop("    ", "t0", "first", "step", "n0", claim_axes, e.unroll(), need_index,
                  [&](const std::string& ind, const std::string&) {
                    s << ind << "{\n";
-                   normalise(ind + "  ", mode == gather_mode::raise);
-                   if (claims)
-                     s << ind << "  if (ok && atomicMax(jf_claims + " << iv << ", static_cast<" << CW << ">("
-                       << e.position(I) << ") + 1) != 0) jf_dup = true;\n";
+                   normalise(ind + "  ", report);
+                   if (then) s << ind << "  if (ok) " << then() << "\n";
                    s << ind << "}\n";
                  });
-    if (!value_checks.empty()) {
-      s << "    // The values' raising gathers, evaluated for their checks only.\n";
-      s << "    const long long n1 = " << e.extent_product(value_axes) << ";\n";
-      e.laned_loop("    ", "t1", "first", "step", "n1", value_axes, 1, e.f.closure(value_checks),
-                   [&](const std::string& ind, const std::string&) {
-                     for (node_id x : value_checks)
-                       s << ind << "(void)" << e.vname[static_cast<std::size_t>(x)] << ";\n";
-                   });
-    }
-    if (claims) {
-      s << "    // Without duplicate indices, launch 2 needs no claim (a permutation writes like a plain scatter).\n";
-      s << "    if (__syncthreads_or(jf_dup) && threadIdx.x == 0) atomicExch(reinterpret_cast<unsigned*>(a.scratch) + "
-           "1, 1u);\n";
-    }
+  };
+  auto value_checks_loop = [&] {
+    if (value_checks.empty()) return;
+    s << "    // The values' raising gathers, evaluated for their checks only.\n";
+    s << "    const long long n1 = " << e.extent_product(value_axes) << ";\n";
+    e.laned_loop("    ", "t1", "first", "step", "n1", value_axes, 1, e.f.closure(value_checks),
+                 [&](const std::string& ind, const std::string&) {
+                   for (node_id x : value_checks) s << ind << "(void)" << e.vname[static_cast<std::size_t>(x)] << ";\n";
+                 });
+  };
+  // The claim of the current position (inside a loop: its axes' variables).
+  auto claim_of_position = [&] { return "static_cast<" + CW + ">(" + e.position(I) + ") + 1"; };
+  if (li.launches > 1) {
+    s << "  __shared__ unsigned jf_launch;  // which launch this is, from the ticket counter\n";
+    s << "  if (threadIdx.x == 0) jf_launch = atomicAdd(reinterpret_cast<unsigned*>(a.scratch), 1u) / gridDim.x;\n";
+    s << "  __syncthreads();\n";
+    s << "  if (jf_launch == 0) {\n";
+    if (claims)
+      // A reduction (the atomic's result unused): no round trip a position, the bitmap stays in L2.
+      over_indices("Launch 1: the indices over D" + Is + ", each element named marked.", mode == gather_mode::raise,
+                   [&] { return "atomicOr(jf_bits + (" + iv + " >> 5), 1u << (" + iv + " & 31));"; });
+    else
+      over_indices("Launch 1: the indices over D" + Is + ", checked.", mode == gather_mode::raise, nullptr);
+    value_checks_loop();
     s << "    return;\n";
     s << "  }\n";
+    if (claims) {
+      s << "  if (jf_launch == 1) {\n";
+      s << "    // Launch 2: the marked elements counted (a duplicate leaves fewer than the positions).\n";
+      s << "    unsigned long long c = 0;\n";
+      s << "    for (long long k = first; k < jf_words; k += step) c += __popc(jf_nest::load_volatile(jf_bits + k));\n";
+      s << "    for (int o = 16; o > 0; o >>= 1) c += __shfl_down_sync(0xffffffffu, c, o);\n";
+      s << "    if (threadIdx.x % 32 == 0 && c != 0) atomicAdd(jf_marked, c);\n";
+      s << "    return;\n";
+      s << "  }\n";
+    }
     if (checks) s << "  if (jf_nest::load_volatile(&a.err->rank) != 0ull) return;  // numpy raises before it assigns\n";
-    if (claims)
-      s << "  const bool jf_dups = jf_nest::load_volatile(reinterpret_cast<unsigned*>(a.scratch) + 1) != 0u;\n";
+    if (claims) {
+      s << "  const bool jf_dups = jf_nest::load_volatile(jf_marked) != static_cast<unsigned long long>("
+        << e.extent_product(claim_axes) << ");\n";
+      s << "  if (jf_launch == 2 && jf_dups) {\n";
+      s << "    for (long long k = first; k < size; k += step) jf_claims[k] = 0;  // for launch 4\n";
+      s << "    return;\n";
+      s << "  }\n";
+      s << "  if (jf_launch == 3) {\n";
+      s << "    if (!jf_dups) return;\n";
+      over_indices("Launch 4: each element claimed by its latest position (numpy's last write wins).", false,
+                   [&] { return "atomicMax(jf_claims + " + iv + ", " + claim_of_position() + ");"; });
+      s << "    return;\n";
+      s << "  }\n";
+      s << "  if (jf_launch == 4 && !jf_dups) return;\n";
+    }
   }
-  s << in << "// " << (li.launches == 2 ? "Launch 2" : "The launch") << ": the values over D" << D << ".\n";
-  s << in << "const long long n = " << e.extent_product(value_axes) << ";\n";
-  e.laned_loop(in, "t", "first", "step", "n", value_axes, e.unroll(), need_all,
+  s << "  // " << (claims ? "Launch 3 without duplicates, launch 5 after one" : li.launches == 2 ? "Launch 2" : "The launch")
+    << ": the values over D" << D << ".\n";
+  s << "  const long long n = " << e.extent_product(value_axes) << ";\n";
+  e.laned_loop("  ", "t", "first", "step", "n", value_axes, e.unroll(), need_all,
                [&](const std::string& ind, const std::string&) {
                  s << ind << "{\n";
                  normalise(ind + "  ", false);
                  const std::string target = "out0 + (" + iv + " * st_out0_" + ax + " + " + e.offset(true, 0, D) + ")";
                  const std::string& v = e.vname[static_cast<std::size_t>(value)];
                  if (claims)
-                   s << ind << "  if (ok && (!jf_dups || jf_claims[" << iv << "] == static_cast<" << CW << ">("
-                     << e.position(I) << ") + 1)) *(" << target << ") = " << v << ";\n";
+                   s << ind << "  if (ok && (jf_launch == 2 || jf_claims[" << iv << "] == " << claim_of_position()
+                     << ")) *(" << target << ") = " << v << ";\n";
                  else if (plain_store)
                    s << ind << "  if (ok) *(" << target << ") = " << v << ";\n";
                  else
@@ -245,13 +293,21 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
 
 launch_config configure_scatter(const launch_info& li, const std::int64_t* ext, const device_limits& dev) {
   launch_config c;
-  const std::int64_t n = std::max(product(li.outer_axes, ext), product(li.reduced_axes, ext));
+  std::int64_t n = std::max(product(li.outer_axes, ext), product(li.reduced_axes, ext));
+  // The bitmap's count (launch 2) reads a word a thread: enough blocks for a large target too.
+  if (li.claim_bytes) n = std::max(n, (ext[li.scatter_axis] + 31) / 32);
   c.block[0] = static_cast<unsigned>(li.block);
   c.grid[0] =
       static_cast<unsigned>(std::min<std::int64_t>((n + li.block - 1) / li.block, resident_blocks(dev, li.block) * 4));
   c.launches = li.launches;
-  if (li.launches > 1)
-    c.scratch_bytes = 16 + static_cast<std::size_t>(li.claim_bytes) * static_cast<std::size_t>(ext[li.scatter_axis]);
+  if (li.launches > 1) {
+    // 16 bytes of counters; with claims, a bit an element (16-byte aligned) and the claims, which
+    // launch 3 zeroes only after a duplicate.
+    const auto size = static_cast<std::size_t>(ext[li.scatter_axis]);
+    const std::size_t bitmap = li.claim_bytes ? ((size + 31) / 32 * 4 + 15) / 16 * 16 : 0;
+    c.scratch_bytes = 16 + bitmap + static_cast<std::size_t>(li.claim_bytes) * size;
+    c.scratch_zero_bytes = 16 + bitmap;
+  }
   return c;
 }
 
