@@ -804,7 +804,7 @@ TEST(ScatterPlans, OneKernelOfShapeScatter) {
   const std::vector<std::string> p = plans();
   EXPECT_NE(p[0].find("put store f64"), std::string::npos) << p[0];
   EXPECT_NE(p[0].find("launched 5 times"), std::string::npos) << p[0];
-  EXPECT_NE(p[0].find("atomicOr(jf_bits + (jf_j >> 5)"), std::string::npos) << p[0];  // the marks
+  EXPECT_NE(p[0].find("atomicOr(jf_bits + (jf_j >> 5)"), std::string::npos) << p[0];               // the marks
   EXPECT_NE(p[0].find("__popc(jf_nest::load_volatile(jf_bits + k))"), std::string::npos) << p[0];  // their count
   EXPECT_NE(p[0].find("atomicMax(jf_claims"), std::string::npos) << p[0];
   EXPECT_NE(p[3].find("The values' raising gathers"), std::string::npos) << p[3];

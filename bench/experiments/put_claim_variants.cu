@@ -23,9 +23,22 @@
 // 8.606, claims32 8.196, bitmap 9.214. The bitmap saves 28 % on a permutation but costs 7 % when
 // there are duplicates, and numpy's order still costs 43 % over the plain scatter on a permutation:
 // not adopted (the peers' semantics are jf::unique_indices, 0.3 % behind CuPy's plain scatter).
-// `optimistic` was added after that session's device time was spent: not measured yet. It could
-// only be adopted with a per-expression memory of whether the last call met duplicates (their case
-// pays its first pass on top of the claims).
+// Second round (H200, 2026-11-30, one run; plain 4.224 / 4.211): `optimistic` 4.672 / 12.786
+// (4.608 / 12.456 in a run of the first round's variants alone the same day).
+// Without a returning atomic, the duplicates found by counting the set bits afterwards:
+//   mark_red  pass 1 (the indices only) sets the bits with a reduction, a kernel counts them, the
+//             plain scatter unless the count falls short, else the claims passes: 4.978 / 8.905
+//   opt_red   `optimistic` with the reduction and the count: 4.661 / 12.785
+//   opt_byte  a byte an element with plain stores (64 MiB, over L2), then summed: 8.111 / 16.238
+//   opt_u4    `optimistic` with 4 positions' atomics in flight a thread: 4.668 / 12.792
+//   cas128    a 16-byte slot an element (position + 1, the value) kept by sm_90's 128-bit
+//             compare-and-swap, then a dense pass over the target: 5.343 / 5.797
+// Marking costs about 0.44 ms for 2^26 positions however it is issued (returning or not, unrolled):
+// the L2's atomic rate, not the round trip. No variant comes within 10 % of the plain scatter.
+// jetfuse adopted mark_red's order (shape_scatter.cpp, launches 1-3): the indices are read for the
+// bounds check in mode raise anyway, a permutation costs 4.98 instead of 8.06, and duplicates 8.9
+// instead of 8.18. cas128 would be better with duplicates but needs 16 bytes a target element
+// (twice a float64 target), a dense pass over the whole target however few the positions, and sm_90.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -112,8 +125,8 @@ __global__ void store_and_mark_red(const i64* __restrict__ p, const double* __re
   }
 }
 // The same with a byte an element and plain stores (no atomics; 64 MiB for 2^26, more than L2).
-__global__ void store_and_byte(const i64* __restrict__ p, const double* __restrict__ v, double* x,
-                               unsigned char* bytes, i64 n) {
+__global__ void store_and_byte(const i64* __restrict__ p, const double* __restrict__ v, double* x, unsigned char* bytes,
+                               i64 n) {
   for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += (i64)gridDim.x * threads) {
     const i64 j = p[i];
     x[j] = v[i];
@@ -145,8 +158,8 @@ __global__ void store_and_mark_u4(const i64* __restrict__ p, const double* __res
 }
 // Set bits (or set bytes: words masked with 0x01010101) summed; the flag set when fewer than n.
 template <bool Bytes>
-__global__ void count_set(const unsigned* words, i64 nwords, unsigned long long* count, unsigned* ticket,
-                          unsigned* dup, i64 n) {
+__global__ void count_set(const unsigned* words, i64 nwords, unsigned long long* count, unsigned* ticket, unsigned* dup,
+                          i64 n) {
   unsigned long long c = 0;
   for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < nwords; i += (i64)gridDim.x * threads)
     c += __popc(Bytes ? words[i] & 0x01010101u : words[i]);
@@ -367,7 +380,8 @@ int main() {
     time2(run_opt_byte);
     time2(run_opt_u4);
     time2(run_cas128);
-    printf("  mark_red %.3f, opt_red %.3f, opt_byte %.3f, opt_u4 %.3f, cas128 %.3f\n", t2[0], t2[1], t2[2], t2[3], t2[4]);
+    printf("  mark_red %.3f, opt_red %.3f, opt_byte %.3f, opt_u4 %.3f, cas128 %.3f\n", t2[0], t2[1], t2[2], t2[3],
+           t2[4]);
     CK(cudaGetLastError());
   }
   return 0;

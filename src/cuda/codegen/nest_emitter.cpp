@@ -1242,8 +1242,9 @@ std::string describe_shape(const kernel_source& k) {
              "after a duplicate each target element claimed by its last writer (atomicMax of positions) and the "
              "values stored by the claimants; nothing after a failed check";
     return li.launches == 2
-               ? std::string("scatter: launched twice, grid-stride in 256-thread blocks: the indices checked, then the "
-                             "values combined by atomics (or stored: unique indices), nothing after a failed check")
+               ? std::string(
+                     "scatter: launched twice, grid-stride in 256-thread blocks: the indices checked, then the "
+                     "values combined by atomics (or stored: unique indices), nothing after a failed check")
                : std::string(
                      "scatter: one launch, grid-stride in 256-thread blocks, the values combined by atomics (or "
                      "stored: unique indices)");

@@ -14,8 +14,9 @@
 //     zeroes the claims (one an element of the target's scattered axis);
 //   launches 4 and 5, only after a duplicate: each element claimed by the latest position naming it
 //     (atomicMax of position + 1), then each value stored where its position holds the claim.
-// Measured in bench/experiments/put_claim_variants.cu (H200, 2^26 float64): 4.98 ms on a
-// permutation where claiming first took 8.06 (a plain scatter 4.22); 8.9 with duplicates (8.18).
+// Measured (H200, 2^26 float64 by int64 indices, bench_scatter): 5.21 ms on a permutation where
+// claiming first took 7.93, and 9.02 with duplicates where it took 7.95; a plain scatter 4.14. The
+// variants tried are in bench/experiments/put_claim_variants.cu.
 // ufunc.at combines each value into its element by an atomic (native atomicAdd / atomicMin /
 // atomicMax where they compute exactly numpy's operation in the target's dtype, else a
 // compare-and-swap loop), after a checking launch when mode raise or a raising gather asks for one.
@@ -148,8 +149,7 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
   const std::string Is = std::to_string(I), Ds = std::to_string(D);
   std::string plan = std::string("Put (") + put_rule_name(rule) + ") into out #0 along axis " + std::to_string(w) +
                      " at the index of D" + Is + ", the values of D" + Ds + ".";
-  const std::string value_checked =
-      value_checks.empty() ? "" : "; raising gathers of the values evaluated over D" + Ds;
+  const std::string value_checked = value_checks.empty() ? "" : "; raising gathers of the values evaluated over D" + Ds;
   if (claims)
     plan += "\nLaunch 1 over D" + Is + ": indices " + (mode == gather_mode::raise ? "checked, " : "") +
             "each element named marked in a bitmap" + value_checked + ".\nLaunch 2: the marked elements counted." +
@@ -269,7 +269,10 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
       s << "  if (jf_launch == 4 && !jf_dups) return;\n";
     }
   }
-  s << "  // " << (claims ? "Launch 3 without duplicates, launch 5 after one" : li.launches == 2 ? "Launch 2" : "The launch")
+  s << "  // "
+    << (claims             ? "Launch 3 without duplicates, launch 5 after one"
+        : li.launches == 2 ? "Launch 2"
+                           : "The launch")
     << ": the values over D" << D << ".\n";
   s << "  const long long n = " << e.extent_product(value_axes) << ";\n";
   e.laned_loop("  ", "t", "first", "step", "n", value_axes, e.unroll(), need_all,
