@@ -151,7 +151,7 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
                      " at the index of D" + Is + ", the values of D" + Ds + ".";
   const std::string value_checked = value_checks.empty() ? "" : "; raising gathers of the values evaluated over D" + Ds;
   if (claims)
-    plan += "\nLaunch 1 over D" + Is + ": indices " + (mode == gather_mode::raise ? "checked, " : "") +
+    plan += "\nLaunch 1 over D" + Is + ": " + (mode == gather_mode::raise ? "indices checked, " : "") +
             "each element named marked in a bitmap" + value_checked + ".\nLaunch 2: the marked elements counted." +
             "\nLaunch 3 over D" + Ds + ": nothing after a failure; with as many marked elements as positions, each " +
             "value stored (no duplicates: any order gives the last write); else the claims zeroed." +
