@@ -2,7 +2,8 @@
 // the baseline, the loader picking one: src/cpu/target_clones.hpp) give the same bits as the same
 // loops compiled here once, without clones and without optimisation: every loop and cast of every
 // dtype, on inputs with NaN, infinities, -0, subnormals and the integers' extremes, at a length
-// that has vector bodies and a tail.
+// that has vector bodies and a tail. The casts between floats and int64 and where also against
+// jf_cast and jf_where themselves.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "cpu/executor_kernels.hpp"  // the library's loops: jf::cpu_exec
@@ -110,6 +112,79 @@ TEST(CpuClones, EveryLoopGivesTheSameBitsAsTheBaseline) {
     }
   std::printf("test_cpu_clones: %d loops compared\n", loops);
   EXPECT_GT(loops, 400);
+}
+
+// Values for the casts between floats and int64, whose loops convert a chunk of 256 values lying
+// within 2^51 through 1.5 * 2^52 and the others through jf_cast: the first chunk within (halves,
+// -0, tiny, just below 2^51), the second with one value exactly at 2^51, the third with a NaN, then
+// a tail of anything; for the other direction the int64 counterparts.
+template <class T>
+std::vector<T> chunked_inputs(std::uint64_t seed) {
+  std::mt19937_64 r(seed);
+  std::vector<T> v(n);
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t u = r();
+    if constexpr (std::is_floating_point_v<T>) {
+      const double w = std::ldexp(static_cast<double>(u % 4000001) - 2e6, static_cast<int>(u >> 40) % 56 - 22);
+      const double special[] = {0.5, -0.5, 1.5, -2.5, -0.0, 1e-300, 0x1p51 - 0.5, -0x1p51 + 0.5, 0x1p51 - 1};
+      v[i] = static_cast<T>(i % 37 < 9 ? special[i % 37] : std::fmod(w, 0x1p51));
+    } else {
+      const std::int64_t special[] = {
+          0, -1, 1, (std::int64_t(1) << 51) - 1, -(std::int64_t(1) << 51) + 1, std::int64_t(1) << 40};
+      v[i] = i % 29 < 6 ? special[i % 29]
+                        : static_cast<std::int64_t>(u % (std::uint64_t(1) << 52)) - (std::int64_t(1) << 51);
+    }
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    v[256 + 100] = static_cast<T>(0x1p51);
+    v[512 + 7] = static_cast<T>(NAN);
+    const T tail[] = {static_cast<T>(INFINITY), static_cast<T>(-0x1p63), static_cast<T>(0x1p63), static_cast<T>(1e30),
+                      -static_cast<T>(0x1p52) - 1};
+    for (int k = 0; k < 5; ++k) v[800 + k] = tail[k];
+  } else {
+    v[256 + 100] = std::int64_t(1) << 51;
+    v[512 + 7] = INT64_MIN;
+    const std::int64_t tail[] = {INT64_MAX, (std::int64_t(1) << 53) + 1, -(std::int64_t(1) << 60) - 3};
+    for (int k = 0; k < 3; ++k) v[800 + k] = tail[k];
+  }
+  return v;
+}
+
+template <class To, class From>
+void expect_cast_as_jf_cast(dtype to, dtype from) {
+  const std::vector<From> x = chunked_inputs<From>(7);
+  const void* args[1] = {x.data()};
+  for (auto* fn : {jf::cpu_exec::find_cast(to, from), jf::cpu_exec_baseline::find_cast(to, from)}) {
+    std::vector<To> got(n, To(99));
+    fn(args, got.data(), n);
+    for (int i = 0; i < n; ++i) {
+      const To want = jf::ops::jf_cast<To>(x[i]);
+      ASSERT_EQ(std::memcmp(&got[i], &want, sizeof(To)), 0)
+          << "cast to " << jf::name(to) << " from " << jf::name(from) << " at " << i << " of " << double(x[i]);
+    }
+  }
+}
+
+// The casts with a fast path, against jf_cast itself (the baseline above shares their source), on
+// chunks that take it and chunks that do not; and where against jf_where.
+TEST(CpuClones, Int64CastsAndWhereAgreeWithTheScalarFunctions) {
+  expect_cast_as_jf_cast<std::int64_t, double>(dtype::int64, dtype::float64);
+  expect_cast_as_jf_cast<std::int64_t, float>(dtype::int64, dtype::float32);
+  expect_cast_as_jf_cast<double, std::int64_t>(dtype::float64, dtype::int64);
+  expect_cast_as_jf_cast<float, std::int64_t>(dtype::float32, dtype::int64);
+  const auto x = inputs(dtype::float64, 5), y = inputs(dtype::float64, 6), c = inputs(dtype::bool_, 7);
+  const void* args[3] = {c.data(), x.data(), y.data()};
+  std::vector<double> got(n, 7.0);
+  jf::cpu_exec::find_elementwise(op::where, dtype::float64)(args, got.data(), n);
+  for (int i = 0; i < n; ++i) {
+    bool ci;
+    double xi, yi;
+    std::memcpy(&ci, c.data() + i, 1);
+    std::memcpy(&xi, x.data() + 8 * i, 8);
+    std::memcpy(&yi, y.data() + 8 * i, 8);
+    const double want = jf::ops::jf_where(ci, xi, yi);
+    ASSERT_EQ(std::memcmp(&got[static_cast<std::size_t>(i)], &want, 8), 0) << "where at " << i;
+  }
 }
 
 }  // namespace

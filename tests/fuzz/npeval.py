@@ -447,7 +447,11 @@ class Evaluator:
             for node in eg.walk(root):
                 if isinstance(node, eg.Clip) and self.clip_bound_out_of_range(node):
                     return True
-                if not isinstance(node, eg.Call) or node.sp is eg.POSITIVE or node.sp.op.rule == "compare":
+                if isinstance(node, eg.Call) and node.sp.op.rule == "compare":
+                    if self.compared_with_bool_out_of_range(node):
+                        return True
+                    continue
+                if not isinstance(node, eg.Call) or node.sp is eg.POSITIVE:
                     continue
                 ts = op_types(node.sp.op, [a.t for a in node.args])
                 loop = "int64" if node.sp.op.rule == "logical" else ts[0] if ts else None
@@ -457,6 +461,18 @@ class Evaluator:
                 for a in node.args:
                     if isinstance(a, eg.Scalar) and a.kind == "int" and not info.min <= a.value <= info.max:
                         return True
+        return False
+
+    @staticmethod
+    def compared_with_bool_out_of_range(node):
+        """A weak int compared with a bool array: numpy compares in int64 and raises OverflowError for
+        an int outside it (integer arrays are compared exactly), jetfuse when it gathers the leaves
+        (seed 291160 case 223)."""
+        info = np.iinfo(np.int64)
+        for a, other in ((node.args[0], node.args[-1]), (node.args[-1], node.args[0])):
+            if (isinstance(a, eg.Scalar) and a.kind == "int" and not other.t.weak and other.t.dtype == "bool"
+                    and not info.min <= a.value <= info.max):
+                return True
         return False
 
     @staticmethod
