@@ -16,6 +16,9 @@
 //             the scattered stores); when the flag is set the claims passes run after it and rewrite
 //             every target with its last writer (1 pass on a permutation; with duplicates 3, and
 //             the claims' zeroing, each a kernel that reads the flag first)
+//   twice     (third round, not run yet) mark_red; after a duplicate, a second pass finds the
+//             elements named more than once and only those are claimed. A third index set, a
+//             permutation with 1024 repeats, shows what a few repeats cost each variant.
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 put_claim_variants.cu -o /tmp/pcv && /tmp/pcv
 //
 // Results (H200, 2026-11-30, ms; a copy of the 2^26 doubles 0.257): a permutation: plain 4.227,
@@ -205,6 +208,37 @@ __global__ void unpack_slots(const slot* __restrict__ s, double* x, i64 n) {
     if (c.pos) x[t] = __longlong_as_double((long long)c.bits);
   }
 }
+// Third round (written 2026-11-30 after the device time was spent; not run yet): after
+// mark_red's count finds a duplicate, only the elements named more than once are claimed. A second
+// pass over the indices sets each element's bit in a fresh bitmap with a returning atomic; a
+// position that finds it set marks its element in `twice` (a reduction). Then the claims pass
+// claims only the elements in `twice`, and the store pass stores the others plainly and the
+// claimed ones by their claimant. A few repeats then cost one more pass over the indices, not two
+// scattered passes over every position.
+__global__ void mark_twice_if(const i64* __restrict__ p, unsigned* seen, unsigned* twice, const unsigned* dup, i64 n) {
+  if (*(volatile const unsigned*)dup == 0) return;
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += (i64)gridDim.x * threads) {
+    const i64 j = p[i];
+    const unsigned bit = 1u << (j & 31);
+    if (atomicOr(seen + (j >> 5), bit) & bit) atomicOr(twice + (j >> 5), bit);
+  }
+}
+__global__ void claim_twice_if(const i64* __restrict__ p, unsigned* claims, const unsigned* twice, const unsigned* dup,
+                               i64 n) {
+  if (*(volatile const unsigned*)dup == 0) return;
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += (i64)gridDim.x * threads) {
+    const i64 j = p[i];
+    if (twice[j >> 5] & (1u << (j & 31))) atomicMax(claims + j, (unsigned)(i + 1));
+  }
+}
+__global__ void store_twice_if(const i64* __restrict__ p, const double* __restrict__ v, const unsigned* claims,
+                               const unsigned* twice, const unsigned* dup, double* x, i64 n) {
+  if (*(volatile const unsigned*)dup == 0) return;
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += (i64)gridDim.x * threads) {
+    const i64 j = p[i];
+    if (!(twice[j >> 5] & (1u << (j & 31))) || claims[j] == (unsigned)(i + 1)) x[j] = v[i];
+  }
+}
 
 // Milliseconds per call: batches of 4 calls.
 template <class F>
@@ -222,6 +256,8 @@ int main() {
   std::iota(perm.begin(), perm.end(), 0);
   std::shuffle(perm.begin(), perm.end(), rng);
   for (auto& j : dup) j = (i64)(rng() % (unsigned long long)n);
+  std::vector<i64> few = perm;  // a permutation with 1024 positions naming another's element
+  for (int k = 0; k < 1024; ++k) few[rng() % (unsigned long long)n] = perm[rng() % (unsigned long long)n];
   std::vector<double> hv(n);
   for (i64 i = 0; i < n; ++i) hv[i] = (double)i;
   i64* p;
@@ -246,8 +282,8 @@ int main() {
   CK(cudaMemcpy(v, hv.data(), n * 8, cudaMemcpyHostToDevice));
   const float copy = batch_ms([&] { cudaMemcpyAsync(y, v, n * 8, cudaMemcpyDeviceToDevice); });
   printf("copy of 2^26 doubles %.3f ms\n", copy);
-  for (int which = 0; which < 2; ++which) {
-    const std::vector<i64>& idx = which ? dup : perm;
+  for (int which = 0; which < 3; ++which) {
+    const std::vector<i64>& idx = which == 2 ? few : which ? dup : perm;
     CK(cudaMemcpy(p, idx.data(), n * 8, cudaMemcpyHostToDevice));
     std::vector<double> want(n, -1.0);  // the last writer's value (positions are the values)
     for (i64 i = 0; i < n; ++i) want[idx[i]] = (double)i;
@@ -264,7 +300,9 @@ int main() {
       std::vector<double> m(n, -1.0);
       cudaMemcpy(x, m.data(), n * 8, cudaMemcpyHostToDevice);
     };
-    printf("%s:\n", which ? "random indices with duplicates" : "a permutation");
+    printf("%s:\n", which == 2 ? "a permutation with 1024 repeats"
+                     : which    ? "random indices with duplicates"
+                                : "a permutation");
     auto run_plain = [&] { plain_store<<<grid, threads>>>(p, v, x, n); };
     auto run_claims64 = [&] {
       cudaMemsetAsync(c64, 0, n * 8);
@@ -366,8 +404,24 @@ int main() {
       cas_claim<<<grid, threads>>>(p, v, slots, n);
       unpack_slots<<<grid, threads>>>(slots, x, n);
     };
-    const char* names2[] = {"mark_red", "opt_red", "opt_byte", "opt_u4", "cas128"};
-    float t2[5];
+    // Third round: mark_red, then after a duplicate only the elements named twice are claimed (the
+    // two bitmaps are the claims buffer's first 2 * n / 8 bytes: zeroed, then the claims after them).
+    auto run_twice = [&] {
+      cudaMemsetAsync(bits, 0, n / 8);
+      mark_red<<<grid, threads>>>(p, bits, n);
+      count_set<false><<<grid, threads>>>(bits, n / 32, count, ticket, flag, n);
+      store_unless_dup<<<grid, threads>>>(p, v, flag, x, n);
+      unsigned* seen = c32;
+      unsigned* twice = c32 + n / 32;
+      unsigned* claims = reinterpret_cast<unsigned*>(c64);  // zeroed where used: below
+      zero_if<<<grid, threads>>>(c32, flag, n / 16);         // both bitmaps
+      zero_if<<<grid, threads>>>(claims, flag, n);
+      mark_twice_if<<<grid, threads>>>(p, seen, twice, flag, n);
+      claim_twice_if<<<grid, threads>>>(p, claims, twice, flag, n);
+      store_twice_if<<<grid, threads>>>(p, v, claims, twice, flag, x, n);
+    };
+    const char* names2[] = {"mark_red", "opt_red", "opt_byte", "opt_u4", "cas128", "twice"};
+    float t2[6];
     int k2 = 0;
     auto time2 = [&](auto run) {
       poison();
@@ -380,6 +434,8 @@ int main() {
     time2(run_opt_byte);
     time2(run_opt_u4);
     time2(run_cas128);
+    time2(run_twice);
+    printf("  twice %.3f\n", t2[5]);
     printf("  mark_red %.3f, opt_red %.3f, opt_byte %.3f, opt_u4 %.3f, cas128 %.3f\n", t2[0], t2[1], t2[2], t2[3],
            t2[4]);
     CK(cudaGetLastError());
