@@ -425,20 +425,35 @@ int materialise(plan& p, std::vector<int>& buffer_of, int x) {
   return acc;
 }
 
-// A uniform's bits hold its value in their low bytes; the loops read and write a dtype's bytes at
-// the start of a slot.
-template <class U>
-std::uint64_t slot_of(std::uint64_t bits) {
-  const auto v = static_cast<U>(bits);
-  std::uint64_t slot = 0;
-  std::memcpy(&slot, &v, sizeof v);
-  return slot;
+// A uniform's value is the low bytes of its bits, as wide as its dtype: `n` copies of it at c, as
+// the loops read it, and the value a loop wrote at c.
+template <class F>
+void by_width(dtype t, F f) {
+  switch (size_of(t)) {
+    case 1:
+      return f(std::uint8_t{});
+    case 2:
+      return f(std::uint16_t{});
+    case 4:
+      return f(std::uint32_t{});
+    default:
+      return f(std::uint64_t{});
+  }
 }
-template <class U>
-std::uint64_t bits_of_slot(std::uint64_t slot) {
-  U v;
-  std::memcpy(&v, &slot, sizeof v);
-  return v;
+void fill_uniform(void* c, std::int64_t n, dtype t, std::uint64_t bits) {
+  by_width(t, [&](auto u) {
+    using U = decltype(u);
+    std::fill_n(static_cast<U*>(c), n, static_cast<U>(bits));
+  });
+}
+std::uint64_t uniform_bits(const void* c, dtype t) {
+  std::uint64_t bits = 0;
+  by_width(t, [&](auto u) {
+    decltype(u) v;
+    std::memcpy(&v, c, sizeof v);
+    bits = v;
+  });
+  return bits;
 }
 
 // An operation of uniform values only (a histogram's bins - 1 from the bins' extent, a product of
@@ -451,38 +466,12 @@ void fold_uniform(const plan& p, xnode& x) {
     const auto i = static_cast<std::size_t>(k);
     const xnode& v = p.nodes[static_cast<std::size_t>(x.args[i])];
     if (v.k != kind::uniform) return;
-    switch (size_of(v.type)) {
-      case 1:
-        in[i] = slot_of<std::uint8_t>(v.bits);
-        break;
-      case 2:
-        in[i] = slot_of<std::uint16_t>(v.bits);
-        break;
-      case 4:
-        in[i] = slot_of<std::uint32_t>(v.bits);
-        break;
-      default:
-        in[i] = v.bits;
-        break;
-    }
+    fill_uniform(&in[i], 1, v.type, v.bits);
     a[i] = &in[i];
   }
   std::uint64_t out = 0;
   x.fn(a.data(), &out, 1);
-  switch (size_of(x.type)) {
-    case 1:
-      out = bits_of_slot<std::uint8_t>(out);
-      break;
-    case 2:
-      out = bits_of_slot<std::uint16_t>(out);
-      break;
-    case 4:
-      out = bits_of_slot<std::uint32_t>(out);
-      break;
-    default:
-      break;
-  }
-  x = xnode{.type = x.type, .dom = x.dom, .bits = out};
+  x = xnode{.type = x.type, .dom = x.dom, .bits = uniform_bits(&out, x.type)};
 }
 
 void build(plan& p, const ir::graph& g, const detail::step_bindings& b) {
@@ -1088,12 +1077,7 @@ struct worker {
       // the group's iterations (a small call fills a few slots, not block_len).
       char* c = column(i);
       const std::int64_t len = std::clamp<std::int64_t>(sh.n, 1, block_len);
-      switch (size_of(n.type)) {
-      case 1: std::fill_n(reinterpret_cast<std::uint8_t*>(c), len, static_cast<std::uint8_t>(n.bits)); break;
-      case 2: std::fill_n(reinterpret_cast<std::uint16_t*>(c), len, static_cast<std::uint16_t>(n.bits)); break;
-      case 4: std::fill_n(reinterpret_cast<std::uint32_t*>(c), len, static_cast<std::uint32_t>(n.bits)); break;
-      default: std::fill_n(reinterpret_cast<std::uint64_t*>(c), len, static_cast<std::uint64_t>(n.bits)); break;
-      }
+      fill_uniform(c, len, n.type, n.bits);
       col[i] = c;
     }
     done.assign(gr.sinks.size(), 0);
