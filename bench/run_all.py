@@ -230,6 +230,12 @@ WORKLOADS = [
     ("AddAtDup", "add.at(x, p, v), p random with duplicates"),
     ("AddAtPermWrap", "jf::add_at(x, p, v, mode::wrap): cupyx.scatter_add's semantics (no check); peers repeated"),
     ("AddAtDupWrap", "jf::add_at(x, p, v, mode::wrap), p with duplicates; peers repeated"),
+    ("PutPermChecked", "PutPerm with numpy's checks on every call: p's memory handed out (raw_data()), so nothing is "
+     "remembered about it; peers repeated"),
+    ("PutDupChecked", "PutDup, every call checked; peers repeated"),
+    ("SetItemPermExpressionChecked", "SetItemPermExpression, every call checked; peers repeated"),
+    ("AddAtPermChecked", "AddAtPerm, every call checked; peers repeated"),
+    ("AddAtDupChecked", "AddAtDup, every call checked; peers repeated"),
     ("MonteCarloPi", "4 * mean(u^2 + v^2 < 1), 2^30 float64 pairs (no bytes: ms only)"),
     ("MonteCarloPiF32", "the same in float32"),
     ("UniformF32", "uniform float32 into an array of 2^28 (% of a memset, not of a copy)"),
@@ -356,6 +362,11 @@ CPP_ROWS = {
         "BM_AddAtDup": ("AddAtDup", "jetfuse"),
         "BM_AddAtPermWrap": ("AddAtPermWrap", "jetfuse"),
         "BM_AddAtDupWrap": ("AddAtDupWrap", "jetfuse"),
+        "BM_PutPermChecked": ("PutPermChecked", "jetfuse"),
+        "BM_PutDupChecked": ("PutDupChecked", "jetfuse"),
+        "BM_SetItemPermFusedChecked": ("SetItemPermExpressionChecked", "jetfuse"),
+        "BM_AddAtPermChecked": ("AddAtPermChecked", "jetfuse"),
+        "BM_AddAtDupChecked": ("AddAtDupChecked", "jetfuse"),
     },
     "bench_random": {
         "BM_WriteRoof": (None, "copy"),
@@ -441,9 +452,10 @@ PEERS = {
 # Peers' workloads measured once and shown again under another workload's row (the same work by
 # another of jetfuse's variants): the cell is copied, its source says so.
 REPEATED_PEER_ROWS = {"MonteCarloPi": ["MonteCarloPi/philox4x32"], "MonteCarloPiF32": ["MonteCarloPiF32/philox4x32"],
-                      "UniformF32": ["UniformF32/philox4x32"], "PutPerm": ["PutPermUnique"],
-                      "SetItemPermExpression": ["SetItemPermExpressionUnique"], "AddAtPerm": ["AddAtPermWrap"],
-                      "AddAtDup": ["AddAtDupWrap"]}
+                      "UniformF32": ["UniformF32/philox4x32"], "PutPerm": ["PutPermUnique", "PutPermChecked"],
+                      "PutDup": ["PutDupChecked"],
+                      "SetItemPermExpression": ["SetItemPermExpressionUnique", "SetItemPermExpressionChecked"],
+                      "AddAtPerm": ["AddAtPermWrap", "AddAtPermChecked"], "AddAtDup": ["AddAtDupWrap", "AddAtDupChecked"]}
 
 
 def repeated_peer_cells(cells):

@@ -40,7 +40,9 @@ public:
   bool is_null() const { return !buf_; }                 // a default-constructed handle
   jf::device device() const;
   const detail::buffer_ptr& buffer() const { return buf_; }
-  // Address of element (0, ..., 0): a host pointer, or a device address on jf::cuda.
+  // Address of element (0, ..., 0): a host pointer, or a device address on jf::cuda. Memory handed
+  // out so is no longer jetfuse's alone: what jetfuse remembers about the elements (a scatter's
+  // indices found in bounds) is not used for this buffer from then on (buffer::external).
   void* raw_data() const;
   bool is_contiguous() const;  // row-major with no gaps
 
@@ -56,6 +58,9 @@ protected:
 };
 
 namespace detail {
+// Address of element (0, ..., 0) for jetfuse's own kernels and copies (raw_data() without marking
+// the buffer external: jetfuse's writes go through note_write).
+void* address_of(const array_base& a);
 // Untyped implementations (src/core/array.cpp).
 array_base make_array(device dev, dtype dt, const shape_t& shape);  // uninitialised, contiguous
 // Copies the elements from host memory; a null `host` throws value_error unless the shape is empty.
@@ -301,7 +306,7 @@ public:
     }
     return out;
   }
-  const T* data() const { return static_cast<const T*>(raw_data()); }
+  const T* data() const { return static_cast<const T*>(detail::address_of(*this)); }
   T* data() { return static_cast<T*>(raw_data()); }
 
 private:

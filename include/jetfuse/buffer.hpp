@@ -1,6 +1,7 @@
 // A reference-counted block of memory on one backend. Arrays and views share buffers.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -29,6 +30,13 @@ struct buffer {
   std::uint64_t aux = 0;          // ... random float32: element 0 at aux - 1 when aux != 0 (numpy's kept
                                   // half); integers: their range (values in [0, aux))
 
+  // Whether the elements may have changed, for what jetfuse remembers about them (a scatter's index
+  // array found in bounds and without repeats: remembered_indices.hpp). `writes` counts jetfuse's
+  // writes into existing memory; `external` is set once memory can be written behind jetfuse's back
+  // (adopted, a mutable raw pointer or a DLPack capsule handed out): then nothing is remembered.
+  mutable std::atomic<std::uint64_t> writes{0};
+  mutable std::atomic<bool> external{false};
+
   buffer() = default;
   buffer(const buffer&) = delete;
   buffer& operator=(const buffer&) = delete;
@@ -45,6 +53,11 @@ buffer_ptr allocate(device dev, std::size_t bytes);
 // Takes ownership of memory the user allocated; `deleter` is called when the last array using it
 // goes away (it may be empty for memory the user keeps owning).
 buffer_ptr adopt(device dev, void* ptr, std::size_t bytes, std::function<void(void*)> deleter);
+
+// jetfuse is about to write elements of b (its write count moves on: remembered facts lapse).
+inline void note_write(const buffer& b) { b.writes.fetch_add(1, std::memory_order_relaxed); }
+// Memory of b can be written behind jetfuse's back from now on.
+inline void note_external(const buffer& b) { b.external.store(true, std::memory_order_relaxed); }
 
 // Byte copies between buffers of any backends (synchronous with respect to the host for host
 // destinations: the data are there on return).

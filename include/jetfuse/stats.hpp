@@ -19,6 +19,8 @@ struct stats_t {
   std::uint64_t cpu_evaluations = 0;     // expressions evaluated by the CPU executor (jf::cpu)
   std::uint64_t cpu_elements = 0;        // elements those evaluations computed
   std::uint64_t analyses_reused = 0;     // element-wise calls on the last call's arrays: analysis skipped
+  std::uint64_t indices_remembered = 0;  // scatters that skipped numpy's checking pass: their index array
+                                         // was found in bounds (and without repeats) before, unchanged since
 };
 
 stats_t stats();
@@ -39,6 +41,7 @@ enum class counter : int {
   cpu_evaluations,
   cpu_elements,
   analyses_reused,
+  indices_remembered,
   count_  // the number of counters
 };
 void bump(counter c, std::uint64_t n = 1);  // adds to this thread's counter (src/core/stats.cpp)

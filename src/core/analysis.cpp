@@ -80,7 +80,7 @@ bool byte_span(const array_base& a, std::uintptr_t& lo, std::uintptr_t& hi) {
     const std::int64_t span = (a.shape()[k] - 1) * a.strides()[k];
     (span < 0 ? mn : mx) += span;
   }
-  const auto base = reinterpret_cast<std::uintptr_t>(a.raw_data());
+  const auto base = reinterpret_cast<std::uintptr_t>(detail::address_of(a));
   const std::int64_t item = size_of(a.dtype());
   lo = base + static_cast<std::uintptr_t>(mn * item);
   hi = base + static_cast<std::uintptr_t>(mx * item + item - 1);
@@ -97,7 +97,8 @@ bool may_overlap(const array_base& a, const array_base& b) {
 }
 
 bool same_elements(const array_base& a, const array_base& b, const shape_t& iter) {
-  if (a.raw_data() != b.raw_data() || a.dtype() != b.dtype() || a.device() != b.device()) return false;
+  if (detail::address_of(a) != detail::address_of(b) || a.dtype() != b.dtype() || a.device() != b.device())
+    return false;
   return effective_strides(a, iter) == effective_strides(b, iter);
 }
 

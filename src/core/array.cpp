@@ -23,7 +23,7 @@ void require_handle(const array_base& a, const char* what) {
 }
 
 // Host address of element (0, ..., 0) of a CPU array.
-std::byte* host_ptr(const array_base& a) { return static_cast<std::byte*>(a.raw_data()); }
+std::byte* host_ptr(const array_base& a) { return static_cast<std::byte*>(detail::address_of(a)); }
 
 // numpy's normalisation of one integer index; never wraps out-of-range values.
 std::int64_t normalize_index(std::int64_t i, int axis, std::int64_t n) {
@@ -124,7 +124,7 @@ byte_range extent(const array_base& a) {
     const std::int64_t span = (a.shape()[i] - 1) * a.strides()[i];
     (span < 0 ? lo : hi) += span;
   }
-  const auto base = reinterpret_cast<std::uintptr_t>(a.raw_data());
+  const auto base = reinterpret_cast<std::uintptr_t>(detail::address_of(a));
   return {base + static_cast<std::uintptr_t>(lo * isz), base + static_cast<std::uintptr_t>((hi + 1) * isz)};
 }
 
@@ -189,7 +189,8 @@ device array_base::device() const { return buf_ ? buf_->dev : jf::cpu; }
 
 void* array_base::raw_data() const {
   if (!buf_) return nullptr;
-  return static_cast<std::byte*>(buf_->ptr) + offset_ * size_of(dtype_);
+  note_external(*buf_);
+  return detail::address_of(*this);
 }
 
 bool array_base::is_contiguous() const {
@@ -397,7 +398,7 @@ array_base fill(device dev, dtype dt, const shape_t& shape, const void* value) {
   }
 #ifdef JF_HAVE_CUDA
   if (uniform) {
-    cuda_rt::memset_d8(out.raw_data(), elem[0], n * isz);
+    cuda_rt::memset_d8(detail::address_of(out), elem[0], n * isz);
     return out;
   }
 #endif
@@ -405,6 +406,11 @@ array_base fill(device dev, dtype dt, const shape_t& shape, const void* value) {
   for (std::size_t i = 0; i < n; ++i) std::memcpy(host.data() + i * isz, elem, isz);
   copy_from_host(*out.buffer(), 0, host.data(), host.size());
   return out;
+}
+
+void* address_of(const array_base& a) {
+  if (!a.buffer()) return nullptr;
+  return static_cast<std::byte*>(a.buffer()->ptr) + a.offset() * size_of(a.dtype());
 }
 
 bool is_writable(const array_base& a) {
@@ -415,6 +421,7 @@ bool is_writable(const array_base& a) {
 
 void require_writable(const array_base& a) {
   if (!is_writable(a)) throw value_error("assignment destination is read-only");
+  if (a.buffer()) note_write(*a.buffer());  // every write into an existing array passes here
 }
 
 void assign(const array_base& dst, const array_base& src) {
@@ -432,7 +439,7 @@ void assign(const array_base& dst, const array_base& src) {
   const byte_range rd = extent(dst), rs = extent(s);
   if (rd.lo < rs.hi && rs.lo < rd.hi) {
     // Same elements in the same order: nothing to do. Any other overlap goes through a copy.
-    if (dst.raw_data() == s.raw_data() && dst.strides() == s.strides()) return;
+    if (detail::address_of(dst) == detail::address_of(s) && dst.strides() == s.strides()) return;
     s = broadcast_to(to_backend(src, src.device()), dst.shape());
   }
   if (dst.device().kind == device_kind::cpu)

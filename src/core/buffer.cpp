@@ -72,6 +72,7 @@ buffer_ptr adopt(device dev, void* ptr, std::size_t bytes, std::function<void(vo
   b->bytes = bytes;
   b->dev = dev;
   b->release = std::move(deleter);
+  note_external(*b);  // the caller keeps the pointer
   return b;
 }
 
@@ -79,6 +80,7 @@ void copy_bytes(const buffer& dst, std::size_t dst_offset, const buffer& src, st
                 std::size_t bytes) {
   check_range(dst, dst_offset, bytes, "destination");
   check_range(src, src_offset, bytes, "source");
+  note_write(dst);
   if (bytes == 0) return;
   const bool dst_host = dst.dev.kind == device_kind::cpu, src_host = src.dev.kind == device_kind::cpu;
   void* d = at(dst, dst_offset);
@@ -92,6 +94,7 @@ void copy_bytes(const buffer& dst, std::size_t dst_offset, const buffer& src, st
 
 void copy_from_host(const buffer& dst, std::size_t dst_offset, const void* src, std::size_t bytes) {
   check_range(dst, dst_offset, bytes, "destination");
+  note_write(dst);
   if (bytes == 0) return;
   if (dst.dev.kind == device_kind::cpu) std::memmove(at(dst, dst_offset), src, bytes);
   else cuda_rt::copy_htod(at(dst, dst_offset), src, bytes);

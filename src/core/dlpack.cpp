@@ -164,7 +164,8 @@ template <class M> M* export_tensor(const array_base& a) {
   auto ctx = std::make_unique<export_ctx<M>>();
   ctx->keep = a.buffer();
   DLTensor& t = ctx->managed.dl_tensor;
-  t.data = a.size() == 0 ? nullptr : a.raw_data();
+  t.data = a.size() == 0 ? nullptr : detail::address_of(a);
+  if (a.buffer()) note_external(*a.buffer());  // the consumer may write through the capsule
   t.device = to_dlpack_device(a.device());
   t.ndim = a.ndim();
   t.dtype = to_dlpack_dtype(a.dtype());

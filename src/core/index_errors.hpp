@@ -15,8 +15,9 @@ struct index_error_record {
   std::int64_t size = 0;    // the length of the axis indexed
   std::int32_t axis = 0;
   std::uint32_t lock = 0;   // kernels: a spin lock around the details (rank raised by atomicMax first)
+  std::uint64_t repeats = 0;  // a store's kernel found an element named twice (remembered_indices.hpp)
 };
-static_assert(sizeof(index_error_record) == 32, "index_error_record: the kernels' layout");
+static_assert(sizeof(index_error_record) == 40, "index_error_record: the kernels' layout");
 
 // numpy's "index 6 is out of bounds for axis 0 with size 6".
 inline std::string index_error_message(const index_error_record& r) {

@@ -119,7 +119,7 @@ matmul_impl::operand flattened(array_base& x, bool blas) {
     cs = x.strides()[nb + 1];
     if (blas) blas_layout(rows, cols, rs, cs);
   }
-  return {x.raw_data(), bs, rs, cs};
+  return {detail::address_of(x), bs, rs, cs};
 }
 
 // numpy's checks of a @ b and the shapes they give (shared by matmul and make_matmul_node).
@@ -190,7 +190,7 @@ array_base matmul(const array_base& a, const array_base& b, const gemm_terms& t)
   p.k = k;
   p.a = flattened(av, blas);
   p.b = flattened(bv, blas);
-  p.c = out.raw_data();
+  p.c = detail::address_of(out);
   p.alpha = t.alpha;
   p.beta = t.beta;
   if (t.beta != 0) {  // beta's addend: broadcast into the result's buffer, which the gemm then reads

@@ -100,6 +100,7 @@ stats_t stats() {
   s.cpu_evaluations = get(counter::cpu_evaluations);
   s.cpu_elements = get(counter::cpu_elements);
   s.analyses_reused = get(counter::analyses_reused);
+  s.indices_remembered = get(counter::indices_remembered);
   return s;
 }
 
@@ -116,7 +117,7 @@ std::string to_string(const stats_t& s) {
     << " disk_cache_rejects=" << s.disk_cache_rejects << " temporaries=" << s.temporaries
     << " temporary_bytes=" << s.temporary_bytes << " device_allocations=" << s.device_allocations
     << " cpu_evaluations=" << s.cpu_evaluations << " cpu_elements=" << s.cpu_elements
-    << " analyses_reused=" << s.analyses_reused;
+    << " analyses_reused=" << s.analyses_reused << " indices_remembered=" << s.indices_remembered;
   return o.str();
 }
 

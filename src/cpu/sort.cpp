@@ -105,8 +105,8 @@ void sort_rows(const array_base& in, const array_base& out) {
   using E = std::conditional_t<Argsort, ranked<T>, T>;
   using R = std::conditional_t<Argsort, i64, T>;
   const rows_of src(in), dst(out);
-  const T* x = static_cast<const T*>(in.raw_data());
-  R* y = static_cast<R*>(out.raw_data());
+  const T* x = static_cast<const T*>(detail::address_of(in));
+  R* y = static_cast<R*>(detail::address_of(out));
   const i64 n = src.length;
   const std::unique_ptr<E[]> buf = scratch<E>(src.count * n);
   const auto comp = [](const E& a, const E& b) {
@@ -163,7 +163,7 @@ T canonical(T v) {
 template <class T>
 unique_parts unique_of(const array_base& in, bool equal_nan, bool want_indices, bool want_inverse, bool want_counts) {
   const rows_of src(in);
-  const T* x = static_cast<const T*>(in.raw_data());
+  const T* x = static_cast<const T*>(detail::address_of(in));
   const i64 total = in.size();
   const std::unique_ptr<ranked<T>[]> buf = scratch<ranked<T>>(total);
   for (i64 r = 0, k = 0; r < src.count; ++r) {
@@ -185,22 +185,22 @@ unique_parts unique_of(const array_base& in, bool equal_nan, bool want_indices, 
 
   unique_parts p;
   p.values = make_array(cpu, dtype_v<T>, shape_t{u});
-  T* values = static_cast<T*>(p.values.raw_data());
+  T* values = static_cast<T*>(detail::address_of(p.values));
   for (i64 k = 0; k < u; ++k) values[k] = canonical(buf[starts[k]].value);
   if (want_indices) {
     p.indices = make_array(cpu, dtype::int64, shape_t{u});
-    i64* indices = static_cast<i64*>(p.indices.raw_data());
+    i64* indices = static_cast<i64*>(detail::address_of(p.indices));
     for (i64 k = 0; k < u; ++k) indices[k] = buf[starts[k]].position;  // stable: the first occurrence
   }
   if (want_inverse) {
     p.inverse = make_array(cpu, dtype::int64, in.shape());
-    i64* inverse = static_cast<i64*>(p.inverse.raw_data());
+    i64* inverse = static_cast<i64*>(detail::address_of(p.inverse));
     for (i64 k = 0; k < u; ++k)
       for (i64 i = starts[k]; i < starts[k + 1]; ++i) inverse[buf[i].position] = k;
   }
   if (want_counts) {
     p.counts = make_array(cpu, dtype::int64, shape_t{u});
-    i64* counts = static_cast<i64*>(p.counts.raw_data());
+    i64* counts = static_cast<i64*>(detail::address_of(p.counts));
     for (i64 k = 0; k < u; ++k) counts[k] = starts[k + 1] - starts[k];
   }
   return p;

@@ -30,7 +30,7 @@ bool before(T a, T b, bool ascending) {
 template <class T>
 void sort_lists(const std::vector<i64>& off, const array_base& content, const array_base& out, bool ascending,
                 bool local_indices) {
-  const T* x = static_cast<const T*>(content.raw_data());
+  const T* x = static_cast<const T*>(detail::address_of(content));
   const i64 stride = content.strides()[0];
   const i64 lists = static_cast<i64>(off.size()) - 1;
   struct job {
@@ -39,7 +39,7 @@ void sort_lists(const std::vector<i64>& off, const array_base& content, const ar
     i64 stride;
     void* out;
     bool ascending, local;
-  } j{&off, x, stride, out.raw_data(), ascending, local_indices};
+  } j{&off, x, stride, detail::address_of(out), ascending, local_indices};
   const i64 mean_length = std::max<i64>(1, (off.back() - off.front()) / std::max<i64>(1, lists));
   cpu_eval::parallel_for(
       lists, std::max<i64>(1, (i64(1) << 14) / mean_length),  // chunks of about 2^14 elements

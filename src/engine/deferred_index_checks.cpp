@@ -17,6 +17,7 @@ constexpr std::size_t record_bytes = sizeof(index_error_record);
 struct ring {
   unsigned char* records = nullptr;
   int claimed = 0;  // records [0, claimed) belong to evaluations not yet checked
+  std::vector<std::pair<int, remembered_indices::lesson>> lessons;  // of claimed records
   ring() = default;
   ring(const ring&) = delete;
   ring& operator=(const ring&) = delete;
@@ -40,6 +41,15 @@ void raise_recorded() {
   cuda_rt::copy_dtoh(r.data(), tls.records, r.size() * record_bytes);  // the hook is not re-entered
   cuda_rt::memset_d8(tls.records, 0, r.size() * record_bytes);         // stream-ordered before reuse
   tls.claimed = 0;
+  std::vector<std::pair<int, remembered_indices::lesson>> lessons;
+  lessons.swap(tls.lessons);
+  for (const auto& [k, l] : lessons) {
+    const index_error_record& e = r[static_cast<std::size_t>(k)];
+    if (e.rank == 0)
+      remembered_indices::learn(l, e.repeats != 0);
+    else
+      remembered_indices::forget(l);
+  }
   for (const index_error_record& e : r)  // claimed in evaluation order: the earliest failure
     if (e.rank != 0) throw index_error(index_error_message(e));
 }
@@ -56,6 +66,12 @@ void* claim() {
   unsigned char* base = tls.base();
   if (tls.claimed == capacity) cuda_rt::synchronize();  // checks them all (claimed = 0) or throws
   return base + static_cast<std::size_t>(tls.claimed++) * record_bytes;
+}
+
+void learn_when_clean(const void* record, remembered_indices::lesson l) {
+  const std::ptrdiff_t k =
+      (static_cast<const unsigned char*>(record) - tls.records) / static_cast<std::ptrdiff_t>(record_bytes);
+  if (tls.records && k >= 0 && k < tls.claimed) tls.lessons.emplace_back(static_cast<int>(k), std::move(l));
 }
 
 void* unchecked() {

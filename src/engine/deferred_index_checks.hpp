@@ -6,12 +6,16 @@
 // 50 us of idle GPU per call (6 % of a 2^27-element gather on an H200).
 #pragma once
 
+#include "engine/remembered_indices.hpp"
+
 namespace jf::detail::deferred_index_checks {
 
 // A zeroed device record for one evaluation's raising kernels; its failure is raised at the
 // thread's next wait. Waits (and so may throw an earlier evaluation's error) when `capacity`
 // records are claimed and not yet checked.
 void* claim();
+// `record` (claimed and not yet checked), when it is found clean, teaches `l` (remembered_indices.hpp).
+void learn_when_clean(const void* record, remembered_indices::lesson l);
 // A device record for kernels that never report (modes clip and wrap): not checked.
 void* unchecked();
 // Waits for the thread's stream and raises the earliest recorded failure (jf::synchronize()).

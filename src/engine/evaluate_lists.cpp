@@ -383,9 +383,11 @@ void analyse(const eval_request& r, device dev, list_call& c) {
     for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {
       const int j = c.input_leaf[k];
       const auto jj = static_cast<std::size_t>(j);
-      if (r.arrays[j]->raw_data() == x.raw_data() && r.arrays[j]->dtype() == x.dtype() && c.role[jj] == c.role[ii] &&
-          c.leaf_shift[jj] == c.leaf_shift[ii] && c.leaf_strides[jj] == c.leaf_strides[ii] &&
-          a.regions[static_cast<std::size_t>(a.leaf_region[jj])].domain == a.regions[static_cast<std::size_t>(a.leaf_region[ii])].domain) {
+      if (detail::address_of(*r.arrays[j]) == detail::address_of(x) && r.arrays[j]->dtype() == x.dtype() &&
+          c.role[jj] == c.role[ii] && c.leaf_shift[jj] == c.leaf_shift[ii] &&
+          c.leaf_strides[jj] == c.leaf_strides[ii] &&
+          a.regions[static_cast<std::size_t>(a.leaf_region[jj])].domain ==
+              a.regions[static_cast<std::size_t>(a.leaf_region[ii])].domain) {
         c.leaf_input[ii] = static_cast<std::int32_t>(k);
         break;
       }
@@ -591,7 +593,7 @@ void run(const eval_request& r, device dev, list_call& c) {
     const array_base& x = staged[so].is_null() ? outs[so] : staged[so];
     std::vector<std::int64_t> s = strides_over(c, c.out_domain);
     for (auto& v_ : s) v_ *= x.ndim() >= 1 ? x.strides()[0] : 0;  // (n,) or (n, 1) from keepdims
-    void* p = x.raw_data();
+    void* p = detail::address_of(x);
     if (c.out_domain == elements) p = shifted(p, -c.first * (x.strides()[0]), x.dtype());
     return operand_binding{p, s};
   };
@@ -599,7 +601,7 @@ void run(const eval_request& r, device dev, list_call& c) {
     const int leaf = c.input_leaf[static_cast<std::size_t>(k)];
     const array_base& x = *r.arrays[leaf];
     const auto& s = c.leaf_strides[static_cast<std::size_t>(leaf)];
-    void* p = const_cast<void*>(static_cast<const void*>(x.raw_data()));
+    void* p = const_cast<void*>(static_cast<const void*>(detail::address_of(x)));
     if (c.role[static_cast<std::size_t>(leaf)] == leaf_role::content)  // (any slot: the content's own stride)
       p = shifted(p, c.leaf_shift[static_cast<std::size_t>(leaf)] * (x.ndim() == 1 ? x.strides()[0] : 0), x.dtype());
     return operand_binding{p, s};
@@ -619,7 +621,7 @@ void run(const eval_request& r, device dev, list_call& c) {
     for (std::size_t t = 0; t < v.plan.temporaries.size(); ++t) {
       const ir::domain_id d = v.plan.temporary_domain[t];
       temporaries.push_back(make_array(dev, v.plan.temporaries[t], shape_over(c, d)));
-      void* p = temporaries.back().raw_data();
+      void* p = detail::address_of(temporaries.back());
       if (d == elements) p = shifted(p, -c.first, v.plan.temporaries[t]);
       temp_bindings.push_back(operand_binding{p, strides_over(c, d)});
       bump(counter::temporaries);

@@ -91,7 +91,8 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
     // view) become one kernel input: read once.
     for (std::size_t k = 0; k < a.input_leaf.size(); ++k) {
       const array_base& y = *r.arrays[a.input_leaf[k]];
-      if (y.raw_data() == x.raw_data() && y.dtype() == x.dtype() && a.leaf_strides[a.input_leaf[k]] == a.leaf_strides[i]) {
+      if (detail::address_of(y) == detail::address_of(x) && y.dtype() == x.dtype() &&
+          a.leaf_strides[a.input_leaf[k]] == a.leaf_strides[i]) {
         a.leaf_input[i] = static_cast<std::int32_t>(k);
         break;
       }
@@ -116,7 +117,8 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
     for (std::size_t k = 0; k < a.input_leaf.size(); ++k) {
       const array_base& in = *r.arrays[a.input_leaf[k]];
       if (!may_overlap(out, in)) continue;
-      if (in.raw_data() == out.raw_data() && in.dtype() == out.dtype() && a.leaf_strides[a.input_leaf[k]] == s)
+      if (detail::address_of(in) == detail::address_of(out) && in.dtype() == out.dtype() &&
+          a.leaf_strides[a.input_leaf[k]] == s)
         a.out_same_as[o] = static_cast<std::int32_t>(k);
       else
         a.out_staged[o] = true;
@@ -134,9 +136,9 @@ void analyse(const eval_request& r, const shape_t& iter, call_analysis& a) {
     if (l == ir::layout::contiguous) widest = std::max(widest, size_of(t));
   };
   for (std::size_t k = 0; k < a.input_leaf.size(); ++k)
-    consider(a.input_layout[k], r.arrays[a.input_leaf[k]]->dtype(), r.arrays[a.input_leaf[k]]->raw_data());
+    consider(a.input_layout[k], r.arrays[a.input_leaf[k]]->dtype(), detail::address_of(*r.arrays[a.input_leaf[k]]));
   for (int o = 0; o < r.nout; ++o)
-    consider(a.out_layout[o], r.out_types[o], a.out_staged[o] ? nullptr : r.outputs[o].raw_data());
+    consider(a.out_layout[o], r.out_types[o], a.out_staged[o] ? nullptr : detail::address_of(r.outputs[o]));
   a.vector_width = vec ? 16 / widest : 1;
 
   // Stride classes: the first strided operand with the same strides opens a class.
@@ -198,7 +200,7 @@ struct operand_state {
   strides_t strides;
 
   void set(const array_base& x) {
-    data = x.raw_data();
+    data = detail::address_of(x);
     dev = x.device();
     source = x.buffer()->source;
     type = x.dtype();
@@ -206,7 +208,7 @@ struct operand_state {
     strides = x.strides();
   }
   bool same(const array_base& x) const {
-    return x.raw_data() == data && x.dtype() == type && x.shape() == shape && x.strides() == strides &&
+    return detail::address_of(x) == data && x.dtype() == type && x.shape() == shape && x.strides() == strides &&
            x.device() == dev && x.buffer()->source == source;
   }
 };
@@ -397,7 +399,7 @@ void evaluate_cuda(const eval_request& r, device dev) {
   tmp_bind.clear();
   for (std::size_t k = 0; k < a.input_leaf.size(); ++k) {
     const int leaf = a.input_leaf[k];
-    in_bind.push_back({r.arrays[leaf]->raw_data(), &a.leaf_strides[static_cast<std::size_t>(leaf)]});
+    in_bind.push_back({detail::address_of(*r.arrays[leaf]), &a.leaf_strides[static_cast<std::size_t>(leaf)]});
   }
   // Outputs that overlap an input elsewhere than element for element go through a temporary.
   std::vector<array_base> staged;
@@ -406,9 +408,9 @@ void evaluate_cuda(const eval_request& r, device dev) {
       staged.push_back(make_array(dev, r.out_types[o], iter));
       bump(counter::temporaries);
       bump(counter::temporary_bytes, static_cast<std::uint64_t>(a.n * size_of(r.out_types[o])));
-      out_bind.push_back({staged.back().raw_data(), nullptr});
+      out_bind.push_back({detail::address_of(staged.back()), nullptr});
     } else {
-      out_bind.push_back({r.outputs[o].raw_data(), &a.out_strides[static_cast<std::size_t>(o)]});
+      out_bind.push_back({detail::address_of(r.outputs[o]), &a.out_strides[static_cast<std::size_t>(o)]});
     }
   }
   std::vector<array_base> temporaries;
@@ -417,7 +419,7 @@ void evaluate_cuda(const eval_request& r, device dev) {
     temporaries.push_back(make_array(dev, t, iter));
     bump(counter::temporaries);
     bump(counter::temporary_bytes, static_cast<std::uint64_t>(a.n * size_of(t)));
-    tmp_bind.push_back({temporaries.back().raw_data(), nullptr});
+    tmp_bind.push_back({detail::address_of(temporaries.back()), nullptr});
   }
   thread_local packed_step packed;
   for (std::size_t s = 0; s < v.plan.steps.size(); ++s) {
@@ -458,7 +460,7 @@ void evaluate_cpu(const eval_request& r, device dev) {
   auto strides_of = [&](const strides_t& s) { return std::vector<std::int64_t>(s.begin(), s.end()); };
   for (std::size_t k = 0; k < a.input_leaf.size(); ++k) {
     const int leaf = a.input_leaf[k];
-    b.inputs.push_back({const_cast<void*>(static_cast<const void*>(r.arrays[leaf]->raw_data())),
+    b.inputs.push_back({const_cast<void*>(static_cast<const void*>(detail::address_of(*r.arrays[leaf]))),
                         strides_of(a.leaf_strides[static_cast<std::size_t>(leaf)])});
   }
   // Outputs that overlap an input elsewhere than element for element are computed into temporaries.
@@ -468,9 +470,10 @@ void evaluate_cpu(const eval_request& r, device dev) {
       staged[static_cast<std::size_t>(o)] = make_array(dev, r.out_types[o], iter);
       bump(counter::temporaries);
       bump(counter::temporary_bytes, static_cast<std::uint64_t>(a.n * size_of(r.out_types[o])));
-      b.outputs.push_back({staged[static_cast<std::size_t>(o)].raw_data(), strides_of(contiguous_strides(iter))});
+      b.outputs.push_back(
+          {detail::address_of(staged[static_cast<std::size_t>(o)]), strides_of(contiguous_strides(iter))});
     } else {
-      b.outputs.push_back({r.outputs[o].raw_data(), strides_of(a.out_strides[static_cast<std::size_t>(o)])});
+      b.outputs.push_back({detail::address_of(r.outputs[o]), strides_of(a.out_strides[static_cast<std::size_t>(o)])});
     }
   }
   for (int p = 0; p < r.nscalars; ++p) b.params.push_back(r.scalars[p].bits);

@@ -35,6 +35,7 @@ struct nest_call {
   bool index32 = true;
   std::vector<std::int32_t> key;
   array_base target;  // scatters: the array written (put's flattened), r.outputs[0] is a handle of it
+  void* record = nullptr;  // run(): the deferred checks' record it claimed (jf::cuda, mode raise)
 };
 
 // contiguous: stride 1 along the last axis of the domain's chain (what a kernel can coalesce).
@@ -124,7 +125,8 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     for (std::size_t k = 0; k < c.input_leaf.size(); ++k) {  // the same elements in one region: read (or generated) once
       const int j = c.input_leaf[k];
       const bool same = generated ? r.arrays[j]->buffer() == x.buffer()
-                                  : r.arrays[j]->buffer()->source == buffer_source::memory && r.arrays[j]->raw_data() == x.raw_data();
+                                  : r.arrays[j]->buffer()->source == buffer_source::memory &&
+                                        detail::address_of(*r.arrays[j]) == detail::address_of(x);
       if (same && r.arrays[j]->dtype() == x.dtype() &&
           a.regions[static_cast<std::size_t>(a.leaf_region[static_cast<std::size_t>(j)])].domain == a.regions[static_cast<std::size_t>(region)].domain &&
           c.leaf_strides[static_cast<std::size_t>(j)] == c.leaf_strides[static_cast<std::size_t>(i)]) {
@@ -238,6 +240,7 @@ void analyse(const eval_request& r, device dev, nest_call& c) {
     key.push_back(static_cast<std::int32_t>(sc->kind) * 256 + static_cast<std::int32_t>(sc->rule) * 16 +
                   static_cast<std::int32_t>(sc->mode));
     key.push_back(sc->axis);
+    key.push_back(sc->remembered);
     key.push_back(static_cast<std::int32_t>(sc->value_type));
     key.push_back(a.target_axis);
   }
@@ -284,7 +287,8 @@ ir::graph lower_nest(const eval_request& r, const nest_call& c) {
     const ir::node_id index = lower_cast(g, roots[0], dtype::int64, claims);
     const ir::node_id value = lower_cast(g, roots[1], sc->value_type, out_domain);
     const ir::node_id put =
-        g.add_put(sc->rule, r.out_types[0], value, index, c.a.target_domain, claims, out_domain, sc->mode, sc->axis);
+        g.add_put(sc->rule, r.out_types[0], value, index, c.a.target_domain, claims, out_domain, sc->mode, sc->axis,
+                  sc->remembered & remembered_indices::in_bounds, sc->remembered & remembered_indices::repeats);
     g.add_output(put, c.out_layout[0]);
     g.outputs.back().domain = out_domain;
   }
@@ -334,6 +338,7 @@ std::uint64_t param_bits(const eval_request& r, const nest_call& c, std::int32_t
 // Runs an analysed evaluation: the variant (built on a miss), the bindings, the launches or the CPU
 // executor, and numpy's IndexError when a gather or scatter recorded one.
 void run(const eval_request& r, device dev, nest_call& c) {
+  c.record = nullptr;
   // Nothing to do without iterations (a scatter's indices are checked even when its values are empty).
   if ((r.scatter ? c.a.index_shape.product() : c.iter.product()) == 0) return;
   const variant& v = find_or_build(r, c, dev);
@@ -347,11 +352,13 @@ void run(const eval_request& r, device dev, nest_call& c) {
     }
   auto out_binding = [&](int o) {
     const auto so = static_cast<std::size_t>(o);
-    return operand_binding{c.out_staged[so] ? staged[so].raw_data() : r.outputs[o].raw_data(), c.out_strides[so]};
+    return operand_binding{c.out_staged[so] ? detail::address_of(staged[so]) : detail::address_of(r.outputs[o]),
+                           c.out_strides[so]};
   };
   auto in_binding = [&](std::int32_t k) {
     const int leaf = c.input_leaf[static_cast<std::size_t>(k)];
-    return operand_binding{const_cast<void*>(static_cast<const void*>(r.arrays[leaf]->raw_data())), c.leaf_strides[static_cast<std::size_t>(leaf)]};
+    return operand_binding{const_cast<void*>(static_cast<const void*>(detail::address_of(*r.arrays[leaf]))),
+                           c.leaf_strides[static_cast<std::size_t>(leaf)]};
   };
   step_bindings b;
   b.extents = c.a.extents;
@@ -361,8 +368,11 @@ void run(const eval_request& r, device dev, nest_call& c) {
                        std::any_of(c.a.gather_param.begin(), c.a.gather_param.end(), [](std::int32_t p) { return p >= 0; });
   const bool any_staged = std::any_of(c.out_staged.begin(), c.out_staged.end(), [](bool s) { return s; });
   index_error_record failure{};
-  if (gathers && dev.kind == device_kind::cuda)
-    b.error = c.a.raises ? deferred_index_checks::claim() : deferred_index_checks::unchecked();
+  c.record = nullptr;
+  if (gathers && dev.kind == device_kind::cuda && c.a.raises)
+    c.record = b.error = deferred_index_checks::claim();
+  else if (gathers && dev.kind == device_kind::cuda)
+    b.error = deferred_index_checks::unchecked();
   else if (gathers)
     b.error = &failure;
   try {
@@ -389,7 +399,7 @@ void run(const eval_request& r, device dev, nest_call& c) {
         case ir::operand_ref::kind::output: return out_binding(ref.index);
         default: {
           const auto t = static_cast<std::size_t>(ref.index);
-          return operand_binding{temporaries[t].raw_data(), temp_strides[t]};
+          return operand_binding{detail::address_of(temporaries[t]), temp_strides[t]};
         }
         }
       };
@@ -435,6 +445,29 @@ array_base cyclic_values(const array_base& v, const shape_t& shape, device dev) 
   return reshape(first, shape);
 }
 
+// What is remembered about a scatter's index array (remembered_indices.hpp), put into `sp`: on
+// jf::cuda (jf::explain describes jf::cuda's plan on any backend), mode raise, indices that are one
+// array leaf. Returns whether the scatter can teach the facts (the lesson, learned when its record
+// is found clean).
+bool use_remembered(scatter_spec& sp, const eval_request& r, const array_base& target, device dev,
+                    remembered_indices::lesson& l, bool explained = false) {
+  sp.remembered = 0;
+  if ((dev.kind != device_kind::cuda && !explained) || sp.mode != ir::gather_mode::raise || sp.index_arrays != 1 ||
+      sp.index_program != 1 || r.program[0].kind != prog_entry::array || target.ndim() == 0)
+    return false;
+  const array_base& indices = *r.arrays[0];
+  const std::int64_t extent = target.shape()[0];  // the scattered axis: put's flattened target, x's first
+  const std::uint8_t known = remembered_indices::lookup(indices, extent);
+  if (known & remembered_indices::in_bounds) {
+    sp.remembered = known;
+    if (sp.rule == ir::put_rule::store && (known & remembered_indices::distinct)) sp.rule = ir::put_rule::store_any;
+    if (!explained) bump(counter::indices_remembered);
+  }
+  // A store that still marks its elements reports whether one was named twice.
+  const bool marked = sp.rule == ir::put_rule::store && !(known & remembered_indices::repeats);
+  return remembered_indices::lesson_for(indices, extent, marked, l);
+}
+
 }  // namespace
 
 void evaluate_nest(const eval_request& r) {
@@ -477,6 +510,10 @@ void evaluate_scatter(const eval_request& request) {
     }
   eval_request r = request;
   r.arrays = leaves.data();
+  scatter_spec spec = sp;
+  remembered_indices::lesson lesson;
+  const bool teaches = use_remembered(spec, r, target, dev, lesson);
+  r.scatter = &spec;
   array_base out = target;
   const dtype out_type = x.dtype();
   r.outputs = &out;
@@ -501,6 +538,7 @@ void evaluate_scatter(const eval_request& request) {
   }
   analyse(r, dev, c);
   run(r, dev, c);
+  if (teaches && c.record) deferred_index_checks::learn_when_clean(c.record, std::move(lesson));
   if (!written_back.is_null()) assign(x, written_back);
 }
 
@@ -518,6 +556,10 @@ std::string explain_scatter(const eval_request& request) {
   array_base cyclic;
   eval_request r = request;
   r.arrays = leaves.data();
+  scatter_spec spec = sp;  // described with what is remembered about its indices, as it would run
+  remembered_indices::lesson lesson;
+  use_remembered(spec, r, c.target, dev, lesson, true);
+  r.scatter = &spec;
   array_base out = c.target;
   const dtype out_type = x.dtype();
   r.outputs = &out;

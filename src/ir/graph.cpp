@@ -219,8 +219,9 @@ jf::op put_rule_op(put_rule r) {
   return op::input;
 }
 
-node_id graph::add_put(put_rule rule, dtype target_type, node_id value, node_id index, domain_id target, domain_id claims,
-                       domain_id in, gather_mode mode, int axis) {
+node_id graph::add_put(put_rule rule, dtype target_type, node_id value, node_id index, domain_id target,
+                       domain_id claims, domain_id in, gather_mode mode, int axis, bool known_in_bounds,
+                       bool known_repeats) {
   node n;
   n.code = op::put;
   n.type = target_type;
@@ -228,7 +229,9 @@ node_id graph::add_put(put_rule rule, dtype target_type, node_id value, node_id 
   n.args = {value, index, no_node};
   n.index = claims;
   n.attr[0] = target;
-  n.attr[1] = static_cast<std::int64_t>(rule) | (static_cast<std::int64_t>(mode) << 8) | (static_cast<std::int64_t>(axis) << 16);
+  n.attr[1] = static_cast<std::int64_t>(rule) | (static_cast<std::int64_t>(mode) << 8) |
+              (static_cast<std::int64_t>(known_in_bounds) << 10) | (static_cast<std::int64_t>(known_repeats) << 11) |
+              (static_cast<std::int64_t>(axis) << 16);
   n.domain = in;
   return add(n);
 }
@@ -438,9 +441,11 @@ std::string graph::to_string() const {
     case op::extent: s << "extent D" << n.attr[0]; break;
     case op::put: {
       static const char* const modes[] = {"raise", "wrap", "clip", "?"};
-      s << "put " << put_rule_name(rule_of_put(n)) << " " << short_name(n.type) << " %" << n.args[0] << " at %" << n.args[1]
-        << " into " << domain_name(target_of_put(n)) << " (claims over " << domain_name(claims_of_put(n)) << ", axis "
-        << axis_of_put(n) << ", " << modes[static_cast<int>(mode_of_put(n))] << ")";
+      s << "put " << put_rule_name(rule_of_put(n)) << " " << short_name(n.type) << " %" << n.args[0] << " at %"
+        << n.args[1] << " into " << domain_name(target_of_put(n)) << " (claims over " << domain_name(claims_of_put(n))
+        << ", axis " << axis_of_put(n) << ", " << modes[static_cast<int>(mode_of_put(n))]
+        << (put_known_in_bounds(n) ? ", remembered in bounds" : "")
+        << (put_known_repeats(n) ? ", remembered repeats" : "") << ")";
       break;
     }
     case op::scan:

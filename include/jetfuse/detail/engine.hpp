@@ -70,6 +70,9 @@ struct scatter_spec {
   int index_arrays = 0;               // array leaves of the indices (the values' follow)
   int index_program = 0;              // entries of the indices' program (the values' follow)
   int axis = 0;  // the axis numpy's IndexError names (the target's first; x(jf::all, i) = v: x's axis 1)
+  // Set by the engine, not the front end: what is remembered about the index array (src/engine/
+  // remembered_indices.hpp; ir::put_known_in_bounds, ir::put_known_repeats).
+  std::uint8_t remembered = 0;
 };
 
 // Builds the IR of the expression type(s) for one variant; pushes one root per expression.

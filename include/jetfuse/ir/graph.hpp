@@ -142,6 +142,11 @@ jf::op put_rule_op(put_rule r);
 inline put_rule rule_of_put(const node& n) { return static_cast<put_rule>(n.attr[1] & 0xff); }
 inline gather_mode mode_of_put(const node& n) { return static_cast<gather_mode>((n.attr[1] >> 8) & 3); }
 inline int axis_of_put(const node& n) { return static_cast<int>(n.attr[1] >> 16); }
+// What the engine remembers about a put's indices from an earlier call on the same, unchanged
+// index array (attr[1] bits 10 and 11): all in bounds (mode raise checks each index as it writes
+// it, without a checking launch), or naming some element twice (a store claims without marking).
+inline bool put_known_in_bounds(const node& n) { return (n.attr[1] >> 10) & 1; }
+inline bool put_known_repeats(const node& n) { return (n.attr[1] >> 11) & 1; }
 inline domain_id target_of_put(const node& n) { return static_cast<domain_id>(n.attr[0]); }
 inline domain_id claims_of_put(const node& n) { return static_cast<domain_id>(n.index); }
 
@@ -299,7 +304,7 @@ struct graph {
   // written; wrap and clip as numpy's put. The node's dtype is the target's; its value's is the
   // target's (store) or the one the rule computes in.
   node_id add_put(put_rule rule, dtype target_type, node_id value, node_id index, domain_id target, domain_id claims,
-                  domain_id in, gather_mode mode, int axis);
+                  domain_id in, gather_mode mode, int axis, bool known_in_bounds = false, bool known_repeats = false);
 
   const node& at(node_id id) const { return nodes[static_cast<std::size_t>(id)]; }
   const domain& dom(domain_id id) const { return domains[static_cast<std::size_t>(id)]; }

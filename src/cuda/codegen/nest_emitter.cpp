@@ -129,6 +129,7 @@ struct index_error_record {
   long long value, size;
   int axis;
   unsigned lock;
+  unsigned long long repeats;  // a store found an element named twice (the host remembers it)
 };
 // The rank is raised by atomicMax first: only a thread that raised it (a few among many failing
 // ones, the running maxima) takes the lock, and writes its details only if its rank is still the

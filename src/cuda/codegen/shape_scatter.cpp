@@ -136,7 +136,13 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
     if (!need_index[static_cast<std::size_t>(x)]) value_checks.push_back(x);
   const bool claims = rule == put_rule::store;
   const bool plain_store = rule == put_rule::store_any;  // no claims: a duplicate's value, any one, wins
-  const bool checks = mode == gather_mode::raise || !raising_gathers(g, need_all).empty();
+  // Remembered from an earlier call on the same unchanged index array (remembered_indices.hpp):
+  // every index in bounds (each is then checked as it is written, with no checking launch), or some
+  // element named twice (the claims without the marks).
+  const bool known_in_bounds = put_known_in_bounds(n) && mode == gather_mode::raise;
+  const bool known_repeats = put_known_repeats(n) && claims;
+  const bool checks_first = mode == gather_mode::raise && !known_in_bounds;
+  const bool checks = checks_first || !raising_gathers(g, need_all).empty();
   li.block = 256;
   li.launches = claims ? 5 : checks ? 2 : 1;
   li.outer_axes = claim_axes;
@@ -150,20 +156,39 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
   std::string plan = std::string("Put (") + put_rule_name(rule) + ") into out #0 along axis " + std::to_string(w) +
                      " at the index of D" + Is + ", the values of D" + Ds + ".";
   const std::string value_checked = value_checks.empty() ? "" : "; raising gathers of the values evaluated over D" + Ds;
-  if (claims)
-    plan += "\nLaunch 1 over D" + Is + ": " + (mode == gather_mode::raise ? "indices checked, " : "") +
+  const std::string remembered =
+      known_in_bounds
+          ? std::string("\nIndices remembered in bounds") + (known_repeats ? ", naming some element twice" : "") +
+                " (the same index array, unchanged since an earlier call): each checked as it is written."
+          : "";
+  if (claims && known_repeats)
+    plan += std::string("\nLaunch 1") +
+            (checks_first           ? " over D" + Is + ": indices checked" + value_checked
+             : value_checks.empty() ? ": nothing"
+                                    : " over D" + Ds + ": raising gathers of the values") +
+            ".\nLaunch 2: nothing (remembered: some element named twice).\nLaunch 3 over D" + Ds +
+            ": nothing after a failure; else the claims zeroed.\nLaunches 4 and 5: each element claimed by its latest "
+            "position over D" +
+            Is + ", then each value stored where its position holds the claim.";
+  else if (claims)
+    plan += "\nLaunch 1 over D" + Is + ": " + (checks_first ? "indices checked, " : "") +
             "each element named marked in a bitmap" + value_checked + ".\nLaunch 2: the marked elements counted." +
             "\nLaunch 3 over D" + Ds + ": nothing after a failure; with as many marked elements as positions, each " +
             "value stored (no duplicates: any order gives the last write); else the claims zeroed." +
             "\nLaunches 4 and 5, only after a duplicate: each element claimed by its latest position over D" + Is +
             ", then each value stored where its position holds the claim.";
   else if (li.launches == 2)
-    plan += "\nLaunch 1 over D" + Is + ": indices checked" + value_checked + ".\nLaunch 2 over D" + Ds +
-            ": nothing after a failure; else each value " +
+    plan += "\nLaunch 1 over D" + Is + ": " +
+            (checks_first ? "indices checked" + value_checked : "raising gathers of the values") +
+            ".\nLaunch 2 over D" + Ds + ": nothing after a failure; else each value " +
             (plain_store ? "stored (indices promised unique: no claims)." : "combined atomically.");
   else
-    plan += plain_store ? "\nOne launch: each value stored (indices promised unique: no claims)."
-                        : "\nOne launch: each value combined atomically.";
+    plan += plain_store
+                ? (known_in_bounds
+                       ? "\nOne launch: each value stored (no claims: indices promised unique or remembered distinct)."
+                       : "\nOne launch: each value stored (indices promised unique: no claims).")
+                : "\nOne launch: each value combined atomically.";
+  plan += remembered;
   e.header(p, plan);
   s << scatter_helpers;
   e.args_struct();
@@ -233,16 +258,18 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
     s << "  if (threadIdx.x == 0) jf_launch = atomicAdd(reinterpret_cast<unsigned*>(a.scratch), 1u) / gridDim.x;\n";
     s << "  __syncthreads();\n";
     s << "  if (jf_launch == 0) {\n";
-    if (claims)
+    if (claims && !known_repeats)
       // A reduction (the atomic's result unused): no round trip a position, the bitmap stays in L2.
-      over_indices("Launch 1: the indices over D" + Is + ", each element named marked.", mode == gather_mode::raise,
+      over_indices("Launch 1: the indices over D" + Is + ", each element named marked.", checks_first,
                    [&] { return "atomicOr(jf_bits + (" + iv + " >> 5), 1u << (" + iv + " & 31));"; });
-    else
-      over_indices("Launch 1: the indices over D" + Is + ", checked.", mode == gather_mode::raise, nullptr);
+    else if (checks_first)
+      over_indices("Launch 1: the indices over D" + Is + ", checked.", true, nullptr);
     value_checks_loop();
     s << "    return;\n";
     s << "  }\n";
-    if (claims) {
+    if (claims && known_repeats) {
+      s << "  if (jf_launch == 1) return;  // Launch 2: nothing to count (remembered: some element named twice)\n";
+    } else if (claims) {
       s << "  if (jf_launch == 1) {\n";
       s << "    // Launch 2: the marked elements counted (a duplicate leaves fewer than the positions).\n";
       s << "    unsigned long long c = 0;\n";
@@ -254,9 +281,14 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
     }
     if (checks) s << "  if (jf_nest::load_volatile(&a.err->rank) != 0ull) return;  // numpy raises before it assigns\n";
     if (claims) {
-      s << "  const bool jf_dups = jf_nest::load_volatile(jf_marked) != static_cast<unsigned long long>("
-        << e.extent_product(claim_axes) << ");\n";
+      if (known_repeats)
+        s << "  const bool jf_dups = true;  // remembered\n";
+      else
+        s << "  const bool jf_dups = jf_nest::load_volatile(jf_marked) != static_cast<unsigned long long>("
+          << e.extent_product(claim_axes) << ");\n";
       s << "  if (jf_launch == 2 && jf_dups) {\n";
+      if (mode == gather_mode::raise && !known_repeats)  // for the host to remember (remembered_indices.hpp)
+        s << "    if (first == 0) a.err->repeats = 1ull;\n";
       s << "    for (long long k = first; k < size; k += step) jf_claims[k] = 0;  // for launch 4\n";
       s << "    return;\n";
       s << "  }\n";
@@ -278,7 +310,7 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
   e.laned_loop("  ", "t", "first", "step", "n", value_axes, e.unroll(), need_all,
                [&](const std::string& ind, const std::string&) {
                  s << ind << "{\n";
-                 normalise(ind + "  ", false);
+                 normalise(ind + "  ", known_in_bounds);  // remembered in bounds: checked here, not before
                  const std::string target = "out0 + (" + iv + " * st_out0_" + ax + " + " + e.offset(true, 0, D) + ")";
                  const std::string& v = e.vname[static_cast<std::size_t>(value)];
                  if (claims)

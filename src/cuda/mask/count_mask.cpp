@@ -13,7 +13,7 @@ std::optional<std::int64_t> count_true_fast(const array_base& mask) {
     return std::nullopt;
   cuda_rt::context::enter();
   void* total = cuda_rt::allocate(sizeof(unsigned long long));
-  const int code = cuda_mask::count_true(mask.raw_data(), mask.size(), static_cast<unsigned long long*>(total),
+  const int code = cuda_mask::count_true(detail::address_of(mask), mask.size(), static_cast<unsigned long long*>(total),
                                          cuda_rt::props().sm_count, cuda_rt::current_stream());
   unsigned long long count = 0;
   if (code == 0) cuda_rt::copy_dtoh(&count, total, sizeof count);  // the count's one synchronisation

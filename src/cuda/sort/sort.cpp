@@ -71,7 +71,7 @@ std::size_t bytes_of(i64 n, std::size_t each) { return static_cast<std::size_t>(
 // The view of an array's elements in row-major order, axes merged where memory allows.
 view view_of(const array_base& a) {
   view v;
-  v.data = a.raw_data();
+  v.data = detail::address_of(a);
   i64 shape[max_ndim], strides[max_ndim];
   int k = 0;  // axes from the innermost out
   for (int d = a.ndim() - 1; d >= 0; --d) {
@@ -172,7 +172,7 @@ unique_parts unique_values(dtype t, const view& vin, i64 n, void* stream) {
   }
   p.values = make_array(cuda, t, shape_t{count});
   if (identity)
-    cuda_rt::copy_dtod(p.values.raw_data(), distinct, bytes_of(count, kb));
+    cuda_rt::copy_dtod(detail::address_of(p.values), distinct, bytes_of(count, kb));
   else
     check(cuda_sort::decode_keys(t, distinct, view_of(p.values), count, stream), "decoding the distinct values");
   return p;
@@ -253,8 +253,8 @@ void cuda_sort_lists(const array_base& offsets, const array_base& content, const
   range.data = static_cast<char*>(range.data) + facts.first * content.strides()[0] * size_of(t);
   range.shape[0] = total;
   if (facts.longest >= 0 && facts.longest <= cuda_sort::short_list_max) {
-    void* values = local_indices ? nullptr : out.raw_data();
-    i64* local = local_indices ? static_cast<i64*>(out.raw_data()) : nullptr;
+    void* values = local_indices ? nullptr : detail::address_of(out);
+    i64* local = local_indices ? static_cast<i64*>(detail::address_of(out)) : nullptr;
     return check(
         cuda_sort::sort_short_lists(t, view_of(offsets), facts.first, range, lists, ascending, values, local, stream),
         "sorting short lists");
@@ -280,11 +280,11 @@ void cuda_sort_lists(const array_base& offsets, const array_base& content, const
                                                   perm.get<i64>(), total, lists, rebased.get<i64>(), stream);
   });
   if (local_indices)
-    check(cuda_sort::local_positions(perm.get<i64>(), rebased.get<i64>(), lists, static_cast<i64*>(out.raw_data()),
-                                     total, stream),
+    check(cuda_sort::local_positions(perm.get<i64>(), rebased.get<i64>(), lists,
+                                     static_cast<i64*>(detail::address_of(out)), total, stream),
           "writing local indices");
   else
-    check(cuda_sort::take_positions(size_of(t), range, perm.get<i64>(), out.raw_data(), total, stream),
+    check(cuda_sort::take_positions(size_of(t), range, perm.get<i64>(), detail::address_of(out), total, stream),
           "writing the sorted values");
 }
 
@@ -322,8 +322,8 @@ unique_parts cuda_unique(const array_base& in, bool equal_nan, bool want_indices
     p.values = make_array(cuda, t, shape_t{total});
     if (want_counts) p.counts = make_array(cuda, dtype::int64, shape_t{total});
     check(cuda_sort::rle_finish(t, distinct.get(), counts.get<i64>(), regular, total, nan_count, equal_nan,
-                                p.values.raw_data(), want_counts ? static_cast<i64*>(p.counts.raw_data()) : nullptr,
-                                stream),
+                                detail::address_of(p.values),
+                                want_counts ? static_cast<i64*>(detail::address_of(p.counts)) : nullptr, stream),
           "writing the distinct values");
     return p;
   }
@@ -348,8 +348,8 @@ unique_parts cuda_unique(const array_base& in, bool equal_nan, bool want_indices
   if (want_inverse) p.inverse = make_array(cuda, dtype::int64, in.shape());
   if (want_counts) p.counts = make_array(cuda, dtype::int64, shape_t{distinct});
   const device_temp starts(want_counts ? bytes_of(distinct, sizeof(i64)) : 0);
-  const auto ptr = [](const array_base& a) { return a.is_null() ? nullptr : static_cast<i64*>(a.raw_data()); };
-  check(cuda_sort::unique_scatter(t, sorted.get(), perm.get<i64>(), runs.get<i64>(), n, p.values.raw_data(),
+  const auto ptr = [](const array_base& a) { return a.is_null() ? nullptr : static_cast<i64*>(detail::address_of(a)); };
+  check(cuda_sort::unique_scatter(t, sorted.get(), perm.get<i64>(), runs.get<i64>(), n, detail::address_of(p.values),
                                   ptr(p.indices), ptr(p.inverse), starts.get<i64>(), stream),
         "writing the distinct values");
   if (want_counts)

@@ -1,0 +1,119 @@
+#include "engine/remembered_indices.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
+namespace jf::detail::remembered_indices {
+namespace {
+
+struct entry {
+  std::weak_ptr<buffer> buf;
+  const buffer* key = nullptr;  // the buffer's address (the weak pointer says whether it still lives)
+  std::uint64_t writes = 0;
+  std::int64_t offset = 0, count = 0, target = 0;
+  dtype type = dtype::int64;
+  std::uint8_t facts = 0;
+  std::uint64_t used = 0;  // the clock of the last lookup or learning (the oldest goes first)
+};
+
+// A few index arrays (a program scatters through a handful): a short list searched under a lock,
+// about 0.1 us a scatter.
+constexpr std::size_t capacity = 32;
+
+struct table {
+  std::mutex mutex;
+  std::vector<entry> entries;
+  std::uint64_t clock = 0;
+};
+table& kept() {
+  static table* t = new table;  // never destroyed: threads may scatter after main's statics are gone
+  return *t;
+}
+
+// (Out of line: GCC 12 inlined it after a null test and warned of a write into 0 bytes.)
+[[gnu::noinline]] bool unchanged(const buffer& b, std::uint64_t writes) {
+  return !b.external.load(std::memory_order_relaxed) && b.writes.load(std::memory_order_relaxed) == writes;
+}
+
+}  // namespace
+
+bool lesson_for(const array_base& indices, std::int64_t target, bool marked, lesson& out) {
+  const buffer_ptr& b = indices.buffer();
+  if (!b || b->source != buffer_source::memory || b->external.load(std::memory_order_relaxed) ||
+      !indices.is_contiguous() || indices.size() == 0)
+    return false;
+  out.buf = b;
+  out.writes = b->writes.load(std::memory_order_relaxed);
+  out.offset = indices.offset();
+  out.count = indices.size();
+  out.target = target;
+  out.type = indices.dtype();
+  out.marked = marked;
+  return true;
+}
+
+std::uint8_t lookup(const array_base& indices, std::int64_t target) {
+  const buffer_ptr& b = indices.buffer();
+  if (!b || b->external.load(std::memory_order_relaxed) || !indices.is_contiguous()) return 0;
+  table& t = kept();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  for (entry& e : t.entries)
+    if (e.key == b.get() && e.offset == indices.offset() && e.count == indices.size() && e.type == indices.dtype() &&
+        e.target == target) {
+      // The same address may be a later buffer: the weak pointer's owner must be this one.
+      if (e.buf.lock() != b || !unchanged(*b, e.writes)) return 0;
+      e.used = ++t.clock;
+      return e.facts;
+    }
+  return 0;
+}
+
+void learn(const lesson& l, bool repeated) {
+  const buffer_ptr b = l.buf.lock();
+  if (!b || !unchanged(*b, l.writes)) return;  // gone, or written since the scatter read it
+  table& t = kept();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto& v = t.entries;
+  v.erase(std::remove_if(v.begin(), v.end(), [](const entry& e) { return e.buf.expired(); }), v.end());
+  auto it = std::find_if(v.begin(), v.end(), [&](const entry& e) {
+    return e.key == b.get() && e.offset == l.offset && e.count == l.count && e.type == l.type && e.target == l.target;
+  });
+  std::uint8_t facts = in_bounds;
+  if (l.marked)
+    facts |= repeated ? repeats : distinct;
+  else if (it != v.end() && it->writes == l.writes)
+    facts |= it->facts & (distinct | repeats);  // still true
+  if (it == v.end()) {
+    if (v.size() == capacity)
+      v.erase(std::min_element(v.begin(), v.end(), [](const entry& x, const entry& y) { return x.used < y.used; }));
+    v.emplace_back();
+    it = v.end() - 1;
+  }
+  it->buf = b;
+  it->key = b.get();
+  it->writes = l.writes;
+  it->offset = l.offset;
+  it->count = l.count;
+  it->target = l.target;
+  it->type = l.type;
+  it->facts = facts;
+  it->used = ++t.clock;
+}
+
+void forget(const lesson& l) {
+  const buffer_ptr b = l.buf.lock();
+  if (!b) return;
+  table& t = kept();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto& v = t.entries;
+  v.erase(std::remove_if(v.begin(), v.end(), [&](const entry& e) { return e.key == b.get(); }), v.end());
+}
+
+void forget_all() {
+  table& t = kept();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  t.entries.clear();
+}
+
+}  // namespace jf::detail::remembered_indices

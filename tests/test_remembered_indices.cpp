@@ -1,0 +1,356 @@
+// What the engine remembers about a scatter's index array (src/engine/remembered_indices.hpp):
+//  - every jetfuse write into existing memory moves the buffer's write count (element writes,
+//    compound assignment, put / setitem / add_at into the index array itself, writes through a
+//    view, shuffle, assign); memory handed out (raw_data(), data(), DLPack) or adopted is external;
+//  - facts are kept per buffer, view and target length, and lapse on any of those;
+//  - the plans that use them (no checking launch, no marks) and their kernels compile with NVRTC;
+//  - on a GPU: the second scatter through the same index array uses them (jf::stats), with the CPU
+//    executor's results (the last write winning, add_at accumulating); every write above makes the
+//    next scatter check again (numpy's IndexError, x untouched); a fact made wrong behind the
+//    engine's back still raises and writes nothing outside the target.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <jetfuse/dlpack.hpp>
+#include <jetfuse/jetfuse.hpp>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "engine/remembered_indices.hpp"
+#include "jetfuse/ir/codegen.hpp"
+#include "test_support.hpp"
+#ifdef JF_HAVE_CUDA
+#include "nvrtc_units.hpp"
+#endif
+
+namespace {
+
+using i64 = std::int64_t;
+using test_support::rand_int;
+using test_support::seed;
+namespace remembered = jf::detail::remembered_indices;
+
+std::uint64_t writes_of(const jf::array_base& a) { return a.buffer()->writes.load(); }
+bool external(const jf::array_base& a) { return a.buffer()->external.load(); }
+
+// Teaches `facts` about `idx` into `target` elements as a clean record would.
+void teach(const jf::array_base& idx, i64 target, bool marked, bool repeated) {
+  remembered::lesson l;
+  ASSERT_TRUE(remembered::lesson_for(idx, target, marked, l));
+  remembered::learn(l, repeated);
+}
+
+std::vector<i64> permutation(i64 n) {
+  std::vector<i64> p(static_cast<std::size_t>(n));
+  std::iota(p.begin(), p.end(), i64(0));
+  for (i64 k = n - 1; k > 0; --k)
+    std::swap(p[static_cast<std::size_t>(k)], p[static_cast<std::size_t>(rand_int(0, k))]);
+  return p;
+}
+
+TEST(RememberedIndices, JetfuseWritesMoveTheCount) {
+  jf::array<i64> idx({0, 1, 2, 3, 4, 5});
+  const std::vector<std::pair<std::string, std::function<void()>>> writes = {
+      {"element", [&] { idx(1) = 5; }},
+      {"compound", [&] { idx += 1; }},
+      {"put into it", [&] { jf::put(idx, jf::array<i64>({0}), 3); }},
+      {"setitem into it", [&] { idx(jf::array<i64>({2})) = 7; }},
+      {"add_at into it", [&] { jf::add_at(idx, jf::array<i64>({2}), 1); }},
+      {"through a view",
+       [&] {
+         idx(jf::range(1, 3)) = jf::array<i64>({8, 9});
+       }},
+      {"a view filled", [&] { idx(jf::range(4, 5)) = 1; }},
+      {"assigned an expression", [&] { idx = idx * 1; }},
+      {"shuffled", [&] { jf::random::philox(3).shuffle(idx); }},
+  };
+  for (const auto& [what, write] : writes) {
+    const std::uint64_t before = writes_of(idx);
+    write();
+    EXPECT_GT(writes_of(idx), before) << what;
+    EXPECT_FALSE(external(idx)) << what;
+  }
+}
+
+TEST(RememberedIndices, MemoryHandedOutIsExternal) {
+  const jf::array<i64> a({1, 2, 3});
+  (void)static_cast<const jf::array<i64>&>(a).data();  // a read-only pointer: still jetfuse's alone
+  EXPECT_FALSE(external(a));
+  jf::array<i64> b({1, 2, 3});
+  (void)b.data();
+  EXPECT_TRUE(external(b));
+  const jf::array<i64> c({1, 2, 3});
+  (void)c.raw_data();
+  EXPECT_TRUE(external(c));
+  const jf::array<i64> d({1, 2, 3});
+  DLManagedTensor* t = jf::to_dlpack(d);
+  EXPECT_TRUE(external(d));
+  t->deleter(t);
+  std::vector<i64> mine = {4, 5};
+  const auto e = jf::array<i64>::adopt(mine.data(), {2}, jf::cpu, nullptr);
+  EXPECT_TRUE(external(e));
+  const jf::array<i64> f({1, 2, 3});
+  const jf::array<i64> g = f + 0;  // a new array: its own buffer, not external
+  EXPECT_FALSE(external(g));
+}
+
+TEST(RememberedIndices, FactsLapse) {
+  remembered::forget_all();
+  jf::array<i64> idx({0, 3, 1, 2});
+  teach(idx, 4, true, false);
+  EXPECT_EQ(remembered::lookup(idx, 4), remembered::in_bounds | remembered::distinct);
+  EXPECT_EQ(remembered::lookup(idx, 5), 0) << "another target length";
+  EXPECT_EQ(remembered::lookup(idx(jf::range(1, jf::none)), 4), 0) << "another view";
+  EXPECT_EQ(remembered::lookup(jf::array<i64>({0, 3, 1, 2}), 4), 0) << "equal values, another buffer";
+  // A learning that did not mark keeps what was known about repeats.
+  teach(idx, 4, false, false);
+  EXPECT_EQ(remembered::lookup(idx, 4), remembered::in_bounds | remembered::distinct);
+  idx(0) = 0;  // the same value, but a write
+  EXPECT_EQ(remembered::lookup(idx, 4), 0);
+  teach(idx, 4, true, true);
+  EXPECT_EQ(remembered::lookup(idx, 4), remembered::in_bounds | remembered::repeats);
+  // A lesson taken before a write teaches nothing.
+  remembered::lesson stale;
+  ASSERT_TRUE(remembered::lesson_for(idx, 4, true, stale));
+  idx += 0;
+  remembered::learn(stale, false);
+  EXPECT_EQ(remembered::lookup(idx, 4), 0);
+  teach(idx, 4, true, false);
+  (void)idx.raw_data();
+  EXPECT_EQ(remembered::lookup(idx, 4), 0) << "handed out";
+  remembered::lesson none;
+  EXPECT_FALSE(remembered::lesson_for(idx, 4, true, none)) << "external memory teaches nothing";
+  // Strided views are not remembered; the oldest of more than a few arrays goes first.
+  const jf::array<i64> m = jf::zeros<i64>({4, 4});
+  EXPECT_FALSE(remembered::lesson_for(m(jf::all, 1), 4, true, none));
+  std::vector<jf::array<i64>> many;
+  for (int k = 0; k < 40; ++k) {
+    many.push_back(jf::array<i64>({0, 1}));
+    teach(many.back(), 2, true, false);
+  }
+  EXPECT_EQ(remembered::lookup(many.front(), 2), 0);
+  EXPECT_EQ(remembered::lookup(many.back(), 2), remembered::in_bounds | remembered::distinct);
+  remembered::forget_all();
+  EXPECT_EQ(remembered::lookup(many.back(), 2), 0);
+}
+
+// jf::explain describes jf::cuda's plan with what is remembered (taught here for CPU arrays: the
+// engine learns only on a GPU).
+std::vector<std::string> remembered_plans() {
+  remembered::forget_all();
+  std::vector<std::string> p;
+  const jf::array<double> x = jf::zeros<double>({6});
+  const jf::array<i64> perm({5, 0, -3, 1, 2, 4}), dup({1, 1, -5, 0});
+  teach(perm, 6, true, false);
+  teach(dup, 6, true, true);
+  p.push_back(jf::explain_put(x, perm, 2.0));
+  p.push_back(jf::explain_put(x, dup, jf::array<double>({1.0, 2.0, 3.0, 4.0})));
+  p.push_back(jf::explain_add_at(x, perm, 1.5));
+  const jf::array<float> rows = jf::zeros<float>({6, 3});
+  std::string setitem;  // rows(perm) = ones * 2 (numpy's x[perm] = v), described
+  jf::detail::scatter_into<jf::detail::scatter_kind::setitem, jf::ir::put_rule::store, jf::ir::gather_mode::raise,
+                           jf::dtype::float32>(rows, jf::capture(perm), jf::capture(jf::ones<float>({6, 3}) * 2.0f),
+                                               &setitem);
+  p.push_back(setitem);
+  return p;
+}
+
+TEST(RememberedIndices, PlansWithoutTheCheckingPass) {
+  const std::vector<std::string> p = remembered_plans();
+  EXPECT_NE(p[0].find("put store_any f64"), std::string::npos) << p[0];
+  EXPECT_NE(p[0].find("scatter: one launch"), std::string::npos) << p[0];
+  EXPECT_NE(p[0].find("Indices remembered in bounds (the same index array"), std::string::npos) << p[0];
+  EXPECT_NE(p[0].find("jf_nest::report_index"), std::string::npos) << p[0];  // checked as written
+  EXPECT_EQ(p[0].find("jf_bits"), std::string::npos) << p[0];
+  EXPECT_NE(p[1].find("launched 5 times"), std::string::npos) << p[1];
+  EXPECT_NE(p[1].find("naming some element twice"), std::string::npos) << p[1];
+  EXPECT_NE(p[1].find("const bool jf_dups = true;"), std::string::npos) << p[1];
+  EXPECT_EQ(p[1].find("atomicOr(jf_bits"), std::string::npos) << p[1];  // no marks
+  EXPECT_NE(p[1].find("atomicMax(jf_claims"), std::string::npos) << p[1];
+  EXPECT_NE(p[2].find("scatter: one launch"), std::string::npos) << p[2];
+  EXPECT_NE(p[2].find("jf_scatter::combine<1"), std::string::npos) << p[2];
+  EXPECT_NE(p[3].find("scatter: one launch"), std::string::npos) << p[3];
+  // Not remembered: numpy's checking launch first.
+  remembered::forget_all();
+  const std::string fresh = jf::explain_put(jf::zeros<double>({6}), jf::array<i64>({5, 0}), 2.0);
+  EXPECT_NE(fresh.find("launched 5 times"), std::string::npos) << fresh;
+  EXPECT_NE(fresh.find("a.err->repeats = 1ull"), std::string::npos) << fresh;  // what the host learns from
+  EXPECT_EQ(fresh.find("Indices remembered"), std::string::npos) << fresh;
+}
+
+#ifdef JF_HAVE_CUDA
+TEST(RememberedIndices, KernelsCompileWithNvrtc) {
+  const std::string mark = "--- CUDA source (prelude jetfuse/scalar_ops.hpp omitted) ---\n";
+  int compiled = 0;
+  for (const std::string& plan : remembered_plans())
+    for (std::size_t at = plan.find(mark); at != std::string::npos; at = plan.find(mark, at + 1)) {
+      const std::size_t from = at + mark.size(), to = plan.find("\n--- ", from);
+      const std::string src = std::string(jf::ir::scalar_ops_source()) +
+                              plan.substr(from, to == std::string::npos ? std::string::npos : to - from);
+      try {
+        (void)test_support::nvrtc_unit(src);
+        ++compiled;
+      } catch (const jf::compile_error& e) {
+        ADD_FAILURE() << e.log() << "\n" << plan;
+      }
+    }
+  EXPECT_EQ(compiled, 4);
+  remembered::forget_all();
+}
+#endif
+
+// ---- on a GPU ------------------------------------------------------------------------------------
+
+class RememberedIndicesGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!jf::cuda_available()) GTEST_SKIP() << "no CUDA GPU or driver on this machine: GPU tests skipped";
+    remembered::forget_all();
+  }
+};
+
+std::vector<double> random_values(std::size_t n) {
+  std::vector<double> v(n);
+  for (auto& x : v) x = static_cast<double>(rand_int(-1000000, 1000000)) / 7.0;
+  return v;
+}
+
+// Three rounds of `scatter` into GPU and CPU targets (poisoned alike): the first teaches (after the
+// wait), the next two must use the facts and give the CPU executor's bits.
+template <class F>
+void rounds(const std::vector<i64>& iv, i64 n, F scatter, const std::string& what) {
+  const jf::array<i64> gi(iv, jf::cuda), ci(iv, jf::cpu);
+  const std::vector<double> poison(static_cast<std::size_t>(n), -12345.5);
+  jf::array<double> gx(poison, jf::cuda), cx(poison, jf::cpu);
+  for (int round = 0; round < 3; ++round) {
+    const std::vector<double> v = random_values(iv.size());
+    const jf::array<double> gv(v, jf::cuda), cv(v, jf::cpu);
+    jf::reset_stats();
+    scatter(gx, gi, gv);
+    jf::synchronize();
+    EXPECT_EQ(jf::stats().indices_remembered, round == 0 ? 0u : 1u) << what << " round " << round;
+    scatter(cx, ci, cv);
+    EXPECT_EQ(gx.to_vector(), cx.to_vector()) << what << " round " << round << " n " << n << " seed " << seed();
+  }
+}
+
+TEST_F(RememberedIndicesGpu, LaterCallsUseTheFactsWithNumpysResults) {
+  for (i64 n : {i64(1), i64(257), i64(1000), i64(1 << 20) + 3}) {
+    const std::vector<i64> perm = permutation(n);
+    std::vector<i64> negative = perm;  // the same elements, some named from the end
+    for (auto& j : negative)
+      if (rand_int(0, 1)) j -= n;
+    std::vector<i64> dup(static_cast<std::size_t>(n) + 5);
+    for (auto& j : dup) j = rand_int(-n, n - 1);
+    const auto put = [](jf::array<double>& x, const jf::array<i64>& i, const jf::array<double>& v) {
+      jf::put(x, i, v);
+    };
+    const auto setitem = [](jf::array<double>& x, const jf::array<i64>& i, const jf::array<double>& v) {
+      x(i) = v * 2.0 + 1.0;
+    };
+    const auto add_at = [](jf::array<double>& x, const jf::array<i64>& i, const jf::array<double>& v) {
+      jf::add_at(x, i, v);
+    };
+    rounds(perm, n, put, "put perm");
+    rounds(negative, n, put, "put negative");
+    rounds(dup, n, put, "put dup");  // remembered repeats: claims without marks, the last write wins
+    rounds(perm, n, setitem, "setitem perm");
+    rounds(dup, n, setitem, "setitem dup");
+    rounds(dup, n, add_at, "add_at dup");
+    if (HasFailure()) return;
+  }
+}
+
+// After each write into the index array the next scatter checks again: an index made out of
+// bounds raises numpy's IndexError with x untouched; a repeat made in a permutation leaves the last
+// write.
+TEST_F(RememberedIndicesGpu, WritesMakeTheNextScatterCheck) {
+  const i64 n = 1000;
+  const std::vector<i64> perm = permutation(n);
+  const std::vector<std::pair<std::string, std::function<void(jf::array<i64>&)>>> breaks = {
+      {"element", [&](jf::array<i64>& i) { i(7) = n; }},
+      {"compound", [&](jf::array<i64>& i) { i += n; }},
+      {"put into it", [&](jf::array<i64>& i) { jf::put(i, jf::array<i64>({3}, jf::cuda), -n - 1); }},
+      {"setitem into it", [&](jf::array<i64>& i) { i(jf::array<i64>({3}, jf::cuda)) = 2 * n; }},
+      {"through a view",
+       [&](jf::array<i64>& i) {
+         i(jf::range(10, 12)) = jf::array<i64>({n, n}, jf::cuda);
+       }},
+      {"assigned", [&](jf::array<i64>& i) { i = i + n; }},
+  };
+  for (const auto& [what, brk] : breaks)
+    for (bool add : {false, true}) {
+      jf::array<i64> idx(perm, jf::cuda);
+      jf::array<double> x = jf::arange<double>(0, static_cast<double>(n), 1, jf::cuda);
+      for (int k = 0; k < 2; ++k) {  // learned, then used
+        if (add)
+          jf::add_at(x, idx, 1.0);
+        else
+          jf::put(x, idx, 2.0);
+        jf::synchronize();
+      }
+      const std::vector<double> before = x.to_vector();
+      brk(idx);
+      jf::reset_stats();
+      EXPECT_THROW(
+          {
+            if (add)
+              jf::add_at(x, idx, 1.0);
+            else
+              jf::put(x, idx, 3.0);
+            jf::synchronize();
+          },
+          jf::index_error)
+          << what;
+      EXPECT_EQ(jf::stats().indices_remembered, 0u) << what;
+      EXPECT_EQ(x.to_vector(), before) << what << (add ? " add_at" : " put");
+    }
+  // A repeat written into a remembered permutation: the claims again, the last write wins.
+  jf::array<i64> idx(perm, jf::cuda);
+  std::vector<i64> host = perm;
+  jf::array<double> x = jf::zeros<double>({n}, jf::cuda);
+  for (int k = 0; k < 2; ++k) {
+    jf::put(x, idx, jf::arange<double>(0, static_cast<double>(n), 1, jf::cuda));
+    jf::synchronize();
+  }
+  idx(n - 1) = perm[0];
+  host[static_cast<std::size_t>(n - 1)] = perm[0];
+  jf::put(x, idx, jf::arange<double>(0, static_cast<double>(n), 1, jf::cuda));
+  EXPECT_EQ(x.to_vector()[static_cast<std::size_t>(perm[0])], static_cast<double>(n - 1)) << "seed " << seed();
+}
+
+// A fact made wrong behind the engine's back (here taught directly): the scatter that uses it
+// checks each index as it writes it, so it raises numpy's IndexError and writes nowhere outside x.
+TEST_F(RememberedIndicesGpu, AWrongFactStillRaises) {
+  const i64 n = 4096;
+  std::vector<i64> iv = permutation(n);
+  iv[100] = n + 5;
+  const jf::array<i64> idx(iv, jf::cuda);
+  teach(idx, n, true, false);
+  const jf::array<double> guard_before = jf::full<double>({64}, 7.0, jf::cuda);
+  const jf::array<double> x = jf::zeros<double>({n}, jf::cuda);
+  const jf::array<double> guard_after = jf::full<double>({64}, 7.0, jf::cuda);
+  jf::reset_stats();
+  const std::string m = test_support::message_of<jf::index_error>([&] {
+    jf::put(x, idx, 1.0);
+    jf::synchronize();
+  });
+  EXPECT_EQ(m, "index " + std::to_string(n + 5) + " is out of bounds for axis 0 with size " + std::to_string(n));
+  EXPECT_EQ(jf::stats().indices_remembered, 1u);
+  EXPECT_EQ(guard_before.to_vector(), std::vector<double>(64, 7.0));
+  EXPECT_EQ(guard_after.to_vector(), std::vector<double>(64, 7.0));
+  // The failure taught nothing: the next call checks first again, x untouched.
+  const std::vector<double> before = x.to_vector();
+  jf::reset_stats();
+  EXPECT_THROW(
+      {
+        jf::add_at(x, idx, 1.0);
+        jf::synchronize();
+      },
+      jf::index_error);
+  EXPECT_EQ(x.to_vector(), before);
+}
+
+}  // namespace
