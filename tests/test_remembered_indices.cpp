@@ -72,6 +72,13 @@ TEST(RememberedIndices, JetfuseWritesMoveTheCount) {
     EXPECT_GT(writes_of(idx), before) << what;
     EXPECT_FALSE(external(idx)) << what;
   }
+  // A result over lists evaluated into an existing array (the jagged engine's own outputs).
+  const jf::jagged<i64> lists({{1, 2}, {}, {3}});
+  jf::array<i64> per_list({0, 0, 0});
+  const std::uint64_t before = writes_of(per_list);
+  per_list = jf::sum(lists, -1);
+  EXPECT_EQ(per_list.to_vector(), (std::vector<i64>{3, 0, 3}));
+  EXPECT_GT(writes_of(per_list), before);
 }
 
 TEST(RememberedIndices, MemoryHandedOutIsExternal) {

@@ -540,6 +540,8 @@ void prepare_outputs_lists(const eval_request& r, device dev, const list_call& c
                         to_string(out.shape()));
     } else if (!(out.device() == dev)) {
       throw backend_mismatch("jetfuse: the destination is on " + to_string(out.device()) + ", the operands on " + to_string(dev));
+    } else {
+      note_write(*out.buffer());  // existing memory written: what was remembered about it lapses
     }
   };
   prepare(r.outputs[0], r.out_types[0]);

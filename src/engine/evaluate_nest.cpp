@@ -512,7 +512,8 @@ void evaluate_scatter(const eval_request& request) {
   r.arrays = leaves.data();
   scatter_spec spec = sp;
   remembered_indices::lesson lesson;
-  const bool teaches = use_remembered(spec, r, target, dev, lesson);
+  // (Indices read from a copy, as they overlap x, teach nothing: the copy is gone after the call.)
+  const bool teaches = use_remembered(spec, r, target, dev, lesson) && leaves[0] == request.arrays[0];
   r.scatter = &spec;
   array_base out = target;
   const dtype out_type = x.dtype();
