@@ -6,7 +6,8 @@
 // Then numpy's wrap/clip modes, a masked assignment, a permutation gathered and consumed in
 // one kernel, take_along_axis, an index pair m[rows, cols] read and assigned, index arrays
 // mixed with slices (m[:, cols] = v), three index arrays (c[i, j, k]), and the scatters' faster
-// forms: a histogram by add_at with clipped bins, a permutation put with jf::unique_indices.
+// forms: a histogram by add_at with clipped bins, a permutation put with jf::unique_indices, and a
+// put repeated through one index array (remembered on the GPU after its first call).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -105,8 +106,23 @@ int main() {
   jf::put(shuffled, jf::array<std::int64_t>({2, 0, 3, 1}, dev), jf::array<double>({10, 20, 30, 40}, dev),
           jf::unique_indices);
   std::printf("put(x, [2, 0, 3, 1], [10, 20, 30, 40], unique_indices): %s\n", jf::detail::repr(shuffled).c_str());
+  // numpy's semantics without the promise, applied every step through one index array: the first
+  // call checks the indices and marks the elements named (numpy's IndexError, the last write); on
+  // the GPU the engine remembers what it found while nothing writes the array, and later calls
+  // skip that pass (jf::stats().indices_remembered; the CPU checks every call, it costs no pass).
+  const jf::array<std::int64_t> order({3, 1, 0, 2}, dev);
+  const jf::array<double> state({1, 2, 3, 4}, dev);
+  jf::reset_stats();
+  for (int step = 0; step < 3; ++step) {
+    jf::put(state, order, state * 2.0);  // state[order] = state * 2 (the values read first)
+    jf::synchronize();
+  }
+  std::printf("3 steps of put(state, [3, 1, 0, 2], state * 2): %s, scatters through remembered indices: %llu\n",
+              jf::detail::repr(state).c_str(), static_cast<unsigned long long>(jf::stats().indices_remembered));
   const bool ok = raised && counts.to_vector() == std::vector<std::int64_t>{2, 2, 0, 0, 0, 1, 0, 0, 0, 2} &&
                   shuffled.to_vector() == std::vector<double>{20, 40, 10, 30} &&
+                  state.to_vector() == std::vector<double>{8, 16, 24, 32} &&
+                  jf::stats().indices_remembered == (dev == jf::cuda ? 2u : 0u) &&
                   static_cast<double>(out(5)) == expect && wide.to_vector() == std::vector<double>{3, 9, 4, 4, 8, 2} &&
                   corners.to_vector() == std::vector<double>{23, 3, 16} && jf::sum(cube2).item() == 276.0 - 42.0 &&
                   row_max.to_vector() == std::vector<double>{9, 7, 8} &&
