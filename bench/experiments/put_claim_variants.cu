@@ -19,6 +19,9 @@
 //   twice     (third round, not run yet) mark_red; after a duplicate, a second pass finds the
 //             elements named more than once and only those are claimed. A third index set, a
 //             permutation with 1024 repeats, shows what a few repeats cost each variant.
+//   winners   (fourth round, not run yet) the positions that win remembered as a bit each (what
+//             the engine could keep beside "repeats" for an index array used again): one pass that
+//             checks the bound and stores where the position's bit is set.
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 put_claim_variants.cu -o /tmp/pcv && /tmp/pcv
 //
 // Results (H200, 2026-11-30, ms; a copy of the 2^26 doubles 0.257): a permutation: plain 4.227,
@@ -240,6 +243,24 @@ __global__ void store_twice_if(const i64* __restrict__ p, const double* __restri
   }
 }
 
+// Fourth round: what a put through a remembered index array with repeats could cost if the engine
+// also remembered which positions win (a bit a position, 8 MiB for 2^26; written once by the claimed
+// stores). Built untimed here from the claims; the timed pass stores where a position's bit is set.
+__global__ void winner_bits(const i64* __restrict__ p, const unsigned* claims, unsigned* winners, i64 n) {
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += (i64)gridDim.x * threads) {
+    const bool w = claims[p[i]] == (unsigned)(i + 1);
+    const unsigned word = __ballot_sync(0xffffffffu, w);  // n a multiple of 32: every lane runs
+    if ((threadIdx.x & 31) == 0) winners[i >> 5] = word;
+  }
+}
+__global__ void store_winners(const i64* __restrict__ p, const double* __restrict__ v, const unsigned* winners,
+                              double* x, i64 n) {
+  for (i64 i = (i64)blockIdx.x * threads + threadIdx.x; i < n; i += (i64)gridDim.x * threads) {
+    const i64 j = p[i];
+    if ((unsigned long long)j < (unsigned long long)n && (winners[i >> 5] >> (i & 31) & 1u)) x[j] = v[i];
+  }
+}
+
 // Milliseconds per call: batches of 4 calls.
 template <class F>
 float batch_ms(F f) {
@@ -436,6 +457,16 @@ int main() {
     time2(run_cas128);
     time2(run_twice);
     printf("  twice %.3f\n", t2[5]);
+    // Fourth round: the winners remembered (built once from the claims), one pass.
+    cudaMemset(c32, 0, n * 4);
+    cudaMemset(flag, 0, 4);
+    claim<<<grid, threads>>>(p, c32, flag, n);
+    winner_bits<<<grid, threads>>>(p, c32, bits, n);
+    auto run_winners = [&] { store_winners<<<grid, threads>>>(p, v, bits, x, n); };
+    poison();
+    run_winners();
+    check("winners", true);
+    printf("  winners (remembered, one pass) %.3f\n", batch_ms(run_winners));
     printf("  mark_red %.3f, opt_red %.3f, opt_byte %.3f, opt_u4 %.3f, cas128 %.3f\n", t2[0], t2[1], t2[2], t2[3],
            t2[4]);
     CK(cudaGetLastError());
