@@ -5,7 +5,8 @@
 //  - facts are kept per buffer, view and target length, and lapse on any of those;
 //  - the plans that use them (no checking launch, no marks) and their kernels compile with NVRTC;
 //  - on a GPU: the second scatter through the same index array uses them (jf::stats), with the CPU
-//    executor's results (the last write winning, add_at accumulating); every write above makes the
+//    executor's results (the last write winning, add_at accumulating; rows, int32 indices, two views
+//    of one index buffer, another target length); every write above makes the
 //    next scatter check again (numpy's IndexError, x untouched); a fact made wrong behind the
 //    engine's back still raises and writes nothing outside the target.
 #include <gtest/gtest.h>
@@ -269,6 +270,51 @@ TEST_F(RememberedIndicesGpu, LaterCallsUseTheFactsWithNumpysResults) {
     rounds(dup, n, add_at, "add_at dup", true);
     if (HasFailure()) return;
   }
+}
+
+// Rows (x(p) = v along the first axis of a 2-d x), int32 indices, and two views of one index
+// buffer: each view and target length is remembered on its own, with the CPU executor's bits.
+TEST_F(RememberedIndicesGpu, RowsInt32IndicesAndViews) {
+  const i64 n = 1000, cols = 3;
+  const std::vector<i64> perm = permutation(n);
+  std::vector<std::int32_t> p32(perm.begin(), perm.end());
+  const jf::array<std::int32_t> gi(p32, jf::cuda), ci(p32, jf::cpu);
+  std::vector<double> poison(static_cast<std::size_t>(n * cols), -7.0);
+  jf::array<double> gx(poison, {n, cols}, jf::cuda), cx(poison, {n, cols}, jf::cpu);
+  for (int round = 0; round < 3; ++round) {
+    const std::vector<double> v = random_values(static_cast<std::size_t>(n * cols), false);
+    const jf::array<double> gv(v, {n, cols}, jf::cuda), cv(v, {n, cols}, jf::cpu);
+    jf::reset_stats();
+    gx(gi) = gv * 2.0;
+    jf::synchronize();
+    EXPECT_EQ(jf::stats().indices_remembered, round == 0 ? 0u : 1u) << "rows, round " << round;
+    cx(ci) = cv * 2.0;
+    EXPECT_EQ(gx.to_vector(), cx.to_vector()) << "rows, round " << round << " seed " << seed();
+  }
+  // Two views of one int64 buffer: the first half (distinct) and all of it with a repeat at the end.
+  std::vector<i64> iv = perm;
+  iv.push_back(perm[0]);
+  const jf::array<i64> whole(iv, jf::cuda), whole_cpu(iv, jf::cpu);
+  const jf::array<i64> half = whole(jf::range(0, n / 2)), half_cpu = whole_cpu(jf::range(0, n / 2));
+  jf::array<double> gy = jf::zeros<double>({n}, jf::cuda), cy = jf::zeros<double>({n}, jf::cpu);
+  for (int round = 0; round < 3; ++round) {
+    const std::vector<double> a = random_values(static_cast<std::size_t>(n / 2), false);
+    const std::vector<double> b = random_values(iv.size(), false);
+    jf::reset_stats();
+    jf::put(gy, half, jf::array<double>(a, jf::cuda));
+    jf::put(gy, whole, jf::array<double>(b, jf::cuda));
+    jf::synchronize();
+    EXPECT_EQ(jf::stats().indices_remembered, round == 0 ? 0u : 2u) << "views, round " << round;
+    jf::put(cy, half_cpu, jf::array<double>(a, jf::cpu));
+    jf::put(cy, whole_cpu, jf::array<double>(b, jf::cpu));
+    EXPECT_EQ(gy.to_vector(), cy.to_vector()) << "views, round " << round << " seed " << seed();
+  }
+  // The same index array into a target of another length: not what was learned, checked first.
+  const jf::array<double> longer = jf::zeros<double>({n + 1}, jf::cuda);
+  jf::reset_stats();
+  jf::put(longer, half, 1.0);
+  jf::synchronize();
+  EXPECT_EQ(jf::stats().indices_remembered, 0u);
 }
 
 // After each write into the index array the next scatter checks again: an index made out of
