@@ -3,7 +3,8 @@
 // allocation returns at once, so what is timed is the expression walk, the variant lookup, the
 // argument packing and jetfuse's bookkeeping around the launch. Prints ns per call for the small
 // call of the GPU table (the quadratic formula on 1000 float64, into an existing output and into a
-// new one) and a stencil of five strided views; `perf record` of it shows where the time goes.
+// new one), a stencil of five strided views and a put through a remembered index array and
+// through one checked each call; `perf record` of it shows where the time goes.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -67,7 +68,7 @@ int check() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // "small", "new" or "stencil": that case alone; "check": the ctest (no timing)
+  // "small", "new", "stencil" or "put": that case alone; "check": the ctest (no timing)
   const std::string only = argc > 1 ? argv[1] : "";
   if (!jf::cuda_available()) {
     std::printf("no CUDA driver: run through host_path.sh (the fake libcuda.so.1)\n");
@@ -93,6 +94,22 @@ int main(int argc, char** argv) {
     std::printf("stencil of five views (64 x 64):    %.0f ns\n", ns_per_call([&] {
                   inner = u(mid, mid) + 0.1f * (u(hi, mid) + u(lo, mid) + u(mid, hi) + u(mid, lo) - 4 * u(mid, mid));
                 }));
+  // A put of 1000 float64 by a permutation, a synchronisation every 100 calls: through an index
+  // array remembered after its first wait (the engine's lookup and its lesson each call), and
+  // through one whose memory was handed out (never remembered: numpy's checks every call).
+  std::vector<std::int64_t> pv(static_cast<std::size_t>(n));
+  for (std::int64_t k = 0; k < n; ++k) pv[static_cast<std::size_t>(k)] = (k * 7) % n;
+  const jf::array<std::int64_t> perm(pv, jf::cuda), handed_out(pv, jf::cuda);
+  (void)handed_out.raw_data();
+  int calls = 0;
+  auto put_through = [&](const jf::array<std::int64_t>& idx) {
+    jf::put(x, idx, a);
+    if (++calls % 100 == 0) jf::synchronize();
+  };
+  if (only.empty() || only == "put") {
+    std::printf("put by a remembered permutation:    %.0f ns\n", ns_per_call([&] { put_through(perm); }));
+    std::printf("put, the indices checked each call: %.0f ns\n", ns_per_call([&] { put_through(handed_out); }));
+  }
   std::printf("%s\n", jf::to_string(jf::stats()).c_str());
   return 0;
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # jetfuse's own host cost per cached call, on any machine (no GPU needed): builds the stand-in
 # driver and host_path.cpp in a build of jetfuse with the CUDA backend and its tests (default
-# build/dev) and runs it (CASE=small, new or stencil: one case; CASE=check: the ctest's run);
+# build/dev) and runs it (CASE=small, new, stencil or put: one case; CASE=check: the ctest's run);
 # `PERF=1` records one case (default small) with perf and prints the top of the report.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
