@@ -20,11 +20,8 @@
 #include <vector>
 
 #include "engine/remembered_indices.hpp"
-#include "jetfuse/ir/codegen.hpp"
+#include "explained_cuda.hpp"
 #include "test_support.hpp"
-#ifdef JF_HAVE_CUDA
-#include "nvrtc_units.hpp"
-#endif
 
 namespace {
 
@@ -188,26 +185,10 @@ TEST(RememberedIndices, PlansWithoutTheCheckingPass) {
   EXPECT_EQ(fresh.find("Indices remembered"), std::string::npos) << fresh;
 }
 
-#ifdef JF_HAVE_CUDA
 TEST(RememberedIndices, KernelsCompileWithNvrtc) {
-  const std::string mark = "--- CUDA source (prelude jetfuse/scalar_ops.hpp omitted) ---\n";
-  int compiled = 0;
-  for (const std::string& plan : remembered_plans())
-    for (std::size_t at = plan.find(mark); at != std::string::npos; at = plan.find(mark, at + 1)) {
-      const std::size_t from = at + mark.size(), to = plan.find("\n--- ", from);
-      const std::string src = std::string(jf::ir::scalar_ops_source()) +
-                              plan.substr(from, to == std::string::npos ? std::string::npos : to - from);
-      try {
-        (void)test_support::nvrtc_unit(src);
-        ++compiled;
-      } catch (const jf::compile_error& e) {
-        ADD_FAILURE() << e.log() << "\n" << plan;
-      }
-    }
-  EXPECT_EQ(compiled, 4);
+  for (const std::string& plan : remembered_plans()) test_support::expect_explained_cuda_compiles(plan);
   remembered::forget_all();
 }
-#endif
 
 // ---- on a GPU ------------------------------------------------------------------------------------
 

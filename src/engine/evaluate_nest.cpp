@@ -446,11 +446,12 @@ array_base cyclic_values(const array_base& v, const shape_t& shape, device dev) 
 }
 
 // What is remembered about a scatter's index array (remembered_indices.hpp), put into `sp`: on
-// jf::cuda (jf::explain describes jf::cuda's plan on any backend), mode raise, indices that are one
-// array leaf. Returns whether the scatter can teach the facts (the lesson, learned when its record
-// is found clean).
+// jf::cuda (jf::explain, without a lesson, describes jf::cuda's plan on any backend), mode raise,
+// indices that are one array leaf. Returns whether the scatter can teach the facts (`*l`, learned
+// when its record is found clean).
 bool use_remembered(scatter_spec& sp, const eval_request& r, const array_base& target, device dev,
-                    remembered_indices::lesson& l, bool explained = false) {
+                    remembered_indices::lesson* l) {
+  const bool explained = l == nullptr;
   sp.remembered = 0;
   if ((dev.kind != device_kind::cuda && !explained) || sp.mode != ir::gather_mode::raise || sp.index_arrays != 1 ||
       sp.index_program != 1 || r.program[0].kind != prog_entry::array || target.ndim() == 0)
@@ -463,9 +464,10 @@ bool use_remembered(scatter_spec& sp, const eval_request& r, const array_base& t
     if (sp.rule == ir::put_rule::store && (known & remembered_indices::distinct)) sp.rule = ir::put_rule::store_any;
     if (!explained) bump(counter::indices_remembered);
   }
+  if (explained) return false;
   // A store that still marks its elements reports whether one was named twice.
   const bool marked = sp.rule == ir::put_rule::store && !(known & remembered_indices::repeats);
-  return remembered_indices::lesson_for(indices, extent, marked, l);
+  return remembered_indices::lesson_for(indices, extent, marked, *l);
 }
 
 }  // namespace
@@ -513,7 +515,7 @@ void evaluate_scatter(const eval_request& request) {
   scatter_spec spec = sp;
   remembered_indices::lesson lesson;
   // (Indices read from a copy, as they overlap x, teach nothing: the copy is gone after the call.)
-  const bool teaches = use_remembered(spec, r, target, dev, lesson) && leaves[0] == request.arrays[0];
+  const bool teaches = use_remembered(spec, r, target, dev, &lesson) && leaves[0] == request.arrays[0];
   r.scatter = &spec;
   array_base out = target;
   const dtype out_type = x.dtype();
@@ -558,8 +560,7 @@ std::string explain_scatter(const eval_request& request) {
   eval_request r = request;
   r.arrays = leaves.data();
   scatter_spec spec = sp;  // described with what is remembered about its indices, as it would run
-  remembered_indices::lesson lesson;
-  use_remembered(spec, r, c.target, dev, lesson, true);
+  use_remembered(spec, r, c.target, dev, nullptr);
   r.scatter = &spec;
   array_base out = c.target;
   const dtype out_type = x.dtype();

@@ -17,9 +17,13 @@ struct entry {
   std::uint64_t used = 0;  // the clock of the last lookup or learning (the oldest goes first)
 };
 
-// A few index arrays (a program scatters through a handful): a short list searched under a lock,
-// about 0.1 us a scatter.
+// A few index arrays (a program scatters through a handful): a short list searched under a lock.
 constexpr std::size_t capacity = 32;
+
+// The entry of these elements (a view of buffer b) as indices into `target` elements.
+bool names(const entry& e, const buffer* b, std::int64_t offset, std::int64_t count, dtype type, std::int64_t target) {
+  return e.key == b && e.offset == offset && e.count == count && e.type == type && e.target == target;
+}
 
 struct table {
   std::mutex mutex;
@@ -59,8 +63,7 @@ std::uint8_t lookup(const array_base& indices, std::int64_t target) {
   table& t = kept();
   std::lock_guard<std::mutex> lock(t.mutex);
   for (entry& e : t.entries)
-    if (e.key == b.get() && e.offset == indices.offset() && e.count == indices.size() && e.type == indices.dtype() &&
-        e.target == target) {
+    if (names(e, b.get(), indices.offset(), indices.size(), indices.dtype(), target)) {
       // The same address may be a later buffer: the weak pointer's owner must be this one.
       if (e.buf.lock() != b || !unchanged(*b, e.writes)) return 0;
       e.used = ++t.clock;
@@ -76,9 +79,8 @@ void learn(const lesson& l, bool repeated) {
   std::lock_guard<std::mutex> lock(t.mutex);
   auto& v = t.entries;
   v.erase(std::remove_if(v.begin(), v.end(), [](const entry& e) { return e.buf.expired(); }), v.end());
-  auto it = std::find_if(v.begin(), v.end(), [&](const entry& e) {
-    return e.key == b.get() && e.offset == l.offset && e.count == l.count && e.type == l.type && e.target == l.target;
-  });
+  auto it = std::find_if(v.begin(), v.end(),
+                         [&](const entry& e) { return names(e, b.get(), l.offset, l.count, l.type, l.target); });
   std::uint8_t facts = in_bounds;
   if (l.marked)
     facts |= repeated ? repeats : distinct;
