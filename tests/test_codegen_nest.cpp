@@ -499,7 +499,8 @@ TEST(CodegenNest, GeneratedSourceIsReadable) {
   EXPECT_NE(k.source.find("jf::ops::jf_sum_combine"), std::string::npos);
   EXPECT_NE(k.source.find("static_assert(sizeof("), std::string::npos);
   EXPECT_EQ(jf::ir::nest_abi_slots(minus_row_mean(dtype::float32, true)),
-            2 /*outputs*/ + 1 /*input*/ + 0 + 2 /*extents*/ + 2 * 3 /*strides*/ + 1 /*scratch*/ + 1 /*error record*/);
+            2 /*outputs*/ + 1 /*input*/ + 0 + 2 /*extents*/ + 2 * 3 /*strides*/ + 1 /*scratch*/ + 1 /*error record*/ +
+                1 /*aux*/);
 }
 
 // ---- random leaves (philox_chunks.cpp) -----------------------------------------------------
@@ -596,11 +597,11 @@ TEST(CodegenNest, RandomLeavesPickTheirChunkLayout) {
   EXPECT_EQ(sum.source.find("jf_words"), std::string::npos);
   EXPECT_NE(sum.source.find("lane l takes iterations chunk start + 4 l"), std::string::npos);
   EXPECT_NE(sum.source.find("__launch_bounds__(256, 4)"), std::string::npos);
-  // The ABI: 20 round-key slots per generated input after the error record.
+  // The ABI: 20 round-key slots per generated input after the error record and the aux pointer.
   const graph two =
       generated_map({generator::philox_f32, generator::normal_f64}, dtype::float64, layout::contiguous, 2);
   EXPECT_EQ(jf::ir::nest_abi_slots(two),
-            1 + 2 /*pointers*/ + 8 /*params*/ + 2 /*extents*/ + 2 * 3 /*strides*/ + 2 + 2 * 20);
+            1 + 2 /*pointers*/ + 8 /*params*/ + 2 /*extents*/ + 2 * 3 /*strides*/ + 3 + 2 * 20);
   EXPECT_EQ(generate_cuda(two).launch.round_key_params, (std::vector<std::int32_t>{0, 4}));
   // Philox4x32 leaves: the same chunks (two blocks give 4 outputs), their own block functions and
   // per-element functions, their round keys' kind for the launcher. Lane runs are split: a lane's

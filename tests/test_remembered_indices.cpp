@@ -4,8 +4,11 @@
 //    view, shuffle, assign); memory handed out (raw_data(), data(), DLPack) or adopted is external;
 //  - facts are kept per buffer, view and target length, and lapse on any of those;
 //  - the plans that use them (no checking launch, no marks) and their kernels compile with NVRTC;
+//  - a store through indices known to repeat finds the winning positions once (one scatter at a
+//    time), and they are kept with the repeats until the facts lapse;
 //  - on a GPU: the second scatter through the same index array uses them (jf::stats), with the CPU
-//    executor's results (the last write winning, add_at accumulating; rows, int32 indices, two views
+//    executor's results (the last write winning, add_at accumulating; the winners found, then
+//    stored from alone; rows, int32 indices, two views
 //    of one index buffer, another target length); every write above makes the
 //    next scatter check again (numpy's IndexError, x untouched); a fact made wrong behind the
 //    engine's back still raises and writes nothing outside the target.
@@ -141,6 +144,54 @@ TEST(RememberedIndices, FactsLapse) {
   EXPECT_EQ(remembered::lookup(many.back(), 2), 0);
 }
 
+TEST(RememberedIndices, WinnersKeptWithTheRepeats) {
+  remembered::forget_all();
+  jf::array<i64> idx({1, 1, 0, 2});
+  teach(idx, 4, true, true);
+  remembered::known k = remembered::lookup_for_store(idx, 4, true);
+  EXPECT_EQ(k.facts, remembered::in_bounds | remembered::repeats);
+  EXPECT_TRUE(k.find_winners);
+  EXPECT_EQ(k.winners, nullptr);
+  EXPECT_FALSE(remembered::lookup_for_store(idx, 4, false).find_winners) << "only when asked";
+  // One scatter finds them; while its bitmap lives (its lesson not learned yet) no other does.
+  remembered::lesson finder;
+  ASSERT_TRUE(remembered::lesson_for(idx, 4, false, finder));
+  finder.winners = jf::zeros<std::uint32_t>({1});
+  remembered::finding_winners(idx, 4, finder.winners);
+  EXPECT_FALSE(remembered::lookup_for_store(idx, 4, true).find_winners);
+  {
+    remembered::lesson dropped = finder;  // a copy learned nowhere: the bitmap lives on in `finder`
+  }
+  EXPECT_FALSE(remembered::lookup_for_store(idx, 4, true).find_winners);
+  const void* bits = jf::detail::address_of(finder.winners);
+  remembered::learn(finder, false);
+  finder = remembered::lesson();
+  k = remembered::lookup_for_store(idx, 4, true);
+  EXPECT_EQ(k.facts, remembered::in_bounds | remembered::repeats | remembered::winners);
+  EXPECT_EQ(static_cast<const void*>(k.winners), bits) << "kept by the facts, the lesson gone";
+  EXPECT_FALSE(k.find_winners);
+  // Later lessons (scatters through the winners) keep them; a write lapses everything.
+  teach(idx, 4, false, false);
+  EXPECT_EQ(remembered::lookup(idx, 4), remembered::in_bounds | remembered::repeats | remembered::winners);
+  idx(0) = 1;
+  EXPECT_EQ(remembered::lookup(idx, 4), 0);
+  // Winners go with repeats only: a lesson that found the indices distinct keeps none.
+  remembered::lesson distinct;
+  ASSERT_TRUE(remembered::lesson_for(idx, 4, true, distinct));
+  distinct.winners = jf::zeros<std::uint32_t>({1});
+  remembered::learn(distinct, false);
+  EXPECT_EQ(remembered::lookup(idx, 4), remembered::in_bounds | remembered::distinct);
+  // A finder whose lesson is dropped (its bitmap freed) leaves the finding to the next scatter.
+  teach(idx, 4, true, true);
+  {
+    const jf::array<std::uint32_t> lost = jf::zeros<std::uint32_t>({1});
+    remembered::finding_winners(idx, 4, lost);
+    EXPECT_FALSE(remembered::lookup_for_store(idx, 4, true).find_winners);
+  }
+  EXPECT_TRUE(remembered::lookup_for_store(idx, 4, true).find_winners);
+  remembered::forget_all();
+}
+
 // jf::explain describes jf::cuda's plan with what is remembered (taught here for CPU arrays: the
 // engine learns only on a GPU).
 std::vector<std::string> remembered_plans() {
@@ -159,6 +210,23 @@ std::vector<std::string> remembered_plans() {
                            jf::dtype::float32>(rows, jf::capture(perm), jf::capture(jf::ones<float>({6, 3}) * 2.0f),
                                                &setitem);
   p.push_back(setitem);
+  // The winners kept (as the scatter that found them teaches): one launch, no claims.
+  remembered::lesson found;
+  EXPECT_TRUE(remembered::lesson_for(dup, 6, false, found));
+  found.winners = jf::zeros<std::uint32_t>({1});
+  remembered::learn(found, false);
+  p.push_back(jf::explain_put(x, dup, jf::array<double>({1.0, 2.0, 3.0, 4.0})));
+  const jf::array<i64> rows_dup({4, 4, 0, -1, 4});
+  teach(rows_dup, 6, true, true);
+  remembered::lesson rows_found;
+  EXPECT_TRUE(remembered::lesson_for(rows_dup, 6, false, rows_found));
+  rows_found.winners = jf::zeros<std::uint32_t>({1});
+  remembered::learn(rows_found, false);
+  std::string rows_winners;  // rows(rows_dup) = ones * 2, described
+  jf::detail::scatter_into<jf::detail::scatter_kind::setitem, jf::ir::put_rule::store, jf::ir::gather_mode::raise,
+                           jf::dtype::float32>(rows, jf::capture(rows_dup), jf::capture(jf::ones<float>({5, 3}) * 2.0f),
+                                               &rows_winners);
+  p.push_back(rows_winners);
   return p;
 }
 
@@ -174,9 +242,20 @@ TEST(RememberedIndices, PlansWithoutTheCheckingPass) {
   EXPECT_NE(p[1].find("const bool jf_dups = true;"), std::string::npos) << p[1];
   EXPECT_EQ(p[1].find("atomicOr(jf_bits"), std::string::npos) << p[1];  // no marks
   EXPECT_NE(p[1].find("atomicMax(jf_claims"), std::string::npos) << p[1];
+  // ... and finds the winners for the next calls (the plan of the next such call)
+  EXPECT_NE(p[1].find("atomicOr(a.aux + (jf_p >> 5)"), std::string::npos) << p[1];
+  EXPECT_NE(p[1].find("winners found"), std::string::npos) << p[1];
   EXPECT_NE(p[2].find("scatter: one launch"), std::string::npos) << p[2];
   EXPECT_NE(p[2].find("jf_scatter::combine<1"), std::string::npos) << p[2];
   EXPECT_NE(p[3].find("scatter: one launch"), std::string::npos) << p[3];
+  for (std::size_t k : {std::size_t(4), std::size_t(5)}) {  // the winners kept: one launch, no claims
+    EXPECT_NE(p[k].find("scatter: one launch"), std::string::npos) << p[k];
+    EXPECT_NE(p[k].find("remembered winners"), std::string::npos) << p[k];
+    EXPECT_NE(p[k].find("with the positions that win"), std::string::npos) << p[k];
+    EXPECT_NE(p[k].find("(a.aux[jf_p >> 5] >> (jf_p & 31))"), std::string::npos) << p[k];
+    EXPECT_NE(p[k].find("jf_nest::report_index"), std::string::npos) << p[k];  // still checked as written
+    EXPECT_EQ(p[k].find("jf_claims"), std::string::npos) << p[k];
+  }
   // Not remembered: numpy's checking launch first.
   remembered::forget_all();
   const std::string fresh = jf::explain_put(jf::zeros<double>({6}), jf::array<i64>({5, 0}), 2.0);
@@ -207,20 +286,25 @@ std::vector<double> random_values(std::size_t n, bool whole) {
   return v;
 }
 
-// Three rounds of `scatter` into GPU and CPU targets (poisoned alike): the first teaches (after the
-// wait), the next two must use the facts and give the CPU executor's bits.
+// Four rounds of `scatter` into GPU and CPU targets (poisoned alike): the first teaches (after the
+// wait), the next three must use the facts and give the CPU executor's bits.
+// `finds_winners`: a store through indices with a repeat, which finds the winning positions in the
+// second round (after the first's wait) and stores from them alone in the third and fourth.
 template <class F>
-void rounds(const std::vector<i64>& iv, i64 n, F scatter, const std::string& what, bool whole = false) {
+void rounds(const std::vector<i64>& iv, i64 n, F scatter, const std::string& what, bool whole = false,
+            bool finds_winners = false) {
   const jf::array<i64> gi(iv, jf::cuda), ci(iv, jf::cpu);
   const std::vector<double> poison(static_cast<std::size_t>(n), -12345.0);
   jf::array<double> gx(poison, jf::cuda), cx(poison, jf::cpu);
-  for (int round = 0; round < 3; ++round) {
+  for (int round = 0; round < 4; ++round) {
     const std::vector<double> v = random_values(iv.size(), whole);
     const jf::array<double> gv(v, jf::cuda), cv(v, jf::cpu);
     jf::reset_stats();
     scatter(gx, gi, gv);
     jf::synchronize();
     EXPECT_EQ(jf::stats().indices_remembered, round == 0 ? 0u : 1u) << what << " round " << round;
+    EXPECT_EQ((remembered::lookup(gi, n) & remembered::winners) != 0, finds_winners && round >= 1)
+        << what << " round " << round;
     scatter(cx, ci, cv);
     EXPECT_EQ(gx.to_vector(), cx.to_vector()) << what << " round " << round << " n " << n << " seed " << seed();
   }
@@ -245,9 +329,10 @@ TEST_F(RememberedIndicesGpu, LaterCallsUseTheFactsWithNumpysResults) {
     };
     rounds(perm, n, put, "put perm");
     rounds(negative, n, put, "put negative");
-    rounds(dup, n, put, "put dup");  // remembered repeats: claims without marks, the last write wins
+    // Remembered repeats: claims without marks finding the winners, then the winners alone.
+    rounds(dup, n, put, "put dup", false, true);
     rounds(perm, n, setitem, "setitem perm");
-    rounds(dup, n, setitem, "setitem dup");
+    rounds(dup, n, setitem, "setitem dup", false, true);
     rounds(dup, n, add_at, "add_at dup", true);
     if (HasFailure()) return;
   }
@@ -296,6 +381,35 @@ TEST_F(RememberedIndicesGpu, RowsInt32IndicesAndViews) {
   jf::put(longer, half, 1.0);
   jf::synchronize();
   EXPECT_EQ(jf::stats().indices_remembered, 0u);
+}
+
+// Rows stored through int32 indices with repeats: the winners found once, then stored from alone;
+// a write into the index array lapses them (the next call checks and claims), and they are found
+// again. Every round against the CPU executor, whose loop leaves the last write.
+TEST_F(RememberedIndicesGpu, WinnersOfRowsLapseAndAreFoundAgain) {
+  const i64 n = 1000, cols = 3;
+  std::vector<std::int32_t> iv(static_cast<std::size_t>(n + 7));
+  for (auto& j : iv) j = static_cast<std::int32_t>(rand_int(-n, n - 1));
+  jf::array<std::int32_t> gi(iv, jf::cuda), ci(iv, jf::cpu);
+  const std::vector<double> poison(static_cast<std::size_t>(n * cols), -7.0);
+  jf::array<double> gx(poison, {n, cols}, jf::cuda), cx(poison, {n, cols}, jf::cpu);
+  const i64 rows = static_cast<i64>(iv.size());
+  for (int round = 0; round < 8; ++round) {
+    if (round == 4) {  // a write: a repeat of the first index where the last one was
+      gi(rows - 1) = iv[0];
+      ci(rows - 1) = iv[0];
+    }
+    const std::vector<double> v = random_values(static_cast<std::size_t>(rows * cols), false);
+    const jf::array<double> gv(v, {rows, cols}, jf::cuda), cv(v, {rows, cols}, jf::cpu);
+    jf::reset_stats();
+    gx(gi) = gv * 2.0 + 1.0;
+    jf::synchronize();
+    const int since = round % 4;  // rounds since the facts were last taught from scratch
+    EXPECT_EQ(jf::stats().indices_remembered, since == 0 ? 0u : 1u) << "round " << round;
+    EXPECT_EQ((remembered::lookup(gi, n) & remembered::winners) != 0, since >= 1) << "round " << round;
+    cx(ci) = cv * 2.0 + 1.0;
+    EXPECT_EQ(gx.to_vector(), cx.to_vector()) << "round " << round << " seed " << seed();
+  }
 }
 
 // After each write into the index array the next scatter checks again: an index made out of

@@ -21,6 +21,8 @@ struct step_bindings {
   // Gathers' out-of-bounds record (index_errors.hpp): host memory for the CPU executor, device
   // memory for kernels; null when the graph has no gather.
   void* error = nullptr;
+  // Device memory the engine keeps between calls for the kernel (a remembered put's winners), or null.
+  void* aux = nullptr;
 };
 
 }  // namespace jf::detail

@@ -156,6 +156,7 @@ std::vector<std::uint64_t> pack_nest_args(const ir::kernel_source& src, const de
       for (std::int64_t st : op.strides) slots.push_back(static_cast<std::uint64_t>(st));
   slots.push_back(reinterpret_cast<std::uintptr_t>(scratch));
   slots.push_back(reinterpret_cast<std::uintptr_t>(b.error));
+  slots.push_back(reinterpret_cast<std::uintptr_t>(b.aux));
   // Generated inputs' round keys, computed once per launch (kernels read them from the constant bank).
   for (std::size_t i = 0; i < src.launch.round_key_params.size(); ++i) {
     const std::int32_t p = src.launch.round_key_params[i];

@@ -288,7 +288,10 @@ ir::graph lower_nest(const eval_request& r, const nest_call& c) {
     const ir::node_id value = lower_cast(g, roots[1], sc->value_type, out_domain);
     const ir::node_id put =
         g.add_put(sc->rule, r.out_types[0], value, index, c.a.target_domain, claims, out_domain, sc->mode, sc->axis,
-                  sc->remembered & remembered_indices::in_bounds, sc->remembered & remembered_indices::repeats);
+                  sc->remembered & remembered_indices::in_bounds, sc->remembered & remembered_indices::repeats,
+                  (sc->remembered & remembered_indices::winners)        ? ir::put_winners::use
+                  : (sc->remembered & remembered_indices::find_winners) ? ir::put_winners::build
+                                                                        : ir::put_winners::none);
     g.add_output(put, c.out_layout[0]);
     g.outputs.back().domain = out_domain;
   }
@@ -375,6 +378,7 @@ void run(const eval_request& r, device dev, nest_call& c) {
     b.error = deferred_index_checks::unchecked();
   else if (gathers)
     b.error = &failure;
+  b.aux = r.scatter ? r.scatter->winners : nullptr;
   try {
     if (dev.kind == device_kind::cpu) {
       for (std::size_t k = 0; k < c.input_leaf.size(); ++k) b.inputs.push_back(in_binding(static_cast<std::int32_t>(k)));
@@ -448,26 +452,50 @@ array_base cyclic_values(const array_base& v, const shape_t& shape, device dev) 
 // What is remembered about a scatter's index array (remembered_indices.hpp), put into `sp`: on
 // jf::cuda (jf::explain, without a lesson, describes jf::cuda's plan on any backend), mode raise,
 // indices that are one array leaf. Returns whether the scatter can teach the facts (`*l`, learned
-// when its record is found clean).
+// when its record is found clean); `kept`: its indices are the caller's array (not a copy), so a
+// store through indices known to repeat may find the winners for the next calls (explain describes
+// that plan without a bitmap).
 bool use_remembered(scatter_spec& sp, const eval_request& r, const array_base& target, device dev,
-                    remembered_indices::lesson* l) {
+                    remembered_indices::lesson* l, bool kept) {
   const bool explained = l == nullptr;
   sp.remembered = 0;
+  sp.winners = nullptr;
   if ((dev.kind != device_kind::cuda && !explained) || sp.mode != ir::gather_mode::raise || sp.index_arrays != 1 ||
       sp.index_program != 1 || r.program[0].kind != prog_entry::array || target.ndim() == 0)
     return false;
   const array_base& indices = *r.arrays[0];
   const std::int64_t extent = target.shape()[0];  // the scattered axis: put's flattened target, x's first
-  const std::uint8_t known = remembered_indices::lookup(indices, extent);
-  if (known & remembered_indices::in_bounds) {
-    sp.remembered = known;
-    if (sp.rule == ir::put_rule::store && (known & remembered_indices::distinct)) sp.rule = ir::put_rule::store_any;
+  const bool store = sp.rule == ir::put_rule::store;
+  const remembered_indices::known known =
+      remembered_indices::lookup_for_store(indices, extent, store && (kept || explained));
+  if (known.facts & remembered_indices::in_bounds) {
+    sp.remembered = known.facts;
+    if (store && (known.facts & remembered_indices::distinct)) sp.rule = ir::put_rule::store_any;
+    if (store && (known.facts & remembered_indices::winners))
+      sp.winners = const_cast<unsigned*>(known.winners);
+    else
+      sp.remembered &= static_cast<std::uint8_t>(~remembered_indices::winners);
     if (!explained) bump(counter::indices_remembered);
   }
-  if (explained) return false;
+  if (explained) {  // described as the call would run, finding the winners if it would
+    if (known.find_winners) sp.remembered |= remembered_indices::find_winners;
+    return false;
+  }
   // A store that still marks its elements reports whether one was named twice.
-  const bool marked = sp.rule == ir::put_rule::store && !(known & remembered_indices::repeats);
-  return remembered_indices::lesson_for(indices, extent, marked, *l);
+  const bool marked = store && !(known.facts & remembered_indices::repeats);
+  if (!remembered_indices::lesson_for(indices, extent, marked, *l)) return false;
+  if (known.find_winners) {  // a bit a position, zeroed; the kernel sets the winners' (ir::put_winners::build)
+    const std::uint32_t zero = 0;
+    try {
+      l->winners = fill(dev, dtype::uint32, shape_t{(indices.size() + 31) / 32}, &zero);
+    } catch (const out_of_memory&) {
+      return true;  // the winners are an optimisation: without the memory, the claims as before
+    }
+    remembered_indices::finding_winners(indices, extent, l->winners);
+    sp.remembered |= remembered_indices::find_winners;
+    sp.winners = detail::address_of(l->winners);
+  }
+  return true;
 }
 
 }  // namespace
@@ -515,7 +543,8 @@ void evaluate_scatter(const eval_request& request) {
   scatter_spec spec = sp;
   remembered_indices::lesson lesson;
   // (Indices read from a copy, as they overlap x, teach nothing: the copy is gone after the call.)
-  const bool teaches = use_remembered(spec, r, target, dev, &lesson) && leaves[0] == request.arrays[0];
+  const bool kept = !leaves.empty() && leaves[0] == request.arrays[0];
+  const bool teaches = use_remembered(spec, r, target, dev, &lesson, kept) && kept;
   r.scatter = &spec;
   array_base out = target;
   const dtype out_type = x.dtype();
@@ -560,7 +589,7 @@ std::string explain_scatter(const eval_request& request) {
   eval_request r = request;
   r.arrays = leaves.data();
   scatter_spec spec = sp;  // described with what is remembered about its indices, as it would run
-  use_remembered(spec, r, c.target, dev, nullptr);
+  use_remembered(spec, r, c.target, dev, nullptr, false);
   r.scatter = &spec;
   array_base out = c.target;
   const dtype out_type = x.dtype();

@@ -15,6 +15,8 @@ struct entry {
   dtype type = dtype::int64;
   std::uint8_t facts = 0;
   std::uint64_t used = 0;  // the clock of the last lookup or learning (the oldest goes first)
+  array_base winner_bits;  // with facts & winners (device memory, a bit a position)
+  std::weak_ptr<buffer> finding;  // the bitmap a scatter is filling, until its lesson is learned or dropped
 };
 
 // A few index arrays (a program scatters through a handful): a short list searched under a lock.
@@ -40,6 +42,11 @@ table& kept() {
   return !b.external.load(std::memory_order_relaxed) && b.writes.load(std::memory_order_relaxed) == writes;
 }
 
+// Entries whose index buffer is gone (their winners' memory goes with them). Under the table's lock.
+void drop_expired(std::vector<entry>& v) {
+  v.erase(std::remove_if(v.begin(), v.end(), [](const entry& e) { return e.buf.expired(); }), v.end());
+}
+
 }  // namespace
 
 bool lesson_for(const array_base& indices, std::int64_t target, bool marked, lesson& out) {
@@ -57,19 +64,38 @@ bool lesson_for(const array_base& indices, std::int64_t target, bool marked, les
   return true;
 }
 
-std::uint8_t lookup(const array_base& indices, std::int64_t target) {
+known lookup_for_store(const array_base& indices, std::int64_t target, bool may_find_winners) {
+  known k;
   const buffer_ptr& b = indices.buffer();
-  if (!b || b->external.load(std::memory_order_relaxed) || !indices.is_contiguous()) return 0;
+  if (!b || b->external.load(std::memory_order_relaxed) || !indices.is_contiguous()) return k;
   table& t = kept();
   std::lock_guard<std::mutex> lock(t.mutex);
+  drop_expired(t.entries);
   for (entry& e : t.entries)
     if (names(e, b.get(), indices.offset(), indices.size(), indices.dtype(), target)) {
       // The same address may be a later buffer: the weak pointer's owner must be this one.
-      if (e.buf.lock() != b || !unchanged(*b, e.writes)) return 0;
+      if (e.buf.lock() != b || !unchanged(*b, e.writes)) return k;
       e.used = ++t.clock;
-      return e.facts;
+      k.facts = e.facts;
+      if (e.facts & winners)
+        k.winners = static_cast<const unsigned*>(detail::address_of(e.winner_bits));
+      else
+        k.find_winners = may_find_winners && (e.facts & repeats) && e.finding.expired();
+      return k;
     }
-  return 0;
+  return k;
+}
+
+std::uint8_t lookup(const array_base& indices, std::int64_t target) {
+  return lookup_for_store(indices, target, false).facts;
+}
+
+void finding_winners(const array_base& indices, std::int64_t target, const array_base& bits) {
+  table& t = kept();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  for (entry& e : t.entries)
+    if (names(e, indices.buffer().get(), indices.offset(), indices.size(), indices.dtype(), target))
+      e.finding = bits.buffer();
 }
 
 void learn(const lesson& l, bool repeated) {
@@ -78,14 +104,20 @@ void learn(const lesson& l, bool repeated) {
   table& t = kept();
   std::lock_guard<std::mutex> lock(t.mutex);
   auto& v = t.entries;
-  v.erase(std::remove_if(v.begin(), v.end(), [](const entry& e) { return e.buf.expired(); }), v.end());
+  drop_expired(v);
   auto it = std::find_if(v.begin(), v.end(),
                          [&](const entry& e) { return names(e, b.get(), l.offset, l.count, l.type, l.target); });
+  const bool same = it != v.end() && it->writes == l.writes;  // what the entry knows is still true
   std::uint8_t facts = in_bounds;
   if (l.marked)
     facts |= repeated ? repeats : distinct;
-  else if (it != v.end() && it->writes == l.writes)
-    facts |= it->facts & (distinct | repeats);  // still true
+  else if (same)
+    facts |= it->facts & (distinct | repeats);
+  // The winners belong with repeats: the lesson's (its kernel found them), else the entry's.
+  array_base bits;
+  if (facts & repeats) bits = !l.winners.is_null() ? l.winners : same && (it->facts & winners) ? it->winner_bits : bits;
+  if (!bits.is_null()) facts |= winners;
+  std::weak_ptr<buffer> finding = same ? it->finding : std::weak_ptr<buffer>();
   if (it == v.end()) {
     if (v.size() == capacity)
       v.erase(std::min_element(v.begin(), v.end(), [](const entry& x, const entry& y) { return x.used < y.used; }));
@@ -101,6 +133,8 @@ void learn(const lesson& l, bool repeated) {
   it->type = l.type;
   it->facts = facts;
   it->used = ++t.clock;
+  it->winner_bits = std::move(bits);
+  it->finding = std::move(finding);
 }
 
 void forget(const lesson& l) {

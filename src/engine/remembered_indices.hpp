@@ -11,6 +11,8 @@
 // A scatter that uses them has no checking launch: it checks each index as it writes it, so a fact
 // wrong through a write jetfuse missed still raises numpy's IndexError and never writes outside
 // the target (though elements before the bad index may then have been written).
+// A store through indices remembered with repeats also learns which positions win (a bit each,
+// found once from the claims): later stores write only those positions, one launch with no claims.
 #pragma once
 
 #include <cstdint>
@@ -21,9 +23,18 @@
 namespace jf::detail::remembered_indices {
 
 enum : std::uint8_t {
-  in_bounds = 1,  // every index names an element (numpy's checks would pass)
-  distinct = 2,   // and no element is named twice (any order of the stores leaves the last write)
-  repeats = 4,    // and some element is named twice (the claims are needed)
+  in_bounds = 1,      // every index names an element (numpy's checks would pass)
+  distinct = 2,       // and no element is named twice (any order of the stores leaves the last write)
+  repeats = 4,        // and some element is named twice (the claims are needed)
+  winners = 8,        // and the positions whose value wins are kept (known::winners)
+  find_winners = 16,  // (a scatter's, not a fact) the scatter finds the winners for the next calls
+};
+
+// What lookup() found.
+struct known {
+  std::uint8_t facts = 0;
+  const unsigned* winners = nullptr;  // with facts & winners: a bit a position, set where its value wins
+  bool find_winners = false;          // repeats without winners, and no scatter finding them yet
 };
 
 // A scatter's indices as the facts are kept: contiguous elements of one buffer, as indices into an
@@ -34,6 +45,7 @@ struct lesson {
   std::int64_t offset = 0, count = 0, target = 0;
   dtype type = dtype::int64;
   bool marked = false;  // the scatter's kernel marked each element named (it reports repeats)
+  array_base winners;   // a bit a position that the scatter's kernel sets where the value wins, or null
 };
 
 // Whether facts about `indices` as indices into `target` elements could be kept (contiguous memory
@@ -42,8 +54,14 @@ bool lesson_for(const array_base& indices, std::int64_t target, bool marked, les
 
 // The facts kept for `indices` into `target` elements, 0 when none (or the buffer changed since).
 std::uint8_t lookup(const array_base& indices, std::int64_t target);
+// The same, with the winners' bitmap when kept. With `may_find_winners`, known::find_winners says
+// that the caller should find them (repeats known, no winners kept, none being found): the caller
+// then hands its zeroed bitmap to finding_winners() and to its lesson.
+known lookup_for_store(const array_base& indices, std::int64_t target, bool may_find_winners);
+void finding_winners(const array_base& indices, std::int64_t target, const array_base& bits);
 
-// The scatter's record came back clean (repeated: its kernel found an element named twice).
+// The scatter's record came back clean (repeated: its kernel found an element named twice). A
+// lesson with winners, about indices known to repeat, keeps them.
 void learn(const lesson& l, bool repeated);
 
 // The scatter's record holds a failure: what was kept about its indices is forgotten (it was used

@@ -221,7 +221,7 @@ jf::op put_rule_op(put_rule r) {
 
 node_id graph::add_put(put_rule rule, dtype target_type, node_id value, node_id index, domain_id target,
                        domain_id claims, domain_id in, gather_mode mode, int axis, bool known_in_bounds,
-                       bool known_repeats) {
+                       bool known_repeats, put_winners winners) {
   node n;
   n.code = op::put;
   n.type = target_type;
@@ -231,7 +231,7 @@ node_id graph::add_put(put_rule rule, dtype target_type, node_id value, node_id 
   n.attr[0] = target;
   n.attr[1] = static_cast<std::int64_t>(rule) | (static_cast<std::int64_t>(mode) << 8) |
               (static_cast<std::int64_t>(known_in_bounds) << 10) | (static_cast<std::int64_t>(known_repeats) << 11) |
-              (static_cast<std::int64_t>(axis) << 16);
+              (static_cast<std::int64_t>(winners) << 12) | (static_cast<std::int64_t>(axis) << 16);
   n.domain = in;
   return add(n);
 }
@@ -445,7 +445,11 @@ std::string graph::to_string() const {
         << n.args[1] << " into " << domain_name(target_of_put(n)) << " (claims over " << domain_name(claims_of_put(n))
         << ", axis " << axis_of_put(n) << ", " << modes[static_cast<int>(mode_of_put(n))]
         << (put_known_in_bounds(n) ? ", remembered in bounds" : "")
-        << (put_known_repeats(n) ? ", remembered repeats" : "") << ")";
+        << (put_known_repeats(n) ? ", remembered repeats" : "")
+        << (winners_of_put(n) == put_winners::build ? ", winners found"
+            : winners_of_put(n) == put_winners::use ? ", remembered winners"
+                                                    : "")
+        << ")";
       break;
     }
     case op::scan:

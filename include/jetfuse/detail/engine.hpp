@@ -71,8 +71,10 @@ struct scatter_spec {
   int index_program = 0;              // entries of the indices' program (the values' follow)
   int axis = 0;  // the axis numpy's IndexError names (the target's first; x(jf::all, i) = v: x's axis 1)
   // Set by the engine, not the front end: what is remembered about the index array (src/engine/
-  // remembered_indices.hpp; ir::put_known_in_bounds, ir::put_known_repeats).
+  // remembered_indices.hpp; ir::put_known_in_bounds, ir::put_known_repeats, ir::winners_of_put),
+  // and the winners' bitmap the kernel reads or fills (device memory, the kernel's aux pointer).
   std::uint8_t remembered = 0;
+  void* winners = nullptr;
 };
 
 // Builds the IR of the expression type(s) for one variant; pushes one root per expression.

@@ -147,6 +147,11 @@ inline int axis_of_put(const node& n) { return static_cast<int>(n.attr[1] >> 16)
 // it, without a checking launch), or naming some element twice (a store claims without marking).
 inline bool put_known_in_bounds(const node& n) { return (n.attr[1] >> 10) & 1; }
 inline bool put_known_repeats(const node& n) { return (n.attr[1] >> 11) & 1; }
+// A store through an index array remembered with repeats (attr[1] bits 12-13): `build` stores as the
+// claims decide and also sets, in the kernel's aux bitmap (a bit a position), each position whose
+// value wins; `use` stores only the positions whose bit is set in that bitmap, one launch, no claims.
+enum class put_winners : std::uint8_t { none, build, use };
+inline put_winners winners_of_put(const node& n) { return static_cast<put_winners>((n.attr[1] >> 12) & 3); }
 inline domain_id target_of_put(const node& n) { return static_cast<domain_id>(n.attr[0]); }
 inline domain_id claims_of_put(const node& n) { return static_cast<domain_id>(n.index); }
 
@@ -206,7 +211,8 @@ struct output_desc {
 //   outputs' pointers, inputs' pointers, params (one slot each, value in the low bytes),
 //   extents[ndim] (one per global axis), then strides[ndim] for EVERY operand (outputs first, then
 //   inputs, in order; elements), then one scratch pointer (zero-initialised device memory of
-//   launch_config::scratch_bytes, or null), then the gathers' error record (or null), then per
+//   launch_config::scratch_bytes, or null), then the gathers' error record (or null), then the aux
+//   pointer (device memory the engine keeps between calls: a remembered put's winners; or null), then per
 //   generated input (in order) its 20 Philox round keys (k0 + r W0, k1 + r W1 for r = 0..9,
 //   interleaved; ops::jf_philox_round_keys of its key params, or jf_philox4x32_round_keys: the
 //   same in 32-bit words, zero-extended). Operand k of a node in domain D is read at
@@ -304,7 +310,8 @@ struct graph {
   // written; wrap and clip as numpy's put. The node's dtype is the target's; its value's is the
   // target's (store) or the one the rule computes in.
   node_id add_put(put_rule rule, dtype target_type, node_id value, node_id index, domain_id target, domain_id claims,
-                  domain_id in, gather_mode mode, int axis, bool known_in_bounds = false, bool known_repeats = false);
+                  domain_id in, gather_mode mode, int axis, bool known_in_bounds = false, bool known_repeats = false,
+                  put_winners winners = put_winners::none);
 
   const node& at(node_id id) const { return nodes[static_cast<std::size_t>(id)]; }
   const domain& dom(domain_id id) const { return domains[static_cast<std::size_t>(id)]; }

@@ -29,7 +29,7 @@ int nest_abi_slots(const graph& g) {
   const int operands = static_cast<int>(g.outputs.size() + g.inputs.size());
   int generated = 0;
   for (const operand_desc& in : g.inputs) generated += in.gen != generator::none;
-  return operands + static_cast<int>(g.params.size()) + g.ndim + g.ndim * operands + 2 +
+  return operands + static_cast<int>(g.params.size()) + g.ndim + g.ndim * operands + 3 +
          philox_round_key_slots * generated;
 }
 
@@ -662,6 +662,7 @@ void emitter::args_struct() {
   }
   s << "  alignas(8) unsigned char* scratch;  // zero-initialised by the launcher (partials, counters)\n";
   s << "  alignas(8) jf_nest::index_error_record* err;  // gathers' out-of-bounds report (null: no gathers)\n";
+  s << "  alignas(8) unsigned* aux;  // memory the engine keeps between calls (a put's winners), or null\n";
   for (std::size_t k = 0; k < g.inputs.size(); ++k)
     if (g.inputs[k].gen != generator::none)
       s << "  alignas(8) unsigned long long rk" << k << "[" << philox_round_key_slots << "];  // in" << k

@@ -17,6 +17,11 @@
 // Measured (H200, 2^26 float64 by int64 indices, bench_scatter): 5.21 ms on a permutation where
 // claiming first took 7.93, and 9.02 with duplicates where it took 7.95; a plain scatter 4.14. The
 // variants tried are in bench/experiments/put_claim_variants.cu.
+// Through an index array remembered in bounds (remembered_indices.hpp) nothing is checked first;
+// remembered distinct, a store is store_any; remembered with repeats, launches 1 and 2 do nothing,
+// and launch 5 also sets each winning position's bit in a.aux, which the engine keeps: from then on
+// the store is one launch writing the positions whose bit is set (put_winners::use; H200, 2^26
+// random indices with duplicates: 2.70 ms in put_claim_variants.cu's `winners`, plain 4.13).
 // ufunc.at combines each value into its element by an atomic (native atomicAdd / atomicMin /
 // atomicMax where they compute exactly numpy's operation in the target's dtype, else a
 // compare-and-swap loop), after a checking launch when mode raise or a raising gather asks for one.
@@ -134,13 +139,16 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
   std::vector<node_id> value_checks;
   for (node_id x : raising_gathers(g, need_all))
     if (!need_index[static_cast<std::size_t>(x)]) value_checks.push_back(x);
-  const bool claims = rule == put_rule::store;
+  const bool last_write = rule == put_rule::store;
   const bool plain_store = rule == put_rule::store_any;  // no claims: a duplicate's value, any one, wins
   // Remembered from an earlier call on the same unchanged index array (remembered_indices.hpp):
   // every index in bounds (each is then checked as it is written, with no checking launch), or some
-  // element named twice (the claims without the marks).
+  // element named twice (the claims without the marks), and then perhaps the winning positions: a
+  // bit each in a.aux, filled by the claimed stores (build) or read instead of the claims (use).
   const bool known_in_bounds = put_known_in_bounds(n) && mode == gather_mode::raise;
-  const bool known_repeats = put_known_repeats(n) && claims;
+  const bool known_repeats = put_known_repeats(n) && last_write && known_in_bounds;
+  const put_winners winners = known_repeats ? winners_of_put(n) : put_winners::none;
+  const bool claims = last_write && winners != put_winners::use;
   const bool checks_first = mode == gather_mode::raise && !known_in_bounds;
   const bool checks = checks_first || !raising_gathers(g, need_all).empty();
   li.block = 256;
@@ -159,9 +167,15 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
   const std::string remembered =
       known_in_bounds
           ? std::string("\nIndices remembered in bounds") + (known_repeats ? ", naming some element twice" : "") +
+                (winners == put_winners::use ? ", with the positions that win" : "") +
                 " (the same index array, unchanged since an earlier call): each checked as it is written."
           : "";
-  if (claims && known_repeats)
+  if (winners == put_winners::use)
+    plan +=
+        std::string(checks ? "\nLaunch 1 over D" + Ds + ": raising gathers of the values.\nLaunch 2" : "\nOne launch") +
+        " over D" + Ds + ": " + (checks ? "nothing after a failure; else " : "") +
+        "each value stored where its position's bit is set (the remembered winners: no claims).";
+  else if (claims && known_repeats)
     plan += std::string("\nLaunch 1") +
             (checks_first           ? " over D" + Is + ": indices checked" + value_checked
              : value_checks.empty() ? ": nothing"
@@ -169,7 +183,10 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
             ".\nLaunch 2: nothing (remembered: some element named twice).\nLaunch 3 over D" + Ds +
             ": nothing after a failure; else the claims zeroed.\nLaunches 4 and 5: each element claimed by its latest "
             "position over D" +
-            Is + ", then each value stored where its position holds the claim.";
+            Is + ", then each value stored where its position holds the claim" +
+            (winners == put_winners::build
+                 ? ", and that position's bit set in a.aux (the winners, kept for the next calls)."
+                 : ".");
   else if (claims)
     plan += "\nLaunch 1 over D" + Is + ": " + (checks_first ? "indices checked, " : "") +
             "each element named marked in a bitmap" + value_checked + ".\nLaunch 2: the marked elements counted." +
@@ -313,10 +330,21 @@ void emit_scatter(emitter& e, const shape_plan& p, launch_info& li) {
                  normalise(ind + "  ", known_in_bounds);  // remembered in bounds: checked here, not before
                  const std::string target = "out0 + (" + iv + " * st_out0_" + ax + " + " + e.offset(true, 0, D) + ")";
                  const std::string& v = e.vname[static_cast<std::size_t>(value)];
-                 if (claims)
+                 if (claims && winners == put_winners::build)  // launch 5 (remembered repeats)
+                   s << ind << "  if (ok && jf_claims[" << iv << "] == " << claim_of_position() << ") {\n"
+                     << ind << "    *(" << target << ") = " << v << ";\n"
+                     << ind << "    const unsigned long long jf_p = " << e.position(I) << ";\n"
+                     << ind
+                     << "    atomicOr(a.aux + (jf_p >> 5), 1u << (jf_p & 31));  // a winner, for the next calls\n"
+                     << ind << "  }\n";
+                 else if (claims)
                    s << ind << "  if (ok && (jf_launch == 2 || jf_claims[" << iv << "] == " << claim_of_position()
                      << ")) *(" << target << ") = " << v << ";\n";
-                 else if (plain_store)
+                 else if (winners == put_winners::use) {
+                   s << ind << "  const unsigned long long jf_p = " << e.position(I) << ";\n";
+                   s << ind << "  if (ok && ((a.aux[jf_p >> 5] >> (jf_p & 31)) & 1u)) *(" << target << ") = " << v
+                     << ";  // the remembered winner\n";
+                 } else if (plain_store)
                    s << ind << "  if (ok) *(" << target << ") = " << v << ";\n";
                  else
                    s << ind << "  if (ok) jf_scatter::combine<" << static_cast<int>(rule) << ", " << T << ">(" << target
