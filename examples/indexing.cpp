@@ -119,17 +119,31 @@ int main() {
   }
   std::printf("3 steps of put(state, [3, 1, 0, 2], state * 2): %s, scatters through remembered indices: %llu\n",
               jf::detail::repr(state).c_str(), static_cast<unsigned long long>(jf::stats().indices_remembered));
-  const bool ok = raised && counts.to_vector() == std::vector<std::int64_t>{2, 2, 0, 0, 0, 1, 0, 0, 0, 2} &&
-                  shuffled.to_vector() == std::vector<double>{20, 40, 10, 30} &&
-                  state.to_vector() == std::vector<double>{8, 16, 24, 32} &&
-                  jf::stats().indices_remembered == (dev == jf::cuda ? 2u : 0u) &&
-                  static_cast<double>(out(5)) == expect && wide.to_vector() == std::vector<double>{3, 9, 4, 4, 8, 2} &&
-                  corners.to_vector() == std::vector<double>{23, 3, 16} && jf::sum(cube2).item() == 276.0 - 42.0 &&
-                  row_max.to_vector() == std::vector<double>{9, 7, 8} &&
-                  picks.to_vector() == std::vector<double>{90, 80, 60} &&
-                  m2.to_vector() == std::vector<double>{10, -1, 20, 10, 4, 20, 10, 2, 20} &&
-                  block.to_vector() == std::vector<double>{7, 4, 6, 8} && pairs.shape() == jf::shape_t{2, 3, 2} &&
-                  pairs.to_vector() == std::vector<double>{19, 5, 39, 25, 59, 45, 79, 65, 99, 85, 119, 105};
+  const std::uint64_t remembered_order = jf::stats().indices_remembered;
+  // Repeated indices: the last write wins (numpy's loop). On the GPU the second call through the
+  // same index array also finds which positions win, and the calls after it write only those.
+  const jf::array<std::int64_t> hits({1, 3, 1, 0, 3}, dev);
+  const jf::array<double> last = jf::full<double>({4}, -1.0, dev);
+  jf::reset_stats();
+  for (int step = 0; step < 4; ++step) {
+    jf::put(last, hits, jf::array<double>({0, 1, 2, 3, 4}, dev) + 10.0 * step);
+    jf::synchronize();
+  }
+  std::printf(
+      "4 steps of put(last, [1, 3, 1, 0, 3], [0, 1, 2, 3, 4] + 10 * step): %s, through remembered indices: %llu\n",
+      jf::detail::repr(last).c_str(), static_cast<unsigned long long>(jf::stats().indices_remembered));
+  const bool ok =
+      raised && counts.to_vector() == std::vector<std::int64_t>{2, 2, 0, 0, 0, 1, 0, 0, 0, 2} &&
+      shuffled.to_vector() == std::vector<double>{20, 40, 10, 30} &&
+      state.to_vector() == std::vector<double>{8, 16, 24, 32} && remembered_order == (dev == jf::cuda ? 2u : 0u) &&
+      last.to_vector() == std::vector<double>{33, 32, -1, 34} &&
+      jf::stats().indices_remembered == (dev == jf::cuda ? 3u : 0u) && static_cast<double>(out(5)) == expect &&
+      wide.to_vector() == std::vector<double>{3, 9, 4, 4, 8, 2} &&
+      corners.to_vector() == std::vector<double>{23, 3, 16} && jf::sum(cube2).item() == 276.0 - 42.0 &&
+      row_max.to_vector() == std::vector<double>{9, 7, 8} && picks.to_vector() == std::vector<double>{90, 80, 60} &&
+      m2.to_vector() == std::vector<double>{10, -1, 20, 10, 4, 20, 10, 2, 20} &&
+      block.to_vector() == std::vector<double>{7, 4, 6, 8} && pairs.shape() == jf::shape_t{2, 3, 2} &&
+      pairs.to_vector() == std::vector<double>{19, 5, 39, 25, 59, 45, 79, 65, 99, 85, 119, 105};
   std::printf("%s\n", ok ? "ok" : "MISMATCH");
   return ok ? 0 : 1;
 }
