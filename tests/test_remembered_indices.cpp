@@ -151,7 +151,7 @@ TEST(RememberedIndices, WinnersKeptWithTheRepeats) {
   remembered::known k = remembered::lookup_for_store(idx, 4, true);
   EXPECT_EQ(k.facts, remembered::in_bounds | remembered::repeats);
   EXPECT_TRUE(k.find_winners);
-  EXPECT_EQ(k.winners, nullptr);
+  EXPECT_TRUE(k.winners.is_null());
   EXPECT_FALSE(remembered::lookup_for_store(idx, 4, false).find_winners) << "only when asked";
   // One scatter finds them; while its bitmap lives (its lesson not learned yet) no other does.
   remembered::lesson finder;
@@ -168,7 +168,7 @@ TEST(RememberedIndices, WinnersKeptWithTheRepeats) {
   finder = remembered::lesson();
   k = remembered::lookup_for_store(idx, 4, true);
   EXPECT_EQ(k.facts, remembered::in_bounds | remembered::repeats | remembered::winners);
-  EXPECT_EQ(static_cast<const void*>(k.winners), bits) << "kept by the facts, the lesson gone";
+  EXPECT_EQ(jf::detail::address_of(k.winners), bits) << "kept by the facts, the lesson gone";
   EXPECT_FALSE(k.find_winners);
   // Later lessons (scatters through the winners) keep them; a write lapses everything.
   teach(idx, 4, false, false);

@@ -472,7 +472,7 @@ bool use_remembered(scatter_spec& sp, const eval_request& r, const array_base& t
     sp.remembered = known.facts;
     if (store && (known.facts & remembered_indices::distinct)) sp.rule = ir::put_rule::store_any;
     if (store && (known.facts & remembered_indices::winners))
-      sp.winners = const_cast<unsigned*>(known.winners);
+      sp.winners = detail::address_of(known.winners);
     else
       sp.remembered &= static_cast<std::uint8_t>(~remembered_indices::winners);
     if (!explained) bump(counter::indices_remembered);
@@ -483,7 +483,12 @@ bool use_remembered(scatter_spec& sp, const eval_request& r, const array_base& t
   }
   // A store that still marks its elements reports whether one was named twice.
   const bool marked = store && !(known.facts & remembered_indices::repeats);
-  if (!remembered_indices::lesson_for(indices, extent, marked, *l)) return false;
+  if (!remembered_indices::lesson_for(indices, extent, marked, *l)) {
+    sp.remembered &= static_cast<std::uint8_t>(~remembered_indices::winners);  // (kept only through a lesson)
+    sp.winners = nullptr;
+    return false;
+  }
+  if (sp.winners != nullptr) l->winners = known.winners;  // alive until the wait after the kernel
   if (known.find_winners) {  // a bit a position, zeroed; the kernel sets the winners' (ir::put_winners::build)
     const std::uint32_t zero = 0;
     try {

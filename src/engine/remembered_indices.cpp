@@ -78,7 +78,7 @@ known lookup_for_store(const array_base& indices, std::int64_t target, bool may_
       e.used = ++t.clock;
       k.facts = e.facts;
       if (e.facts & winners)
-        k.winners = static_cast<const unsigned*>(detail::address_of(e.winner_bits));
+        k.winners = e.winner_bits;
       else
         k.find_winners = may_find_winners && (e.facts & repeats) && e.finding.expired();
       return k;

@@ -33,7 +33,10 @@ enum : std::uint8_t {
 // What lookup() found.
 struct known {
   std::uint8_t facts = 0;
-  const unsigned* winners = nullptr;  // with facts & winners: a bit a position, set where its value wins
+  // With facts & winners: a bit a position, set where its value wins. A scatter that reads it keeps
+  // this handle in its lesson until its thread's next wait, so that the memory outlives its kernel
+  // whichever thread drops the facts.
+  array_base winners;
   bool find_winners = false;          // repeats without winners, and no scatter finding them yet
 };
 
@@ -45,7 +48,9 @@ struct lesson {
   std::int64_t offset = 0, count = 0, target = 0;
   dtype type = dtype::int64;
   bool marked = false;  // the scatter's kernel marked each element named (it reports repeats)
-  array_base winners;   // a bit a position that the scatter's kernel sets where the value wins, or null
+  // The winners' bitmap (a bit a position) the scatter's kernel fills, or reads (held here until
+  // the thread's next wait, after the kernel), or null.
+  array_base winners;
 };
 
 // Whether facts about `indices` as indices into `target` elements could be kept (contiguous memory
