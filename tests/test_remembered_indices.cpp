@@ -151,24 +151,24 @@ TEST(RememberedIndices, WinnersKeptWithTheRepeats) {
   remembered::known k = remembered::lookup_for_store(idx, 4, true);
   EXPECT_EQ(k.facts, remembered::in_bounds | remembered::repeats);
   EXPECT_TRUE(k.find_winners);
-  EXPECT_TRUE(k.winners.is_null());
+  EXPECT_EQ(k.winners, nullptr);
   EXPECT_FALSE(remembered::lookup_for_store(idx, 4, false).find_winners) << "only when asked";
   // One scatter finds them; while its bitmap lives (its lesson not learned yet) no other does.
   remembered::lesson finder;
   ASSERT_TRUE(remembered::lesson_for(idx, 4, false, finder));
-  finder.winners = jf::zeros<std::uint32_t>({1});
+  finder.winners = jf::zeros<std::uint32_t>({1}).buffer();
   remembered::finding_winners(idx, 4, finder.winners);
   EXPECT_FALSE(remembered::lookup_for_store(idx, 4, true).find_winners);
   {
     remembered::lesson dropped = finder;  // a copy learned nowhere: the bitmap lives on in `finder`
   }
   EXPECT_FALSE(remembered::lookup_for_store(idx, 4, true).find_winners);
-  const void* bits = jf::detail::address_of(finder.winners);
+  const void* bits = finder.winners->ptr;
   remembered::learn(finder, false);
   finder = remembered::lesson();
   k = remembered::lookup_for_store(idx, 4, true);
   EXPECT_EQ(k.facts, remembered::in_bounds | remembered::repeats | remembered::winners);
-  EXPECT_EQ(jf::detail::address_of(k.winners), bits) << "kept by the facts, the lesson gone";
+  EXPECT_EQ(k.winners->ptr, bits) << "kept by the facts, the lesson gone";
   EXPECT_FALSE(k.find_winners);
   // Later lessons (scatters through the winners) keep them; a write lapses everything.
   teach(idx, 4, false, false);
@@ -178,14 +178,14 @@ TEST(RememberedIndices, WinnersKeptWithTheRepeats) {
   // Winners go with repeats only: a lesson that found the indices distinct keeps none.
   remembered::lesson distinct;
   ASSERT_TRUE(remembered::lesson_for(idx, 4, true, distinct));
-  distinct.winners = jf::zeros<std::uint32_t>({1});
+  distinct.winners = jf::zeros<std::uint32_t>({1}).buffer();
   remembered::learn(distinct, false);
   EXPECT_EQ(remembered::lookup(idx, 4), remembered::in_bounds | remembered::distinct);
   // A finder whose lesson is dropped (its bitmap freed) leaves the finding to the next scatter.
   teach(idx, 4, true, true);
   {
     const jf::array<std::uint32_t> lost = jf::zeros<std::uint32_t>({1});
-    remembered::finding_winners(idx, 4, lost);
+    remembered::finding_winners(idx, 4, lost.buffer());
     EXPECT_FALSE(remembered::lookup_for_store(idx, 4, true).find_winners);
   }
   EXPECT_TRUE(remembered::lookup_for_store(idx, 4, true).find_winners);
@@ -213,14 +213,14 @@ std::vector<std::string> remembered_plans() {
   // The winners kept (as the scatter that found them teaches): one launch, no claims.
   remembered::lesson found;
   EXPECT_TRUE(remembered::lesson_for(dup, 6, false, found));
-  found.winners = jf::zeros<std::uint32_t>({1});
+  found.winners = jf::zeros<std::uint32_t>({1}).buffer();
   remembered::learn(found, false);
   p.push_back(jf::explain_put(x, dup, jf::array<double>({1.0, 2.0, 3.0, 4.0})));
   const jf::array<i64> rows_dup({4, 4, 0, -1, 4});
   teach(rows_dup, 6, true, true);
   remembered::lesson rows_found;
   EXPECT_TRUE(remembered::lesson_for(rows_dup, 6, false, rows_found));
-  rows_found.winners = jf::zeros<std::uint32_t>({1});
+  rows_found.winners = jf::zeros<std::uint32_t>({1}).buffer();
   remembered::learn(rows_found, false);
   std::string rows_winners;  // rows(rows_dup) = ones * 2, described
   jf::detail::scatter_into<jf::detail::scatter_kind::setitem, jf::ir::put_rule::store, jf::ir::gather_mode::raise,

@@ -472,7 +472,7 @@ bool use_remembered(scatter_spec& sp, const eval_request& r, const array_base& t
     sp.remembered = known.facts;
     if (store && (known.facts & remembered_indices::distinct)) sp.rule = ir::put_rule::store_any;
     if (store && (known.facts & remembered_indices::winners))
-      sp.winners = detail::address_of(known.winners);
+      sp.winners = known.winners->ptr;
     else
       sp.remembered &= static_cast<std::uint8_t>(~remembered_indices::winners);
     if (!explained) bump(counter::indices_remembered);
@@ -492,13 +492,13 @@ bool use_remembered(scatter_spec& sp, const eval_request& r, const array_base& t
   if (known.find_winners) {  // a bit a position, zeroed; the kernel sets the winners' (ir::put_winners::build)
     const std::uint32_t zero = 0;
     try {
-      l->winners = fill(dev, dtype::uint32, shape_t{(indices.size() + 31) / 32}, &zero);
+      l->winners = fill(dev, dtype::uint32, shape_t{(indices.size() + 31) / 32}, &zero).buffer();
     } catch (const out_of_memory&) {
       return true;  // the winners are an optimisation: without the memory, the claims as before
     }
     remembered_indices::finding_winners(indices, extent, l->winners);
     sp.remembered |= remembered_indices::find_winners;
-    sp.winners = detail::address_of(l->winners);
+    sp.winners = l->winners->ptr;
   }
   return true;
 }

@@ -15,7 +15,7 @@ struct entry {
   dtype type = dtype::int64;
   std::uint8_t facts = 0;
   std::uint64_t used = 0;  // the clock of the last lookup or learning (the oldest goes first)
-  array_base winner_bits;  // with facts & winners (device memory, a bit a position)
+  buffer_ptr winner_bits;  // with facts & winners (device memory, a bit a position)
   std::weak_ptr<buffer> finding;  // the bitmap a scatter is filling, until its lesson is learned or dropped
 };
 
@@ -90,12 +90,11 @@ std::uint8_t lookup(const array_base& indices, std::int64_t target) {
   return lookup_for_store(indices, target, false).facts;
 }
 
-void finding_winners(const array_base& indices, std::int64_t target, const array_base& bits) {
+void finding_winners(const array_base& indices, std::int64_t target, const buffer_ptr& bits) {
   table& t = kept();
   std::lock_guard<std::mutex> lock(t.mutex);
   for (entry& e : t.entries)
-    if (names(e, indices.buffer().get(), indices.offset(), indices.size(), indices.dtype(), target))
-      e.finding = bits.buffer();
+    if (names(e, indices.buffer().get(), indices.offset(), indices.size(), indices.dtype(), target)) e.finding = bits;
 }
 
 void learn(const lesson& l, bool repeated) {
@@ -114,9 +113,9 @@ void learn(const lesson& l, bool repeated) {
   else if (same)
     facts |= it->facts & (distinct | repeats);
   // The winners belong with repeats: the lesson's (its kernel found them), else the entry's.
-  array_base bits;
-  if (facts & repeats) bits = !l.winners.is_null() ? l.winners : same && (it->facts & winners) ? it->winner_bits : bits;
-  if (!bits.is_null()) facts |= winners;
+  buffer_ptr bits;
+  if (facts & repeats) bits = l.winners ? l.winners : same && (it->facts & winners) ? it->winner_bits : nullptr;
+  if (bits) facts |= winners;
   std::weak_ptr<buffer> finding = same ? it->finding : std::weak_ptr<buffer>();
   if (it == v.end()) {
     if (v.size() == capacity)

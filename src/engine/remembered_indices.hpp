@@ -36,7 +36,7 @@ struct known {
   // With facts & winners: a bit a position, set where its value wins. A scatter that reads it keeps
   // this handle in its lesson until its thread's next wait, so that the memory outlives its kernel
   // whichever thread drops the facts.
-  array_base winners;
+  buffer_ptr winners;
   bool find_winners = false;          // repeats without winners, and no scatter finding them yet
 };
 
@@ -50,7 +50,7 @@ struct lesson {
   bool marked = false;  // the scatter's kernel marked each element named (it reports repeats)
   // The winners' bitmap (a bit a position) the scatter's kernel fills, or reads (held here until
   // the thread's next wait, after the kernel), or null.
-  array_base winners;
+  buffer_ptr winners;
 };
 
 // Whether facts about `indices` as indices into `target` elements could be kept (contiguous memory
@@ -63,7 +63,7 @@ std::uint8_t lookup(const array_base& indices, std::int64_t target);
 // that the caller should find them (repeats known, no winners kept, none being found): the caller
 // then hands its zeroed bitmap to finding_winners() and to its lesson.
 known lookup_for_store(const array_base& indices, std::int64_t target, bool may_find_winners);
-void finding_winners(const array_base& indices, std::int64_t target, const array_base& bits);
+void finding_winners(const array_base& indices, std::int64_t target, const buffer_ptr& bits);
 
 // The scatter's record came back clean (repeated: its kernel found an element named twice). A
 // lesson with winners, about indices known to repeat, keeps them.
