@@ -227,6 +227,10 @@ std::vector<std::string> remembered_plans() {
                            jf::dtype::float32>(rows, jf::capture(rows_dup), jf::capture(jf::ones<float>({5, 3}) * 2.0f),
                                                &rows_winners);
   p.push_back(rows_winners);
+  // Values with a raising gather of their own: checked in a first launch, the winners in a second.
+  const jf::array<double> y = jf::zeros<double>({8});
+  const jf::array<i64> q({7, 0, -8, 2});
+  p.push_back(jf::explain_put(x, dup, y(q) * 2.0));
   return p;
 }
 
@@ -248,6 +252,10 @@ TEST(RememberedIndices, PlansWithoutTheCheckingPass) {
   EXPECT_NE(p[2].find("scatter: one launch"), std::string::npos) << p[2];
   EXPECT_NE(p[2].find("jf_scatter::combine<1"), std::string::npos) << p[2];
   EXPECT_NE(p[3].find("scatter: one launch"), std::string::npos) << p[3];
+  EXPECT_NE(p[6].find("Launch 2 over D"), std::string::npos) << p[6];
+  EXPECT_NE(p[6].find("raising gathers of the values"), std::string::npos) << p[6];
+  EXPECT_NE(p[6].find("(a.aux[jf_p >> 5] >> (jf_p & 31))"), std::string::npos) << p[6];
+  EXPECT_EQ(p[6].find("jf_claims"), std::string::npos) << p[6];
   for (std::size_t k : {std::size_t(4), std::size_t(5)}) {  // the winners kept: one launch, no claims
     EXPECT_NE(p[k].find("scatter: one launch"), std::string::npos) << p[k];
     EXPECT_NE(p[k].find("remembered winners"), std::string::npos) << p[k];

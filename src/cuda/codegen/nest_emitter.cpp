@@ -1245,11 +1245,12 @@ std::string describe_shape(const kernel_source& k) {
              "values stored by the claimants; nothing after a failed check";
     return li.launches == 2
                ? std::string(
-                     "scatter: launched twice, grid-stride in 256-thread blocks: the indices checked, then the "
-                     "values combined by atomics (or stored: unique indices), nothing after a failed check")
+                     "scatter: launched twice, grid-stride in 256-thread blocks: the indices (or the values' "
+                     "gathers) checked, then the values combined by atomics (or stored: unique or remembered "
+                     "distinct indices, or the remembered winners), nothing after a failed check")
                : std::string(
                      "scatter: one launch, grid-stride in 256-thread blocks, the values combined by atomics (or "
-                     "stored: unique indices)");
+                     "stored: unique or remembered distinct indices, or the remembered winners)");
   }
   return "?";
 }
