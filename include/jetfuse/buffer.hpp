@@ -31,7 +31,7 @@ struct buffer {
                                   // half); integers: their range (values in [0, aux))
 
   // Whether the elements may have changed, for what jetfuse remembers about them (a scatter's index
-  // array found in bounds and without repeats: remembered_indices.hpp). `writes` counts jetfuse's
+  // array found in bounds, distinct or repeating, and its winners: remembered_indices.hpp). `writes` counts jetfuse's
   // writes into existing memory; `external` is set once memory can be written behind jetfuse's back
   // (adopted, a mutable raw pointer or a DLPack capsule handed out): then nothing is remembered.
   mutable std::atomic<std::uint64_t> writes{0};

@@ -20,7 +20,7 @@ struct stats_t {
   std::uint64_t cpu_elements = 0;        // elements those evaluations computed
   std::uint64_t analyses_reused = 0;     // element-wise calls on the last call's arrays: analysis skipped
   std::uint64_t indices_remembered = 0;  // scatters that skipped numpy's checking pass: their index array
-                                         // was found in bounds (and without repeats) before, unchanged since
+                                         // was found in bounds before, unchanged since
 };
 
 stats_t stats();

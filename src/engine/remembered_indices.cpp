@@ -42,7 +42,8 @@ table& kept() {
   return !b.external.load(std::memory_order_relaxed) && b.writes.load(std::memory_order_relaxed) == writes;
 }
 
-// Entries whose index buffer is gone (their winners' memory goes with them). Under the table's lock.
+// Entries whose index buffer is gone (their winners' memory goes with them), at each learning: a
+// scatter's lookup need not pay for it. Under the table's lock.
 void drop_expired(std::vector<entry>& v) {
   v.erase(std::remove_if(v.begin(), v.end(), [](const entry& e) { return e.buf.expired(); }), v.end());
 }
@@ -70,7 +71,6 @@ known lookup_for_store(const array_base& indices, std::int64_t target, bool may_
   if (!b || b->external.load(std::memory_order_relaxed) || !indices.is_contiguous()) return k;
   table& t = kept();
   std::lock_guard<std::mutex> lock(t.mutex);
-  drop_expired(t.entries);
   for (entry& e : t.entries)
     if (names(e, b.get(), indices.offset(), indices.size(), indices.dtype(), target)) {
       // The same address may be a later buffer: the weak pointer's owner must be this one.
