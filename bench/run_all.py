@@ -187,7 +187,11 @@ WORKLOADS = [
     ("SmallCallHostTime", "the same, host time per call (batches of 100 timed up to the last call's return; the "
                           "device runs them meanwhile); hand-written: an empty kernel's cuLaunchKernel, the floor"),
     ("FirstCall", "first call in a new process: jetfuse with its kernel in the disk cache; the peers with their "
-                  "caches as they are (compilation, or its cache's load)"),
+                  "caches as they are (compilation, or its cache's load), each implementation in turn in one "
+                  "process, so only the first of a library (CuPy, PyTorch) pays its start-up"),
+    ("FirstCallWarmProcess", "jetfuse: the first call of this kernel, from the disk cache, in a new process that "
+                             "evaluated another expression first (as CuPy Elementwise, cupy.fuse and torch.compile "
+                             "in FirstCall, which run after CuPy's and PyTorch's eager calls)"),
     ("FirstCallCompile", "jetfuse: generate + NVRTC + load a new kernel (no cache)"),
     ("SumOfProducts", "sum(a * b), float64, 16 bytes per element"),
     ("Sum", "sum(a), float64, 8 bytes per element"),
@@ -300,6 +304,7 @@ CPP_ROWS = {
         "BM_SmallCachedCallHost": ("SmallCallHostTime", "jetfuse"),
         "BM_BareLaunch/host:1": ("SmallCallHostTime", "cuda_handwritten"),
         "BM_DiskCacheLoadNewProcess": ("FirstCall", "jetfuse"),
+        "BM_DiskCacheLoadWarmProcess": ("FirstCallWarmProcess", "jetfuse"),
         "BM_FirstCallCompile": ("FirstCallCompile", "jetfuse"),
     },
     "bench_reductions": {

@@ -1,21 +1,40 @@
 // SHA-256: the FIPS 180-4 example vectors (NIST CSRC "Examples with intermediate values", SHA256.pdf
 // and SHA2_Additional), lengths around the padding boundaries (55/56/64 bytes) checked against
-// Python's hashlib, and incremental updates split at every point.
+// Python's hashlib, and incremental updates split at every point; each through both compression
+// functions (the x86 SHA extensions where this CPU has them, and the portable one).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <ostream>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "core/sha256.hpp"
 
+namespace jf::detail {
+// Readable test names in ctest's listing.
+void PrintTo(sha256::engine e, std::ostream* os) { *os << (e == sha256::engine::portable ? "portable" : "automatic"); }
+}  // namespace jf::detail
+
 namespace {
 
 using jf::detail::sha256;
 
-std::string hex_of(const std::string& s) { return sha256::hex(sha256::of(s.data(), s.size())); }
+class Sha256 : public ::testing::TestWithParam<sha256::engine> {
+ protected:
+  std::string hex_of(const std::string& s) const { return sha256::hex(sha256::of(s.data(), s.size(), GetParam())); }
+};
 
-TEST(Sha256, Fips180Vectors) {
+INSTANTIATE_TEST_SUITE_P(Engines, Sha256, ::testing::Values(sha256::engine::automatic, sha256::engine::portable),
+                         [](const auto& info) {
+                           return info.param == sha256::engine::portable ? std::string("Portable")
+                                                                         : std::string("Automatic");
+                         });
+
+TEST_P(Sha256, Fips180Vectors) {
   EXPECT_EQ(hex_of("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   EXPECT_EQ(hex_of(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(hex_of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
@@ -33,7 +52,7 @@ std::string pattern(std::size_t n) {
   return s;
 }
 
-TEST(Sha256, PaddingBoundaries) {
+TEST_P(Sha256, PaddingBoundaries) {
   const std::vector<std::pair<std::size_t, const char*>> cases = {
       {1, "084fed08b978af4d7d196a7446a86b58009e636b611db16211b65a9aadff29c5"},
       {55, "e7313d333c272e639f790978283f9eb392e843d0f29b7016828bb1daa4aac70b"},
@@ -51,20 +70,44 @@ TEST(Sha256, PaddingBoundaries) {
   for (const auto& [n, want] : cases) EXPECT_EQ(hex_of(pattern(n)), want) << n << " bytes";
 }
 
-TEST(Sha256, IncrementalUpdatesMatchOneShot) {
+TEST_P(Sha256, IncrementalUpdatesMatchOneShot) {
   const std::string msg = pattern(200);
-  const sha256::digest_t whole = sha256::of(msg.data(), msg.size());
+  const sha256::digest_t whole = sha256::of(msg.data(), msg.size(), GetParam());
   for (std::size_t a = 0; a <= msg.size(); a += 7)
     for (std::size_t b = a; b <= msg.size(); b += 13) {
-      sha256 s;
+      sha256 s(GetParam());
       s.update(msg.data(), a);
       s.update(msg.data() + a, b - a);
       s.update(msg.data() + b, msg.size() - b);
       ASSERT_EQ(s.digest(), whole) << "split at " << a << " and " << b;
     }
-  sha256 bytewise;
+  sha256 bytewise(GetParam());
   for (char c : msg) bytewise.update(&c, 1);
   EXPECT_EQ(bytewise.digest(), whole);
+}
+
+// Random messages of every length up to 4 KiB and a few large ones, hashed whole and in random
+// pieces: the SHA extensions' digests equal the portable ones (the same where this CPU lacks them).
+TEST(Sha256Engines, HardwareMatchesPortableOnRandomMessages) {
+  const unsigned seed = std::random_device{}();
+  std::printf("seed %u; SHA extensions %s\n", seed, sha256::hardware_available() ? "used" : "not on this CPU");
+  std::mt19937 rng(seed);
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n <= 4096; ++n) lengths.push_back(n);
+  for (std::size_t n : {65536u, 57791u, 1000003u}) lengths.push_back(n);
+  for (std::size_t n : lengths) {
+    std::string msg(n, '\0');
+    for (char& c : msg) c = static_cast<char>(rng());
+    const sha256::digest_t want = sha256::of(msg.data(), n, sha256::engine::portable);
+    ASSERT_EQ(sha256::of(msg.data(), n), want) << n << " bytes, seed " << seed;
+    sha256 pieces;
+    for (std::size_t at = 0; at < n;) {
+      const std::size_t take = std::min<std::size_t>(n - at, rng() % 200);
+      pieces.update(msg.data() + at, take);
+      at += take;
+    }
+    ASSERT_EQ(pieces.digest(), want) << n << " bytes in pieces, seed " << seed;
+  }
 }
 
 }  // namespace

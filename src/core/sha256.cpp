@@ -4,10 +4,11 @@
 #include <algorithm>
 #include <cstring>
 
-namespace jf::detail {
-namespace {
+#include "core/sha256_x86.hpp"
 
-constexpr std::uint32_t k[64] = {
+namespace jf::detail {
+
+alignas(16) const std::uint32_t sha256_round_constants[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -17,13 +18,13 @@ constexpr std::uint32_t k[64] = {
     0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
 
+namespace {
+
 constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 
-}  // namespace
-
-sha256::sha256() : h_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
-
-void sha256::compress(const std::uint8_t* p) {
+// One 64-byte block (6.2.2).
+void compress_portable(std::uint32_t* state, const std::uint8_t* p) {
+  const std::uint32_t* k = sha256_round_constants;
   std::uint32_t w[64];
   for (int t = 0; t < 16; ++t)
     w[t] = std::uint32_t(p[4 * t]) << 24 | std::uint32_t(p[4 * t + 1]) << 16 | std::uint32_t(p[4 * t + 2]) << 8 |
@@ -33,7 +34,8 @@ void sha256::compress(const std::uint8_t* p) {
     const std::uint32_t s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
     w[t] = w[t - 16] + s0 + w[t - 7] + s1;
   }
-  std::uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4], f = h_[5], g = h_[6], h = h_[7];
+  std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6],
+                h = state[7];
   for (int t = 0; t < 64; ++t) {
     const std::uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[t] + w[t];
     const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
@@ -46,30 +48,54 @@ void sha256::compress(const std::uint8_t* p) {
     b = a;
     a = t1 + t2;
   }
-  h_[0] += a;
-  h_[1] += b;
-  h_[2] += c;
-  h_[3] += d;
-  h_[4] += e;
-  h_[5] += f;
-  h_[6] += g;
-  h_[7] += h;
+  state[0] += a;
+  state[1] += b;
+  state[2] += c;
+  state[3] += d;
+  state[4] += e;
+  state[5] += f;
+  state[6] += g;
+  state[7] += h;
+}
+
+}  // namespace
+
+sha256::sha256(engine e)
+    : h_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19},
+      hardware_(e == engine::automatic && hardware_available()) {}
+
+bool sha256::hardware_available() {
+  static const bool yes = sha256_x86_available();
+  return yes;
+}
+
+void sha256::compress(const std::uint8_t* blocks, std::size_t count) {
+  if (hardware_) {
+    sha256_x86_compress(h_.data(), blocks, count);
+    return;
+  }
+  for (std::size_t i = 0; i < count; ++i) compress_portable(h_.data(), blocks + 64 * i);
 }
 
 void sha256::update(const void* data, std::size_t bytes) {
   const auto* p = static_cast<const std::uint8_t*>(data);
   total_ += bytes;
-  while (bytes > 0) {
+  if (used_ > 0) {  // complete the buffered block first
     const std::size_t n = std::min(bytes, block_.size() - used_);
     std::memcpy(block_.data() + used_, p, n);
     used_ += n;
     p += n;
     bytes -= n;
-    if (used_ == block_.size()) {
-      compress(block_.data());
-      used_ = 0;
-    }
+    if (used_ < block_.size()) return;
+    compress(block_.data(), 1);
+    used_ = 0;
   }
+  const std::size_t whole = bytes / 64;  // whole blocks straight from the input
+  compress(p, whole);
+  p += 64 * whole;
+  bytes -= 64 * whole;
+  std::memcpy(block_.data(), p, bytes);
+  used_ = bytes;
 }
 
 sha256::digest_t sha256::digest() {
@@ -86,8 +112,8 @@ sha256::digest_t sha256::digest() {
   return out;
 }
 
-sha256::digest_t sha256::of(const void* data, std::size_t bytes) {
-  sha256 s;
+sha256::digest_t sha256::of(const void* data, std::size_t bytes, engine e) {
+  sha256 s(e);
   s.update(data, bytes);
   return s.digest();
 }
