@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <bit>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -205,14 +206,48 @@ std::string env(const char* name) {
 
 }  // namespace
 
-std::uint64_t hash64(const void* data, std::size_t bytes, std::uint64_t seed) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  std::uint64_t h = seed;
-  for (std::size_t i = 0; i < bytes; ++i) {
-    h ^= p[i];
-    h *= 1099511628211ull;
-  }
+namespace {
+
+constexpr std::uint64_t golden = 0x9e3779b97f4a7c15ull;  // 2^64 / the golden ratio, odd
+
+std::uint64_t load_le64(const unsigned char* p) {  // file names must not depend on the byte order
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  return v;
+}
+
+std::uint64_t finalise(std::uint64_t h) {  // MurmurHash3's fmix64: every input bit moves every output bit
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
   return h;
+}
+
+}  // namespace
+
+std::uint64_t hash64(const void* data, std::size_t bytes, std::uint64_t seed) {
+  // Four independent lanes of 8 bytes: a key is a kernel's whole source (40 KB for the quadratic
+  // formula), hashed at least twice on a first call; byte-at-a-time FNV-1a took 39 us for it.
+  const auto* p = static_cast<const unsigned char*>(data);
+  std::uint64_t a = seed, b = seed ^ golden, c = seed + golden, d = seed - golden;
+  auto step = [](std::uint64_t x, std::uint64_t w) {
+    x = (x ^ w) * golden;
+    return x ^ (x >> 29);
+  };
+  std::size_t i = 0;
+  for (; i + 32 <= bytes; i += 32) {
+    a = step(a, load_le64(p + i));
+    b = step(b, load_le64(p + i + 8));
+    c = step(c, load_le64(p + i + 16));
+    d = step(d, load_le64(p + i + 24));
+  }
+  std::uint64_t h = seed ^ (static_cast<std::uint64_t>(bytes) * golden);
+  for (std::uint64_t l : {a, b, c, d}) h = (h ^ finalise(l)) * golden;
+  for (; i < bytes; ++i) h = (h ^ p[i]) * 0x100000001b3ull;  // the last 0-31 bytes
+  return finalise(h);
 }
 
 std::string full_key(const std::string& source, const std::string& options, int nvrtc_version,
