@@ -1,7 +1,7 @@
 // SHA-256 (FIPS 180-4), for the digest of the on-disk kernel cache: small, dependency-free and
 // incremental (update() any number of times, then digest() once). On x86-64 CPUs with the SHA
 // extensions the blocks go through them (sha256_x86.cpp): a first call reads its kernel from the
-// disk cache and digests it, 57 KB for the quadratic formula, 186 us portably and about 30 with them.
+// disk cache and digests it, 57 KB for the quadratic formula, 186 us portably and 33 with them.
 #pragma once
 
 #include <array>
